@@ -1,0 +1,154 @@
+// One error path: every failure is a merklize::error (a std::runtime_error). Failures of OpenCL
+// calls are opencl_error, carrying the error name and the call; failed kernel builds are
+// build_error, carrying the build log of each device.
+#pragma once
+
+#include "config.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace merklize {
+
+class error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+inline const char *cl_error_name(cl_int code) {
+  switch (code) {
+#define MERKLIZE_CL_ERROR(name)                                                                    \
+  case name:                                                                                       \
+    return #name;
+    MERKLIZE_CL_ERROR(CL_SUCCESS)
+    MERKLIZE_CL_ERROR(CL_DEVICE_NOT_FOUND)
+    MERKLIZE_CL_ERROR(CL_DEVICE_NOT_AVAILABLE)
+    MERKLIZE_CL_ERROR(CL_COMPILER_NOT_AVAILABLE)
+    MERKLIZE_CL_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+    MERKLIZE_CL_ERROR(CL_OUT_OF_RESOURCES)
+    MERKLIZE_CL_ERROR(CL_OUT_OF_HOST_MEMORY)
+    MERKLIZE_CL_ERROR(CL_PROFILING_INFO_NOT_AVAILABLE)
+    MERKLIZE_CL_ERROR(CL_MEM_COPY_OVERLAP)
+    MERKLIZE_CL_ERROR(CL_IMAGE_FORMAT_MISMATCH)
+    MERKLIZE_CL_ERROR(CL_IMAGE_FORMAT_NOT_SUPPORTED)
+    MERKLIZE_CL_ERROR(CL_BUILD_PROGRAM_FAILURE)
+    MERKLIZE_CL_ERROR(CL_MAP_FAILURE)
+    MERKLIZE_CL_ERROR(CL_MISALIGNED_SUB_BUFFER_OFFSET)
+    MERKLIZE_CL_ERROR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    MERKLIZE_CL_ERROR(CL_COMPILE_PROGRAM_FAILURE)
+    MERKLIZE_CL_ERROR(CL_LINKER_NOT_AVAILABLE)
+    MERKLIZE_CL_ERROR(CL_LINK_PROGRAM_FAILURE)
+    MERKLIZE_CL_ERROR(CL_DEVICE_PARTITION_FAILED)
+    MERKLIZE_CL_ERROR(CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+    MERKLIZE_CL_ERROR(CL_INVALID_VALUE)
+    MERKLIZE_CL_ERROR(CL_INVALID_DEVICE_TYPE)
+    MERKLIZE_CL_ERROR(CL_INVALID_PLATFORM)
+    MERKLIZE_CL_ERROR(CL_INVALID_DEVICE)
+    MERKLIZE_CL_ERROR(CL_INVALID_CONTEXT)
+    MERKLIZE_CL_ERROR(CL_INVALID_QUEUE_PROPERTIES)
+    MERKLIZE_CL_ERROR(CL_INVALID_COMMAND_QUEUE)
+    MERKLIZE_CL_ERROR(CL_INVALID_HOST_PTR)
+    MERKLIZE_CL_ERROR(CL_INVALID_MEM_OBJECT)
+    MERKLIZE_CL_ERROR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)
+    MERKLIZE_CL_ERROR(CL_INVALID_IMAGE_SIZE)
+    MERKLIZE_CL_ERROR(CL_INVALID_SAMPLER)
+    MERKLIZE_CL_ERROR(CL_INVALID_BINARY)
+    MERKLIZE_CL_ERROR(CL_INVALID_BUILD_OPTIONS)
+    MERKLIZE_CL_ERROR(CL_INVALID_PROGRAM)
+    MERKLIZE_CL_ERROR(CL_INVALID_PROGRAM_EXECUTABLE)
+    MERKLIZE_CL_ERROR(CL_INVALID_KERNEL_NAME)
+    MERKLIZE_CL_ERROR(CL_INVALID_KERNEL_DEFINITION)
+    MERKLIZE_CL_ERROR(CL_INVALID_KERNEL)
+    MERKLIZE_CL_ERROR(CL_INVALID_ARG_INDEX)
+    MERKLIZE_CL_ERROR(CL_INVALID_ARG_VALUE)
+    MERKLIZE_CL_ERROR(CL_INVALID_ARG_SIZE)
+    MERKLIZE_CL_ERROR(CL_INVALID_KERNEL_ARGS)
+    MERKLIZE_CL_ERROR(CL_INVALID_WORK_DIMENSION)
+    MERKLIZE_CL_ERROR(CL_INVALID_WORK_GROUP_SIZE)
+    MERKLIZE_CL_ERROR(CL_INVALID_WORK_ITEM_SIZE)
+    MERKLIZE_CL_ERROR(CL_INVALID_GLOBAL_OFFSET)
+    MERKLIZE_CL_ERROR(CL_INVALID_EVENT_WAIT_LIST)
+    MERKLIZE_CL_ERROR(CL_INVALID_EVENT)
+    MERKLIZE_CL_ERROR(CL_INVALID_OPERATION)
+    MERKLIZE_CL_ERROR(CL_INVALID_GL_OBJECT)
+    MERKLIZE_CL_ERROR(CL_INVALID_BUFFER_SIZE)
+    MERKLIZE_CL_ERROR(CL_INVALID_MIP_LEVEL)
+    MERKLIZE_CL_ERROR(CL_INVALID_GLOBAL_WORK_SIZE)
+    MERKLIZE_CL_ERROR(CL_INVALID_PROPERTY)
+    MERKLIZE_CL_ERROR(CL_INVALID_IMAGE_DESCRIPTOR)
+    MERKLIZE_CL_ERROR(CL_INVALID_COMPILER_OPTIONS)
+    MERKLIZE_CL_ERROR(CL_INVALID_LINKER_OPTIONS)
+    MERKLIZE_CL_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT)
+#undef MERKLIZE_CL_ERROR
+  case -1001:
+    return "CL_PLATFORM_NOT_FOUND_KHR";
+  default:
+    return "unknown OpenCL error";
+  }
+}
+
+class opencl_error : public error {
+public:
+  opencl_error(cl_int code, const std::string &call, const std::string &detail = {})
+      : error(call + " failed: " + cl_error_name(code) + " (" + std::to_string(code) + ")" +
+              (detail.empty() ? "" : ": " + detail)),
+        code_(code), call_(call) {}
+  cl_int code() const noexcept { return code_; }
+  const std::string &call() const noexcept { return call_; }
+
+private:
+  cl_int code_;
+  std::string call_;
+};
+
+class build_error : public opencl_error {
+public:
+  build_error(cl_int code, const std::string &log)
+      : opencl_error(code, "clBuildProgram", "kernel build log:\n" + log), log_(log) {}
+  const std::string &log() const noexcept { return log_; }
+
+private:
+  std::string log_;
+};
+
+namespace detail {
+
+inline void check(cl_int code, const char *call) {
+  if (code != CL_SUCCESS) throw opencl_error(code, call);
+}
+
+// Runs an OpenCL C++ binding call whose result is a cl_int, whether or not the includer enabled
+// the bindings' own exceptions (CL_HPP_ENABLE_EXCEPTIONS), and reports failures one way.
+template <class F> void call(const char *name, F &&f) {
+#ifdef CL_HPP_ENABLE_EXCEPTIONS
+  try {
+    check(f(), name);
+  } catch (const cl::Error &e) {
+    throw opencl_error(e.err(), name);
+  }
+#else
+  check(f(), name);
+#endif
+}
+
+// Creates an OpenCL object through a binding constructor or getter that reports through a
+// cl_int out-parameter: f(&err) returns the object.
+template <class F> auto create(const char *name, F &&f) {
+  cl_int err = CL_SUCCESS;
+#ifdef CL_HPP_ENABLE_EXCEPTIONS
+  try {
+    auto object = f(&err);
+    check(err, name);
+    return object;
+  } catch (const cl::Error &e) {
+    throw opencl_error(e.err(), name);
+  }
+#else
+  auto object = f(&err);
+  check(err, name);
+  return object;
+#endif
+}
+
+} // namespace detail
+} // namespace merklize

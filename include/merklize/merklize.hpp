@@ -1,0 +1,10 @@
+// merklize: Merkle trees on any OpenCL device. Include this header for the whole library.
+#pragma once
+
+#include "blake3.hpp"
+#include "device.hpp"
+#include "digest.hpp"
+#include "error.hpp"
+#include "merkleizer.hpp"
+#include "reference.hpp"
+#include "tree.hpp"

@@ -1,0 +1,89 @@
+/* BLAKE3 compression and the two BLAKE3 node hashes of merklize, in plain OpenCL C 1.2.
+ *
+ * Words are little-endian as BLAKE3 defines them; the host checks that the device is
+ * little-endian, so a node loaded as eight uints is already in message-word order.
+ *
+ * The message schedule is written out per round (BLAKE3's permutation applied r times) so
+ * every message index is a compile-time constant and the state stays in registers. */
+
+#define B3_IV0 0x6A09E667u
+#define B3_IV1 0xBB67AE85u
+#define B3_IV2 0x3C6EF372u
+#define B3_IV3 0xA54FF53Au
+#define B3_IV4 0x510E527Fu
+#define B3_IV5 0x9B05688Cu
+#define B3_IV6 0x1F83D9ABu
+#define B3_IV7 0x5BE0CD19u
+
+#define B3_CHUNK_START 1u
+#define B3_CHUNK_END 2u
+#define B3_PARENT 4u
+#define B3_ROOT 8u
+#define B3_KEYED_HASH 16u
+#define B3_DERIVE_KEY_CONTEXT 32u
+#define B3_DERIVE_KEY_MATERIAL 64u
+
+/* OpenCL's rotate() turns left: a right turn by n is a left turn by 32 - n. */
+#define B3_G(a, b, c, d, x, y)                                                                     \
+  a = a + b + (x);                                                                                 \
+  d = rotate(d ^ a, 16u);                                                                          \
+  c = c + d;                                                                                       \
+  b = rotate(b ^ c, 20u);                                                                          \
+  a = a + b + (y);                                                                                 \
+  d = rotate(d ^ a, 24u);                                                                          \
+  c = c + d;                                                                                       \
+  b = rotate(b ^ c, 25u);
+
+#define B3_ROUND(m, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15)          \
+  B3_G(v[0], v[4], v[8], v[12], m[s0], m[s1]);                                                     \
+  B3_G(v[1], v[5], v[9], v[13], m[s2], m[s3]);                                                     \
+  B3_G(v[2], v[6], v[10], v[14], m[s4], m[s5]);                                                    \
+  B3_G(v[3], v[7], v[11], v[15], m[s6], m[s7]);                                                    \
+  B3_G(v[0], v[5], v[10], v[15], m[s8], m[s9]);                                                    \
+  B3_G(v[1], v[6], v[11], v[12], m[s10], m[s11]);                                                  \
+  B3_G(v[2], v[7], v[8], v[13], m[s12], m[s13]);                                                   \
+  B3_G(v[3], v[4], v[9], v[14], m[s14], m[s15]);
+
+/* The seven rounds over a state v[16] already holding cv, IV, counter, block_len and flags. */
+inline void blake3_rounds(uint v[16], const uint m[16]) {
+  B3_ROUND(m, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  B3_ROUND(m, 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);
+  B3_ROUND(m, 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);
+  B3_ROUND(m, 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);
+  B3_ROUND(m, 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);
+  B3_ROUND(m, 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);
+  B3_ROUND(m, 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);
+}
+
+/* The compression function truncated to its first eight output words: the chaining value. */
+inline uint8 blake3_compress_cv(uint8 cv, const uint m[16], ulong counter, uint block_len,
+                                uint flags) {
+  uint v[16] = {cv.s0,     cv.s1,  cv.s2,  cv.s3,  cv.s4,  cv.s5,         cv.s6,
+                cv.s7,     B3_IV0, B3_IV1, B3_IV2, B3_IV3, (uint)counter, (uint)(counter >> 32),
+                block_len, flags};
+  blake3_rounds(v, m);
+  return (uint8)(v[0] ^ v[8], v[1] ^ v[9], v[2] ^ v[10], v[3] ^ v[11], v[4] ^ v[12], v[5] ^ v[13],
+                 v[6] ^ v[14], v[7] ^ v[15]);
+}
+
+inline uint8 blake3_iv(void) {
+  return (uint8)(B3_IV0, B3_IV1, B3_IV2, B3_IV3, B3_IV4, B3_IV5, B3_IV6, B3_IV7);
+}
+
+inline uint8 blake3_two_to_one(uint8 left, uint8 right, uint flags) {
+  const uint m[16] = {left.s0,  left.s1,  left.s2,  left.s3,  left.s4,  left.s5,
+                      left.s6,  left.s7,  right.s0, right.s1, right.s2, right.s3,
+                      right.s4, right.s5, right.s6, right.s7};
+  return blake3_compress_cv(blake3_iv(), m, 0, 64u, flags);
+}
+
+/* Node mode "blake3": the standard BLAKE3 hash of the 64-byte message left || right, which is a
+ * single chunk of one block, hence CHUNK_START | CHUNK_END | ROOT on every node. */
+inline uint8 blake3_node(uint8 left, uint8 right, int is_root) {
+  return blake3_two_to_one(left, right, B3_CHUNK_START | B3_CHUNK_END | B3_ROOT);
+}
+
+/* Node mode "blake3-parent": BLAKE3's own parent compression, ROOT on the tree's root only. */
+inline uint8 blake3_parent_node(uint8 left, uint8 right, int is_root) {
+  return blake3_two_to_one(left, right, B3_PARENT | (is_root ? B3_ROOT : 0u));
+}

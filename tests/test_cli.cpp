@@ -1,0 +1,126 @@
+// The merklize command-line tool, run as a user would: roots of the vector cases on stdout and
+// nothing else, clear messages and non-zero exits for bad input.
+#include "helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct run_result {
+  int status;
+  std::string out, err;
+};
+
+fs::path scratch_dir() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() /
+                 ("merklize-cli-test-" + std::to_string(test::rng()() % 1000000000));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+std::string slurp(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path write_file(const std::string &name, const std::vector<std::uint8_t> &bytes) {
+  const fs::path p = scratch_dir() / name;
+  std::ofstream(p, std::ios::binary)
+      .write(reinterpret_cast<const char *>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+  return p;
+}
+
+run_result run(const std::string &args, const std::string &stdin_file = "") {
+  const fs::path out = scratch_dir() / "stdout", err = scratch_dir() / "stderr";
+  std::string command = std::string("\"") + MERKLIZE_CLI + "\" " + args + " >\"" + out.string() +
+                        "\" 2>\"" + err.string() + "\"";
+  if (!stdin_file.empty()) command += " <\"" + stdin_file + "\"";
+  const int raw = std::system(command.c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+}
+
+} // namespace
+
+TEST_CASE("merklize root prints the vector roots and nothing else", "[cli]") {
+  for (const auto &c : test::merkle_vectors()["cases"].items) {
+    const auto hash = c["hash"].str;
+    if ((hash != "blake3" && hash != "blake3-parent") || c["n"].u64() > 4096) continue;
+    const auto file = write_file("leaves", test::counting_leaves(c["n"].u64()));
+    INFO(hash << " " << c["pad"].str << " n=" << c["n"].u64());
+    const auto r =
+        run("root --hash " + hash + " --pad " + c["pad"].str + " \"" + file.string() + "\"");
+    CHECK(r.status == 0);
+    CHECK(r.out == c["root"].str + "\n");
+    CHECK(r.err.empty());
+  }
+}
+
+TEST_CASE("merklize root defaults to blake3 promote and reads stdin", "[cli]") {
+  const auto leaves = test::random_bytes(1000 * 32);
+  const auto file = write_file("random", leaves);
+  const auto expected =
+      merklize::to_hex(merklize::reference_tree(leaves.data(), leaves.size(), {}).root()) + "\n";
+  CHECK(run("root \"" + file.string() + "\"").out == expected);
+  CHECK(run("root -", file.string()).out == expected);
+}
+
+TEST_CASE("merklize root rejects bad input with a message and a non-zero status", "[cli]") {
+  const auto empty = write_file("empty", {});
+  const auto partial = write_file("partial", test::random_bytes(65));
+  const auto good = write_file("good", test::random_bytes(64));
+  struct bad {
+    std::string args, message;
+  } cases[] = {
+      {"root \"" + empty.string() + "\"", "N = 0"},
+      {"root \"" + partial.string() + "\"", "65 bytes, not a multiple of 32"},
+      {"root \"" + (scratch_dir() / "missing").string() + "\"", "cannot open"},
+      {"root --device no-such-device-xyz \"" + good.string() + "\"", "unknown device"},
+      {"root --hash md5 \"" + good.string() + "\"", "unknown hash"},
+      {"root --pad left \"" + good.string() + "\"", "unknown shape"},
+      {"root --bogus 1 \"" + good.string() + "\"", "unknown option --bogus"},
+      {"root", "one FILE"},
+      {"frobnicate", "unknown command"},
+      {"", "no command"},
+  };
+  for (const auto &c : cases) {
+    INFO("merklize " << c.args);
+    const auto r = run(c.args);
+    CHECK(r.status != 0);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::Matchers::Contains(c.message));
+  }
+}
+
+TEST_CASE("merklize devices lists the selectable devices", "[cli]") {
+  const auto r = run("devices");
+  CHECK(r.status == 0);
+  for (const auto &e : merklize::list_devices())
+    CHECK_THAT(r.out, Catch::Matchers::Contains(e.spec() + "  " + e.device_name));
+}
+
+TEST_CASE("MERKLIZE_DEVICE picks the device, and an unknown one is an error", "[cli][device]") {
+  const auto good = write_file("two", test::random_bytes(64));
+  const auto devices = merklize::list_devices();
+  REQUIRE(!devices.empty());
+  const auto ok = run("root \"" + good.string() + "\"");
+  CHECK(::setenv("MERKLIZE_DEVICE", devices.front().spec().c_str(), 1) == 0);
+  CHECK(run("root \"" + good.string() + "\"").out == ok.out);
+  CHECK(::setenv("MERKLIZE_DEVICE", "no-such-device-xyz", 1) == 0);
+  const auto bad = run("root \"" + good.string() + "\"");
+  CHECK(bad.status != 0);
+  CHECK_THAT(bad.err, Catch::Matchers::Contains("MERKLIZE_DEVICE"));
+  ::unsetenv("MERKLIZE_DEVICE");
+}

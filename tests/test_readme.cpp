@@ -1,0 +1,20 @@
+// The README's API example is examples/readme_example.cpp, word for word; ctest also builds and
+// runs that file (test readme_example).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+static std::string slurp(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST_CASE("README shows examples/readme_example.cpp verbatim", "[readme]") {
+  const auto readme = slurp(std::string(MERKLIZE_SOURCE_DIR) + "/README.md");
+  const auto example = slurp(std::string(MERKLIZE_SOURCE_DIR) + "/examples/readme_example.cpp");
+  REQUIRE(!example.empty());
+  CHECK(readme.find("```cpp\n" + example + "```") != std::string::npos);
+}

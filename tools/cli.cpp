@@ -1,0 +1,50 @@
+#include "cli.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+namespace cli {
+
+arguments::arguments(int argc, char **argv, int first, const std::vector<std::string> &known,
+                     const std::vector<std::string> &flags) {
+  for (int i = first; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.size() <= 2 || arg.compare(0, 2, "--") != 0) {
+      positional.push_back(arg);
+      continue;
+    }
+    const std::string name = arg.substr(2);
+    if (std::find(flags.begin(), flags.end(), name) != flags.end()) {
+      options[name] = "";
+      continue;
+    }
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      throw usage_error("unknown option " + arg);
+    if (i + 1 >= argc) throw usage_error("option " + arg + " needs a value");
+    options[name] = argv[++i];
+  }
+}
+
+std::vector<std::uint8_t> read_input(const std::string &path) {
+  if (path == "-") return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(std::cin), {});
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw merklize::error("cannot open " + path);
+  std::vector<std::uint8_t> data(std::istreambuf_iterator<char>(file), {});
+  if (file.bad()) throw merklize::error("cannot read " + path);
+  return data;
+}
+
+cl::Device chosen_device(const arguments &args) {
+  return args.has("device") ? merklize::select_device(args.get("device", ""))
+                            : merklize::default_device();
+}
+
+merklize::tree_options tree_options_of(const arguments &args) {
+  merklize::tree_options options;
+  options.hash = merklize::parse_hash_kind(args.get("hash", "blake3"));
+  options.pad = merklize::parse_shape(args.get("pad", "promote"));
+  return options;
+}
+
+} // namespace cli

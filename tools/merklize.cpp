@@ -1,0 +1,53 @@
+// merklize: the command-line tool. `merklize --help` says what it does.
+#include "cli.hpp"
+
+#include <iostream>
+
+namespace cli {
+int root_command(int argc, char **argv);
+int devices_command(int argc, char **argv);
+} // namespace cli
+
+namespace {
+
+const char *usage = R"(usage:
+  merklize root [--hash blake3|blake3-parent] [--pad promote|zero] [--device SPEC] FILE
+      FILE (or - for stdin) holds N x 32 bytes of leaves; prints the root as 64 hex digits.
+  merklize devices
+      lists the OpenCL devices and the specs that select them.
+
+SPEC: P:D indices from `merklize devices`, or a case-insensitive substring of the platform or
+device name or vendor, or the device type (nvidia, pocl, cpu, gpu). Default: $MERKLIZE_DEVICE,
+else the first GPU, else the first device.
+)";
+
+struct command {
+  const char *name;
+  int (*run)(int, char **);
+};
+
+const command commands[] = {
+    {"root", cli::root_command},
+    {"devices", cli::devices_command},
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const std::string name = argc > 1 ? argv[1] : "";
+  try {
+    if (name == "--help" || name == "-h" || name == "help") {
+      std::cout << usage;
+      return 0;
+    }
+    for (const auto &c : commands)
+      if (name == c.name) return c.run(argc, argv);
+    throw cli::usage_error(name.empty() ? "no command given" : "unknown command " + name);
+  } catch (const cli::usage_error &e) {
+    std::cerr << "merklize: " << e.what() << "\n" << usage;
+    return 2;
+  } catch (const std::exception &e) {
+    std::cerr << "merklize: " << e.what() << "\n";
+    return 1;
+  }
+}
