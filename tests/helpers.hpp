@@ -52,6 +52,12 @@ inline cl::Device test_device() {
   return device;
 }
 
+// What enqueue_build writes for this tree: levels 1..depth, or the root alone when N = 1.
+inline std::vector<std::uint8_t> device_nodes_of(const merklize::tree &t) {
+  if (t.depth() == 0) return {t.level_data(0), t.level_data(0) + merklize::node_bytes};
+  return {t.nodes_data(), t.nodes_data() + t.nodes_size()};
+}
+
 constexpr std::uint8_t poison_byte = 0xA5;
 
 inline cl::Buffer poisoned_buffer(const cl::Context &context, const cl::CommandQueue &queue,

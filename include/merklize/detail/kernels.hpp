@@ -15,15 +15,25 @@ struct program_spec {
   std::string options;
 };
 
-// The program holding the Merkle kernels (merkle.cl) for one node hash.
-inline program_spec merkle_program(hash_kind hash) {
-  switch (hash) {
-  case hash_kind::blake3:
-    return {{"blake3.cl", "merkle.cl"}, "-cl-std=CL1.2 -DMERKLIZE_NODE=blake3_node"};
-  case hash_kind::blake3_parent:
-    return {{"blake3.cl", "merkle.cl"}, "-cl-std=CL1.2 -DMERKLIZE_NODE=blake3_parent_node"};
+// The program holding the Merkle kernels (merkle.cl) for one node hash and work-group size.
+// lanes > 1 adds the kernel that hashes that many nodes per work-item in vector lanes
+// (merkle_lanes.cl), which only the BLAKE3 node hashes have (lanes_supported()).
+inline program_spec merkle_program(hash_kind hash, std::size_t work_group_size,
+                                   unsigned lanes = 1) {
+  const std::string node = hash == hash_kind::blake3 ? "blake3_node" : "blake3_parent_node";
+  program_spec spec{{"blake3.cl", "merkle.cl"},
+                    "-cl-std=CL1.2 -DMERKLIZE_NODE=" + node +
+                        " -DMERKLIZE_WG=" + std::to_string(work_group_size)};
+  if (lanes > 1) {
+    spec.files.push_back("merkle_lanes.cl");
+    spec.options +=
+        " -DMERKLIZE_LANES=" + std::to_string(lanes) + " -DMERKLIZE_NODE_FLAGS=" + node + "_flags";
   }
-  throw error("no kernels for this hash");
+  return spec;
+}
+
+inline bool lanes_supported(hash_kind hash) {
+  return hash == hash_kind::blake3 || hash == hash_kind::blake3_parent;
 }
 
 inline cl::Program get_program(const cl::Context &context, const cl::Device &device,
