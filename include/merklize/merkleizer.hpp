@@ -138,6 +138,12 @@ public:
 
   const build_times &last_times() const { return last_; }
 
+  // The form the level kernels' program was built from (programs.hpp); builds it if not yet.
+  merklize::program_form program_form() {
+    level_kernel();
+    return level_form_;
+  }
+
 private:
   cl::CommandQueue make_queue() {
     const auto supported =
@@ -153,10 +159,12 @@ private:
   cl::Kernel &level_kernel() {
     auto found = level_kernels_.find(config_.tree.hash);
     if (found != level_kernels_.end()) return found->second;
-    const cl::Program program =
+    const auto built =
         detail::get_program(context_, device_, detail::merkle_program(config_.tree.hash));
-    cl::Kernel kernel = detail::create(
-        "clCreateKernel", [&](cl_int *err) { return cl::Kernel(program, "merkle_level", err); });
+    level_form_ = built.form;
+    cl::Kernel kernel = detail::create("clCreateKernel", [&](cl_int *err) {
+      return cl::Kernel(built.program, "merkle_level", err);
+    });
     return level_kernels_.emplace(config_.tree.hash, kernel).first->second;
   }
 
@@ -248,6 +256,7 @@ private:
   bool out_of_order_ = false;
   cl::CommandQueue queue_;
   std::map<hash_kind, cl::Kernel> level_kernels_;
+  merklize::program_form level_form_ = merklize::program_form::jit;
   cl::Buffer leaves_, nodes_;
   std::uint64_t leaves_bytes_ = 0, nodes_bytes_ = 0;
   build_times last_;

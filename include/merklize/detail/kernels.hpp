@@ -10,26 +10,24 @@
 namespace merklize {
 namespace detail {
 
-struct program_spec {
-  std::vector<std::string> files; // kernels/*.cl, concatenated in this order
-  std::string options;
-};
-
 // The program holding the Merkle kernels (merkle.cl) for one node hash.
 inline program_spec merkle_program(hash_kind hash) {
   switch (hash) {
   case hash_kind::blake3:
-    return {{"blake3.cl", "merkle.cl"}, "-cl-std=CL1.2 -DMERKLIZE_NODE=blake3_node"};
+    return {
+        {"blake3.cl", "merkle.cl"}, "-cl-std=CL1.2 -DMERKLIZE_NODE=blake3_node", "merkle-blake3"};
   case hash_kind::blake3_parent:
-    return {{"blake3.cl", "merkle.cl"}, "-cl-std=CL1.2 -DMERKLIZE_NODE=blake3_parent_node"};
+    return {{"blake3.cl", "merkle.cl"},
+            "-cl-std=CL1.2 -DMERKLIZE_NODE=blake3_parent_node",
+            "merkle-blake3-parent"};
   }
   throw error("no kernels for this hash");
 }
 
-inline cl::Program get_program(const cl::Context &context, const cl::Device &device,
-                               const program_spec &spec) {
-  return program_cache::instance().get(context, device, kernel_program_source(spec.files),
-                                       spec.options);
+// Every program variant the library builds: `make aot` compiles each of these ahead of time
+// (tools/aot.cpp), so a new program_spec belongs in this list, with a unique name.
+inline std::vector<program_spec> all_program_specs() {
+  return {merkle_program(hash_kind::blake3), merkle_program(hash_kind::blake3_parent)};
 }
 
 } // namespace detail
