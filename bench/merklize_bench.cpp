@@ -229,7 +229,9 @@ int run(options o, int argc, char **argv) {
   if (!o.build_log.empty()) { // e.g. --build_log=-cl-nv-verbose: registers and spills
     const cl::Context context = merklize::detail::shared_context(device);
     for (unsigned lanes : {1u, 8u}) {
-      auto spec = merklize::detail::merkle_program(merklize::hash_kind::blake3, lanes);
+      merklize::config cfg;
+      cfg.lanes = lanes;
+      const auto spec = merklize::merkleizer(device, cfg).level_program();
       const cl::Program program = merklize::detail::build_program(
           context, device, merklize::detail::kernel_program_source(spec.files),
           spec.options + " " + o.build_log);

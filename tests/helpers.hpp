@@ -75,4 +75,16 @@ inline std::vector<std::uint8_t> read_buffer(const cl::CommandQueue &queue,
   return host;
 }
 
+// Builds through the device-buffer API into a poisoned buffer and returns what it wrote.
+inline std::vector<std::uint8_t> device_tree(merklize::merkleizer &m,
+                                             const std::vector<std::uint8_t> &leaves) {
+  const std::uint64_t n = leaves.size() / 32;
+  cl::Buffer in(m.context(), CL_MEM_READ_ONLY, leaves.size());
+  m.queue().enqueueWriteBuffer(in, CL_TRUE, 0, leaves.size(), leaves.data());
+  const std::size_t out_bytes = merklize::merkleizer::output_node_count(n) * 32;
+  cl::Buffer out = poisoned_buffer(m.context(), m.queue(), out_bytes);
+  m.enqueue_build(in, n, out).back().wait();
+  return read_buffer(m.queue(), out, out_bytes);
+}
+
 } // namespace test

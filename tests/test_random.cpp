@@ -15,18 +15,6 @@ std::vector<std::uint64_t> awkward_sizes() {
   return sizes;
 }
 
-// Builds through the device-buffer API into a poisoned buffer and returns what it wrote.
-std::vector<std::uint8_t> device_tree(merklize::merkleizer &m,
-                                      const std::vector<std::uint8_t> &leaves) {
-  const std::uint64_t n = leaves.size() / 32;
-  cl::Buffer in(m.context(), CL_MEM_READ_ONLY, leaves.size());
-  m.queue().enqueueWriteBuffer(in, CL_TRUE, 0, leaves.size(), leaves.data());
-  const std::size_t out_bytes = merklize::merkleizer::output_node_count(n) * 32;
-  cl::Buffer out = test::poisoned_buffer(m.context(), m.queue(), out_bytes);
-  m.enqueue_build(in, n, out).back().wait();
-  return test::read_buffer(m.queue(), out, out_bytes);
-}
-
 } // namespace
 
 TEST_CASE("random leaves at awkward sizes match the host reference", "[random]") {
@@ -39,7 +27,7 @@ TEST_CASE("random leaves at awkward sizes match the host reference", "[random]")
     const auto expected = merklize::reference_tree(leaves.data(), leaves.size(), {hash, pad});
     const auto built = m.build(leaves);
     REQUIRE(built == expected);
-    if (n <= 4097) REQUIRE(device_tree(m, leaves) == test::device_nodes_of(expected));
+    if (n <= 4097) REQUIRE(test::device_tree(m, leaves) == test::device_nodes_of(expected));
   }
 }
 
@@ -54,7 +42,7 @@ TEST_CASE("sizes around the work-group size match the host reference", "[random]
         INFO("work-group " << wg << " n=" << n << " " << merklize::to_string(pad));
         const auto leaves = test::random_bytes(n * 32);
         const auto expected = merklize::reference_tree(leaves.data(), leaves.size(), cfg.tree);
-        REQUIRE(device_tree(m, leaves) == test::device_nodes_of(expected));
+        REQUIRE(test::device_tree(m, leaves) == test::device_nodes_of(expected));
       }
   }
 }
@@ -81,7 +69,7 @@ TEST_CASE("every kernel variant matches the host reference", "[random][variants]
                     << merklize::to_string(pad) << " n=" << n);
       const auto leaves = test::random_bytes(n * 32);
       const auto expected = merklize::reference_tree(leaves.data(), leaves.size(), cfg.tree);
-      REQUIRE(device_tree(m, leaves) == test::device_nodes_of(expected));
+      REQUIRE(test::device_tree(m, leaves) == test::device_nodes_of(expected));
       REQUIRE(m.build(leaves) == expected);
     }
   }

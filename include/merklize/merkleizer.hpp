@@ -199,6 +199,18 @@ public:
 
   const build_times &last_times() const { return last_; }
 
+  // The program of the level kernels for this device and configuration (files and options).
+  detail::program_spec level_program() const {
+    const unsigned lanes = lanes_for_device();
+    return detail::merkle_program(config_.tree.hash, work_group_size(lanes), lanes);
+  }
+
+  // The form the level kernels' program was built from (programs.hpp); builds it if not yet.
+  merklize::program_form program_form() {
+    subtree_kernel();
+    return form_;
+  }
+
 private:
   // Where a span of levels reads its first level from.
   struct level_source {
@@ -280,11 +292,11 @@ private:
   cl::Kernel &subtree_kernel() {
     if (kernel_()) return kernel_;
     lanes_ = lanes_for_device();
-    local_size_ = work_group_size();
-    const cl::Program program = detail::get_program(
-        context_, device_, detail::merkle_program(config_.tree.hash, local_size_, lanes_));
+    local_size_ = work_group_size(lanes_);
+    const auto built = detail::get_program(context_, device_, level_program());
+    form_ = built.form;
     kernel_ = detail::create("clCreateKernel", [&](cl_int *err) {
-      return cl::Kernel(program, lanes_ > 1 ? "merkle_level_lanes" : "merkle_subtree", err);
+      return cl::Kernel(built.program, lanes_ > 1 ? "merkle_level_lanes" : "merkle_subtree", err);
     });
     check_work_group_size(kernel_);
     zeros_ = detail::create("clCreateBuffer", [&](cl_int *err) {
@@ -299,11 +311,11 @@ private:
   }
 
   // The configured size, else 16 for lanes (CPU work-groups need little) and 256 on GPUs.
-  std::size_t work_group_size() const {
+  std::size_t work_group_size(unsigned lanes) const {
     if (config_.work_group_size) return config_.work_group_size;
     const auto device_max =
         detail::device_info<CL_DEVICE_MAX_WORK_GROUP_SIZE, std::size_t>(device_);
-    return std::min<std::size_t>(lanes_ > 1 ? 16 : 256, device_max);
+    return std::min<std::size_t>(lanes > 1 ? 16 : 256, device_max);
   }
 
   void check_work_group_size(const cl::Kernel &kernel) const {
@@ -694,6 +706,7 @@ private:
   bool out_of_order_ = false;
   cl::CommandQueue queue_, upload_queue_, download_queue_;
   cl::Kernel kernel_;
+  merklize::program_form form_ = merklize::program_form::jit;
   unsigned lanes_ = 1;
   std::size_t local_size_ = 0;
   cl::Buffer zeros_;

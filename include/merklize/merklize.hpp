@@ -6,5 +6,6 @@
 #include "digest.hpp"
 #include "error.hpp"
 #include "merkleizer.hpp"
+#include "programs.hpp"
 #include "reference.hpp"
 #include "tree.hpp"

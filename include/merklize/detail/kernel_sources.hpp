@@ -263,28 +263,25 @@ __kernel void merkle_level_lanes(__global const uint *in, ulong in_first, ulong 
                                  ulong zeros_first, int pad_with_node, int is_top) {
   const ulong first = get_global_id(0) * MERKLIZE_LANES;
   const ulong out_count = (in_count + 1) / 2;
-  if (first >= out_count) return;
+  /* if/else rather than early returns: llvm-spirv-14 emits invalid block order for the latter */
   if (2 * (first + MERKLIZE_LANES) <= in_count) { /* every lane has both children */
     __global const uint *pairs = in + (in_first + 2 * first) * 8;
     LANE_T words[16], hashed[8];
-    for (int j = 0; j < 16; ++j)
-      words[j] = GATHER(pairs, j);
+    for (int j = 0; j < 16; ++j) words[j] = GATHER(pairs, j);
     LANE_TWO_TO_ONE(words, MERKLIZE_NODE_FLAGS(is_top), hashed);
     __global uint *nodes = out + (out_first + first) * 8;
-    for (int w = 0; w < 8; ++w)
-      SCATTER(nodes, w, hashed[w]);
-    return;
-  }
-  /* The level's last few nodes, a lone one among them: one at a time. */
-  const ulong end = min(out_count, first + MERKLIZE_LANES);
-  for (ulong i = first; i < end; ++i) {
-    const uint8 l = vload8(in_first + 2 * i, in);
-    uint8 node = l;
-    if (2 * i + 1 < in_count)
-      node = MERKLIZE_NODE(l, vload8(in_first + 2 * i + 1, in), is_top);
-    else if (pad_with_node)
-      node = MERKLIZE_NODE(l, vload8(zeros_first, zeros), is_top);
-    vstore8(node, out_first + i, out);
+    for (int w = 0; w < 8; ++w) SCATTER(nodes, w, hashed[w]);
+  } else { /* the level's last few nodes, a lone one among them: one at a time */
+    const ulong end = min(out_count, first + MERKLIZE_LANES);
+    for (ulong i = first; i < end; ++i) {
+      const uint8 l = vload8(in_first + 2 * i, in);
+      uint8 node = l;
+      if (2 * i + 1 < in_count)
+        node = MERKLIZE_NODE(l, vload8(in_first + 2 * i + 1, in), is_top);
+      else if (pad_with_node)
+        node = MERKLIZE_NODE(l, vload8(zeros_first, zeros), is_top);
+      vstore8(node, out_first + i, out);
+    }
   }
 }
 )merklize_cl"},
