@@ -15,14 +15,17 @@ inline std::string vector_path(const std::string &name) {
   return std::string(MERKLIZE_TEST_VECTOR_DIR) + "/" + name;
 }
 
-// leaf[i] = BLAKE3(i as 8-byte little-endian), the rule of tests/vectors/merkle.json.
-inline std::vector<std::uint8_t> counting_leaves(std::uint64_t n) {
+// leaf[i] = HASH(i as 8-byte little-endian), the rule of tests/vectors/merkle.json: HASH is
+// SHA-256 for the sha256 cases, BLAKE3 for the others.
+inline std::vector<std::uint8_t>
+counting_leaves(std::uint64_t n, merklize::hash_kind hash = merklize::hash_kind::blake3) {
   std::vector<std::uint8_t> leaves(n * merklize::node_bytes);
   for (std::uint64_t i = 0; i < n; ++i) {
     std::uint8_t le[8];
     for (int b = 0; b < 8; ++b)
       le[b] = static_cast<std::uint8_t>(i >> (8 * b));
-    const auto d = merklize::blake3::hash(le, sizeof le);
+    const auto d = hash == merklize::hash_kind::sha256 ? merklize::sha256::hash(le, sizeof le)
+                                                       : merklize::blake3::hash(le, sizeof le);
     std::copy(d.begin(), d.end(), leaves.begin() + i * merklize::node_bytes);
   }
   return leaves;
@@ -67,6 +70,22 @@ inline std::vector<std::uint8_t> read_buffer(const cl::CommandQueue &queue,
   std::vector<std::uint8_t> host(bytes);
   queue.enqueueReadBuffer(buffer, CL_TRUE, 0, bytes, host.data());
   return host;
+}
+
+// Builds through the device-buffer API into a poisoned buffer and returns every node, leaves
+// first, in the tree layout.
+inline std::vector<std::uint8_t> device_tree(merklize::merkleizer &m,
+                                             const std::vector<std::uint8_t> &leaves) {
+  const std::uint64_t n = leaves.size() / 32;
+  cl::Buffer in(m.context(), CL_MEM_READ_ONLY, leaves.size());
+  m.queue().enqueueWriteBuffer(in, CL_TRUE, 0, leaves.size(), leaves.data());
+  const std::size_t out_bytes = merklize::merkleizer::output_node_count(n) * 32;
+  cl::Buffer out = poisoned_buffer(m.context(), m.queue(), out_bytes);
+  m.enqueue_build(in, n, out).back().wait();
+  auto all = leaves;
+  const auto nodes = read_buffer(m.queue(), out, out_bytes);
+  if (n > 1) all.insert(all.end(), nodes.begin(), nodes.end());
+  return all;
 }
 
 } // namespace test

@@ -15,26 +15,11 @@ std::vector<std::uint64_t> awkward_sizes() {
   return sizes;
 }
 
-// Builds through the device-buffer API into a poisoned buffer and returns every node, leaves
-// first, in the tree layout.
-std::vector<std::uint8_t> device_tree(merklize::merkleizer &m,
-                                      const std::vector<std::uint8_t> &leaves) {
-  const std::uint64_t n = leaves.size() / 32;
-  cl::Buffer in(m.context(), CL_MEM_READ_ONLY, leaves.size());
-  m.queue().enqueueWriteBuffer(in, CL_TRUE, 0, leaves.size(), leaves.data());
-  const std::size_t out_bytes = merklize::merkleizer::output_node_count(n) * 32;
-  cl::Buffer out = test::poisoned_buffer(m.context(), m.queue(), out_bytes);
-  m.enqueue_build(in, n, out).back().wait();
-  auto all = leaves;
-  const auto nodes = test::read_buffer(m.queue(), out, out_bytes);
-  if (n > 1) all.insert(all.end(), nodes.begin(), nodes.end());
-  return all;
-}
-
 } // namespace
 
 TEST_CASE("random leaves at awkward sizes match the host reference", "[random]") {
-  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent);
+  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
+                             merklize::hash_kind::sha256);
   const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
   merklize::merkleizer m(test::test_device(), {{hash, pad}});
   for (std::uint64_t n : awkward_sizes()) {
@@ -43,7 +28,7 @@ TEST_CASE("random leaves at awkward sizes match the host reference", "[random]")
     const auto expected = merklize::reference_tree(leaves.data(), leaves.size(), {hash, pad});
     const auto built = m.build(leaves);
     REQUIRE(built.bytes() == expected.bytes());
-    if (n <= 4097) REQUIRE(device_tree(m, leaves) == expected.bytes());
+    if (n <= 4097) REQUIRE(test::device_tree(m, leaves) == expected.bytes());
   }
 }
 
@@ -58,7 +43,7 @@ TEST_CASE("sizes around the work-group size match the host reference", "[random]
         INFO("work-group " << wg << " n=" << n << " " << merklize::to_string(pad));
         const auto leaves = test::random_bytes(n * 32);
         const auto expected = merklize::reference_tree(leaves.data(), leaves.size(), cfg.tree);
-        REQUIRE(device_tree(m, leaves) == expected.bytes());
+        REQUIRE(test::device_tree(m, leaves) == expected.bytes());
       }
   }
 }

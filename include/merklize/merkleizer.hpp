@@ -85,10 +85,13 @@ public:
   // output_node_count(N) nodes in the tree layout less its leaves (level 1 at offset 0, root
   // last). Waits for `wait` first; returns the events of the enqueued commands, the last one
   // completing the tree. Nothing is read back.
+  // With tree.depth above ceil(log2 N), the last node is the top stored node, not the root:
+  // extend_root(hash, top, tree_layout(N).depth(), *tree.depth) gives the root.
   std::vector<cl::Event> enqueue_build(const cl::Buffer &leaves, std::uint64_t leaf_count,
                                        const cl::Buffer &nodes,
                                        const std::vector<cl::Event> &wait = {}) {
     const tree_layout layout(leaf_count);
+    root_depth(config_.tree, layout); // refuses a bad tree.depth before anything is enqueued
     check_buffer(leaves, "leaves", leaf_count * node_bytes);
     check_buffer(nodes, "nodes", output_node_count(leaf_count) * node_bytes);
     std::vector<cl::Event> events;
@@ -106,6 +109,7 @@ public:
   // Host leaves in (N x 32 bytes), the whole tree out.
   tree build(const void *leaves, std::uint64_t leaf_bytes) {
     const tree_layout layout(leaf_count_of(leaf_bytes));
+    root_depth(config_.tree, layout); // refuses a bad tree.depth before anything is allocated
     const std::uint64_t internal_bytes = layout.internal_node_count() * node_bytes;
     last_ = build_times{};
     if (internal_bytes > 0) reserve(leaf_bytes, internal_bytes); // before any host allocation
@@ -190,7 +194,7 @@ private:
         err |= kernel.setArg(4, cl_ulong(layout.level_offset(level) - n));
         err |= kernel.setArg(5, pad);
         err |= kernel.setArg(6, cl_int(config_.tree.pad == shape::zero));
-        err |= kernel.setArg(7, cl_int(level == layout.depth()));
+        err |= kernel.setArg(7, cl_int(level == root_depth(config_.tree, layout)));
         return err;
       });
       const std::size_t global = (out_count + local - 1) / local * local;

@@ -5,6 +5,8 @@
 #include "device.hpp"
 #include "digest.hpp"
 #include "error.hpp"
+#include "layer.hpp"
 #include "merkleizer.hpp"
 #include "reference.hpp"
+#include "sha256.hpp"
 #include "tree.hpp"
