@@ -53,10 +53,12 @@ __kernel void merkle_level_lanes(__global const uint *in, ulong in_first, ulong 
   if (2 * (first + MERKLIZE_LANES) <= in_count) { /* every lane has both children */
     __global const uint *pairs = in + (in_first + 2 * first) * 8;
     LANE_T words[16], hashed[8];
-    for (int j = 0; j < 16; ++j) words[j] = GATHER(pairs, j);
+    for (int j = 0; j < 16; ++j)
+      words[j] = GATHER(pairs, j);
     LANE_TWO_TO_ONE(words, MERKLIZE_NODE_FLAGS(is_top), hashed);
     __global uint *nodes = out + (out_first + first) * 8;
-    for (int w = 0; w < 8; ++w) SCATTER(nodes, w, hashed[w]);
+    for (int w = 0; w < 8; ++w)
+      SCATTER(nodes, w, hashed[w]);
   } else { /* the level's last few nodes, a lone one among them: one at a time */
     const ulong end = min(out_count, first + MERKLIZE_LANES);
     for (ulong i = first; i < end; ++i) {

@@ -18,7 +18,8 @@ std::vector<std::uint64_t> awkward_sizes() {
 } // namespace
 
 TEST_CASE("random leaves at awkward sizes match the host reference", "[random]") {
-  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent);
+  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
+                             merklize::hash_kind::sha256);
   const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
   merklize::merkleizer m(test::test_device(), {{hash, pad}});
   for (std::uint64_t n : awkward_sizes()) {

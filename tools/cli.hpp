@@ -38,7 +38,7 @@ std::vector<std::uint8_t> read_input(const std::string &path);
 // --device SPEC if given, else the default device.
 cl::Device chosen_device(const arguments &args);
 
-// Node hash and shape from --hash and --pad.
+// Node hash, shape and fixed depth from --hash, --pad and --depth.
 merklize::tree_options tree_options_of(const arguments &args);
 
 // The flag a command accepts to report on stderr how it ran (see report_program).

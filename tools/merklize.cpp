@@ -11,8 +11,10 @@ int devices_command(int argc, char **argv);
 namespace {
 
 const char *usage = R"(usage:
-  merklize root [--hash blake3|blake3-parent] [--pad promote|zero] [--device SPEC] [--verbose] FILE
+  merklize root [--hash blake3|blake3-parent|sha256] [--pad promote|zero] [--depth D]
+                [--device SPEC] [--verbose] FILE
       FILE (or - for stdin) holds N x 32 bytes of leaves; prints the root as 64 hex digits.
+      --depth D (with --pad zero): the root of 2^D leaves, zero leaves after FILE's (SSZ).
       --verbose: also "program: jit|spirv|spir-bitcode|cache" on stderr, where the kernels came
       from ($MERKLIZE_KERNEL_DIR: kernels compiled ahead of time; $MERKLIZE_CACHE_DIR: a cache
       of compiled programs).

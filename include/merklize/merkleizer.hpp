@@ -115,10 +115,13 @@ public:
   // output_node_count(N) nodes in the tree layout less its leaves (level 1 at offset 0, root
   // last). Waits for `wait` first; returns the events of the enqueued commands, the last one
   // completing the tree. Nothing is read back.
+  // With tree.depth above ceil(log2 N), the last node is the top stored node, not the root:
+  // extend_root(hash, top, tree_layout(N).depth(), *tree.depth) gives the root.
   std::vector<cl::Event> enqueue_build(const cl::Buffer &leaves, std::uint64_t leaf_count,
                                        const cl::Buffer &nodes,
                                        const std::vector<cl::Event> &wait = {}) {
     const tree_layout layout(leaf_count);
+    const unsigned root_level = root_depth(config_.tree, layout); // refuses a bad tree.depth
     check_buffer(leaves, "leaves", leaf_count * node_bytes);
     check_buffer(nodes, "nodes", output_node_count(leaf_count) * node_bytes);
     std::vector<cl::Event> events;
@@ -130,7 +133,7 @@ public:
       return events;
     }
     enqueue_levels({leaves, 0, leaf_count, 0}, {nodes, 0, layout.level_size(1), 0, layout.depth()},
-                   layout.depth(), wait, events);
+                   root_level, wait, events);
     return events;
   }
 
@@ -339,7 +342,7 @@ private:
   }
 
   // Enqueues the levels above `source`, in launches of up to levels_per_launch() levels.
-  void enqueue_levels(const level_source &source, const level_target &target, unsigned depth,
+  void enqueue_levels(const level_source &source, const level_target &target, unsigned root_level,
                       const std::vector<cl::Event> &wait, std::vector<cl::Event> &events) {
     subtree_kernel();
     const unsigned per_launch = levels_per_launch();
@@ -351,7 +354,7 @@ private:
                                   ? source
                                   : level_source{target.buffer, target.from(done - 1).node_first(),
                                                  count, source.level + done};
-      const int top = in.level + levels == depth ? int(levels) - 1 : -1;
+      const int top = in.level + levels == root_level ? int(levels) - 1 : -1;
       std::uint64_t items = (count + 1) / 2;
       if (lanes_ > 1) {
         set_lanes_args(in, out.buffer, out.node_first(), top == 0);
@@ -409,6 +412,7 @@ private:
 
   // Chunk size and slots for a host build, within the device's memory or max_device_bytes.
   stream_plan plan_for(const tree_layout &layout) const {
+    root_depth(config_.tree, layout); // refuses a bad fixed depth before anything is allocated
     const auto max_alloc = detail::device_info<CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong>(device_);
     const auto global = detail::device_info<CL_DEVICE_GLOBAL_MEM_SIZE, cl_ulong>(device_);
     const std::uint64_t budget = config_.max_device_bytes
@@ -547,6 +551,8 @@ private:
     last_ = build_times{};
     const tree_layout &layout = t.layout();
     const unsigned depth = layout.depth();
+    // The level that gets the root flag: above the stored levels when a fixed depth pads them.
+    const unsigned root_level = root_depth(config_.tree, layout);
     if (depth == 0) return;
     if (zero_copy(t)) return build_in_place(host.leaves, t);
     subtree_kernel();
@@ -602,12 +608,12 @@ private:
       const level_target upper{upper_, upper_first(p.lower + 1), layout.level_size(p.lower + 1),
                                c << (p.s - p.lower - 1), p.s - p.lower};
       if (p.lower > 0) {
-        enqueue_levels(leaves_in, {sl.nodes, 0, ceil_shift(p.slot_leaves, 1), 0, p.lower}, depth,
-                       wait, kernels);
+        enqueue_levels(leaves_in, {sl.nodes, 0, ceil_shift(p.slot_leaves, 1), 0, p.lower},
+                       root_level, wait, kernels);
         enqueue_levels({sl.nodes, slot_level_first(p, p.lower), ceil_shift(m, p.lower), p.lower},
-                       upper, depth, {kernels.back()}, kernels);
+                       upper, root_level, {kernels.back()}, kernels);
       } else {
-        enqueue_levels(leaves_in, upper, depth, wait, kernels);
+        enqueue_levels(leaves_in, upper, root_level, wait, kernels);
       }
       detail::call("clFlush", [&] { return queue_.flush(); });
       chunk_done[c] = kernels.back();
@@ -647,7 +653,7 @@ private:
     if (depth > p.s)
       enqueue_levels({upper_, upper_first(p.s), layout.level_size(p.s), p.s},
                      {upper_, upper_first(p.s + 1), layout.level_size(p.s + 1), 0, depth - p.s},
-                     depth, {kernels.back()}, kernels);
+                     root_level, {kernels.back()}, kernels);
     const unsigned from = std::max(keep, p.lower + 1);
     const std::vector<cl::Event> all_done{kernels.back()};
     downloads.emplace_back();

@@ -10,28 +10,50 @@
 namespace merklize {
 namespace detail {
 
+// The node hash function a hash file defines for merkle.cl, and the file.
+struct node_kernel {
+  const char *file, *function, *name;
+};
+
+inline node_kernel node_kernel_of(hash_kind hash) {
+  switch (hash) {
+  case hash_kind::blake3:
+    return {"blake3.cl", "blake3_node", "merkle-blake3"};
+  case hash_kind::blake3_parent:
+    return {"blake3.cl", "blake3_parent_node", "merkle-blake3-parent"};
+  case hash_kind::sha256:
+    return {"sha256.cl", "sha256_node", "merkle-sha256"};
+  }
+  throw error("no kernels for this hash");
+}
+
+inline bool lanes_supported(hash_kind hash) {
+  return hash == hash_kind::blake3 || hash == hash_kind::blake3_parent;
+}
+
 // The program holding the Merkle kernels (merkle.cl) for one node hash and work-group size.
 // lanes > 1 adds the kernel that hashes that many nodes per work-item in vector lanes
 // (merkle_lanes.cl), which only the BLAKE3 node hashes have (lanes_supported()).
 inline program_spec merkle_program(hash_kind hash, std::size_t work_group_size,
                                    unsigned lanes = 1) {
-  const std::string node = hash == hash_kind::blake3 ? "blake3_node" : "blake3_parent_node";
-  const std::string name = hash == hash_kind::blake3 ? "merkle-blake3" : "merkle-blake3-parent";
-  program_spec spec{{"blake3.cl", "merkle.cl"},
-                    "-cl-std=CL1.2 -DMERKLIZE_NODE=" + node +
+  const node_kernel node = node_kernel_of(hash);
+  program_spec spec{{node.file, "merkle.cl"},
+                    std::string("-cl-std=CL1.2 -DMERKLIZE_NODE=") + node.function +
                         " -DMERKLIZE_WG=" + std::to_string(work_group_size),
-                    name + "-wg" + std::to_string(work_group_size)};
+                    std::string(node.name) + "-wg" + std::to_string(work_group_size)};
   if (lanes > 1) {
+    if (!lanes_supported(hash)) throw error(std::string(to_string(hash)) + " has no lanes kernel");
     spec.files.push_back("merkle_lanes.cl");
-    spec.options +=
-        " -DMERKLIZE_LANES=" + std::to_string(lanes) + " -DMERKLIZE_NODE_FLAGS=" + node + "_flags";
+    spec.options += " -DMERKLIZE_LANES=" + std::to_string(lanes) +
+                    " -DMERKLIZE_NODE_FLAGS=" + node.function + "_flags";
     spec.name += "-lanes" + std::to_string(lanes);
   }
   return spec;
 }
 
-inline bool lanes_supported(hash_kind hash) {
-  return hash == hash_kind::blake3 || hash == hash_kind::blake3_parent;
+// The program holding the SHA-256 layer kernel (sha256_layer) of layer.hpp.
+inline program_spec sha256_layer_program() {
+  return {{"sha256.cl"}, "-cl-std=CL1.2", "sha256-layer"};
 }
 
 // Every program variant the library builds: `make aot` compiles each of these ahead of time
@@ -39,11 +61,13 @@ inline bool lanes_supported(hash_kind hash) {
 inline std::vector<program_spec> all_program_specs() {
   // The merkleizer's defaults: 256-wide work-groups on GPUs, 16 with 4, 8 or 16 lanes on CPUs.
   std::vector<program_spec> specs;
-  for (hash_kind hash : {hash_kind::blake3, hash_kind::blake3_parent}) {
+  for (hash_kind hash : {hash_kind::blake3, hash_kind::blake3_parent, hash_kind::sha256}) {
     specs.push_back(merkle_program(hash, 256));
-    for (unsigned lanes : {4u, 8u, 16u})
-      specs.push_back(merkle_program(hash, 16, lanes));
+    if (lanes_supported(hash))
+      for (unsigned lanes : {4u, 8u, 16u})
+        specs.push_back(merkle_program(hash, 16, lanes));
   }
+  specs.push_back(sha256_layer_program());
   return specs;
 }
 
