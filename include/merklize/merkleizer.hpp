@@ -440,8 +440,8 @@ private:
     stream_plan p;
     p.s = s;
     // The lowest levels of a chunk hold nearly all its nodes and come back chunk by chunk; the
-    // few above them (1/256 of the tree) stay on the device and come back in one piece.
-    p.lower = s == 0 ? 0 : s - std::max(1u, std::min(8u, s / 2));
+    // few above them (from 1/2^12 of the tree) stay on the device and come back in one piece.
+    p.lower = s == 0 ? 0 : s - std::max(1u, std::min(12u, s / 2));
     p.chunk_leaves = std::uint64_t(1) << s;
     p.chunks = (layout.leaf_count() + p.chunk_leaves - 1) / p.chunk_leaves;
     p.slots = static_cast<unsigned>(std::min<std::uint64_t>(3, p.chunks));
