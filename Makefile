@@ -10,7 +10,7 @@ BENCH_ARGS ?=
 CMAKE_ARGS ?=
 
 PACKAGES := cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers \
-            pocl-opencl-icd catch2 libbenchmark-dev
+            pocl-opencl-icd catch2 libbenchmark-dev b3sum
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps embed configure build test bench clean

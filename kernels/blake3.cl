@@ -23,45 +23,69 @@
 #define B3_DERIVE_KEY_CONTEXT 32u
 #define B3_DERIVE_KEY_MATERIAL 64u
 
-/* OpenCL's rotate() turns left: a right turn by n is a left turn by 32 - n. */
-#define B3_G(a, b, c, d, x, y)                                                                     \
+/* OpenCL's rotate() turns left: a right turn by n is a left turn by 32 - n. T is the element type
+ * (uint, or uintN to hash N independent inputs in the lanes of a vector), so one round macro
+ * serves both: rotate() takes its count in the same type. */
+#define B3_G(T, a, b, c, d, x, y)                                                                  \
   a = a + b + (x);                                                                                 \
-  d = rotate(d ^ a, 16u);                                                                          \
+  d = rotate(d ^ a, (T)(16u));                                                                     \
   c = c + d;                                                                                       \
-  b = rotate(b ^ c, 20u);                                                                          \
+  b = rotate(b ^ c, (T)(20u));                                                                     \
   a = a + b + (y);                                                                                 \
-  d = rotate(d ^ a, 24u);                                                                          \
+  d = rotate(d ^ a, (T)(24u));                                                                     \
   c = c + d;                                                                                       \
-  b = rotate(b ^ c, 25u);
+  b = rotate(b ^ c, (T)(25u));
 
-#define B3_ROUND(m, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15)          \
-  B3_G(v[0], v[4], v[8], v[12], m[s0], m[s1]);                                                     \
-  B3_G(v[1], v[5], v[9], v[13], m[s2], m[s3]);                                                     \
-  B3_G(v[2], v[6], v[10], v[14], m[s4], m[s5]);                                                    \
-  B3_G(v[3], v[7], v[11], v[15], m[s6], m[s7]);                                                    \
-  B3_G(v[0], v[5], v[10], v[15], m[s8], m[s9]);                                                    \
-  B3_G(v[1], v[6], v[11], v[12], m[s10], m[s11]);                                                  \
-  B3_G(v[2], v[7], v[8], v[13], m[s12], m[s13]);                                                   \
-  B3_G(v[3], v[4], v[9], v[14], m[s14], m[s15]);
+#define B3_ROUND(T, m, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15)       \
+  B3_G(T, v[0], v[4], v[8], v[12], m[s0], m[s1]);                                                  \
+  B3_G(T, v[1], v[5], v[9], v[13], m[s2], m[s3]);                                                  \
+  B3_G(T, v[2], v[6], v[10], v[14], m[s4], m[s5]);                                                 \
+  B3_G(T, v[3], v[7], v[11], v[15], m[s6], m[s7]);                                                 \
+  B3_G(T, v[0], v[5], v[10], v[15], m[s8], m[s9]);                                                 \
+  B3_G(T, v[1], v[6], v[11], v[12], m[s10], m[s11]);                                               \
+  B3_G(T, v[2], v[7], v[8], v[13], m[s12], m[s13]);                                                \
+  B3_G(T, v[3], v[4], v[9], v[14], m[s14], m[s15]);
+
+/* The seven rounds of the compression function over a state T v[16] and message T m[16]. */
+#define B3_SEVEN_ROUNDS(T, m)                                                                      \
+  B3_ROUND(T, m, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);                            \
+  B3_ROUND(T, m, 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);                            \
+  B3_ROUND(T, m, 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);                            \
+  B3_ROUND(T, m, 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);                            \
+  B3_ROUND(T, m, 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);                            \
+  B3_ROUND(T, m, 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);                            \
+  B3_ROUND(T, m, 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);
 
 /* The seven rounds over a state v[16] already holding cv, IV, counter, block_len and flags. */
-inline void blake3_rounds(uint v[16], const uint m[16]) {
-  B3_ROUND(m, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  B3_ROUND(m, 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);
-  B3_ROUND(m, 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);
-  B3_ROUND(m, 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);
-  B3_ROUND(m, 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);
-  B3_ROUND(m, 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);
-  B3_ROUND(m, 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);
+inline void blake3_rounds(uint v[16], const uint m[16]) { B3_SEVEN_ROUNDS(uint, m) }
+
+/* The compression function's state after its seven rounds, before the final xors. */
+inline void blake3_compress_state(uint v[16], uint8 cv, const uint m[16], ulong counter,
+                                  uint block_len, uint flags) {
+  v[0] = cv.s0;
+  v[1] = cv.s1;
+  v[2] = cv.s2;
+  v[3] = cv.s3;
+  v[4] = cv.s4;
+  v[5] = cv.s5;
+  v[6] = cv.s6;
+  v[7] = cv.s7;
+  v[8] = B3_IV0;
+  v[9] = B3_IV1;
+  v[10] = B3_IV2;
+  v[11] = B3_IV3;
+  v[12] = (uint)counter;
+  v[13] = (uint)(counter >> 32);
+  v[14] = block_len;
+  v[15] = flags;
+  blake3_rounds(v, m);
 }
 
 /* The compression function truncated to its first eight output words: the chaining value. */
 inline uint8 blake3_compress_cv(uint8 cv, const uint m[16], ulong counter, uint block_len,
                                 uint flags) {
-  uint v[16] = {cv.s0,     cv.s1,  cv.s2,  cv.s3,  cv.s4,  cv.s5,         cv.s6,
-                cv.s7,     B3_IV0, B3_IV1, B3_IV2, B3_IV3, (uint)counter, (uint)(counter >> 32),
-                block_len, flags};
-  blake3_rounds(v, m);
+  uint v[16];
+  blake3_compress_state(v, cv, m, counter, block_len, flags);
   return (uint8)(v[0] ^ v[8], v[1] ^ v[9], v[2] ^ v[10], v[3] ^ v[11], v[4] ^ v[12], v[5] ^ v[13],
                  v[6] ^ v[14], v[7] ^ v[15]);
 }
@@ -70,11 +94,16 @@ inline uint8 blake3_iv(void) {
   return (uint8)(B3_IV0, B3_IV1, B3_IV2, B3_IV3, B3_IV4, B3_IV5, B3_IV6, B3_IV7);
 }
 
-inline uint8 blake3_two_to_one(uint8 left, uint8 right, uint flags) {
+/* Two 32-byte nodes compressed as one 64-byte block from `key` (the IV, or a keyed mode's key). */
+inline uint8 blake3_compress_pair(uint8 key, uint8 left, uint8 right, uint flags) {
   const uint m[16] = {left.s0,  left.s1,  left.s2,  left.s3,  left.s4,  left.s5,
                       left.s6,  left.s7,  right.s0, right.s1, right.s2, right.s3,
                       right.s4, right.s5, right.s6, right.s7};
-  return blake3_compress_cv(blake3_iv(), m, 0, 64u, flags);
+  return blake3_compress_cv(key, m, 0, 64u, flags);
+}
+
+inline uint8 blake3_two_to_one(uint8 left, uint8 right, uint flags) {
+  return blake3_compress_pair(blake3_iv(), left, right, flags);
 }
 
 /* Node mode "blake3": the standard BLAKE3 hash of the 64-byte message left || right, which is a

@@ -6,6 +6,7 @@
 namespace cli {
 int root_command(int argc, char **argv);
 int devices_command(int argc, char **argv);
+int b3sum_command(int argc, char **argv);
 } // namespace cli
 
 namespace {
@@ -13,6 +14,9 @@ namespace {
 const char *usage = R"(usage:
   merklize root [--hash blake3|blake3-parent] [--pad promote|zero] [--device SPEC] FILE
       FILE (or - for stdin) holds N x 32 bytes of leaves; prints the root as 64 hex digits.
+  merklize b3sum [--keyed KEYHEX | --derive-key CONTEXT] [--length N] [--device SPEC] FILE...
+      the BLAKE3 of each FILE (none, or -, for stdin) hashed on the device, printed as the
+      b3sum program prints it; --length N gives N bytes of extended output.
   merklize devices
       lists the OpenCL devices and the specs that select them.
 
@@ -29,6 +33,7 @@ struct command {
 const command commands[] = {
     {"root", cli::root_command},
     {"devices", cli::devices_command},
+    {"b3sum", cli::b3sum_command},
 };
 
 } // namespace

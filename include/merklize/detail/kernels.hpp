@@ -26,6 +26,12 @@ inline program_spec merkle_program(hash_kind hash) {
   throw error("no kernels for this hash");
 }
 
+// The program hashing whole inputs with BLAKE3 (blake3_chunks.cl), `lanes` chunks per work-item.
+inline program_spec hash_program(unsigned lanes) {
+  return {{"blake3.cl", "blake3_chunks.cl"},
+          "-cl-std=CL1.2 -DMERKLIZE_LANES=" + std::to_string(lanes)};
+}
+
 inline cl::Program get_program(const cl::Context &context, const cl::Device &device,
                                const program_spec &spec) {
   return program_cache::instance().get(context, device, kernel_program_source(spec.files),
