@@ -6,6 +6,11 @@
  * The message schedule is written out per round (BLAKE3's permutation applied r times) so
  * every message index is a compile-time constant and the state stays in registers. */
 
+/* Every helper is inlined: a call would pass the state and message arrays through the private
+ * stack, which on a GPU is device memory. `inline` alone is a hint that compilers decline for
+ * functions as large as the rounds (clang does, for nvptx). */
+#define B3_INLINE inline __attribute__((always_inline))
+
 #define B3_IV0 0x6A09E667u
 #define B3_IV1 0xBB67AE85u
 #define B3_IV2 0x3C6EF372u
@@ -57,11 +62,11 @@
   B3_ROUND(T, m, 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);
 
 /* The seven rounds over a state v[16] already holding cv, IV, counter, block_len and flags. */
-inline void blake3_rounds(uint v[16], const uint m[16]) { B3_SEVEN_ROUNDS(uint, m) }
+B3_INLINE void blake3_rounds(uint v[16], const uint m[16]){B3_SEVEN_ROUNDS(uint, m)}
 
 /* The compression function's state after its seven rounds, before the final xors. */
-inline void blake3_compress_state(uint v[16], uint8 cv, const uint m[16], ulong counter,
-                                  uint block_len, uint flags) {
+B3_INLINE void blake3_compress_state(uint v[16], uint8 cv, const uint m[16], ulong counter,
+                                     uint block_len, uint flags) {
   v[0] = cv.s0;
   v[1] = cv.s1;
   v[2] = cv.s2;
@@ -82,37 +87,37 @@ inline void blake3_compress_state(uint v[16], uint8 cv, const uint m[16], ulong 
 }
 
 /* The compression function truncated to its first eight output words: the chaining value. */
-inline uint8 blake3_compress_cv(uint8 cv, const uint m[16], ulong counter, uint block_len,
-                                uint flags) {
+B3_INLINE uint8 blake3_compress_cv(uint8 cv, const uint m[16], ulong counter, uint block_len,
+                                   uint flags) {
   uint v[16];
   blake3_compress_state(v, cv, m, counter, block_len, flags);
   return (uint8)(v[0] ^ v[8], v[1] ^ v[9], v[2] ^ v[10], v[3] ^ v[11], v[4] ^ v[12], v[5] ^ v[13],
                  v[6] ^ v[14], v[7] ^ v[15]);
 }
 
-inline uint8 blake3_iv(void) {
+B3_INLINE uint8 blake3_iv(void) {
   return (uint8)(B3_IV0, B3_IV1, B3_IV2, B3_IV3, B3_IV4, B3_IV5, B3_IV6, B3_IV7);
 }
 
 /* Two 32-byte nodes compressed as one 64-byte block from `key` (the IV, or a keyed mode's key). */
-inline uint8 blake3_compress_pair(uint8 key, uint8 left, uint8 right, uint flags) {
+B3_INLINE uint8 blake3_compress_pair(uint8 key, uint8 left, uint8 right, uint flags) {
   const uint m[16] = {left.s0,  left.s1,  left.s2,  left.s3,  left.s4,  left.s5,
                       left.s6,  left.s7,  right.s0, right.s1, right.s2, right.s3,
                       right.s4, right.s5, right.s6, right.s7};
   return blake3_compress_cv(key, m, 0, 64u, flags);
 }
 
-inline uint8 blake3_two_to_one(uint8 left, uint8 right, uint flags) {
+B3_INLINE uint8 blake3_two_to_one(uint8 left, uint8 right, uint flags) {
   return blake3_compress_pair(blake3_iv(), left, right, flags);
 }
 
 /* Node mode "blake3": the standard BLAKE3 hash of the 64-byte message left || right, which is a
  * single chunk of one block, hence CHUNK_START | CHUNK_END | ROOT on every node. */
-inline uint8 blake3_node(uint8 left, uint8 right, int is_root) {
+B3_INLINE uint8 blake3_node(uint8 left, uint8 right, int is_root) {
   return blake3_two_to_one(left, right, B3_CHUNK_START | B3_CHUNK_END | B3_ROOT);
 }
 
 /* Node mode "blake3-parent": BLAKE3's own parent compression, ROOT on the tree's root only. */
-inline uint8 blake3_parent_node(uint8 left, uint8 right, int is_root) {
+B3_INLINE uint8 blake3_parent_node(uint8 left, uint8 right, int is_root) {
   return blake3_two_to_one(left, right, B3_PARENT | (is_root ? B3_ROOT : 0u));
 }

@@ -18,7 +18,7 @@
 #define B3_BLOCKS_PER_CHUNK 16u
 
 /* Block b of a chunk holding len bytes, as message words, zero past the end. */
-inline void blake3_load_block(__global const uchar *chunk, uint len, uint b, uint m[16]) {
+B3_INLINE void blake3_load_block(__global const uchar *chunk, uint len, uint b, uint m[16]) {
   const uint at = b * B3_BLOCK_LEN;
   if (at + B3_BLOCK_LEN <= len) {
     vstore16(vload16(0, (__global const uint *)(chunk + at)), 0, m);
@@ -33,9 +33,9 @@ inline void blake3_load_block(__global const uchar *chunk, uint len, uint b, uin
 /* Compresses every block of a chunk of len bytes (0 <= len <= 1024) but its last, which it leaves
  * in m with its length and flags: what finishing the chunk, as a chaining value or as the root,
  * needs. Returns the chaining value entering the last block. */
-inline uint8 blake3_chunk_until_last_block(__global const uchar *chunk, uint len, ulong counter,
-                                           uint8 key, uint flags, uint m[16], uint *last_len,
-                                           uint *last_flags) {
+B3_INLINE uint8 blake3_chunk_until_last_block(__global const uchar *chunk, uint len, ulong counter,
+                                              uint8 key, uint flags, uint m[16], uint *last_len,
+                                              uint *last_flags) {
   const uint blocks = len == 0 ? 1 : (len + B3_BLOCK_LEN - 1) / B3_BLOCK_LEN;
   uint8 cv = key;
   for (uint b = 0; b + 1 < blocks; ++b) {
@@ -49,8 +49,8 @@ inline uint8 blake3_chunk_until_last_block(__global const uchar *chunk, uint len
 }
 
 /* The chaining value of a full chunk, its blocks in chunk[0..15]: the fast path. */
-inline uint8 blake3_full_chunk_cv(__global const uint16 *chunk, ulong counter, uint8 key,
-                                  uint flags) {
+B3_INLINE uint8 blake3_full_chunk_cv(__global const uint16 *chunk, ulong counter, uint8 key,
+                                     uint flags) {
   uint8 cv = key;
   for (uint b = 0; b < B3_BLOCKS_PER_CHUNK; ++b) {
     uint m[16];
@@ -63,8 +63,8 @@ inline uint8 blake3_full_chunk_cv(__global const uint16 *chunk, ulong counter, u
 }
 
 /* The chaining value of chunk c of an input of `bytes` bytes, full or not. */
-inline uint8 blake3_chunk_cv(__global const uint16 *in, ulong bytes, ulong c, ulong counter,
-                             uint8 key, uint flags) {
+B3_INLINE uint8 blake3_chunk_cv(__global const uint16 *in, ulong bytes, ulong c, ulong counter,
+                                uint8 key, uint flags) {
   if ((c + 1) * B3_CHUNK_LEN <= bytes)
     return blake3_full_chunk_cv(in + B3_BLOCKS_PER_CHUNK * c, counter, key, flags);
   uint m[16], len, last_flags;
@@ -85,8 +85,8 @@ typedef B3_CAT(uint, MERKLIZE_LANES) b3_lanes;
 /* The chaining values of the full chunks first .. first + MERKLIZE_LANES - 1, chunk first + l in
  * lane l of every word: the same seven rounds as blake3_rounds, on vectors. Words move between
  * chunks and lanes through `words`, word w of lane l at words[w * MERKLIZE_LANES + l]. */
-inline void blake3_full_chunks_in_lanes(__global const uint16 *in, ulong first, ulong counter,
-                                        uint8 key, uint flags, __global uint8 *cvs) {
+B3_INLINE void blake3_full_chunks_in_lanes(__global const uint16 *in, ulong first, ulong counter,
+                                           uint8 key, uint flags, __global uint8 *cvs) {
   uint words[16 * MERKLIZE_LANES];
 #pragma unroll
   for (uint l = 0; l < MERKLIZE_LANES; ++l) {

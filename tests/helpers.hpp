@@ -60,6 +60,13 @@ inline std::vector<std::uint8_t> official_input(std::size_t length) {
   return input;
 }
 
+// The first GPU of any platform, or a null device where there is none.
+inline cl::Device first_gpu() {
+  for (const auto &e : merklize::list_devices())
+    if (e.type == "gpu") return e.device;
+  return cl::Device();
+}
+
 // The device the tests run on: MERKLIZE_DEVICE, else the default (PoCL where there is no GPU).
 inline cl::Device test_device() {
   static const cl::Device device = merklize::default_device();
