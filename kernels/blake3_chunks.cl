@@ -52,6 +52,9 @@ B3_INLINE uint8 blake3_chunk_until_last_block(__global const uchar *chunk, uint 
 B3_INLINE uint8 blake3_full_chunk_cv(__global const uint16 *chunk, ulong counter, uint8 key,
                                      uint flags) {
   uint8 cv = key;
+  /* Rolled: one compression is some 700 instructions, and 16 of them would overflow a GPU's
+   * instruction cache. */
+#pragma unroll 1
   for (uint b = 0; b < B3_BLOCKS_PER_CHUNK; ++b) {
     uint m[16];
     vstore16(chunk[b], 0, m);
@@ -96,6 +99,7 @@ B3_INLINE void blake3_full_chunks_in_lanes(__global const uint16 *in, ulong firs
   const b3_lanes counter_low = B3_VLOAD(0, words), counter_high = B3_VLOAD(1, words);
   b3_lanes cv[8] = {(b3_lanes)(key.s0), (b3_lanes)(key.s1), (b3_lanes)(key.s2), (b3_lanes)(key.s3),
                     (b3_lanes)(key.s4), (b3_lanes)(key.s5), (b3_lanes)(key.s6), (b3_lanes)(key.s7)};
+#pragma unroll 1 /* as in blake3_full_chunk_cv */
   for (uint b = 0; b < B3_BLOCKS_PER_CHUNK; ++b) {
 #pragma unroll
     for (uint l = 0; l < MERKLIZE_LANES; ++l) {
