@@ -219,7 +219,8 @@ void file_read_upload_bench(benchmark::State &state, const options &o, bool cold
   const std::string &path = test_file(o);
   auto &b3 = hasher(o, merklize::chunk_strategy::automatic);
   const std::uint64_t piece = std::uint64_t(64) << 20;
-  merklize::detail::pinned_buffer staging(b3.context(), b3.queue(), std::min(piece, o.file_size));
+  merklize::host_buffer staging(b3.context(), b3.queue(),
+                                static_cast<std::size_t>(std::min(piece, o.file_size)));
   cl::Buffer device(b3.context(), CL_MEM_READ_ONLY, staging.size());
   double total_ms = 0;
   for (auto _ : state) {

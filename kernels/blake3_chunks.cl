@@ -84,6 +84,7 @@ B3_INLINE uint8 blake3_chunk_cv(__global const uint16 *in, ulong bytes, ulong c,
 typedef B3_CAT(uint, MERKLIZE_LANES) b3_lanes;
 #define B3_VLOAD B3_CAT(vload, MERKLIZE_LANES)
 #define B3_VSTORE B3_CAT(vstore, MERKLIZE_LANES)
+B3_DEFINE_ROUNDS(b3_lanes, blake3_rounds_lanes)
 
 /* The chaining values of the full chunks first .. first + MERKLIZE_LANES - 1, chunk first + l in
  * lane l of every word: the same seven rounds as blake3_rounds, on vectors. Words move between
@@ -131,7 +132,7 @@ B3_INLINE void blake3_full_chunks_in_lanes(__global const uint16 *in, ulong firs
                       counter_high,
                       (b3_lanes)(B3_BLOCK_LEN),
                       (b3_lanes)(block_flags)};
-    B3_SEVEN_ROUNDS(b3_lanes, m)
+    blake3_rounds_lanes(v, m);
 #pragma unroll
     for (uint i = 0; i < 8; ++i)
       cv[i] = v[i] ^ v[i + 8];

@@ -95,3 +95,30 @@ TEST_CASE("MERKLIZE_DEVICE picks the device, and an unknown one is an error", "[
   CHECK_THAT(bad.err, Catch::Matchers::Contains("MERKLIZE_DEVICE"));
   ::unsetenv("MERKLIZE_DEVICE");
 }
+
+TEST_CASE("merklize root --verbose says where the program came from", "[cli][programs]") {
+  const auto file = "\"" + write_file("verbose", test::random_bytes(100 * 32)).string() + "\"";
+  const auto root = run("root " + file).out;
+  const auto verbose = [&](const std::string &expected_form) {
+    const auto r = run("root --verbose " + file);
+    CHECK(r.status == 0);
+    CHECK(r.out == root);
+    CHECK(r.err == "program: " + expected_form + "\n");
+  };
+  ::setenv("MERKLIZE_KERNEL_DIR", "", 1);
+  ::setenv("MERKLIZE_CACHE_DIR", "", 1);
+  verbose("jit");
+  ::setenv("MERKLIZE_CACHE_DIR", (scratch_dir() / "program-cache").c_str(), 1);
+  verbose("jit");
+  verbose("cache");
+  ::setenv("MERKLIZE_CACHE_DIR", "", 1);
+  if (std::string(MERKLIZE_AOT_DIR).empty()) {
+    WARN("ahead-of-time kernels not checked: configure with -DMERKLIZE_AOT=ON");
+  } else {
+    ::setenv("MERKLIZE_KERNEL_DIR", MERKLIZE_AOT_DIR, 1);
+    const auto forms = merklize::aot_forms(test::test_device());
+    verbose(forms.empty() ? "jit" : merklize::to_string(forms.front()));
+  }
+  ::unsetenv("MERKLIZE_KERNEL_DIR");
+  ::unsetenv("MERKLIZE_CACHE_DIR");
+}

@@ -349,10 +349,13 @@ TEST_CASE("blake3-parent trees over chunk chaining values give the BLAKE3 hash",
     }
     return leaves;
   };
-  merklize::merkleizer promote(test::test_device(),
-                               {{merklize::hash_kind::blake3_parent, merklize::shape::promote}});
-  merklize::merkleizer zero(test::test_device(),
-                            {{merklize::hash_kind::blake3_parent, merklize::shape::zero}});
+  const auto tree_of = [](merklize::shape pad) {
+    merklize::config cfg;
+    cfg.tree = {merklize::hash_kind::blake3_parent, pad};
+    return merklize::merkleizer(test::test_device(), cfg);
+  };
+  merklize::merkleizer promote = tree_of(merklize::shape::promote);
+  merklize::merkleizer zero = tree_of(merklize::shape::zero);
   for (std::uint64_t chunks = 1; chunks <= 70; ++chunks)
     for (std::uint64_t short_by : {0, 1, 1000}) {
       const auto data = test::random_bytes(chunks * chunk_len - short_by);

@@ -47,4 +47,9 @@ merklize::tree_options tree_options_of(const arguments &args) {
   return options;
 }
 
+void report_program(const arguments &args, merklize::merkleizer &m) {
+  if (args.has(verbose_flag))
+    std::cerr << "program: " << merklize::to_string(m.program_form()) << "\n";
+}
+
 } // namespace cli

@@ -12,8 +12,11 @@ int b3sum_command(int argc, char **argv);
 namespace {
 
 const char *usage = R"(usage:
-  merklize root [--hash blake3|blake3-parent] [--pad promote|zero] [--device SPEC] FILE
+  merklize root [--hash blake3|blake3-parent] [--pad promote|zero] [--device SPEC] [--verbose] FILE
       FILE (or - for stdin) holds N x 32 bytes of leaves; prints the root as 64 hex digits.
+      --verbose: also "program: jit|spirv|spir-bitcode|cache" on stderr, where the kernels came
+      from ($MERKLIZE_KERNEL_DIR: kernels compiled ahead of time; $MERKLIZE_CACHE_DIR: a cache
+      of compiled programs).
   merklize b3sum [--keyed KEYHEX | --derive-key CONTEXT] [--length N] [--device SPEC] FILE...
       the BLAKE3 of each FILE (none, or -, for stdin) hashed on the device, printed as the
       b3sum program prints it; --length N gives N bytes of extended output.

@@ -21,10 +21,13 @@
 #include "detail/buffers.hpp"
 #include "detail/kernels.hpp"
 #include "device.hpp"
-#include "merkleizer.hpp" // build_times, events_ms
+#include "host_buffer.hpp"
+#include "merkleizer.hpp" // events_ms
+#include "programs.hpp"
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -113,54 +116,17 @@ struct hash_config {
   std::size_t work_group_size = 0;
 };
 
-// Profiled times of the last host call (hash, keyed_hash, derive_key, hash_stream), in ms, and
-// the pieces its input was streamed in (1: it fitted the device).
-struct hash_times : build_times {
-  std::size_t pieces = 0;
+// Profiled times of the last host call (hash, keyed_hash, derive_key, hash_stream), in ms.
+struct hash_times {
+  double upload_ms = 0;   // sum of the host-to-device copies
+  double kernel_ms = 0;   // sum of the kernel executions
+  double download_ms = 0; // sum of the device-to-host copies
+  double wall_ms = 0;     // the whole call, by the host's clock
+  std::size_t kernel_launches = 0;
+  std::size_t pieces = 0; // pieces the input was streamed in (1: it fitted the device)
 };
 
 namespace detail {
-
-// Host memory the device copies from directly (page-locked where the implementation supports
-// CL_MEM_ALLOC_HOST_PTR, as NVIDIA's does), mapped for the whole life of the object.
-class pinned_buffer {
-public:
-  pinned_buffer() = default;
-  pinned_buffer(const cl::Context &context, const cl::CommandQueue &queue, std::uint64_t bytes)
-      : queue_(queue), size_(bytes) {
-    buffer_ = create("clCreateBuffer", [&](cl_int *err) {
-      return cl::Buffer(context, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_ONLY, bytes, nullptr, err);
-    });
-    data_ = static_cast<std::uint8_t *>(create("clEnqueueMapBuffer", [&](cl_int *err) {
-      return queue_.enqueueMapBuffer(buffer_, CL_TRUE, CL_MAP_WRITE, 0, bytes, nullptr, nullptr,
-                                     err);
-    }));
-  }
-  pinned_buffer(const pinned_buffer &) = delete;
-  pinned_buffer &operator=(const pinned_buffer &) = delete;
-  pinned_buffer(pinned_buffer &&other) noexcept { *this = std::move(other); }
-  pinned_buffer &operator=(pinned_buffer &&other) noexcept {
-    std::swap(queue_, other.queue_);
-    std::swap(buffer_, other.buffer_);
-    std::swap(data_, other.data_);
-    std::swap(size_, other.size_);
-    return *this;
-  }
-  ~pinned_buffer() {
-    if (!data_) return;
-    queue_.enqueueUnmapMemObject(buffer_, data_); // a destructor cannot report: best effort
-    queue_.finish();
-  }
-
-  std::uint8_t *data() const { return data_; }
-  std::uint64_t size() const { return size_; }
-
-private:
-  cl::CommandQueue queue_;
-  cl::Buffer buffer_;
-  std::uint8_t *data_ = nullptr;
-  std::uint64_t size_ = 0;
-};
 
 inline unsigned ceil_log2(std::uint64_t n) {
   unsigned k = 0;
@@ -208,6 +174,8 @@ public:
   const hash_config &configuration() const { return config_; }
   chunk_strategy strategy() const { return strategy_; }
   const hash_times &last_times() const { return last_; }
+  // Where the kernels came from: compiled now, ahead of time, or the disk cache (programs.hpp).
+  merklize::program_form program_form() const { return form_; }
 
   // Inputs up to this many bytes are hashed in one piece; longer ones are streamed.
   std::uint64_t device_bytes_limit() const {
@@ -340,8 +308,10 @@ private:
   }
 
   void load_kernels() {
-    const cl::Program program = detail::get_program(
-        context_, device_, detail::hash_program(chunks_per_work_item(strategy_)));
+    const auto built = detail::get_program(context_, device_,
+                                           detail::hash_program(chunks_per_work_item(strategy_)));
+    const cl::Program &program = built.program;
+    form_ = built.form;
     const auto kernel = [&](const char *name) {
       return detail::create("clCreateKernel",
                             [&](cl_int *err) { return cl::Kernel(program, name, err); });
@@ -374,6 +344,7 @@ private:
   // Runs a host call; on failure waits for what was enqueued (so no command still uses the
   // caller's memory or the scratch buffers) before passing the error on.
   template <class F> void guarded(F &&body) {
+    started_ = std::chrono::steady_clock::now();
     clear_events();
     try {
       body();
@@ -514,8 +485,8 @@ private:
     for (int slot = 0; slot < 2; ++slot) {
       detail::grow_buffer(context_, pieces_[slot], piece_bytes_[slot], piece);
       if (staging_[slot].size() < piece) {
-        staging_[slot] = detail::pinned_buffer(); // release the old one first
-        staging_[slot] = detail::pinned_buffer(context_, transfer_, piece);
+        staging_[slot] = host_buffer(); // release the old one first
+        staging_[slot] = host_buffer(context_, transfer_, static_cast<std::size_t>(piece));
       }
     }
   }
@@ -591,7 +562,13 @@ private:
   void finish_times(std::size_t pieces) {
     detail::call("clFinish", [&] { return transfer_.finish(); });
     last_ = hash_times{
-        {events_ms(uploads_), events_ms(kernels_), events_ms(downloads_), kernels_.size()}, pieces};
+        events_ms(uploads_),
+        events_ms(kernels_),
+        events_ms(downloads_),
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_)
+            .count(),
+        kernels_.size(),
+        pieces};
   }
 
   // blake3_root_output's view of a root node: block words, chaining value, length, flags.
@@ -601,6 +578,7 @@ private:
   cl::Device device_;
   hash_config config_;
   chunk_strategy strategy_;
+  merklize::program_form form_ = merklize::program_form::jit;
   cl::CommandQueue queue_;    // kernels and small reads, in order
   cl::CommandQueue transfer_; // uploads, so they overlap the kernels of the previous piece
   cl::Kernel chunk_cvs_, parents_, single_chunk_root_, root_output_;
@@ -609,11 +587,12 @@ private:
   cl::Buffer input_, cvs_[2], node_, output_, pieces_[2];
   std::uint64_t input_bytes_ = 0, cvs_bytes_[2] = {0, 0}, node_bytes_ = 0, output_bytes_ = 0,
                 piece_bytes_[2] = {0, 0};
-  detail::pinned_buffer staging_[2];
+  host_buffer staging_[2]; // page-locked: uploads from it need no staging by the driver
   // Chaining values of a streamed input's pieces, in order: read back without waiting, so they
   // outlive the call that enqueued the reads even when it fails.
   std::deque<digest> subtrees_;
   std::vector<cl::Event> uploads_, kernels_, downloads_;
+  std::chrono::steady_clock::time_point started_;
   hash_times last_;
 };
 

@@ -7,5 +7,6 @@
 #include "error.hpp"
 #include "hash.hpp"
 #include "merkleizer.hpp"
+#include "programs.hpp"
 #include "reference.hpp"
 #include "tree.hpp"

@@ -12,7 +12,9 @@
 #include "blake3.hpp"
 #include "digest.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -101,29 +103,51 @@ inline std::vector<digest> zero_subtree_roots(hash_kind hash, unsigned height) {
   return roots;
 }
 
-// A built tree held in host memory, in the layout above.
+// Which levels a build keeps: all of them (leaves included), those from a level up, or the root.
+struct output_levels {
+  unsigned first = 0; // clamped to the tree's depth, so root_only() keeps just the root
+
+  static output_levels all_nodes() { return {0}; }
+  static output_levels from_level(unsigned level) { return {level}; }
+  static output_levels root_only() { return {~0u}; }
+};
+
+// A built tree in host memory: levels first_level()..depth() of the layout above. The leaves
+// (level 0) and the nodes above them are held apart, so leaves can stay where the caller put them
+// (a host_buffer) and the nodes are exactly what a device writes: levels from max(1, first_level())
+// back to back (nodes_data()).
 class tree {
 public:
-  tree(std::uint64_t leaf_count, tree_options options)
-      : layout_(leaf_count), options_(options), bytes_(layout_.node_count() * node_bytes) {}
+  // Storage owned by the tree, uninitialized, for the levels a builder will fill.
+  tree(std::uint64_t leaf_count, tree_options options, output_levels keep = {})
+      : tree(tree_layout(leaf_count), options, keep, nullptr, nullptr) {
+    if (first_ == 0) leaves_ = allocate(leaves_size());
+    nodes_ = allocate(nodes_size());
+  }
+
+  // Storage given by the builder (for instance page-locked memory, or the caller's leaves); a
+  // null pointer is storage not there yet.
+  tree(const tree_layout &layout, tree_options options, output_levels keep,
+       std::shared_ptr<std::uint8_t> leaves, std::shared_ptr<std::uint8_t> nodes)
+      : layout_(layout), options_(options), first_(std::min(keep.first, layout.depth())),
+        leaves_(first_ == 0 ? std::move(leaves) : nullptr), nodes_(std::move(nodes)) {}
 
   const tree_layout &layout() const { return layout_; }
   const tree_options &options() const { return options_; }
   std::uint64_t leaf_count() const { return layout_.leaf_count(); }
   unsigned depth() const { return layout_.depth(); }
+  unsigned first_level() const { return first_; }
 
   digest root() const { return node(depth(), 0); }
 
   digest node(unsigned level, std::uint64_t index) const {
-    if (level > depth())
-      throw error("level " + std::to_string(level) + " out of range: the tree has levels 0.." +
-                  std::to_string(depth()));
+    const std::uint8_t *data = level_data(level); // checks the level first
     if (index >= layout_.level_size(level))
       throw error("node " + std::to_string(index) + " out of range: level " +
                   std::to_string(level) + " has " + std::to_string(layout_.level_size(level)) +
                   " nodes");
     digest d;
-    const std::uint8_t *p = level_data(level) + index * node_bytes;
+    const std::uint8_t *p = data + index * node_bytes;
     std::copy(p, p + node_bytes, d.begin());
     return d;
   }
@@ -136,17 +160,62 @@ public:
   }
 
   const std::uint8_t *level_data(unsigned level) const {
-    return bytes_.data() + layout_.level_offset(level) * node_bytes;
+    check_stored(level);
+    if (level == 0) return leaves_.get();
+    return nodes_.get() +
+           (layout_.level_offset(level) - layout_.level_offset(first_node_level())) * node_bytes;
+  }
+  std::uint8_t *level_data(unsigned level) {
+    return const_cast<std::uint8_t *>(static_cast<const tree &>(*this).level_data(level));
   }
 
-  // Every node in the documented layout; builders write through the non-const overload.
-  const std::vector<std::uint8_t> &bytes() const { return bytes_; }
-  std::vector<std::uint8_t> &bytes() { return bytes_; }
+  // Levels max(1, first_level())..depth() back to back: the nodes a device computes.
+  const std::uint8_t *nodes_data() const { return nodes_.get(); }
+  std::uint8_t *nodes_data() { return nodes_.get(); }
+  std::uint64_t nodes_size() const {
+    return (layout_.node_count() - layout_.level_offset(first_node_level())) * node_bytes;
+  }
+  std::uint64_t leaves_size() const { return layout_.leaf_count() * node_bytes; }
+  unsigned first_node_level() const { return std::max(1u, std::min(first_, depth() + 1)); }
+
+  // The storage of nodes_data(), shared.
+  const std::shared_ptr<std::uint8_t> &nodes_storage() const { return nodes_; }
+
+  // Same shape, options, kept levels and nodes.
+  friend bool operator==(const tree &a, const tree &b) {
+    if (a.leaf_count() != b.leaf_count() || a.first_ != b.first_ ||
+        a.options_.hash != b.options_.hash || a.options_.pad != b.options_.pad)
+      return false;
+    for (unsigned k = a.first_; k <= a.depth(); ++k)
+      if (!std::equal(a.level_data(k), a.level_data(k) + a.layout_.level_size(k) * node_bytes,
+                      b.level_data(k)))
+        return false;
+    return true;
+  }
+  friend bool operator!=(const tree &a, const tree &b) { return !(a == b); }
 
 private:
+  static std::shared_ptr<std::uint8_t> allocate(std::uint64_t size) {
+    if (size == 0) return nullptr;
+    return std::shared_ptr<std::uint8_t>(new std::uint8_t[size],
+                                         std::default_delete<std::uint8_t[]>());
+  }
+
+  void check_stored(unsigned level) const {
+    if (level > depth())
+      throw error("level " + std::to_string(level) + " out of range: the tree has levels 0.." +
+                  std::to_string(depth()));
+    if (level < first_)
+      throw error("level " + std::to_string(level) + " was not kept: this tree holds levels " +
+                  std::to_string(first_) + ".." + std::to_string(depth()));
+    if ((level == 0 ? leaves_ : nodes_) == nullptr)
+      throw error("level " + std::to_string(level) + " has no storage: the tree is not built");
+  }
+
   tree_layout layout_;
   tree_options options_;
-  std::vector<std::uint8_t> bytes_;
+  unsigned first_;
+  std::shared_ptr<std::uint8_t> leaves_, nodes_;
 };
 
 } // namespace merklize

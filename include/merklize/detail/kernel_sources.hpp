@@ -40,41 +40,62 @@ inline constexpr embedded_kernel embedded_kernels[] = {
 #define B3_DERIVE_KEY_CONTEXT 32u
 #define B3_DERIVE_KEY_MATERIAL 64u
 
-/* OpenCL's rotate() turns left: a right turn by n is a left turn by 32 - n. T is the element type
- * (uint, or uintN to hash N independent inputs in the lanes of a vector), so one round macro
- * serves both: rotate() takes its count in the same type. */
-#define B3_G(T, a, b, c, d, x, y)                                                                  \
+/* A right rotation written with shifts, so the same macros serve uint and uintN lanes (OpenCL's
+ * rotate() wants both operands of one type); compilers emit the rotate instruction. */
+#define B3_ROTR(x, n) ((x) >> (n) | (x) << (32 - (n)))
+
+#define B3_G(a, b, c, d, x, y)                                                                     \
   a = a + b + (x);                                                                                 \
-  d = rotate(d ^ a, (T)(16u));                                                                     \
+  d = B3_ROTR(d ^ a, 16);                                                                          \
   c = c + d;                                                                                       \
-  b = rotate(b ^ c, (T)(20u));                                                                     \
+  b = B3_ROTR(b ^ c, 12);                                                                          \
   a = a + b + (y);                                                                                 \
-  d = rotate(d ^ a, (T)(24u));                                                                     \
+  d = B3_ROTR(d ^ a, 8);                                                                           \
   c = c + d;                                                                                       \
-  b = rotate(b ^ c, (T)(25u));
+  b = B3_ROTR(b ^ c, 7);
 
-#define B3_ROUND(T, m, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15)       \
-  B3_G(T, v[0], v[4], v[8], v[12], m[s0], m[s1]);                                                  \
-  B3_G(T, v[1], v[5], v[9], v[13], m[s2], m[s3]);                                                  \
-  B3_G(T, v[2], v[6], v[10], v[14], m[s4], m[s5]);                                                 \
-  B3_G(T, v[3], v[7], v[11], v[15], m[s6], m[s7]);                                                 \
-  B3_G(T, v[0], v[5], v[10], v[15], m[s8], m[s9]);                                                 \
-  B3_G(T, v[1], v[6], v[11], v[12], m[s10], m[s11]);                                               \
-  B3_G(T, v[2], v[7], v[8], v[13], m[s12], m[s13]);                                                \
-  B3_G(T, v[3], v[4], v[9], v[14], m[s14], m[s15]);
+#define B3_ROUND(m, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15)          \
+  B3_G(v[0], v[4], v[8], v[12], m[s0], m[s1]);                                                     \
+  B3_G(v[1], v[5], v[9], v[13], m[s2], m[s3]);                                                     \
+  B3_G(v[2], v[6], v[10], v[14], m[s4], m[s5]);                                                    \
+  B3_G(v[3], v[7], v[11], v[15], m[s6], m[s7]);                                                    \
+  B3_G(v[0], v[5], v[10], v[15], m[s8], m[s9]);                                                    \
+  B3_G(v[1], v[6], v[11], v[12], m[s10], m[s11]);                                                  \
+  B3_G(v[2], v[7], v[8], v[13], m[s12], m[s13]);                                                   \
+  B3_G(v[3], v[4], v[9], v[14], m[s14], m[s15]);
 
-/* The seven rounds of the compression function over a state T v[16] and message T m[16]. */
-#define B3_SEVEN_ROUNDS(T, m)                                                                      \
-  B3_ROUND(T, m, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);                            \
-  B3_ROUND(T, m, 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);                            \
-  B3_ROUND(T, m, 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);                            \
-  B3_ROUND(T, m, 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);                            \
-  B3_ROUND(T, m, 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);                            \
-  B3_ROUND(T, m, 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);                            \
-  B3_ROUND(T, m, 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);
+/* The seven rounds over a state v[16] already holding cv, IV, counter, block_len and flags,
+ * for one message (T = uint) or one message per vector lane (T = uint2 .. uint16). */
+#define B3_DEFINE_ROUNDS(T, name)                                                                  \
+  B3_INLINE void name(T v[16], const T m[16]) {                                                    \
+    B3_ROUND(m, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);                             \
+    B3_ROUND(m, 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);                             \
+    B3_ROUND(m, 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);                             \
+    B3_ROUND(m, 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);                             \
+    B3_ROUND(m, 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);                             \
+    B3_ROUND(m, 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);                             \
+    B3_ROUND(m, 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);                             \
+  }
 
-/* The seven rounds over a state v[16] already holding cv, IV, counter, block_len and flags. */
-B3_INLINE void blake3_rounds(uint v[16], const uint m[16]){B3_SEVEN_ROUNDS(uint, m)}
+B3_DEFINE_ROUNDS(uint, blake3_rounds)
+B3_DEFINE_ROUNDS(uint4, blake3_rounds4)
+B3_DEFINE_ROUNDS(uint8, blake3_rounds8)
+B3_DEFINE_ROUNDS(uint16, blake3_rounds16)
+
+/* One 64-byte block per lane from the IV, counter 0: the chaining values, word by word. */
+#define B3_DEFINE_TWO_TO_ONE_LANES(T, name, rounds)                                                \
+  B3_INLINE void name(const T m[16], uint flags, T cv[8]) {                                        \
+    T v[16] = {(T)B3_IV0, (T)B3_IV1, (T)B3_IV2, (T)B3_IV3, (T)B3_IV4, (T)B3_IV5,                   \
+               (T)B3_IV6, (T)B3_IV7, (T)B3_IV0, (T)B3_IV1, (T)B3_IV2, (T)B3_IV3,                   \
+               (T)0u,     (T)0u,     (T)64u,    (T)flags};                                         \
+    rounds(v, m);                                                                                  \
+    for (int i = 0; i < 8; ++i)                                                                    \
+      cv[i] = v[i] ^ v[i + 8];                                                                     \
+  }
+
+B3_DEFINE_TWO_TO_ONE_LANES(uint4, blake3_two_to_one4, blake3_rounds4)
+B3_DEFINE_TWO_TO_ONE_LANES(uint8, blake3_two_to_one8, blake3_rounds8)
+B3_DEFINE_TWO_TO_ONE_LANES(uint16, blake3_two_to_one16, blake3_rounds16)
 
 /* The compression function's state after its seven rounds, before the final xors. */
 B3_INLINE void blake3_compress_state(uint v[16], uint8 cv, const uint m[16], ulong counter,
@@ -125,13 +146,17 @@ B3_INLINE uint8 blake3_two_to_one(uint8 left, uint8 right, uint flags) {
 
 /* Node mode "blake3": the standard BLAKE3 hash of the 64-byte message left || right, which is a
  * single chunk of one block, hence CHUNK_START | CHUNK_END | ROOT on every node. */
-B3_INLINE uint8 blake3_node(uint8 left, uint8 right, int is_root) {
-  return blake3_two_to_one(left, right, B3_CHUNK_START | B3_CHUNK_END | B3_ROOT);
-}
+#define blake3_node_flags(is_root) (B3_CHUNK_START | B3_CHUNK_END | B3_ROOT)
 
 /* Node mode "blake3-parent": BLAKE3's own parent compression, ROOT on the tree's root only. */
+#define blake3_parent_node_flags(is_root) (B3_PARENT | ((is_root) ? B3_ROOT : 0u))
+
+B3_INLINE uint8 blake3_node(uint8 left, uint8 right, int is_root) {
+  return blake3_two_to_one(left, right, blake3_node_flags(is_root));
+}
+
 B3_INLINE uint8 blake3_parent_node(uint8 left, uint8 right, int is_root) {
-  return blake3_two_to_one(left, right, B3_PARENT | (is_root ? B3_ROOT : 0u));
+  return blake3_two_to_one(left, right, blake3_parent_node_flags(is_root));
 }
 )merklize_cl"},
     {"blake3_chunks.cl", R"merklize_cl(/* BLAKE3 of whole inputs, in plain OpenCL C 1.2, built after blake3.cl with
@@ -220,6 +245,7 @@ B3_INLINE uint8 blake3_chunk_cv(__global const uint16 *in, ulong bytes, ulong c,
 typedef B3_CAT(uint, MERKLIZE_LANES) b3_lanes;
 #define B3_VLOAD B3_CAT(vload, MERKLIZE_LANES)
 #define B3_VSTORE B3_CAT(vstore, MERKLIZE_LANES)
+B3_DEFINE_ROUNDS(b3_lanes, blake3_rounds_lanes)
 
 /* The chaining values of the full chunks first .. first + MERKLIZE_LANES - 1, chunk first + l in
  * lane l of every word: the same seven rounds as blake3_rounds, on vectors. Words move between
@@ -267,7 +293,7 @@ B3_INLINE void blake3_full_chunks_in_lanes(__global const uint16 *in, ulong firs
                       counter_high,
                       (b3_lanes)(B3_BLOCK_LEN),
                       (b3_lanes)(block_flags)};
-    B3_SEVEN_ROUNDS(b3_lanes, m)
+    blake3_rounds_lanes(v, m);
 #pragma unroll
     for (uint i = 0; i < 8; ++i)
       cv[i] = v[i] ^ v[i + 8];
@@ -376,7 +402,7 @@ __kernel void blake3_root_output(__global const uint *node, int is_parent, uint8
     block[k] = (uchar)(bytes[k / 4] >> (8 * (k % 4)));
 }
 )merklize_cl"},
-    {"merkle.cl", R"merklize_cl(/* One level of a binary Merkle tree: node i of the level above is NODE(in[2i], in[2i+1]).
+    {"merkle.cl", R"merklize_cl(/* Levels of a binary Merkle tree: node i of a level is NODE(below[2i], below[2i+1]).
  *
  * The node hash is chosen at build time: the host passes -DMERKLIZE_NODE=<function>, a function
  * uint8 f(uint8 left, uint8 right, int is_root) defined by one of the hash files built before
@@ -390,21 +416,148 @@ __kernel void blake3_root_output(__global const uint *node, int is_parent, uint8
 #error "build with -DMERKLIZE_NODE=<node hash function>"
 #endif
 
-__kernel void merkle_level(__global const uint *in, ulong in_first, ulong in_count,
-                           __global uint *out, ulong out_first, uint8 pad_node, int pad_with_node,
-                           int is_top) {
-  const ulong i = get_global_id(0);
-  const ulong left = in_first + 2 * i;
-  if (2 * i >= in_count) return; /* the global size is rounded up to the work-group size */
-  const uint8 l = vload8(left, in);
-  uint8 node;
-  if (2 * i + 1 < in_count)
-    node = MERKLIZE_NODE(l, vload8(left + 1, in), is_top);
-  else if (pad_with_node)
-    node = MERKLIZE_NODE(l, pad_node, is_top);
-  else
-    node = l;
-  vstore8(node, out_first + i, out);
+/* Nodes are loaded and stored as two uint4, 16-byte aligned, so each is two 16-byte accesses
+ * (vload8 on a uint pointer may only assume 4-byte alignment). */
+inline uint8 load_node(__global const uint4 *nodes, ulong i) {
+  return (uint8)(nodes[2 * i], nodes[2 * i + 1]);
+}
+
+inline void store_node(__global uint4 *nodes, ulong i, uint8 node) {
+  nodes[2 * i] = node.lo;
+  nodes[2 * i + 1] = node.hi;
+}
+
+#ifndef MERKLIZE_WG
+#error "build with -DMERKLIZE_WG=<work-group size>"
+#endif
+
+/* Several levels in one launch: each work-group of MERKLIZE_WG work-items takes 2 WG consecutive
+ * nodes of the level below and computes its subtree `levels` levels up (at most log2(WG) + 1),
+ * keeping the intermediate levels in local memory. Few launches matter on GPUs, where a small
+ * tree is dominated by launch latency rather than hashing. The fixed work-group size also tells
+ * the compiler how many registers each work-item may have.
+ *
+ * Where the levels go: level j of the launch (j = 0 .. levels-1) starts at node A_j of `out`,
+ * where A_0 = out_first, A_{j+1} = A_j + g_j, g_0 = out_level_size and g_{j+1} = ceil(g_j / 2):
+ * levels back to back, as in the tree layout. The launch's nodes sit at index out_offset >> j
+ * of level j, so a chunk of the tree can be computed in its place.
+ *
+ * zeros[zeros_first + j] is the all-zero subtree root as high as the nodes level j reads, the
+ * partner of a lone node when pad_with_node is set; top_level is the j whose node is the tree's
+ * root, or -1. */
+__kernel __attribute__((reqd_work_group_size(MERKLIZE_WG, 1, 1))) void
+merkle_subtree(__global const uint4 *in, ulong in_first, ulong in_count, __global uint4 *out,
+               ulong out_first, ulong out_level_size, ulong out_offset, int levels,
+               __global const uint *zeros, ulong zeros_first, int pad_with_node, int top_level) {
+  __local uint8 scratch[MERKLIZE_WG];
+  const uint t = get_local_id(0);
+  ulong count = in_count; /* size of the level being read */
+  ulong level_first = out_first, level_size = out_level_size;
+  for (int j = 0; j < levels; ++j) {
+    const ulong width = MERKLIZE_WG >> j; /* nodes this group computes at level j */
+    const ulong i = get_group_id(0) * width + t;
+    uint8 node = (uint8)(0);
+    if (t < width && 2 * i < count) {
+      uint8 l, r;
+      if (j == 0) {
+        l = load_node(in, in_first + 2 * i);
+        if (2 * i + 1 < count) r = load_node(in, in_first + 2 * i + 1);
+      } else {
+        l = scratch[2 * t];
+        r = scratch[2 * t + 1];
+      }
+      if (2 * i + 1 < count)
+        node = MERKLIZE_NODE(l, r, j == top_level);
+      else if (pad_with_node)
+        node = MERKLIZE_NODE(l, vload8(zeros_first + j, zeros), j == top_level);
+      else
+        node = l;
+      store_node(out, level_first + (out_offset >> j) + i, node);
+    }
+    if (j + 1 < levels) {
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (t < width) scratch[t] = node;
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    count = (count + 1) / 2;
+    level_first += level_size;
+    level_size = (level_size + 1) / 2;
+  }
+}
+)merklize_cl"},
+    {"merkle_lanes.cl", R"merklize_cl(/* One level of a BLAKE3-family Merkle tree with one node per vector lane: each work-item hashes
+ * MERKLIZE_LANES nodes at once with uintN arithmetic. This is for CPU devices (PoCL), which do
+ * not vectorize the one-node-per-work-item kernel across work-items; the vector width is the
+ * device's preferred one, chosen by the host at run time.
+ *
+ * Needs blake3.cl and merkle.cl before it, and -DMERKLIZE_LANES=4|8|16 and
+ * -DMERKLIZE_NODE_FLAGS=<flags macro of the node mode> besides -DMERKLIZE_NODE. */
+
+/* GATHER(p, j): word j of each lane's 64-byte block (lane l's block at p + 16 l), as a vector.
+ * SCATTER(q, w, v): word w of each lane's node (lane l's node at q + 8 l) from vector v. Written
+ * out lane by lane: component access by constant name compiles to plain inserts and extracts,
+ * where a union or a lane loop made PoCL go through memory. */
+#if MERKLIZE_LANES == 4
+#define LANE_T uint4
+#define LANE_TWO_TO_ONE blake3_two_to_one4
+#define GATHER(p, j) ((uint4)((p)[j], (p)[16 + (j)], (p)[32 + (j)], (p)[48 + (j)]))
+#define SCATTER(q, w, v)                                                                           \
+  (q)[w] = (v).s0, (q)[8 + (w)] = (v).s1, (q)[16 + (w)] = (v).s2, (q)[24 + (w)] = (v).s3
+#elif MERKLIZE_LANES == 8
+#define LANE_T uint8
+#define LANE_TWO_TO_ONE blake3_two_to_one8
+#define GATHER(p, j)                                                                               \
+  ((uint8)((p)[j], (p)[16 + (j)], (p)[32 + (j)], (p)[48 + (j)], (p)[64 + (j)], (p)[80 + (j)],      \
+           (p)[96 + (j)], (p)[112 + (j)]))
+#define SCATTER(q, w, v)                                                                           \
+  (q)[w] = (v).s0, (q)[8 + (w)] = (v).s1, (q)[16 + (w)] = (v).s2, (q)[24 + (w)] = (v).s3,          \
+  (q)[32 + (w)] = (v).s4, (q)[40 + (w)] = (v).s5, (q)[48 + (w)] = (v).s6, (q)[56 + (w)] = (v).s7
+#elif MERKLIZE_LANES == 16
+#define LANE_T uint16
+#define LANE_TWO_TO_ONE blake3_two_to_one16
+#define GATHER(p, j)                                                                               \
+  ((uint16)((p)[j], (p)[16 + (j)], (p)[32 + (j)], (p)[48 + (j)], (p)[64 + (j)], (p)[80 + (j)],     \
+            (p)[96 + (j)], (p)[112 + (j)], (p)[128 + (j)], (p)[144 + (j)], (p)[160 + (j)],         \
+            (p)[176 + (j)], (p)[192 + (j)], (p)[208 + (j)], (p)[224 + (j)], (p)[240 + (j)]))
+#define SCATTER(q, w, v)                                                                           \
+  (q)[w] = (v).s0, (q)[8 + (w)] = (v).s1, (q)[16 + (w)] = (v).s2, (q)[24 + (w)] = (v).s3,          \
+  (q)[32 + (w)] = (v).s4, (q)[40 + (w)] = (v).s5, (q)[48 + (w)] = (v).s6, (q)[56 + (w)] = (v).s7,  \
+  (q)[64 + (w)] = (v).s8, (q)[72 + (w)] = (v).s9, (q)[80 + (w)] = (v).sa, (q)[88 + (w)] = (v).sb,  \
+  (q)[96 + (w)] = (v).sc, (q)[104 + (w)] = (v).sd, (q)[112 + (w)] = (v).se,                        \
+  (q)[120 + (w)] = (v).sf
+#else
+#error "MERKLIZE_LANES must be 4, 8 or 16"
+#endif
+
+/* Node i of the level above is written at out_first + i; the arguments mean what they mean for
+ * merkle_subtree with a single level. */
+__kernel void merkle_level_lanes(__global const uint *in, ulong in_first, ulong in_count,
+                                 __global uint *out, ulong out_first, __global const uint *zeros,
+                                 ulong zeros_first, int pad_with_node, int is_top) {
+  const ulong first = get_global_id(0) * MERKLIZE_LANES;
+  const ulong out_count = (in_count + 1) / 2;
+  /* if/else rather than early returns: llvm-spirv-14 emits invalid block order for the latter */
+  if (2 * (first + MERKLIZE_LANES) <= in_count) { /* every lane has both children */
+    __global const uint *pairs = in + (in_first + 2 * first) * 8;
+    LANE_T words[16], hashed[8];
+    for (int j = 0; j < 16; ++j)
+      words[j] = GATHER(pairs, j);
+    LANE_TWO_TO_ONE(words, MERKLIZE_NODE_FLAGS(is_top), hashed);
+    __global uint *nodes = out + (out_first + first) * 8;
+    for (int w = 0; w < 8; ++w)
+      SCATTER(nodes, w, hashed[w]);
+  } else { /* the level's last few nodes, a lone one among them: one at a time */
+    const ulong end = min(out_count, first + MERKLIZE_LANES);
+    for (ulong i = first; i < end; ++i) {
+      const uint8 l = vload8(in_first + 2 * i, in);
+      uint8 node = l;
+      if (2 * i + 1 < in_count)
+        node = MERKLIZE_NODE(l, vload8(in_first + 2 * i + 1, in), is_top);
+      else if (pad_with_node)
+        node = MERKLIZE_NODE(l, vload8(zeros_first, zeros), is_top);
+      vstore8(node, out_first + i, out);
+    }
+  }
 }
 )merklize_cl"},
 };

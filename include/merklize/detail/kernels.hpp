@@ -10,32 +10,51 @@
 namespace merklize {
 namespace detail {
 
-struct program_spec {
-  std::vector<std::string> files; // kernels/*.cl, concatenated in this order
-  std::string options;
-};
-
-// The program holding the Merkle kernels (merkle.cl) for one node hash.
-inline program_spec merkle_program(hash_kind hash) {
-  switch (hash) {
-  case hash_kind::blake3:
-    return {{"blake3.cl", "merkle.cl"}, "-cl-std=CL1.2 -DMERKLIZE_NODE=blake3_node"};
-  case hash_kind::blake3_parent:
-    return {{"blake3.cl", "merkle.cl"}, "-cl-std=CL1.2 -DMERKLIZE_NODE=blake3_parent_node"};
+// The program holding the Merkle kernels (merkle.cl) for one node hash and work-group size.
+// lanes > 1 adds the kernel that hashes that many nodes per work-item in vector lanes
+// (merkle_lanes.cl), which only the BLAKE3 node hashes have (lanes_supported()).
+inline program_spec merkle_program(hash_kind hash, std::size_t work_group_size,
+                                   unsigned lanes = 1) {
+  const std::string node = hash == hash_kind::blake3 ? "blake3_node" : "blake3_parent_node";
+  const std::string name = hash == hash_kind::blake3 ? "merkle-blake3" : "merkle-blake3-parent";
+  program_spec spec{{"blake3.cl", "merkle.cl"},
+                    "-cl-std=CL1.2 -DMERKLIZE_NODE=" + node +
+                        " -DMERKLIZE_WG=" + std::to_string(work_group_size),
+                    name + "-wg" + std::to_string(work_group_size)};
+  if (lanes > 1) {
+    spec.files.push_back("merkle_lanes.cl");
+    spec.options +=
+        " -DMERKLIZE_LANES=" + std::to_string(lanes) + " -DMERKLIZE_NODE_FLAGS=" + node + "_flags";
+    spec.name += "-lanes" + std::to_string(lanes);
   }
-  throw error("no kernels for this hash");
+  return spec;
 }
 
-// The program hashing whole inputs with BLAKE3 (blake3_chunks.cl), `lanes` chunks per work-item.
+inline bool lanes_supported(hash_kind hash) {
+  return hash == hash_kind::blake3 || hash == hash_kind::blake3_parent;
+}
+
+// The program hashing whole inputs with BLAKE3 (blake3_chunks.cl, blake3_device), `lanes`
+// chunks per work-item.
 inline program_spec hash_program(unsigned lanes) {
   return {{"blake3.cl", "blake3_chunks.cl"},
-          "-cl-std=CL1.2 -DMERKLIZE_LANES=" + std::to_string(lanes)};
+          "-cl-std=CL1.2 -DMERKLIZE_LANES=" + std::to_string(lanes),
+          "blake3-hash-lanes" + std::to_string(lanes)};
 }
 
-inline cl::Program get_program(const cl::Context &context, const cl::Device &device,
-                               const program_spec &spec) {
-  return program_cache::instance().get(context, device, kernel_program_source(spec.files),
-                                       spec.options);
+// Every program variant the library builds: `make aot` compiles each of these ahead of time
+// (tools/aot.cpp), so a new program_spec belongs in this list, with a unique name.
+inline std::vector<program_spec> all_program_specs() {
+  // The merkleizer's defaults: 256-wide work-groups on GPUs, 16 with 4, 8 or 16 lanes on CPUs.
+  std::vector<program_spec> specs;
+  for (hash_kind hash : {hash_kind::blake3, hash_kind::blake3_parent}) {
+    specs.push_back(merkle_program(hash, 256));
+    for (unsigned lanes : {4u, 8u, 16u})
+      specs.push_back(merkle_program(hash, 16, lanes));
+  }
+  for (unsigned lanes : {1u, 2u, 4u, 8u, 16u}) // every chunk_strategy of blake3_device
+    specs.push_back(hash_program(lanes));
+  return specs;
 }
 
 } // namespace detail
