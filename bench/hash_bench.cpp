@@ -9,8 +9,9 @@
 //
 // Flags (besides Google Benchmark's): --device=SPEC, --sizes=64M,256M,1G (K, M, G suffixes),
 // --strategies=one-chunk,lanes2,lanes4,lanes8,lanes16 (or automatic), --work_group=N,
-// --file_size=SIZE, --file_dir=DIR (where the test file is written). Defaults: 64M,256M,1G and a
-// 1G file on a GPU; 1M,4M and a 4M file elsewhere, so a CPU run takes seconds.
+// --file_size=SIZE, --file_dir=DIR (where the test file is written), --build_log=OPTIONS (build
+// each strategy's program with these extra options, print the logs and exit). Defaults: 64M,256M,1G
+// and a 1G file on a GPU; 1M,4M and a 4M file elsewhere, so a CPU run takes seconds.
 #include <merklize/merklize.hpp>
 
 #include <benchmark/benchmark.h>
@@ -34,6 +35,7 @@ struct options {
   std::size_t work_group = 0;
   std::uint64_t file_size = 0;
   std::string file_dir;
+  std::string build_log; // extra build options: print each strategy's build log and exit
 };
 
 std::uint64_t parse_size(const std::string &text) {
@@ -67,7 +69,8 @@ options parse_options(int &argc, char **argv) {
     const std::string name = arg.substr(0, eq);
     if (eq != std::string::npos &&
         (name == "--device" || name == "--sizes" || name == "--strategies" ||
-         name == "--work_group" || name == "--file_size" || name == "--file_dir"))
+         name == "--work_group" || name == "--file_size" || name == "--file_dir" ||
+         name == "--build_log"))
       flags[name.substr(2)] = arg.substr(eq + 1);
     else
       argv[kept++] = argv[i];
@@ -90,7 +93,23 @@ options parse_options(int &argc, char **argv) {
   o.file_size = parse_size(flags.count("file_size") ? flags["file_size"] : gpu ? "1G" : "4M");
   o.file_dir =
       flags.count("file_dir") ? flags["file_dir"] : std::filesystem::temp_directory_path().string();
+  o.build_log = flags.count("build_log") ? flags["build_log"] : "";
   return o;
+}
+
+// The build log of each strategy's program built with extra options: with -cl-nv-verbose,
+// NVIDIA's registers, spills and stack per kernel.
+void print_build_logs(const options &o) {
+  const cl::Context context = merklize::detail::shared_context(o.device);
+  for (auto strategy : o.strategies) {
+    const auto spec = merklize::detail::hash_program(merklize::chunks_per_work_item(strategy));
+    const cl::Program program = merklize::detail::build_program(
+        context, o.device, merklize::detail::kernel_program_source(spec.files),
+        spec.options + " " + o.build_log);
+    std::cout << "build log of " << merklize::to_string(strategy) << " (" << spec.options << " "
+              << o.build_log << "):\n"
+              << merklize::detail::build_logs(program, context);
+  }
 }
 
 std::vector<std::uint8_t> random_input(std::uint64_t size) {
@@ -265,6 +284,10 @@ void file_hash_bench(benchmark::State &state, const options &o, bool cold) {
 int main(int argc, char **argv) {
   try {
     const options o = parse_options(argc, argv);
+    if (!o.build_log.empty()) {
+      print_build_logs(o);
+      return 0;
+    }
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::AddCustomContext("device", merklize::device_name(o.device));
