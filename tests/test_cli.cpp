@@ -1,47 +1,18 @@
 // The merklize command-line tool, run as a user would: roots of the vector cases on stdout and
 // nothing else, clear messages and non-zero exits for bad input.
-#include "helpers.hpp"
+#include "process.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct run_result {
-  int status;
-  std::string out, err;
-};
-
-fs::path scratch_dir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() /
-                 ("merklize-cli-test-" + std::to_string(test::rng()() % 1000000000));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
-}
-
-std::string slurp(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path write_file(const std::string &name, const std::vector<std::uint8_t> &bytes) {
-  const fs::path p = scratch_dir() / name;
-  std::ofstream(p, std::ios::binary)
-      .write(reinterpret_cast<const char *>(bytes.data()),
-             static_cast<std::streamsize>(bytes.size()));
-  return p;
-}
+using test::run_result;
+using test::scratch_dir;
+using test::write_file;
 
 run_result run(const std::string &args, const std::string &stdin_file = "") {
   const fs::path out = scratch_dir() / "stdout", err = scratch_dir() / "stderr";
@@ -49,7 +20,7 @@ run_result run(const std::string &args, const std::string &stdin_file = "") {
                         "\" 2>\"" + err.string() + "\"";
   if (!stdin_file.empty()) command += " <\"" + stdin_file + "\"";
   const int raw = std::system(command.c_str());
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, test::slurp(out), test::slurp(err)};
 }
 
 } // namespace

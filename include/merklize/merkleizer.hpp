@@ -20,6 +20,7 @@
 // A merkleizer is not thread-safe; use one per thread. Programs and contexts are shared.
 #pragma once
 
+#include "detail/buffers.hpp"
 #include "detail/kernels.hpp"
 #include "device.hpp"
 #include "host_buffer.hpp"
@@ -679,26 +680,11 @@ private:
   }
 
   void check_buffer(const cl::Buffer &buffer, const char *what, std::uint64_t needed) const {
-    std::size_t size = 0;
-    cl_context owner = nullptr;
-    detail::call("clGetMemObjectInfo", [&] { return buffer.getInfo(CL_MEM_SIZE, &size); });
-    detail::call("clGetMemObjectInfo", [&] { return buffer.getInfo(CL_MEM_CONTEXT, &owner); });
-    if (owner != context_())
-      throw error(std::string(what) + " buffer belongs to another OpenCL context than this "
-                                      "merkleizer's (construct it with your context)");
-    if (size < needed)
-      throw error(std::string(what) + " buffer too small: it holds " + std::to_string(size) +
-                  " bytes, the tree needs " + std::to_string(needed));
+    detail::check_buffer(context_, buffer, what, needed, "merkleizer", "tree");
   }
 
   void grow(cl::Buffer &buffer, std::uint64_t &capacity, std::uint64_t needed) {
-    if (needed <= capacity) return;
-    buffer = cl::Buffer(); // release the old one first: both may not fit at once
-    capacity = 0;
-    buffer = detail::create("clCreateBuffer", [&](cl_int *err) {
-      return cl::Buffer(context_, CL_MEM_READ_WRITE, needed, nullptr, err);
-    });
-    capacity = needed;
+    detail::grow_buffer(context_, buffer, capacity, needed);
   }
 
   struct slot {
