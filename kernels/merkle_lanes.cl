@@ -1,16 +1,21 @@
 /* One level of a BLAKE3-family Merkle tree with one node per vector lane: each work-item hashes
- * MERKLIZE_LANES nodes at once with uintN arithmetic. This is for CPU devices (PoCL), which do
- * not vectorize the one-node-per-work-item kernel across work-items; the vector width is the
- * device's preferred one, chosen by the host at run time.
+ * MERKLIZE_LANES nodes at once with uintN arithmetic. CPU devices (PoCL) do not vectorize the
+ * one-node-per-work-item kernel across work-items, so they take their preferred vector width;
+ * GPUs gain instruction-level parallelism from 2 lanes. The host chooses at run time.
  *
- * Needs blake3.cl and merkle.cl before it, and -DMERKLIZE_LANES=4|8|16 and
+ * Needs blake3.cl and merkle.cl before it, and -DMERKLIZE_LANES=2|4|8|16 and
  * -DMERKLIZE_NODE_FLAGS=<flags macro of the node mode> besides -DMERKLIZE_NODE. */
 
 /* GATHER(p, j): word j of each lane's 64-byte block (lane l's block at p + 16 l), as a vector.
  * SCATTER(q, w, v): word w of each lane's node (lane l's node at q + 8 l) from vector v. Written
  * out lane by lane: component access by constant name compiles to plain inserts and extracts,
  * where a union or a lane loop made PoCL go through memory. */
-#if MERKLIZE_LANES == 4
+#if MERKLIZE_LANES == 2
+#define LANE_T uint2
+#define LANE_TWO_TO_ONE blake3_two_to_one2
+#define GATHER(p, j) ((uint2)((p)[j], (p)[16 + (j)]))
+#define SCATTER(q, w, v) (q)[w] = (v).s0, (q)[8 + (w)] = (v).s1
+#elif MERKLIZE_LANES == 4
 #define LANE_T uint4
 #define LANE_TWO_TO_ONE blake3_two_to_one4
 #define GATHER(p, j) ((uint4)((p)[j], (p)[16 + (j)], (p)[32 + (j)], (p)[48 + (j)]))
@@ -39,7 +44,7 @@
   (q)[96 + (w)] = (v).sc, (q)[104 + (w)] = (v).sd, (q)[112 + (w)] = (v).se,                        \
   (q)[120 + (w)] = (v).sf
 #else
-#error "MERKLIZE_LANES must be 4, 8 or 16"
+#error "MERKLIZE_LANES must be 2, 4, 8 or 16"
 #endif
 
 /* Node i of the level above is written at out_first + i; the arguments mean what they mean for
