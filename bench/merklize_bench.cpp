@@ -258,7 +258,7 @@ int run(options o, int argc, char **argv) {
   benchmark::AddCustomContext("device", device_label);
   if (o.sweep) {
     for (unsigned k = o.min_log2; k <= o.max_log2; ++k)
-      for (std::size_t wg : {64, 128, 256, 512})
+      for (std::size_t wg : {64, 128, 256})
         for (unsigned lanes : {1u, 2u, 4u})
           for (unsigned per_launch : {0u, 1u}) {
             if (lanes > 1 && per_launch == 0) continue; // lanes kernels do one level a launch
