@@ -1,11 +1,11 @@
 // Shared test helpers: leaf generators, the device under test, poisoning.
 #pragma once
 
+#include "host_helpers.hpp"
 #include "json.hpp"
 
 #include <merklize/merklize.hpp>
 
-#include <random>
 #include <string>
 #include <vector>
 
@@ -13,32 +13,6 @@ namespace test {
 
 inline std::string vector_path(const std::string &name) {
   return std::string(MERKLIZE_TEST_VECTOR_DIR) + "/" + name;
-}
-
-// leaf[i] = BLAKE3(i as 8-byte little-endian), the rule of tests/vectors/merkle.json.
-inline std::vector<std::uint8_t> counting_leaves(std::uint64_t n) {
-  std::vector<std::uint8_t> leaves(n * merklize::node_bytes);
-  for (std::uint64_t i = 0; i < n; ++i) {
-    std::uint8_t le[8];
-    for (int b = 0; b < 8; ++b)
-      le[b] = static_cast<std::uint8_t>(i >> (8 * b));
-    const auto d = merklize::blake3::hash(le, sizeof le);
-    std::copy(d.begin(), d.end(), leaves.begin() + i * merklize::node_bytes);
-  }
-  return leaves;
-}
-
-inline std::mt19937_64 &rng() {
-  static std::mt19937_64 engine(std::random_device{}());
-  return engine;
-}
-
-inline std::vector<std::uint8_t> random_bytes(std::size_t size) {
-  std::vector<std::uint8_t> bytes(size);
-  std::uniform_int_distribution<int> byte(0, 255);
-  for (auto &b : bytes)
-    b = static_cast<std::uint8_t>(byte(rng()));
-  return bytes;
 }
 
 inline const json::value &merkle_vectors() {

@@ -6,6 +6,8 @@
 namespace cli {
 int root_command(int argc, char **argv);
 int devices_command(int argc, char **argv);
+int proof_command(int argc, char **argv);
+int verify_command(int argc, char **argv);
 } // namespace cli
 
 namespace {
@@ -13,6 +15,12 @@ namespace {
 const char *usage = R"(usage:
   merklize root [--hash blake3|blake3-parent] [--pad promote|zero] [--device SPEC] FILE
       FILE (or - for stdin) holds N x 32 bytes of leaves; prints the root as 64 hex digits.
+  merklize proof --index I [--hash H] [--pad P] [--device SPEC] FILE
+      prints the inclusion proof of leaf I of FILE as one line of JSON (docs/PROOFS.md).
+  merklize verify [--hash H] [--pad P] [--leaves N] PROOF.json LEAFHEX ROOTHEX
+      checks on the host that PROOF.json (or - for stdin) proves leaf LEAFHEX under root
+      ROOTHEX: exit status 0 if it does, 1 if not. --hash, --pad and --leaves also require the
+      proof to be for that hash, shape and leaf count.
   merklize devices
       lists the OpenCL devices and the specs that select them.
 
@@ -29,6 +37,8 @@ struct command {
 const command commands[] = {
     {"root", cli::root_command},
     {"devices", cli::devices_command},
+    {"proof", cli::proof_command},
+    {"verify", cli::verify_command},
 };
 
 } // namespace

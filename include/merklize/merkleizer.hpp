@@ -54,6 +54,25 @@ inline double events_ms(const std::vector<cl::Event> &events) {
   return total;
 }
 
+namespace detail {
+
+// Refuses a caller's buffer of another context than `context`, or smaller than `needed` bytes.
+inline void check_buffer(const cl::Context &context, const cl::Buffer &buffer, const char *what,
+                         std::uint64_t needed, const char *owner_name, const char *user) {
+  std::size_t size = 0;
+  cl_context owner = nullptr;
+  call("clGetMemObjectInfo", [&] { return buffer.getInfo(CL_MEM_SIZE, &size); });
+  call("clGetMemObjectInfo", [&] { return buffer.getInfo(CL_MEM_CONTEXT, &owner); });
+  if (owner != context())
+    throw error(std::string(what) + " buffer belongs to another OpenCL context than this " +
+                owner_name + " (construct it with your context)");
+  if (size < needed)
+    throw error(std::string(what) + " buffer too small: it holds " + std::to_string(size) +
+                " bytes, " + user + " needs " + std::to_string(needed));
+}
+
+} // namespace detail
+
 class merkleizer {
 public:
   explicit merkleizer(config cfg = {}) : merkleizer(default_device(), cfg) {}
@@ -205,16 +224,7 @@ private:
   }
 
   void check_buffer(const cl::Buffer &buffer, const char *what, std::uint64_t needed) const {
-    std::size_t size = 0;
-    cl_context owner = nullptr;
-    detail::call("clGetMemObjectInfo", [&] { return buffer.getInfo(CL_MEM_SIZE, &size); });
-    detail::call("clGetMemObjectInfo", [&] { return buffer.getInfo(CL_MEM_CONTEXT, &owner); });
-    if (owner != context_())
-      throw error(std::string(what) + " buffer belongs to another OpenCL context than this "
-                                      "merkleizer's (construct it with your context)");
-    if (size < needed)
-      throw error(std::string(what) + " buffer too small: it holds " + std::to_string(size) +
-                  " bytes, the tree needs " + std::to_string(needed));
+    detail::check_buffer(context_, buffer, what, needed, "merkleizer's", "the tree");
   }
 
   // Grows the scratch buffers of host builds, after checking the device can hold the tree.

@@ -6,5 +6,7 @@
 #include "digest.hpp"
 #include "error.hpp"
 #include "merkleizer.hpp"
+#include "proof.hpp"
+#include "proof_device.hpp"
 #include "reference.hpp"
 #include "tree.hpp"
