@@ -10,10 +10,12 @@ BENCH_ARGS ?=
 CMAKE_ARGS ?=
 
 PACKAGES := cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers \
-            pocl-opencl-icd catch2 libbenchmark-dev
+            pocl-opencl-icd catch2 libbenchmark-dev libssl-dev
+AOT_PACKAGES := clang-14 llvm-spirv-14 spirv-tools
+AOT_DIR ?= $(BUILD)/kernels
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps embed configure build test bench clean
+.PHONY: all deps embed configure build test bench aot clean
 
 all: build
 
@@ -46,6 +48,13 @@ test: build
 
 bench: build
 	$(BUILD)/bench/merklize_bench $(BENCH_ARGS)
+
+# Compiles every kernel program ahead of time to SPIR-V and SPIR bitcode (cmake/aot.cmake).
+aot: PACKAGES += $(AOT_PACKAGES)
+aot: CMAKE_ARGS += -DMERKLIZE_AOT=ON -DMERKLIZE_AOT_DIR=$(abspath $(AOT_DIR))
+aot: configure
+	cmake --build $(BUILD) -j $(JOBS) --target merklize_aot
+	@echo "kernels compiled ahead of time: export MERKLIZE_KERNEL_DIR=$(abspath $(AOT_DIR))"
 
 clean:
 	rm -rf $(BUILD)

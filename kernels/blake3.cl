@@ -23,16 +23,19 @@
 #define B3_DERIVE_KEY_CONTEXT 32u
 #define B3_DERIVE_KEY_MATERIAL 64u
 
-/* OpenCL's rotate() turns left: a right turn by n is a left turn by 32 - n. */
+/* A right rotation written with shifts, so the same macros serve uint and uintN lanes (OpenCL's
+ * rotate() wants both operands of one type); compilers emit the rotate instruction. */
+#define B3_ROTR(x, n) ((x) >> (n) | (x) << (32 - (n)))
+
 #define B3_G(a, b, c, d, x, y)                                                                     \
   a = a + b + (x);                                                                                 \
-  d = rotate(d ^ a, 16u);                                                                          \
+  d = B3_ROTR(d ^ a, 16);                                                                          \
   c = c + d;                                                                                       \
-  b = rotate(b ^ c, 20u);                                                                          \
+  b = B3_ROTR(b ^ c, 12);                                                                          \
   a = a + b + (y);                                                                                 \
-  d = rotate(d ^ a, 24u);                                                                          \
+  d = B3_ROTR(d ^ a, 8);                                                                           \
   c = c + d;                                                                                       \
-  b = rotate(b ^ c, 25u);
+  b = B3_ROTR(b ^ c, 7);
 
 #define B3_ROUND(m, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15)          \
   B3_G(v[0], v[4], v[8], v[12], m[s0], m[s1]);                                                     \
@@ -44,16 +47,38 @@
   B3_G(v[2], v[7], v[8], v[13], m[s12], m[s13]);                                                   \
   B3_G(v[3], v[4], v[9], v[14], m[s14], m[s15]);
 
-/* The seven rounds over a state v[16] already holding cv, IV, counter, block_len and flags. */
-inline void blake3_rounds(uint v[16], const uint m[16]) {
-  B3_ROUND(m, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  B3_ROUND(m, 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);
-  B3_ROUND(m, 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);
-  B3_ROUND(m, 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);
-  B3_ROUND(m, 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);
-  B3_ROUND(m, 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);
-  B3_ROUND(m, 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);
-}
+/* The seven rounds over a state v[16] already holding cv, IV, counter, block_len and flags,
+ * for one message (T = uint) or one message per vector lane (T = uint4, uint8, uint16). */
+#define B3_DEFINE_ROUNDS(T, name)                                                                  \
+  inline void name(T v[16], const T m[16]) {                                                       \
+    B3_ROUND(m, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);                             \
+    B3_ROUND(m, 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);                             \
+    B3_ROUND(m, 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);                             \
+    B3_ROUND(m, 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);                             \
+    B3_ROUND(m, 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);                             \
+    B3_ROUND(m, 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);                             \
+    B3_ROUND(m, 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);                             \
+  }
+
+B3_DEFINE_ROUNDS(uint, blake3_rounds)
+B3_DEFINE_ROUNDS(uint4, blake3_rounds4)
+B3_DEFINE_ROUNDS(uint8, blake3_rounds8)
+B3_DEFINE_ROUNDS(uint16, blake3_rounds16)
+
+/* One 64-byte block per lane from the IV, counter 0: the chaining values, word by word. */
+#define B3_DEFINE_TWO_TO_ONE_LANES(T, name, rounds)                                                \
+  inline void name(const T m[16], uint flags, T cv[8]) {                                           \
+    T v[16] = {(T)B3_IV0, (T)B3_IV1, (T)B3_IV2, (T)B3_IV3, (T)B3_IV4, (T)B3_IV5,                   \
+               (T)B3_IV6, (T)B3_IV7, (T)B3_IV0, (T)B3_IV1, (T)B3_IV2, (T)B3_IV3,                   \
+               (T)0u,     (T)0u,     (T)64u,    (T)flags};                                         \
+    rounds(v, m);                                                                                  \
+    for (int i = 0; i < 8; ++i)                                                                    \
+      cv[i] = v[i] ^ v[i + 8];                                                                     \
+  }
+
+B3_DEFINE_TWO_TO_ONE_LANES(uint4, blake3_two_to_one4, blake3_rounds4)
+B3_DEFINE_TWO_TO_ONE_LANES(uint8, blake3_two_to_one8, blake3_rounds8)
+B3_DEFINE_TWO_TO_ONE_LANES(uint16, blake3_two_to_one16, blake3_rounds16)
 
 /* The compression function truncated to its first eight output words: the chaining value. */
 inline uint8 blake3_compress_cv(uint8 cv, const uint m[16], ulong counter, uint block_len,
@@ -79,11 +104,15 @@ inline uint8 blake3_two_to_one(uint8 left, uint8 right, uint flags) {
 
 /* Node mode "blake3": the standard BLAKE3 hash of the 64-byte message left || right, which is a
  * single chunk of one block, hence CHUNK_START | CHUNK_END | ROOT on every node. */
-inline uint8 blake3_node(uint8 left, uint8 right, int is_root) {
-  return blake3_two_to_one(left, right, B3_CHUNK_START | B3_CHUNK_END | B3_ROOT);
-}
+#define blake3_node_flags(is_root) (B3_CHUNK_START | B3_CHUNK_END | B3_ROOT)
 
 /* Node mode "blake3-parent": BLAKE3's own parent compression, ROOT on the tree's root only. */
+#define blake3_parent_node_flags(is_root) (B3_PARENT | ((is_root) ? B3_ROOT : 0u))
+
+inline uint8 blake3_node(uint8 left, uint8 right, int is_root) {
+  return blake3_two_to_one(left, right, blake3_node_flags(is_root));
+}
+
 inline uint8 blake3_parent_node(uint8 left, uint8 right, int is_root) {
-  return blake3_two_to_one(left, right, B3_PARENT | (is_root ? B3_ROOT : 0u));
+  return blake3_two_to_one(left, right, blake3_parent_node_flags(is_root));
 }

@@ -8,17 +8,19 @@
  * a lone last node has none (shape promote) or the zero-subtree root of its height (shape zero),
  * precomputed by the host in zero_roots[height].
  *
- * Paths are `slots` nodes a proof (the depth, at least 1): proof p's siblings fill the first
- * lengths[p] of its slots from the leaves up, and zeros the rest. */
+ * The root is `depth` levels above the leaves: the tree's own depth, or more where shape zero
+ * has a fixed depth, the single node of the levels above the tree being alone. Paths are `slots`
+ * nodes a proof (the depth, at least 1): proof p's siblings fill the first lengths[p] of its
+ * slots from the leaves up, and zeros the rest. */
 
 #define MERKLIZE_NO_PROOF 0xFFFFFFFFu /* lengths[p] of an index outside the tree */
 
 inline ulong parent_level_size(ulong size) { return (size >> 1) + (size & 1); }
 
 __kernel void proof_gather(__global const uint *leaves, __global const uint *nodes,
-                           ulong leaf_count, __global const uint *zero_roots, int pad_with_zero,
-                           __global const ulong *indices, ulong count, uint slots,
-                           __global uint *paths, __global uint *lengths) {
+                           ulong leaf_count, uint depth, __global const uint *zero_roots,
+                           int pad_with_zero, __global const ulong *indices, ulong count,
+                           uint slots, __global uint *paths, __global uint *lengths) {
   const ulong p = get_global_id(0);
   if (p >= count) return; /* the global size is rounded up to the work-group size */
   const ulong first_slot = p * slots;
@@ -27,7 +29,7 @@ __kernel void proof_gather(__global const uint *leaves, __global const uint *nod
   uint length = 0;
   ulong size = leaf_count;
   ulong level_first = 0; /* offset in `nodes` of the current level, from level 1 on */
-  for (uint level = 0; inside && size > 1; ++level) {
+  for (uint level = 0; inside && level < depth; ++level) {
     const ulong sibling = index ^ 1;
     if (sibling < size)
       vstore8(level == 0 ? vload8(sibling, leaves) : vload8(level_first + sibling, nodes),
@@ -59,8 +61,9 @@ __kernel void proof_gather_nodes(__global const uint *leaves, __global const uin
  * read leaves proof p's slots. */
 __kernel void proof_verify(__global const uint *leaves, __global const ulong *indices,
                            __global const uint *paths, __global const uint *lengths, ulong count,
-                           uint slots, ulong leaf_count, __global const uint *zero_roots,
-                           int pad_with_zero, uint8 root, __global uint *valid) {
+                           uint slots, ulong leaf_count, uint depth,
+                           __global const uint *zero_roots, int pad_with_zero, uint8 root,
+                           __global uint *valid) {
   const ulong p = get_global_id(0);
   if (p >= count) return;
   const ulong first_slot = p * slots;
@@ -70,7 +73,7 @@ __kernel void proof_verify(__global const uint *leaves, __global const ulong *in
   uint used = 0;
   uint8 node = vload8(p, leaves);
   ulong size = leaf_count;
-  for (uint level = 0; ok && size > 1; ++level) {
+  for (uint level = 0; ok && level < depth; ++level) {
     const ulong sibling_index = index ^ 1;
     const int real = sibling_index < size;
     if (real || pad_with_zero) {
@@ -80,7 +83,7 @@ __kernel void proof_verify(__global const uint *leaves, __global const ulong *in
       }
       const uint8 sibling = vload8(first_slot + used++, paths);
       if (!real) ok = all(sibling == vload8(level, zero_roots));
-      const int is_root = parent_level_size(size) == 1;
+      const int is_root = level + 1 == depth;
       node = (index & 1) ? MERKLIZE_NODE(sibling, node, is_root)
                          : MERKLIZE_NODE(node, sibling, is_root);
     }

@@ -26,6 +26,12 @@ inline cl::Device test_device() {
   return device;
 }
 
+// What enqueue_build writes for this tree: levels 1..depth, or the root alone when N = 1.
+inline std::vector<std::uint8_t> device_nodes_of(const merklize::tree &t) {
+  if (t.depth() == 0) return {t.level_data(0), t.level_data(0) + merklize::node_bytes};
+  return {t.nodes_data(), t.nodes_data() + t.nodes_size()};
+}
+
 constexpr std::uint8_t poison_byte = 0xA5;
 
 inline cl::Buffer poisoned_buffer(const cl::Context &context, const cl::CommandQueue &queue,
@@ -41,6 +47,18 @@ inline std::vector<std::uint8_t> read_buffer(const cl::CommandQueue &queue,
   std::vector<std::uint8_t> host(bytes);
   queue.enqueueReadBuffer(buffer, CL_TRUE, 0, bytes, host.data());
   return host;
+}
+
+// Builds through the device-buffer API into a poisoned buffer and returns what it wrote.
+inline std::vector<std::uint8_t> device_tree(merklize::merkleizer &m,
+                                             const std::vector<std::uint8_t> &leaves) {
+  const std::uint64_t n = leaves.size() / 32;
+  cl::Buffer in(m.context(), CL_MEM_READ_ONLY, leaves.size());
+  m.queue().enqueueWriteBuffer(in, CL_TRUE, 0, leaves.size(), leaves.data());
+  const std::size_t out_bytes = merklize::merkleizer::output_node_count(n) * 32;
+  cl::Buffer out = poisoned_buffer(m.context(), m.queue(), out_bytes);
+  m.enqueue_build(in, n, out).back().wait();
+  return read_buffer(m.queue(), out, out_bytes);
 }
 
 } // namespace test

@@ -2,21 +2,24 @@
 // generators and random bytes.
 #pragma once
 
-#include <merklize/blake3.hpp>
+#include <merklize/tree.hpp>
 
 #include <random>
 #include <vector>
 
 namespace test {
 
-// leaf[i] = BLAKE3(i as 8-byte little-endian), the rule of tests/vectors/merkle.json.
-inline std::vector<std::uint8_t> counting_leaves(std::uint64_t n) {
+// leaf[i] = HASH(i as 8-byte little-endian), the rule of tests/vectors/merkle.json: HASH is
+// SHA-256 for the sha256 cases, BLAKE3 for the others.
+inline std::vector<std::uint8_t>
+counting_leaves(std::uint64_t n, merklize::hash_kind hash = merklize::hash_kind::blake3) {
   std::vector<std::uint8_t> leaves(n * merklize::node_bytes);
   for (std::uint64_t i = 0; i < n; ++i) {
     std::uint8_t le[8];
     for (int b = 0; b < 8; ++b)
       le[b] = static_cast<std::uint8_t>(i >> (8 * b));
-    const auto d = merklize::blake3::hash(le, sizeof le);
+    const auto d = hash == merklize::hash_kind::sha256 ? merklize::sha256::hash(le, sizeof le)
+                                                       : merklize::blake3::hash(le, sizeof le);
     std::copy(d.begin(), d.end(), leaves.begin() + i * merklize::node_bytes);
   }
   return leaves;

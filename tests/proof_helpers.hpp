@@ -17,7 +17,8 @@ namespace test {
 
 // Every node hash of merklize: a new one added here is covered by every proof test.
 inline std::vector<merklize::hash_kind> all_hash_kinds() {
-  return {merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent};
+  return {merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
+          merklize::hash_kind::sha256};
 }
 
 inline std::vector<merklize::tree_options> all_tree_options() {
@@ -29,7 +30,14 @@ inline std::vector<merklize::tree_options> all_tree_options() {
 }
 
 inline std::string describe(const merklize::tree_options &o) {
-  return std::string(merklize::to_string(o.hash)) + " " + merklize::to_string(o.pad);
+  return std::string(merklize::to_string(o.hash)) + " " + merklize::to_string(o.pad) +
+         (o.depth ? " depth " + std::to_string(*o.depth) : "");
+}
+
+// Shape zero with a fixed root depth `extra` levels above the natural one for n leaves.
+inline merklize::tree_options fixed_depth(merklize::hash_kind hash, std::uint64_t n,
+                                          unsigned extra) {
+  return {hash, merklize::shape::zero, merklize::tree_layout(n).depth() + extra};
 }
 
 inline merklize::digest random_digest() {
@@ -46,17 +54,23 @@ inline merklize::tree random_tree(std::uint64_t n, const merklize::tree_options 
 
 // Every option pinned, as a verifier that knows its tree pins them.
 inline merklize::proof_expectations pinned(const merklize::tree &t) {
-  return {t.options().hash, t.options().pad, t.leaf_count()};
+  return {t.options().hash, t.options().pad, t.leaf_count(), t.root_depth()};
 }
 
-// The siblings of leaf i, straight from the convention: at level k, node (i >> k) ^ 1 where the
-// level has it, else the zero-subtree root of height k (shape zero) or nothing (promote).
+// The size of level k of a tree over `layout` whose root is higher: 1 above the top.
+inline std::uint64_t level_size(const merklize::tree_layout &layout, unsigned k) {
+  return k <= layout.depth() ? layout.level_size(k) : 1;
+}
+
+// The siblings of leaf i, straight from the convention: at level k below the root, node
+// (i >> k) ^ 1 where the level has it, else the zero-subtree root of height k (shape zero) or
+// nothing (promote).
 inline std::vector<merklize::digest> expected_siblings(const merklize::tree &t, std::uint64_t i) {
-  const auto zeros = merklize::zero_subtree_roots(t.options().hash, t.depth());
+  const auto zeros = merklize::zero_subtree_roots(t.options().hash, t.root_depth());
   std::vector<merklize::digest> siblings;
-  for (unsigned k = 0; k < t.depth(); ++k) {
+  for (unsigned k = 0; k < t.root_depth(); ++k) {
     const std::uint64_t sibling = (i >> k) ^ 1;
-    if (sibling < t.layout().level_size(k))
+    if (sibling < level_size(t.layout(), k))
       siblings.push_back(t.node(k, sibling));
     else if (t.options().pad == merklize::shape::zero)
       siblings.push_back(zeros[k]);
@@ -71,17 +85,23 @@ inline bool naive_verify(const merklize::inclusion_proof &p, const merklize::dig
                          const merklize::digest &root) {
   if (p.leaf_count == 0 || p.index >= p.leaf_count) return false;
   const merklize::tree_layout layout(p.leaf_count);
-  const auto zeros = merklize::zero_subtree_roots(p.options.hash, layout.depth());
+  unsigned depth = 0;
+  try {
+    depth = merklize::root_depth(p.options, layout);
+  } catch (const merklize::error &) {
+    return false;
+  }
+  const auto zeros = merklize::zero_subtree_roots(p.options.hash, depth);
   merklize::digest node = leaf;
   std::size_t used = 0;
-  for (unsigned k = 0; k < layout.depth(); ++k) {
+  for (unsigned k = 0; k < depth; ++k) {
     const std::uint64_t position = p.index >> k;
-    const bool real = (position ^ 1) < layout.level_size(k);
+    const bool real = (position ^ 1) < level_size(layout, k);
     if (!real && p.options.pad == merklize::shape::promote) continue;
     if (used == p.siblings.size()) return false;
     const merklize::digest sibling = p.siblings[used++];
     if (!real && sibling != zeros[k]) return false;
-    const bool is_root = k + 1 == layout.depth();
+    const bool is_root = k + 1 == depth;
     node = position % 2 ? merklize::node_hash(p.options.hash, sibling, node, is_root)
                         : merklize::node_hash(p.options.hash, node, sibling, is_root);
   }

@@ -7,8 +7,9 @@
 TEST_CASE("merklize root prints the vector roots and nothing else", "[cli]") {
   for (const auto &c : test::merkle_vectors()["cases"].items) {
     const auto hash = c["hash"].str;
-    if ((hash != "blake3" && hash != "blake3-parent") || c["n"].u64() > 4096) continue;
-    const auto file = write_file("leaves", test::counting_leaves(c["n"].u64()));
+    if (c["n"].u64() > 4096) continue;
+    const auto file =
+        write_file("leaves", test::counting_leaves(c["n"].u64(), merklize::parse_hash_kind(hash)));
     INFO(hash << " " << c["pad"].str << " n=" << c["n"].u64());
     const auto r =
         run("root --hash " + hash + " --pad " + c["pad"].str + " \"" + file.string() + "\"");
@@ -27,6 +28,18 @@ TEST_CASE("merklize root defaults to blake3 promote and reads stdin", "[cli]") {
   CHECK(run("root -", file.string()).out == expected);
 }
 
+TEST_CASE("merklize root --depth gives the root of the leaves padded to 2^D", "[cli][depth]") {
+  const auto leaves = test::random_bytes(5 * 32);
+  const auto file = write_file("five", leaves);
+  auto padded = leaves;
+  padded.resize(1024 * 32, 0);
+  const auto expected =
+      merklize::reference_tree(padded.data(), padded.size(), {merklize::hash_kind::sha256});
+  const auto r = run("root --hash sha256 --pad zero --depth 10 \"" + file.string() + "\"");
+  CHECK(r.status == 0);
+  CHECK(r.out == merklize::to_hex(expected.root()) + "\n");
+}
+
 TEST_CASE("merklize root rejects bad input with a message and a non-zero status", "[cli]") {
   const auto empty = write_file("empty", {});
   const auto partial = write_file("partial", test::random_bytes(65));
@@ -41,6 +54,9 @@ TEST_CASE("merklize root rejects bad input with a message and a non-zero status"
       {"root --hash md5 \"" + good.string() + "\"", "unknown hash"},
       {"root --pad left \"" + good.string() + "\"", "unknown shape"},
       {"root --bogus 1 \"" + good.string() + "\"", "unknown option --bogus"},
+      {"root --pad zero --depth x \"" + good.string() + "\"", "--depth takes a whole number"},
+      {"root --pad zero --depth 0 \"" + good.string() + "\"", "cannot hold 2 leaves"},
+      {"root --depth 3 \"" + good.string() + "\"", "needs shape zero"},
       {"root", "one FILE"},
       {"frobnicate", "unknown command"},
       {"", "no command"},
@@ -73,4 +89,31 @@ TEST_CASE("MERKLIZE_DEVICE picks the device, and an unknown one is an error", "[
   CHECK(bad.status != 0);
   CHECK_THAT(bad.err, Catch::Matchers::Contains("MERKLIZE_DEVICE"));
   ::unsetenv("MERKLIZE_DEVICE");
+}
+
+TEST_CASE("merklize root --verbose says where the program came from", "[cli][programs]") {
+  const auto file = "\"" + write_file("verbose", test::random_bytes(100 * 32)).string() + "\"";
+  const auto root = run("root " + file).out;
+  const auto verbose = [&](const std::string &expected_form) {
+    const auto r = run("root --verbose " + file);
+    CHECK(r.status == 0);
+    CHECK(r.out == root);
+    CHECK(r.err == "program: " + expected_form + "\n");
+  };
+  ::setenv("MERKLIZE_KERNEL_DIR", "", 1);
+  ::setenv("MERKLIZE_CACHE_DIR", "", 1);
+  verbose("jit");
+  ::setenv("MERKLIZE_CACHE_DIR", (scratch_dir() / "program-cache").c_str(), 1);
+  verbose("jit");
+  verbose("cache");
+  ::setenv("MERKLIZE_CACHE_DIR", "", 1);
+  if (std::string(MERKLIZE_AOT_DIR).empty()) {
+    WARN("ahead-of-time kernels not checked: configure with -DMERKLIZE_AOT=ON");
+  } else {
+    ::setenv("MERKLIZE_KERNEL_DIR", MERKLIZE_AOT_DIR, 1);
+    const auto forms = merklize::aot_forms(test::test_device());
+    verbose(forms.empty() ? "jit" : merklize::to_string(forms.front()));
+  }
+  ::unsetenv("MERKLIZE_KERNEL_DIR");
+  ::unsetenv("MERKLIZE_CACHE_DIR");
 }

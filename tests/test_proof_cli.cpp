@@ -52,6 +52,22 @@ TEST_CASE("merklize proof prints the host prover's proof as JSON, and verify acc
     }
 }
 
+TEST_CASE("merklize proof and verify with a fixed depth", "[cli][proof]") {
+  const auto leaves = test::random_bytes(9 * 32);
+  const merklize::tree_options options(merklize::hash_kind::sha256, merklize::shape::zero, 7);
+  const auto t = merklize::reference_tree(leaves.data(), leaves.size(), options);
+  const auto r = run("proof --index 8 --hash sha256 --pad zero --depth 7 " +
+                     quoted(write_file("leaves", leaves)));
+  REQUIRE(r.status == 0);
+  CHECK(merklize::inclusion_proof_from_json(r.out) == merklize::prove(t, 8));
+  const auto proof = write_text("proof.json", r.out);
+  const auto args = proof + " " + merklize::to_hex(t.node(0, 8)) + " " + merklize::to_hex(t.root());
+  CHECK(run("verify --depth 7 " + args).status == 0);
+  const auto wrong = run("verify --depth 8 " + args);
+  CHECK(wrong.status == 1);
+  CHECK_THAT(wrong.err, Contains("a root of depth 7, not 8"));
+}
+
 TEST_CASE("merklize verify exits 1 with a message for a wrong leaf, root or proof",
           "[cli][proof]") {
   const auto leaves = test::random_bytes(5 * 32);

@@ -35,6 +35,20 @@ device_tree build_on_device(merklize::merkleizer &m, const merklize::tree &t) {
   return d;
 }
 
+merklize::config config_of(const merklize::tree_options &options) {
+  merklize::config cfg;
+  cfg.tree = options;
+  return cfg;
+}
+
+// Every hash and shape, and shape zero with a fixed root depth (above the trees' own).
+std::vector<merklize::tree_options> options_with_depth(unsigned depth) {
+  auto all = test::all_tree_options();
+  for (const auto hash : test::all_hash_kinds())
+    all.push_back({hash, merklize::shape::zero, depth});
+  return all;
+}
+
 cl::Buffer host_to_device(merklize::merkleizer &m, const void *data, std::size_t bytes) {
   cl::Buffer b(m.context(), CL_MEM_READ_ONLY, bytes);
   m.queue().enqueueWriteBuffer(b, CL_TRUE, 0, bytes, data);
@@ -68,7 +82,7 @@ std::vector<std::uint64_t> indices_to_prove(std::uint64_t n, std::size_t random_
 void check_enqueue_gather(merklize::merkleizer &m, merklize::device_prover &prover,
                           const merklize::tree &t, const device_tree &d,
                           std::vector<std::uint64_t> indices) {
-  const std::uint64_t n = t.leaf_count(), slots = merklize::device_prover::path_slots(n);
+  const std::uint64_t n = t.leaf_count(), slots = prover.path_slots(n);
   std::vector<inclusion_proof> expected;
   std::vector<cl_uint> expected_lengths;
   for (const std::uint64_t i : indices) {
@@ -95,8 +109,8 @@ void check_enqueue_gather(merklize::merkleizer &m, merklize::device_prover &prov
 
 TEST_CASE("device paths equal the host proofs at awkward sizes, every byte written",
           "[proof][device]") {
-  for (const auto &options : test::all_tree_options()) {
-    merklize::merkleizer m(test::test_device(), merklize::config{options, 0});
+  for (const auto &options : options_with_depth(16)) {
+    merklize::merkleizer m(test::test_device(), config_of(options));
     merklize::device_prover prover(m);
     for (const std::uint64_t n : test::awkward_sizes(12)) {
       INFO(test::describe(options) << " n=" << n);
@@ -119,8 +133,8 @@ TEST_CASE("device paths equal the host proofs at awkward sizes, every byte writt
 
 TEST_CASE("gathering thousands of paths in one launch, counts around the work-group size",
           "[proof][device]") {
-  for (const auto &options : test::all_tree_options()) {
-    merklize::merkleizer m(test::test_device(), merklize::config{options, 0});
+  for (const auto &options : options_with_depth(20)) {
+    merklize::merkleizer m(test::test_device(), config_of(options));
     merklize::device_prover prover(m);
     const std::uint64_t n = (1 << 18) + 1;
     const auto t = test::random_tree(n, options);
@@ -143,7 +157,7 @@ TEST_CASE("gathering thousands of paths in one launch, counts around the work-gr
 
 TEST_CASE("device multiproofs equal the host multiproofs", "[proof][device][multiproof]") {
   for (const auto &options : test::all_tree_options()) {
-    merklize::merkleizer m(test::test_device(), merklize::config{options, 0});
+    merklize::merkleizer m(test::test_device(), config_of(options));
     merklize::device_prover prover(m);
     for (const std::uint64_t n : test::awkward_sizes(11))
       for (const double fraction : {0.0, 0.01, 0.3, 1.0}) {
@@ -224,8 +238,8 @@ void mutate(inclusion_proof &p, digest &leaf, mutation kind) {
 
 TEST_CASE("device batch verification agrees with the host verifier on mutated proofs",
           "[proof][device]") {
-  for (const auto &options : test::all_tree_options()) {
-    merklize::merkleizer m(test::test_device(), merklize::config{options, 0});
+  for (const auto &options : options_with_depth(12)) {
+    merklize::merkleizer m(test::test_device(), config_of(options));
     merklize::device_prover prover(m);
     for (const std::uint64_t n : {1, 2, 3, 5, 8, 9, 100, 257, 1000}) {
       INFO(test::describe(options) << " n=" << n);
@@ -253,12 +267,12 @@ TEST_CASE("device batch verification agrees with the host verifier on mutated pr
 
 TEST_CASE("device verification of hostile buffers: every result written, none out of bounds",
           "[proof][device]") {
-  for (const auto &options : test::all_tree_options()) {
-    merklize::merkleizer m(test::test_device(), merklize::config{options, 0});
+  for (const auto &options : options_with_depth(12)) {
+    merklize::merkleizer m(test::test_device(), config_of(options));
     merklize::device_prover prover(m);
     for (const std::uint64_t n : {1, 6, 33}) {
       const auto t = test::random_tree(n, options);
-      const std::uint64_t slots = merklize::device_prover::path_slots(n), count = 3000;
+      const std::uint64_t slots = prover.path_slots(n), count = 3000;
       std::vector<std::uint64_t> indices(count);
       std::vector<cl_uint> lengths(count);
       std::vector<digest> leaves(count), paths(count * slots);

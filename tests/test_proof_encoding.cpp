@@ -21,7 +21,8 @@ void append_text(std::vector<std::uint8_t> &out, const std::string &s) {
 
 // The documented header, written out by hand.
 std::vector<std::uint8_t> documented_header(std::uint8_t kind, const std::string &hash,
-                                            const std::string &shape, std::uint64_t leaves) {
+                                            const std::string &shape, std::uint64_t leaves,
+                                            std::uint8_t depth) {
   std::vector<std::uint8_t> out;
   append_text(out, "MKLP");
   out.push_back(1); // version
@@ -31,6 +32,7 @@ std::vector<std::uint8_t> documented_header(std::uint8_t kind, const std::string
   out.push_back(static_cast<std::uint8_t>(shape.size()));
   append_text(out, shape);
   append_u64(out, leaves);
+  out.push_back(depth);
   return out;
 }
 
@@ -46,7 +48,7 @@ TEST_CASE("an inclusion proof encodes as documented", "[proof][encoding]") {
   const auto p = merklize::prove(t, 4);
   REQUIRE(p.siblings.size() == 3);
 
-  auto bytes = documented_header(1, "blake3-parent", "zero", 5);
+  auto bytes = documented_header(1, "blake3-parent", "zero", 5, 3);
   append_u64(bytes, 4);
   append_u64(bytes, 3);
   for (const auto &s : p.siblings)
@@ -55,7 +57,7 @@ TEST_CASE("an inclusion proof encodes as documented", "[proof][encoding]") {
 
   CHECK(merklize::to_json(p) ==
         "{\"format\":\"merklize-proof\",\"version\":1,\"kind\":\"inclusion\",\"hash\":\"blake3-"
-        "parent\",\"shape\":\"zero\",\"leaf_count\":5,\"index\":4,\"siblings\":[\"" +
+        "parent\",\"shape\":\"zero\",\"leaf_count\":5,\"depth\":3,\"index\":4,\"siblings\":[\"" +
             merklize::to_hex(p.siblings[0]) + "\",\"" + merklize::to_hex(p.siblings[1]) + "\",\"" +
             merklize::to_hex(p.siblings[2]) + "\"]}");
 }
@@ -65,7 +67,7 @@ TEST_CASE("a multiproof encodes as documented", "[proof][encoding]") {
   const auto m = merklize::prove_multi(t, {5, 0});
   REQUIRE(m.nodes.size() == 3); // leaf 1, leaf 4 and node (1, 1)
 
-  auto bytes = documented_header(2, "blake3", "promote", 6);
+  auto bytes = documented_header(2, "blake3", "promote", 6, 3);
   append_u64(bytes, 2);
   append_u64(bytes, 0);
   append_u64(bytes, 5);
@@ -76,7 +78,7 @@ TEST_CASE("a multiproof encodes as documented", "[proof][encoding]") {
 
   CHECK(merklize::to_json(m) ==
         "{\"format\":\"merklize-proof\",\"version\":1,\"kind\":\"multiproof\",\"hash\":\"blake3\","
-        "\"shape\":\"promote\",\"leaf_count\":6,\"indices\":[0,5],\"nodes\":[\"" +
+        "\"shape\":\"promote\",\"leaf_count\":6,\"depth\":3,\"indices\":[0,5],\"nodes\":[\"" +
             merklize::to_hex(t.node(0, 1)) + "\",\"" + merklize::to_hex(t.node(0, 4)) + "\",\"" +
             merklize::to_hex(t.node(1, 1)) + "\"]}");
 }
@@ -118,18 +120,21 @@ TEST_CASE("binary proofs with a bad header or a hostile count are refused", "[pr
       merklize::inclusion_proof_from_binary(merklize::to_binary(merklize::prove_multi(t, {0}))),
       Contains("kind 2 where 1 (inclusion) was expected"));
 
-  auto unknown = documented_header(1, "md5", "promote", 9);
+  auto unknown = documented_header(1, "md5", "promote", 9, 4);
   CHECK_THROWS_WITH(merklize::inclusion_proof_from_binary(unknown), Contains("unknown hash"));
-  unknown = documented_header(1, "blake3", "left", 9);
+  unknown = documented_header(1, "blake3", "left", 9, 4);
   CHECK_THROWS_WITH(merklize::inclusion_proof_from_binary(unknown), Contains("unknown shape"));
+  unknown = documented_header(1, "blake3", "zero", 9, 65);
+  CHECK_THROWS_WITH(merklize::inclusion_proof_from_binary(unknown),
+                    Contains("depth of 65 is more than 64"));
 
   // A count of 2^64 - 1 siblings is refused from the bytes left, before allocating anything.
-  auto hostile = documented_header(1, "blake3", "promote", 9);
+  auto hostile = documented_header(1, "blake3", "promote", 9, 4);
   append_u64(hostile, 3);
   append_u64(hostile, UINT64_MAX);
   CHECK_THROWS_WITH(merklize::inclusion_proof_from_binary(hostile),
                     Contains("truncated") && Contains("18446744073709551615"));
-  hostile = documented_header(2, "blake3", "promote", 9);
+  hostile = documented_header(2, "blake3", "promote", 9, 4);
   append_u64(hostile, UINT64_MAX / 8 + 1);
   CHECK_THROWS_WITH(merklize::multiproof_from_binary(hostile), Contains("truncated"));
 }
@@ -142,7 +147,8 @@ TEST_CASE("JSON proofs: whitespace and key order are free, every truncation is r
   const std::string pretty =
       "\n{ \"siblings\" : [\n  \"" + merklize::to_hex(p.siblings[0]) + "\",\t\"" +
       merklize::to_hex(p.siblings[1]) + "\", \"" + merklize::to_hex(p.siblings[2]) +
-      "\"\r\n ], \"index\": 5, \"leaf_count\": 6, \"shape\": \"zero\", \"hash\": \"blake3\", "
+      "\"\r\n ], \"index\": 5, \"depth\": 3, \"leaf_count\": 6, \"shape\": \"zero\", \"hash\": "
+      "\"blake3\", "
       "\"kind\": \"inclusion\", \"version\": 1, \"format\": \"merklize-proof\" }\n";
   CHECK(merklize::inclusion_proof_from_json(pretty) == p);
   for (std::size_t size = 0; size < text.size(); ++size)

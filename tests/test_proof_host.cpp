@@ -46,6 +46,58 @@ TEST_CASE("every leaf of random trees at awkward sizes proves and verifies", "[p
     }
 }
 
+TEST_CASE("a fixed depth: every leaf proves and verifies up to the extended root", "[proof]") {
+  for (const auto hash : test::all_hash_kinds())
+    for (const std::uint64_t n : test::awkward_sizes(5))
+      for (const unsigned extra : {1u, 3u}) {
+        const auto options = test::fixed_depth(hash, n, extra);
+        const auto t = test::random_tree(n, options);
+        REQUIRE(t.root_depth() == t.depth() + extra);
+        const auto zeros = merklize::zero_subtree_roots(hash, t.root_depth());
+        for (std::uint64_t i = 0; i < n; ++i) {
+          INFO(test::describe(options) << " n=" << n << " leaf " << i);
+          const auto p = merklize::prove(t, i);
+          REQUIRE(p.siblings == test::expected_siblings(t, i));
+          REQUIRE(p.siblings.size() == t.root_depth());
+          CHECK(p.siblings.back() == zeros[t.root_depth() - 1]);
+          CHECK(merklize::verify(p, t.node(0, i), t.root(), test::pinned(t)));
+          CHECK(merklize::inclusion_proof_from_json(merklize::to_json(p)) == p);
+          CHECK(merklize::inclusion_proof_from_binary(merklize::to_binary(p)) == p);
+          // Against the root of the tree's own depth, or claiming another depth: rejected.
+          const auto natural = test::random_tree(1, {hash, merklize::shape::zero});
+          auto q = p;
+          q.options.depth = t.root_depth() + 1;
+          q.siblings.push_back(zeros[t.root_depth()]);
+          CHECK(!merklize::verify(q, t.node(0, i), t.root()));
+          CHECK_THAT(merklize::verify(q, t.node(0, i), t.root(), test::pinned(t)).reason,
+                     Contains("not " + std::to_string(t.root_depth())));
+          q = p;
+          q.options.depth.reset();
+          q.siblings.resize(t.depth());
+          CHECK(!merklize::verify(q, t.node(0, i), t.root()));
+        }
+        const auto m = merklize::prove_multi(t, test::random_indices(n, 0.3));
+        CHECK(merklize::verify(m, test::leaves_at(t, m.indices), t.root(), test::pinned(t)));
+        CHECK(merklize::multiproof_from_json(merklize::to_json(m)) == m);
+      }
+}
+
+TEST_CASE("the verifier refuses impossible depths", "[proof]") {
+  const auto t = test::random_tree(5, {merklize::hash_kind::blake3, merklize::shape::zero});
+  auto p = merklize::prove(t, 1);
+  p.options.depth = 2;
+  CHECK_THAT(merklize::verify(p, t.node(0, 1), t.root()).reason, Contains("cannot hold 5"));
+  p.options.depth = 65;
+  CHECK_THAT(merklize::verify(p, t.node(0, 1), t.root()).reason, Contains("depth 65"));
+  p.options.depth = 4;
+  p.options.pad = merklize::shape::promote;
+  CHECK_THAT(merklize::verify(p, t.node(0, 1), t.root()).reason, Contains("only shape zero"));
+  p.options.depth = 3; // the natural depth, set explicitly: the same tree
+  p.options.pad = merklize::shape::zero;
+  CHECK(merklize::verify(p, t.node(0, 1), t.root()));
+  CHECK(p == merklize::prove(t, 1));
+}
+
 TEST_CASE("a level where the node is alone: nothing under promote, a zero root under zero",
           "[proof]") {
   for (const auto hash : test::all_hash_kinds()) {
@@ -304,8 +356,13 @@ TEST_CASE("the multiproof verifier rejects wrong leaves, nodes, indices and size
     }
 }
 
-TEST_CASE("provers refuse indices outside the tree", "[proof][errors]") {
+TEST_CASE("provers refuse indices outside the tree and trees without every level",
+          "[proof][errors]") {
   const auto t = test::random_tree(5, {});
+  const merklize::tree top_only(merklize::tree_layout(5), {},
+                                merklize::output_levels::from_level(2), nullptr, nullptr);
+  CHECK_THROWS_WITH(merklize::prove(top_only, 0), Contains("needs every level"));
+  CHECK_THROWS_WITH(merklize::prove_multi(top_only, {0}), Contains("needs every level"));
   CHECK_THROWS_WITH(merklize::prove(t, 5),
                     Contains("leaf index 5 out of range") && Contains("the tree has 5 leaves"));
   CHECK_THROWS_WITH(merklize::prove_multi(t, {1, 7}), Contains("leaf index 7 out of range"));

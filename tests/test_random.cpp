@@ -5,28 +5,9 @@
 
 #include <catch2/catch.hpp>
 
-namespace {
-
-// Builds through the device-buffer API into a poisoned buffer and returns every node, leaves
-// first, in the tree layout.
-std::vector<std::uint8_t> device_tree(merklize::merkleizer &m,
-                                      const std::vector<std::uint8_t> &leaves) {
-  const std::uint64_t n = leaves.size() / 32;
-  cl::Buffer in(m.context(), CL_MEM_READ_ONLY, leaves.size());
-  m.queue().enqueueWriteBuffer(in, CL_TRUE, 0, leaves.size(), leaves.data());
-  const std::size_t out_bytes = merklize::merkleizer::output_node_count(n) * 32;
-  cl::Buffer out = test::poisoned_buffer(m.context(), m.queue(), out_bytes);
-  m.enqueue_build(in, n, out).back().wait();
-  auto all = leaves;
-  const auto nodes = test::read_buffer(m.queue(), out, out_bytes);
-  if (n > 1) all.insert(all.end(), nodes.begin(), nodes.end());
-  return all;
-}
-
-} // namespace
-
 TEST_CASE("random leaves at awkward sizes match the host reference", "[random]") {
-  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent);
+  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
+                             merklize::hash_kind::sha256);
   const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
   merklize::merkleizer m(test::test_device(), {{hash, pad}});
   for (std::uint64_t n : test::awkward_sizes(20)) {
@@ -34,8 +15,8 @@ TEST_CASE("random leaves at awkward sizes match the host reference", "[random]")
     const auto leaves = test::random_bytes(n * 32);
     const auto expected = merklize::reference_tree(leaves.data(), leaves.size(), {hash, pad});
     const auto built = m.build(leaves);
-    REQUIRE(built.bytes() == expected.bytes());
-    if (n <= 4097) REQUIRE(device_tree(m, leaves) == expected.bytes());
+    REQUIRE(built == expected);
+    if (n <= 4097) REQUIRE(test::device_tree(m, leaves) == test::device_nodes_of(expected));
   }
 }
 
@@ -50,7 +31,35 @@ TEST_CASE("sizes around the work-group size match the host reference", "[random]
         INFO("work-group " << wg << " n=" << n << " " << merklize::to_string(pad));
         const auto leaves = test::random_bytes(n * 32);
         const auto expected = merklize::reference_tree(leaves.data(), leaves.size(), cfg.tree);
-        REQUIRE(device_tree(m, leaves) == expected.bytes());
+        REQUIRE(test::device_tree(m, leaves) == test::device_nodes_of(expected));
       }
+  }
+}
+
+TEST_CASE("every kernel variant matches the host reference", "[random][variants]") {
+  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent);
+  const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
+  struct variant {
+    unsigned lanes, levels_per_launch;
+    std::size_t work_group_size;
+  };
+  for (const variant v : {variant{1, 0, 64}, variant{1, 1, 64}, variant{1, 0, 256},
+                          variant{4, 0, 4}, variant{8, 0, 3}, variant{16, 0, 16}}) {
+    merklize::config cfg;
+    cfg.tree = {hash, pad};
+    cfg.lanes = v.lanes;
+    cfg.levels_per_launch = v.levels_per_launch;
+    cfg.work_group_size = v.work_group_size;
+    merklize::merkleizer m(test::test_device(), cfg);
+    for (std::uint64_t n : {1ull, 2ull, 3ull, 15ull, 16ull, 17ull, 255ull, 256ull, 257ull, 4095ull,
+                            4096ull, 4097ull}) {
+      INFO("lanes " << v.lanes << " levels/launch " << v.levels_per_launch << " wg "
+                    << v.work_group_size << " " << merklize::to_string(hash) << " "
+                    << merklize::to_string(pad) << " n=" << n);
+      const auto leaves = test::random_bytes(n * 32);
+      const auto expected = merklize::reference_tree(leaves.data(), leaves.size(), cfg.tree);
+      REQUIRE(test::device_tree(m, leaves) == test::device_nodes_of(expected));
+      REQUIRE(m.build(leaves) == expected);
+    }
   }
 }

@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include <cctype>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -64,11 +65,26 @@ cl::Device chosen_device(const arguments &args) {
                             : merklize::default_device();
 }
 
+// --depth D: a whole number; whether it fits the leaves and the shape is the library's check.
+static unsigned depth_of(const std::string &text) {
+  const bool digits =
+      !text.empty() && text.size() <= 9 &&
+      std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+  if (!digits) throw usage_error("--depth takes a whole number of levels, got \"" + text + "\"");
+  return static_cast<unsigned>(std::stoul(text));
+}
+
 merklize::tree_options tree_options_of(const arguments &args) {
   merklize::tree_options options;
   options.hash = merklize::parse_hash_kind(args.get("hash", "blake3"));
   options.pad = merklize::parse_shape(args.get("pad", "promote"));
+  if (args.has("depth")) options.depth = depth_of(args.get("depth", ""));
   return options;
+}
+
+void report_program(const arguments &args, merklize::merkleizer &m) {
+  if (args.has(verbose_flag))
+    std::cerr << "program: " << merklize::to_string(m.program_form()) << "\n";
 }
 
 } // namespace cli

@@ -44,7 +44,14 @@ std::uint64_t count_option(const arguments &args, const std::string &name);
 // --device SPEC if given, else the default device.
 cl::Device chosen_device(const arguments &args);
 
-// Node hash and shape from --hash and --pad.
+// Node hash, shape and fixed depth from --hash, --pad and --depth.
 merklize::tree_options tree_options_of(const arguments &args);
+
+// The flag a command accepts to report on stderr how it ran (see report_program).
+inline const std::string verbose_flag = "verbose";
+
+// With --verbose, "program: <form>" on stderr: where m's kernels came from (jit, spirv,
+// spir-bitcode or cache).
+void report_program(const arguments &args, merklize::merkleizer &m);
 
 } // namespace cli

@@ -13,14 +13,19 @@ int verify_command(int argc, char **argv);
 namespace {
 
 const char *usage = R"(usage:
-  merklize root [--hash blake3|blake3-parent] [--pad promote|zero] [--device SPEC] FILE
+  merklize root [--hash blake3|blake3-parent|sha256] [--pad promote|zero] [--depth D]
+                [--device SPEC] [--verbose] FILE
       FILE (or - for stdin) holds N x 32 bytes of leaves; prints the root as 64 hex digits.
-  merklize proof --index I [--hash H] [--pad P] [--device SPEC] FILE
+      --depth D (with --pad zero): the root of 2^D leaves, zero leaves after FILE's (SSZ).
+      --verbose: also "program: jit|spirv|spir-bitcode|cache" on stderr, where the kernels came
+      from ($MERKLIZE_KERNEL_DIR: kernels compiled ahead of time; $MERKLIZE_CACHE_DIR: a cache
+      of compiled programs).
+  merklize proof --index I [--hash H] [--pad P] [--depth D] [--device SPEC] FILE
       prints the inclusion proof of leaf I of FILE as one line of JSON (docs/PROOFS.md).
-  merklize verify [--hash H] [--pad P] [--leaves N] PROOF.json LEAFHEX ROOTHEX
+  merklize verify [--hash H] [--pad P] [--leaves N] [--depth D] PROOF.json LEAFHEX ROOTHEX
       checks on the host that PROOF.json (or - for stdin) proves leaf LEAFHEX under root
-      ROOTHEX: exit status 0 if it does, 1 if not. --hash, --pad and --leaves also require the
-      proof to be for that hash, shape and leaf count.
+      ROOTHEX: exit status 0 if it does, 1 if not. --hash, --pad, --leaves and --depth also
+      require the proof to be for that hash, shape, leaf count and root depth.
   merklize devices
       lists the OpenCL devices and the specs that select them.
 

@@ -8,7 +8,7 @@
 namespace cli {
 
 int proof_command(int argc, char **argv) {
-  const arguments args(argc, argv, 2, {"index", "hash", "pad", "device"});
+  const arguments args(argc, argv, 2, {"index", "hash", "pad", "depth", "device"});
   if (args.positional.size() != 1) throw usage_error("proof takes one FILE (or -)");
   if (!args.has("index")) throw usage_error("proof needs --index I, the leaf to prove");
   const std::uint64_t index = count_option(args, "index");

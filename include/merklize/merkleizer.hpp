@@ -4,37 +4,65 @@
 //   merklize::tree t = m.build(leaves);              // N x 32 bytes in, every node out
 //   std::cout << merklize::to_hex(t.root()) << "\n";
 //
-// The tree is computed with one kernel launch per level, chained by events on an out-of-order
-// queue (in-order where the device has none) with profiling on, so kernel, host-to-device and
-// device-to-host times are measured apart (last_times()).
+// Kernels: each launch computes up to log2(W) + 1 levels (W = work-group size), the upper ones
+// in local memory; config::levels_per_launch = 1 gives one launch per level. Launches are chained
+// by events on an out-of-order queue (in-order where the device has none) with profiling on.
+//
+// Host builds stream the tree through the device in chunks of 2^s leaves: while chunk c is
+// hashed, chunk c+1 is uploaded and chunk c-1's nodes are downloaded, on three queues. A chunk of
+// 2^s leaves aligned at a multiple of 2^s is exactly the subtree under node c of level s, for both
+// shapes: level k of the tree has ceil(N / 2^k) nodes, of which chunk c owns the ceil(m_c / 2^k)
+// from index c * 2^(s-k) on (m_c its leaf count), so its lone nodes are the tree's lone nodes.
+// Only a few chunks are on the device at a time, so trees larger than its memory (or than
+// config::max_device_bytes) are built the same way. The chunk roots and the levels above a
+// chunk's lowest ones are kept in one device buffer in tree layout and downloaded once at the end.
 //
 // A merkleizer is not thread-safe; use one per thread. Programs and contexts are shared.
 #pragma once
 
 #include "detail/kernels.hpp"
 #include "device.hpp"
+#include "host_buffer.hpp"
 #include "tree.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
-#include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace merklize {
 
 struct config {
   tree_options tree;
-  // Work-items per work-group for the level kernels; 0 picks one for the device.
+  // Levels host builds return (all nodes, from a level up, or the root only).
+  output_levels output;
+  // Work-items per work-group; 0 picks one for the device.
   std::size_t work_group_size = 0;
+  // Levels computed per kernel launch; 0: as many as a work-group holds (log2(W) + 1).
+  unsigned levels_per_launch = 0;
+  // Device memory host builds may use, in bytes; 0: the device's own limits.
+  std::uint64_t max_device_bytes = 0;
+  // Host builds stream chunks of 2^chunk_log2 leaves; 0 picks a size for the device.
+  unsigned chunk_log2 = 0;
+  // Nodes per work-item in vector lanes (1, 4, 8 or 16; BLAKE3 node hashes only), one launch
+  // per level. 0 picks by device: a CPU's preferred int vector width (PoCL does not vectorize
+  // across work-items here), 1 on GPUs, whose fused kernel keeps one node per work-item.
+  unsigned lanes = 0;
+  // On CPU devices, let the kernels read the leaves and write the nodes in host memory, with no
+  // copies, when a host build keeps every level above the leaves. false streams as on GPUs.
+  bool zero_copy = true;
 };
 
 // Profiled times of the last host build, in milliseconds.
 struct build_times {
-  double upload_ms = 0;
-  double kernel_ms = 0; // sum of the kernel events' execution times
-  double download_ms = 0;
+  double upload_ms = 0;   // sum of the host-to-device copies
+  double kernel_ms = 0;   // sum of the kernel executions
+  double download_ms = 0; // sum of the device-to-host copies
+  double wall_ms = 0;     // the whole call, by the host's clock
   std::size_t kernel_launches = 0;
+  std::size_t chunks = 0;
 };
 
 // Execution time of a finished command, from its profiling information.
@@ -82,7 +110,8 @@ public:
 
   // For buffers of the caller's own context: `device` must belong to `context`.
   merkleizer(const cl::Context &context, const cl::Device &device, config cfg = {})
-      : context_(context), device_(device), config_(cfg), queue_(make_queue()) {
+      : context_(context), device_(device), config_(cfg), queue_(make_queue(true)),
+        upload_queue_(make_queue(false)), download_queue_(make_queue(false)) {
     if (!detail::device_info<CL_DEVICE_ENDIAN_LITTLE, cl_bool>(device_))
       throw error(device_name(device_) +
                   " is big-endian; merklize's kernels load BLAKE3 words little-endian");
@@ -90,6 +119,7 @@ public:
 
   const cl::Context &context() const { return context_; }
   const cl::Device &device() const { return device_; }
+  // The queue of the kernels (out-of-order where the device has it).
   const cl::CommandQueue &queue() const { return queue_; }
   const config &configuration() const { return config_; }
   bool out_of_order() const { return out_of_order_; }
@@ -104,10 +134,13 @@ public:
   // output_node_count(N) nodes in the tree layout less its leaves (level 1 at offset 0, root
   // last). Waits for `wait` first; returns the events of the enqueued commands, the last one
   // completing the tree. Nothing is read back.
+  // With tree.depth above ceil(log2 N), the last node is the top stored node, not the root:
+  // extend_root(hash, top, tree_layout(N).depth(), *tree.depth) gives the root.
   std::vector<cl::Event> enqueue_build(const cl::Buffer &leaves, std::uint64_t leaf_count,
                                        const cl::Buffer &nodes,
                                        const std::vector<cl::Event> &wait = {}) {
     const tree_layout layout(leaf_count);
+    const unsigned root_level = root_depth(config_.tree, layout); // refuses a bad tree.depth
     check_buffer(leaves, "leaves", leaf_count * node_bytes);
     check_buffer(nodes, "nodes", output_node_count(leaf_count) * node_bytes);
     std::vector<cl::Event> events;
@@ -118,36 +151,44 @@ public:
       });
       return events;
     }
-    enqueue_levels(leaves, nodes, layout, wait, events);
+    enqueue_levels({leaves, 0, leaf_count, 0}, {nodes, 0, layout.level_size(1), 0, layout.depth()},
+                   root_level, wait, events);
     return events;
   }
 
-  // Host leaves in (N x 32 bytes), the whole tree out.
+  // Page-locked host memory of this merkleizer's context: fill leaves in it, or read results.
+  host_buffer allocate_host(std::size_t bytes) const {
+    return host_buffer(context_, upload_queue_, bytes);
+  }
+
+  // A tree for build(const host_buffer&, tree&), its nodes in page-locked memory.
+  // Its level 0 is the leaves given to each build.
+  tree allocate_tree(std::uint64_t leaf_count) const {
+    const tree_layout layout(leaf_count);
+    const unsigned keep = std::max(1u, std::min(config_.output.first, layout.depth()));
+    const std::uint64_t bytes = (layout.node_count() - layout.level_offset(keep)) * node_bytes;
+    return tree(layout, config_.tree, config_.output, nullptr,
+                bytes ? allocate_host(bytes).share() : nullptr);
+  }
+
+  // Host leaves in (N x 32 bytes), the levels config::output asks for out.
   tree build(const void *leaves, std::uint64_t leaf_bytes) {
     const tree_layout layout(leaf_count_of(leaf_bytes));
-    const std::uint64_t internal_bytes = layout.internal_node_count() * node_bytes;
-    last_ = build_times{};
-    if (internal_bytes > 0) reserve(leaf_bytes, internal_bytes); // before any host allocation
-    tree t(layout.leaf_count(), config_.tree);
-    if (internal_bytes == 0) { // one leaf: it is the root, nothing to compute
-      std::memcpy(t.bytes().data(), leaves, leaf_bytes);
-      return t;
+    const stream_plan plan = plan_for(layout); // before any allocation: the tree must fit
+    tree t(layout.leaf_count(), config_.tree, config_.output);
+    const auto start = std::chrono::steady_clock::now();
+    // The copy of the leaves into the tree overlaps the device's work.
+    std::thread copy_leaves;
+    if (t.first_level() == 0)
+      copy_leaves = std::thread([&] { std::memcpy(t.level_data(0), leaves, leaf_bytes); });
+    try {
+      stream({static_cast<const std::uint8_t *>(leaves), false, false}, t, plan);
+    } catch (...) {
+      if (copy_leaves.joinable()) copy_leaves.join();
+      throw;
     }
-    cl::Event upload, download;
-    detail::call("clEnqueueWriteBuffer", [&] {
-      return queue_.enqueueWriteBuffer(leaves_, CL_FALSE, 0, leaf_bytes, leaves, nullptr, &upload);
-    });
-    std::vector<cl::Event> kernels;
-    enqueue_levels(leaves_, nodes_, t.layout(), {upload}, kernels);
-    const std::vector<cl::Event> after_kernels{kernels.back()};
-    detail::call("clEnqueueReadBuffer", [&] {
-      return queue_.enqueueReadBuffer(nodes_, CL_FALSE, 0, internal_bytes,
-                                      t.bytes().data() + leaf_bytes, &after_kernels, &download);
-    });
-    detail::call("clFlush", [&] { return queue_.flush(); });
-    std::memcpy(t.bytes().data(), leaves, leaf_bytes); // overlaps the device's work
-    detail::call("clWaitForEvents", [&] { return download.wait(); });
-    last_ = build_times{event_ms(upload), events_ms(kernels), event_ms(download), kernels.size()};
+    if (copy_leaves.joinable()) copy_leaves.join();
+    last_.wall_ms = ms_since(start);
     return t;
   }
 
@@ -155,91 +196,509 @@ public:
     return build(leaves.data(), leaves.size());
   }
 
+  // Leaves in page-locked memory: uploaded without staging, and kept by the tree as its level 0
+  // (no copy). The nodes come back into fresh page-locked memory.
+  tree build(const host_buffer &leaves) {
+    tree t = allocate_tree(leaf_count_of(leaves.size()));
+    build(leaves, t);
+    return t;
+  }
+
+  // The same into a tree from allocate_tree(N), whose memory is reused.
+  void build(const host_buffer &leaves, tree &out) {
+    const tree_layout layout(leaf_count_of(leaves.size()));
+    if (out.leaf_count() != layout.leaf_count() ||
+        out.first_level() != std::min(config_.output.first, layout.depth()))
+      throw error("build: the output tree was allocated for " + std::to_string(out.leaf_count()) +
+                  " leaves from level " + std::to_string(out.first_level()) + ", not " +
+                  std::to_string(layout.leaf_count()) + " leaves with this configuration");
+    const stream_plan plan = plan_for(layout);
+    const auto start = std::chrono::steady_clock::now();
+    out = tree(layout, config_.tree, config_.output, leaves.share(), out.nodes_storage());
+    stream({leaves.data(), true, true}, out, plan);
+    last_.wall_ms = ms_since(start);
+  }
+
   const build_times &last_times() const { return last_; }
 
+  // The program of the level kernels for this device and configuration (files and options).
+  detail::program_spec level_program() const {
+    const unsigned lanes = lanes_for_device();
+    return detail::merkle_program(config_.tree.hash, work_group_size(lanes), lanes);
+  }
+
+  // The form the level kernels' program was built from (programs.hpp); builds it if not yet.
+  merklize::program_form program_form() {
+    subtree_kernel();
+    return form_;
+  }
+
 private:
-  cl::CommandQueue make_queue() {
+  // Where a span of levels reads its first level from.
+  struct level_source {
+    const cl::Buffer &buffer;
+    std::uint64_t first; // node offset of the level in buffer
+    std::uint64_t count; // nodes in the level
+    unsigned level;      // its level in the tree
+  };
+
+  // Where `levels` levels above a source go: as in the tree layout, level j (from 0) of the
+  // span starting at node `first` of buffer and holding `size` nodes, halving (rounded up) each
+  // level, with the span's nodes from index `offset >> j` of level j (a chunk in its place).
+  struct level_target {
+    const cl::Buffer &buffer;
+    std::uint64_t first, size, offset;
+    unsigned levels;
+
+    // The target of the levels from j on.
+    level_target from(unsigned j) const {
+      level_target t = *this;
+      for (unsigned k = 0; k < j; ++k) {
+        t.first += t.size;
+        t.size = (t.size + 1) / 2;
+      }
+      t.offset >>= j;
+      t.levels -= j;
+      return t;
+    }
+    std::uint64_t node_first() const { return first + offset; }
+  };
+
+  // How a host build streams: chunks of 2^s leaves, the lowest `lower` levels of each chunk
+  // downloaded from its slot, the levels above kept in `upper` (tree layout from level lower+1).
+  struct stream_plan {
+    unsigned s = 0, lower = 0, slots = 0;
+    std::uint64_t chunk_leaves = 0, chunks = 0, slot_leaves = 0, slot_nodes = 0, upper_nodes = 0;
+
+    std::uint64_t device_bytes() const {
+      return (slots * (slot_leaves + slot_nodes) + upper_nodes + zero_nodes) * node_bytes;
+    }
+  };
+
+  static constexpr unsigned zero_nodes = 64;
+
+  static double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+  }
+
+  bool is_cpu() const {
+    return (detail::device_info<CL_DEVICE_TYPE, cl_device_type>(device_) & CL_DEVICE_TYPE_CPU) != 0;
+  }
+
+  cl::CommandQueue make_queue(bool allow_out_of_order) {
     const auto supported =
         detail::device_info<CL_DEVICE_QUEUE_PROPERTIES, cl_command_queue_properties>(device_);
-    out_of_order_ = (supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+    const bool ooo = allow_out_of_order && (supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    if (allow_out_of_order) out_of_order_ = ooo;
     const cl_command_queue_properties props =
-        CL_QUEUE_PROFILING_ENABLE | (out_of_order_ ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0);
+        CL_QUEUE_PROFILING_ENABLE | (ooo ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0);
     return detail::create("clCreateCommandQueue", [&](cl_int *err) {
       return cl::CommandQueue(context_, device_, props, err);
     });
   }
 
-  cl::Kernel &level_kernel() {
-    auto found = level_kernels_.find(config_.tree.hash);
-    if (found != level_kernels_.end()) return found->second;
-    const cl::Program program =
-        detail::get_program(context_, device_, detail::merkle_program(config_.tree.hash));
-    cl::Kernel kernel = detail::create(
-        "clCreateKernel", [&](cl_int *err) { return cl::Kernel(program, "merkle_level", err); });
-    return level_kernels_.emplace(config_.tree.hash, kernel).first->second;
+  unsigned lanes_for_device() const {
+    if (!detail::lanes_supported(config_.tree.hash)) return 1;
+    if (config_.lanes) {
+      if (config_.lanes != 1 && config_.lanes != 4 && config_.lanes != 8 && config_.lanes != 16)
+        throw error("lanes must be 0, 1, 4, 8 or 16, not " + std::to_string(config_.lanes));
+      return config_.lanes;
+    }
+    if (!is_cpu()) return 1;
+    const auto width = detail::device_info<CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, cl_uint>(device_);
+    return width >= 16 ? 16 : width >= 8 ? 8 : 4;
   }
 
-  std::size_t work_group_size(cl::Kernel &kernel) const {
+  // The level kernel: merkle_subtree (several levels a launch), or merkle_level_lanes.
+  cl::Kernel &subtree_kernel() {
+    if (kernel_()) return kernel_;
+    lanes_ = lanes_for_device();
+    local_size_ = work_group_size(lanes_);
+    const auto built = detail::get_program(context_, device_, level_program());
+    form_ = built.form;
+    kernel_ = detail::create("clCreateKernel", [&](cl_int *err) {
+      return cl::Kernel(built.program, lanes_ > 1 ? "merkle_level_lanes" : "merkle_subtree", err);
+    });
+    check_work_group_size(kernel_);
+    zeros_ = detail::create("clCreateBuffer", [&](cl_int *err) {
+      return cl::Buffer(context_, CL_MEM_READ_ONLY, zero_nodes * node_bytes, nullptr, err);
+    });
+    const auto zeros = zero_subtree_roots(config_.tree.hash, zero_nodes - 1);
+    detail::call("clEnqueueWriteBuffer", [&] {
+      return upload_queue_.enqueueWriteBuffer(zeros_, CL_TRUE, 0, zero_nodes * node_bytes,
+                                              zeros.data());
+    });
+    return kernel_;
+  }
+
+  // The configured size, else 16 for lanes (CPU work-groups need little) and 256 on GPUs.
+  std::size_t work_group_size(unsigned lanes) const {
+    if (config_.work_group_size) return config_.work_group_size;
+    const auto device_max =
+        detail::device_info<CL_DEVICE_MAX_WORK_GROUP_SIZE, std::size_t>(device_);
+    return std::min<std::size_t>(lanes > 1 ? 16 : 256, device_max);
+  }
+
+  void check_work_group_size(const cl::Kernel &kernel) const {
     std::size_t kernel_max = 0;
     detail::call("clGetKernelWorkGroupInfo", [&] {
       return kernel.getWorkGroupInfo(device_, CL_KERNEL_WORK_GROUP_SIZE, &kernel_max);
     });
-    const std::size_t wanted = config_.work_group_size ? config_.work_group_size : 256;
-    if (wanted > kernel_max)
-      throw error("work-group size " + std::to_string(wanted) + " exceeds the kernel's limit of " +
-                  std::to_string(kernel_max) + " on " + device_name(device_));
-    return wanted;
+    if (local_size_ > kernel_max)
+      throw error("work-group size " + std::to_string(local_size_) +
+                  " exceeds the kernel's limit of " + std::to_string(kernel_max) + " on " +
+                  device_name(device_));
   }
 
-  void enqueue_levels(const cl::Buffer &leaves, const cl::Buffer &nodes, const tree_layout &layout,
+  // Levels one launch computes: a work-group of W (a power of two) reduces 2W nodes to one.
+  unsigned levels_per_launch() const {
+    if (lanes_ > 1 || local_size_ & (local_size_ - 1)) return 1;
+    unsigned levels = 1;
+    while ((std::size_t(1) << levels) <= local_size_ && levels < 16)
+      ++levels;
+    return config_.levels_per_launch ? std::min(config_.levels_per_launch, levels) : levels;
+  }
+
+  // Enqueues the levels above `source`, in launches of up to levels_per_launch() levels.
+  void enqueue_levels(const level_source &source, const level_target &target, unsigned root_level,
                       const std::vector<cl::Event> &wait, std::vector<cl::Event> &events) {
-    cl::Kernel &kernel = level_kernel();
-    const std::size_t local = work_group_size(kernel);
-    const std::uint64_t n = layout.leaf_count();
-    const auto zeros = zero_subtree_roots(config_.tree.hash, layout.depth());
-    for (unsigned level = 1; level <= layout.depth(); ++level) {
-      const std::uint64_t out_count = layout.level_size(level);
-      cl_uint8 pad;
-      std::memcpy(&pad, zeros[level - 1].data(), node_bytes);
-      detail::call("clSetKernelArg", [&] {
-        cl_int err = kernel.setArg(0, level == 1 ? leaves : nodes);
-        err |= kernel.setArg(1, cl_ulong(level == 1 ? 0 : layout.level_offset(level - 1) - n));
-        err |= kernel.setArg(2, cl_ulong(layout.level_size(level - 1)));
-        err |= kernel.setArg(3, nodes);
-        err |= kernel.setArg(4, cl_ulong(layout.level_offset(level) - n));
-        err |= kernel.setArg(5, pad);
-        err |= kernel.setArg(6, cl_int(config_.tree.pad == shape::zero));
-        err |= kernel.setArg(7, cl_int(level == layout.depth()));
-        return err;
-      });
-      const std::size_t global = (out_count + local - 1) / local * local;
-      const std::vector<cl::Event> deps =
-          events.empty() ? wait : std::vector<cl::Event>{events.back()};
+    subtree_kernel();
+    const unsigned per_launch = levels_per_launch();
+    std::uint64_t count = source.count;
+    for (unsigned done = 0; done < target.levels;) {
+      const unsigned levels = std::min(per_launch, target.levels - done);
+      const level_target out = target.from(done);
+      const level_source in = done == 0
+                                  ? source
+                                  : level_source{target.buffer, target.from(done - 1).node_first(),
+                                                 count, source.level + done};
+      const int top = in.level + levels == root_level ? int(levels) - 1 : -1;
+      std::uint64_t items = (count + 1) / 2;
+      if (lanes_ > 1) {
+        set_lanes_args(in, out.buffer, out.node_first(), top == 0);
+        items = (items + lanes_ - 1) / lanes_;
+      } else {
+        set_subtree_args(in, out, levels, top);
+      }
+      const std::vector<cl::Event> deps = done == 0 ? wait : std::vector<cl::Event>{events.back()};
       events.emplace_back();
       detail::call("clEnqueueNDRangeKernel", [&] {
-        return queue_.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global),
-                                           cl::NDRange(local), &deps, &events.back());
+        const std::uint64_t groups = (items + local_size_ - 1) / local_size_;
+        return queue_.enqueueNDRangeKernel(kernel_, cl::NullRange,
+                                           cl::NDRange(groups * local_size_),
+                                           cl::NDRange(local_size_), &deps, &events.back());
       });
+      for (unsigned j = 0; j < levels; ++j)
+        count = (count + 1) / 2;
+      done += levels;
     }
+  }
+
+  void set_subtree_args(const level_source &in, const level_target &out, unsigned levels, int top) {
+    detail::call("clSetKernelArg", [&] {
+      cl_int err = kernel_.setArg(0, in.buffer);
+      err |= kernel_.setArg(1, cl_ulong(in.first));
+      err |= kernel_.setArg(2, cl_ulong(in.count));
+      err |= kernel_.setArg(3, out.buffer);
+      err |= kernel_.setArg(4, cl_ulong(out.first));
+      err |= kernel_.setArg(5, cl_ulong(out.size));
+      err |= kernel_.setArg(6, cl_ulong(out.offset));
+      err |= kernel_.setArg(7, cl_int(levels));
+      err |= kernel_.setArg(8, zeros_);
+      err |= kernel_.setArg(9, cl_ulong(in.level));
+      err |= kernel_.setArg(10, cl_int(config_.tree.pad == shape::zero));
+      err |= kernel_.setArg(11, cl_int(top));
+      return err;
+    });
+  }
+
+  void set_lanes_args(const level_source &in, const cl::Buffer &out, std::uint64_t out_first,
+                      bool top) {
+    detail::call("clSetKernelArg", [&] {
+      cl_int err = kernel_.setArg(0, in.buffer);
+      err |= kernel_.setArg(1, cl_ulong(in.first));
+      err |= kernel_.setArg(2, cl_ulong(in.count));
+      err |= kernel_.setArg(3, out);
+      err |= kernel_.setArg(4, cl_ulong(out_first));
+      err |= kernel_.setArg(5, zeros_);
+      err |= kernel_.setArg(6, cl_ulong(in.level));
+      err |= kernel_.setArg(7, cl_int(config_.tree.pad == shape::zero));
+      err |= kernel_.setArg(8, cl_int(top));
+      return err;
+    });
+  }
+
+  // Chunk size and slots for a host build, within the device's memory or max_device_bytes.
+  stream_plan plan_for(const tree_layout &layout) const {
+    root_depth(config_.tree, layout); // refuses a bad fixed depth before anything is allocated
+    const auto max_alloc = detail::device_info<CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong>(device_);
+    const auto global = detail::device_info<CL_DEVICE_GLOBAL_MEM_SIZE, cl_ulong>(device_);
+    const std::uint64_t budget = config_.max_device_bytes
+                                     ? std::min<std::uint64_t>(config_.max_device_bytes, global)
+                                     : global / 10 * 9;
+    const unsigned wanted = config_.chunk_log2 ? config_.chunk_log2 : (is_cpu() ? 22 : 20);
+    for (unsigned s = std::min(wanted, layout.depth());; --s) {
+      const stream_plan plan = plan_with(layout, s);
+      const bool fits =
+          plan.device_bytes() <= budget &&
+          std::max({plan.slot_leaves, plan.slot_nodes, plan.upper_nodes}) * node_bytes <= max_alloc;
+      if (fits) return plan;
+      if (s <= 1)
+        throw error("tree too large for " + device_name(device_) + ": " +
+                    std::to_string(layout.leaf_count() * node_bytes) + " bytes of leaves and " +
+                    std::to_string(layout.internal_node_count() * node_bytes) +
+                    " bytes of nodes need at least " + std::to_string(plan.device_bytes()) +
+                    " bytes of device memory even when streamed, but " + std::to_string(budget) +
+                    " bytes are allowed (device memory " + std::to_string(global) +
+                    ", largest buffer " + std::to_string(max_alloc) + ")");
+    }
+  }
+
+  static stream_plan plan_with(const tree_layout &layout, unsigned s) {
+    stream_plan p;
+    p.s = s;
+    // The lowest levels of a chunk hold nearly all its nodes and come back chunk by chunk; the
+    // few above them (1/256 of the tree) stay on the device and come back in one piece.
+    p.lower = s == 0 ? 0 : s - std::max(1u, std::min(8u, s / 2));
+    p.chunk_leaves = std::uint64_t(1) << s;
+    p.chunks = (layout.leaf_count() + p.chunk_leaves - 1) / p.chunk_leaves;
+    p.slots = static_cast<unsigned>(std::min<std::uint64_t>(3, p.chunks));
+    p.slot_leaves = std::min(p.chunk_leaves, layout.leaf_count());
+    for (unsigned k = 1; k <= p.lower; ++k)
+      p.slot_nodes += ceil_shift(p.slot_leaves, k);
+    p.upper_nodes = layout.node_count() - layout.level_offset(p.lower + 1);
+    return p;
+  }
+
+  static std::uint64_t ceil_shift(std::uint64_t n, unsigned k) {
+    return (n + (1ull << k) - 1) >> k;
+  }
+
+  // Node offset of chunk-level k (1..lower) in a slot's node buffer.
+  static std::uint64_t slot_level_first(const stream_plan &p, unsigned k) {
+    std::uint64_t first = 0;
+    for (unsigned i = 1; i < k; ++i)
+      first += ceil_shift(p.slot_leaves, i);
+    return first;
+  }
+
+  void ensure_stream_buffers(const stream_plan &p) {
+    grow(upper_, upper_bytes_, std::max<std::uint64_t>(1, p.upper_nodes) * node_bytes);
+    slots_.resize(std::max<std::size_t>(slots_.size(), p.slots));
+    for (unsigned i = 0; i < p.slots; ++i) {
+      grow(slots_[i].leaves, slots_[i].leaves_bytes, p.slot_leaves * node_bytes);
+      grow(slots_[i].nodes, slots_[i].nodes_bytes,
+           std::max<std::uint64_t>(1, p.slot_nodes) * node_bytes);
+    }
+  }
+
+  // Copies with several threads: one core cannot feed a PCIe 5 link, nor fault in fresh pages
+  // as fast as the device fills them.
+  static void parallel_copy(std::uint8_t *dst, const std::uint8_t *src, std::uint64_t bytes) {
+    const std::uint64_t threads =
+        bytes < (std::uint64_t(8) << 20)
+            ? 1
+            : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+    if (threads == 1) {
+      std::memcpy(dst, src, bytes);
+      return;
+    }
+    const std::uint64_t slice = (bytes / threads + 4095) / 4096 * 4096;
+    std::vector<std::thread> pool;
+    for (std::uint64_t at = slice; at < bytes; at += slice)
+      pool.emplace_back([=] { std::memcpy(dst + at, src + at, std::min(slice, bytes - at)); });
+    std::memcpy(dst, src, std::min(slice, bytes));
+    for (auto &thread : pool)
+      thread.join();
+  }
+
+  // Page-locked staging for copies from and to pageable memory: the driver's own pageable path
+  // is many times slower than the bus.
+  host_buffer &staging(std::vector<host_buffer> &ring, std::size_t index, std::uint64_t bytes) {
+    if (ring.size() <= index) ring.resize(index + 1);
+    if (ring[index].size() < bytes) {
+      ring[index] = host_buffer();
+      ring[index] = allocate_host(bytes);
+    }
+    return ring[index];
+  }
+
+  // Where the leaves and the kept nodes of a host build are, and whether they are page-locked.
+  struct host_side {
+    const std::uint8_t *leaves;
+    bool leaves_pinned;
+    bool nodes_pinned;
+  };
+
+  // CPU devices share the host's memory: the kernels read the leaves and write the nodes where
+  // they are, with no copy at all (when the tree keeps every level above the leaves).
+  bool zero_copy(const tree &t) const {
+    return config_.zero_copy && t.first_node_level() == 1 &&
+           detail::device_info<CL_DEVICE_HOST_UNIFIED_MEMORY, cl_bool>(device_) && is_cpu();
+  }
+
+  void build_in_place(const std::uint8_t *leaves, tree &t) {
+    const std::uint64_t n = t.leaf_count();
+    const cl::Buffer in = detail::create("clCreateBuffer", [&](cl_int *err) {
+      return cl::Buffer(context_, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, n * node_bytes,
+                        const_cast<std::uint8_t *>(leaves), err);
+    });
+    const cl::Buffer out = detail::create("clCreateBuffer", [&](cl_int *err) {
+      return cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, t.nodes_size(),
+                        t.nodes_data(), err);
+    });
+    const auto kernels = enqueue_build(in, n, out);
+    const std::vector<cl::Event> done{kernels.back()};
+    // Mapping makes the nodes visible at their host address (no copy where the device used it).
+    void *mapped = detail::create("clEnqueueMapBuffer", [&](cl_int *err) {
+      return queue_.enqueueMapBuffer(out, CL_TRUE, CL_MAP_READ, 0, t.nodes_size(), &done, nullptr,
+                                     err);
+    });
+    cl::Event unmapped;
+    detail::call("clEnqueueUnmapMemObject",
+                 [&] { return queue_.enqueueUnmapMemObject(out, mapped, nullptr, &unmapped); });
+    detail::call("clWaitForEvents", [&] { return unmapped.wait(); });
+    last_.kernel_ms = events_ms(kernels);
+    last_.kernel_launches = kernels.size();
+    last_.chunks = 1;
+  }
+
+  // The streaming build: leaves from host memory, the kept levels into t (level 0 is the
+  // caller's business: copied or shared).
+  void stream(const host_side &host, tree &t, const stream_plan &p) {
+    last_ = build_times{};
+    const tree_layout &layout = t.layout();
+    const unsigned depth = layout.depth();
+    // The level that gets the root flag: above the stored levels when a fixed depth pads them.
+    const unsigned root_level = root_depth(config_.tree, layout);
+    if (depth == 0) return;
+    if (zero_copy(t)) return build_in_place(host.leaves, t);
+    subtree_kernel();
+    ensure_stream_buffers(p);
+    const unsigned keep = t.first_node_level();
+    const auto upper_first = [&](unsigned k) {
+      return layout.level_offset(k) - layout.level_offset(p.lower + 1);
+    };
+    const auto tree_node = [&](unsigned k, std::uint64_t i) {
+      return t.nodes_data() + (layout.level_offset(k) - layout.level_offset(keep) + i) * node_bytes;
+    };
+    const unsigned keep_lower = std::max(keep, 1u); // kept levels among the chunks' lower ones
+    const bool stage_down = !host.nodes_pinned && keep_lower <= p.lower;
+    std::vector<cl::Event> uploads, kernels, downloads, chunk_done(p.chunks), chunk_read(p.chunks);
+    std::vector<std::uint64_t> chunk_leaves(p.chunks);
+    // Host side of a staged download: from the slot's copy to each kept level's place.
+    const auto drain = [&](std::uint64_t c) {
+      detail::call("clWaitForEvents", [&] { return chunk_read[c].wait(); });
+      const std::uint8_t *staged = down_staging_[c % p.slots].data();
+      for (unsigned k = keep_lower; k <= p.lower; ++k)
+        parallel_copy(tree_node(k, c << (p.s - k)),
+                      staged +
+                          (slot_level_first(p, k) - slot_level_first(p, keep_lower)) * node_bytes,
+                      ceil_shift(chunk_leaves[c], k) * node_bytes);
+    };
+    for (std::uint64_t c = 0; c < p.chunks; ++c) {
+      const slot &sl = slots_[c % p.slots];
+      const std::uint64_t first_leaf = c * p.chunk_leaves;
+      const std::uint64_t m = chunk_leaves[c] =
+          std::min(p.chunk_leaves, layout.leaf_count() - first_leaf);
+      const std::uint8_t *source = host.leaves + first_leaf * node_bytes;
+      if (!host.leaves_pinned) {
+        host_buffer &stage = staging(up_staging_, c % p.slots, p.slot_leaves * node_bytes);
+        if (c >= p.slots)
+          detail::call("clWaitForEvents", [&] { return uploads[c - p.slots].wait(); });
+        parallel_copy(stage.data(), source, m * node_bytes);
+        source = stage.data();
+      }
+      std::vector<cl::Event> free_slot;
+      if (c >= p.slots) free_slot = {chunk_done[c - p.slots]};
+      uploads.emplace_back();
+      detail::call("clEnqueueWriteBuffer", [&] {
+        return upload_queue_.enqueueWriteBuffer(sl.leaves, CL_FALSE, 0, m * node_bytes, source,
+                                                &free_slot, &uploads.back());
+      });
+      detail::call("clFlush", [&] { return upload_queue_.flush(); });
+      std::vector<cl::Event> wait{uploads.back()};
+      if (c >= p.slots) wait.push_back(chunk_read[c - p.slots]);
+      if (c > 0) wait.push_back(chunk_done[c - 1]);
+      // Levels 1..lower into the slot, then lower+1..s into the upper buffer at the chunk's place.
+      const std::size_t before = kernels.size();
+      const level_source leaves_in{sl.leaves, 0, m, 0};
+      const level_target upper{upper_, upper_first(p.lower + 1), layout.level_size(p.lower + 1),
+                               c << (p.s - p.lower - 1), p.s - p.lower};
+      if (p.lower > 0) {
+        enqueue_levels(leaves_in, {sl.nodes, 0, ceil_shift(p.slot_leaves, 1), 0, p.lower},
+                       root_level, wait, kernels);
+        enqueue_levels({sl.nodes, slot_level_first(p, p.lower), ceil_shift(m, p.lower), p.lower},
+                       upper, root_level, {kernels.back()}, kernels);
+      } else {
+        enqueue_levels(leaves_in, upper, root_level, wait, kernels);
+      }
+      detail::call("clFlush", [&] { return queue_.flush(); });
+      chunk_done[c] = kernels.back();
+      const std::vector<cl::Event> lower_done{
+          p.lower > 0 ? kernels[before + (levels_in_launches(p.lower) - 1)] : wait.front()};
+      chunk_read[c] = lower_done.front();
+      if (stage_down) { // one read of the slot's kept levels, scattered by the host later
+        host_buffer &stage = staging(down_staging_, c % p.slots, p.slot_nodes * node_bytes);
+        downloads.emplace_back();
+        const std::uint64_t from = slot_level_first(p, keep_lower);
+        const std::uint64_t to = slot_level_first(p, p.lower) + ceil_shift(m, p.lower);
+        detail::call("clEnqueueReadBuffer", [&] {
+          return download_queue_.enqueueReadBuffer(sl.nodes, CL_FALSE, from * node_bytes,
+                                                   (to - from) * node_bytes, stage.data(),
+                                                   &lower_done, &downloads.back());
+        });
+        chunk_read[c] = downloads.back();
+        if (c + 1 >= p.slots) drain(c + 1 - p.slots);
+      } else {
+        for (unsigned k = keep_lower; k <= p.lower; ++k) { // straight into page-locked memory
+          downloads.emplace_back();
+          detail::call("clEnqueueReadBuffer", [&] {
+            return download_queue_.enqueueReadBuffer(
+                sl.nodes, CL_FALSE, slot_level_first(p, k) * node_bytes,
+                ceil_shift(m, k) * node_bytes, tree_node(k, c << (p.s - k)), &lower_done,
+                &downloads.back());
+          });
+          chunk_read[c] = downloads.back();
+        }
+      }
+      detail::call("clFlush", [&] { return download_queue_.flush(); });
+    }
+    if (stage_down)
+      for (std::uint64_t c = p.chunks < p.slots ? 0 : p.chunks + 1 - p.slots; c < p.chunks; ++c)
+        drain(c);
+    // The levels above the chunks, then one download of every kept level in the upper buffer.
+    if (depth > p.s)
+      enqueue_levels({upper_, upper_first(p.s), layout.level_size(p.s), p.s},
+                     {upper_, upper_first(p.s + 1), layout.level_size(p.s + 1), 0, depth - p.s},
+                     root_level, {kernels.back()}, kernels);
+    const unsigned from = std::max(keep, p.lower + 1);
+    const std::vector<cl::Event> all_done{kernels.back()};
+    downloads.emplace_back();
+    detail::call("clEnqueueReadBuffer", [&] {
+      return download_queue_.enqueueReadBuffer(upper_, CL_FALSE, upper_first(from) * node_bytes,
+                                               (layout.node_count() - layout.level_offset(from)) *
+                                                   node_bytes,
+                                               tree_node(from, 0), &all_done, &downloads.back());
+    });
+    detail::call("clFlush", [&] { return queue_.flush(); });
+    detail::call("clFinish", [&] { return download_queue_.finish(); });
+    last_.upload_ms = events_ms(uploads);
+    last_.kernel_ms = events_ms(kernels);
+    last_.download_ms = events_ms(downloads);
+    last_.kernel_launches = kernels.size();
+    last_.chunks = p.chunks;
+  }
+
+  // Launches that compute `levels` levels.
+  unsigned levels_in_launches(unsigned levels) const {
+    const unsigned per_launch = levels_per_launch();
+    return (levels + per_launch - 1) / per_launch;
   }
 
   void check_buffer(const cl::Buffer &buffer, const char *what, std::uint64_t needed) const {
     detail::check_buffer(context_, buffer, what, needed, "merkleizer's", "the tree");
-  }
-
-  // Grows the scratch buffers of host builds, after checking the device can hold the tree.
-  void reserve(std::uint64_t leaf_bytes, std::uint64_t internal_bytes) {
-    const auto max_alloc = detail::device_info<CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong>(device_);
-    const auto global = detail::device_info<CL_DEVICE_GLOBAL_MEM_SIZE, cl_ulong>(device_);
-    if (leaf_bytes > max_alloc || internal_bytes > max_alloc ||
-        leaf_bytes + internal_bytes > global)
-      throw error("tree too large for " + device_name(device_) + ": " + std::to_string(leaf_bytes) +
-                  " bytes of leaves and " + std::to_string(internal_bytes) +
-                  " bytes of nodes, but the device has " + std::to_string(global) +
-                  " bytes of memory and buffers of at most " + std::to_string(max_alloc) +
-                  " bytes");
-    grow(leaves_, leaves_bytes_, leaf_bytes);
-    grow(nodes_, nodes_bytes_, internal_bytes);
   }
 
   void grow(cl::Buffer &buffer, std::uint64_t &capacity, std::uint64_t needed) {
@@ -252,14 +711,25 @@ private:
     capacity = needed;
   }
 
+  struct slot {
+    cl::Buffer leaves, nodes;
+    std::uint64_t leaves_bytes = 0, nodes_bytes = 0;
+  };
+
   cl::Context context_;
   cl::Device device_;
   config config_;
   bool out_of_order_ = false;
-  cl::CommandQueue queue_;
-  std::map<hash_kind, cl::Kernel> level_kernels_;
-  cl::Buffer leaves_, nodes_;
-  std::uint64_t leaves_bytes_ = 0, nodes_bytes_ = 0;
+  cl::CommandQueue queue_, upload_queue_, download_queue_;
+  cl::Kernel kernel_;
+  merklize::program_form form_ = merklize::program_form::jit;
+  unsigned lanes_ = 1;
+  std::size_t local_size_ = 0;
+  cl::Buffer zeros_;
+  std::vector<slot> slots_;
+  cl::Buffer upper_;
+  std::uint64_t upper_bytes_ = 0;
+  std::vector<host_buffer> up_staging_, down_staging_;
   build_times last_;
 };
 

@@ -23,10 +23,12 @@
 
 namespace merklize {
 
-// That the leaf at `index` belongs to the tree of `leaf_count` leaves built with `options`.
-// `siblings` runs from the leaves up, one node per level: the sibling of the path's node. Where
-// the path's node is the lone last node of its level, shape::promote records nothing (the node
-// moves up) and shape::zero records the zero-subtree root it was hashed with.
+// That the leaf at `index` belongs to the tree of `leaf_count` leaves built with `options`
+// (options.depth: shape zero's fixed root depth, if any). `siblings` runs from the leaves up, one
+// node per level up to the root: the sibling of the path's node. Where the path's node is the
+// lone last node of its level, shape::promote records nothing (the node moves up) and
+// shape::zero records the zero-subtree root it was hashed with, as on the levels that a fixed
+// depth adds above the stored tree.
 struct inclusion_proof {
   tree_options options;
   std::uint64_t leaf_count = 0;
@@ -44,38 +46,6 @@ struct multiproof {
   std::vector<digest> nodes;
 };
 
-inline bool operator==(const inclusion_proof &a, const inclusion_proof &b) {
-  return a.options.hash == b.options.hash && a.options.pad == b.options.pad &&
-         a.leaf_count == b.leaf_count && a.index == b.index && a.siblings == b.siblings;
-}
-
-inline bool operator==(const multiproof &a, const multiproof &b) {
-  return a.options.hash == b.options.hash && a.options.pad == b.options.pad &&
-         a.leaf_count == b.leaf_count && a.indices == b.indices && a.nodes == b.nodes;
-}
-
-// A node of a tree: its level (0 for the leaves) and its index within the level.
-struct node_position {
-  unsigned level;
-  std::uint64_t index;
-};
-
-// What the verifier knows of the tree apart from the proof. A root commits neither to the leaf
-// count nor to the hash and shape that made it, so a proof relabelled with another of these can
-// still verify where its path keeps the same form (docs/PROOFS.md): pin what you know.
-struct proof_expectations {
-  std::optional<hash_kind> hash;
-  std::optional<shape> pad;
-  std::optional<std::uint64_t> leaf_count;
-};
-
-// The outcome of a verification: valid, or the reason it is not.
-struct verification {
-  bool valid = false;
-  std::string reason; // empty when valid
-  explicit operator bool() const { return valid; }
-};
-
 namespace detail {
 
 inline std::uint64_t parent_level_size(std::uint64_t size) { return size / 2 + size % 2; }
@@ -88,17 +58,68 @@ inline unsigned depth_of(std::uint64_t leaf_count) {
   return depth;
 }
 
+// Levels from the leaves to the root: the fixed depth if the options set one, else the natural.
+inline unsigned root_depth_of(const tree_options &options, std::uint64_t leaf_count) {
+  return options.depth.value_or(depth_of(leaf_count));
+}
+
+// Same tree: an unset depth and the natural depth set explicitly give the same root.
+inline bool same_tree(const tree_options &a, std::uint64_t a_leaves, const tree_options &b,
+                      std::uint64_t b_leaves) {
+  return a.hash == b.hash && a.pad == b.pad && a_leaves == b_leaves &&
+         root_depth_of(a, a_leaves) == root_depth_of(b, b_leaves);
+}
+
+} // namespace detail
+
+inline bool operator==(const inclusion_proof &a, const inclusion_proof &b) {
+  return detail::same_tree(a.options, a.leaf_count, b.options, b.leaf_count) &&
+         a.index == b.index && a.siblings == b.siblings;
+}
+
+inline bool operator==(const multiproof &a, const multiproof &b) {
+  return detail::same_tree(a.options, a.leaf_count, b.options, b.leaf_count) &&
+         a.indices == b.indices && a.nodes == b.nodes;
+}
+
+// A node of a tree: its level (0 for the leaves) and its index within the level.
+struct node_position {
+  unsigned level;
+  std::uint64_t index;
+};
+
+// What the verifier knows of the tree apart from the proof. A root commits neither to the leaf
+// count nor to the hash, shape and depth that made it, so a proof relabelled with another of
+// these can still verify where the computation stays the same (docs/PROOFS.md): pin what you
+// know. `depth` is the root's depth (tree::root_depth()).
+struct proof_expectations {
+  std::optional<hash_kind> hash;
+  std::optional<shape> pad;
+  std::optional<std::uint64_t> leaf_count;
+  std::optional<unsigned> depth;
+};
+
+// The outcome of a verification: valid, or the reason it is not.
+struct verification {
+  bool valid = false;
+  std::string reason; // empty when valid
+  explicit operator bool() const { return valid; }
+};
+
+namespace detail {
+
 // The climb from known nodes of level 0 to the root, shared by every prover and verifier so that
 // they agree on which nodes a proof holds and in which order. `known` holds (index, value) pairs
-// with strictly increasing indices below leaf_count. At each level, a known node meets its
+// with strictly increasing indices below leaf_count; the root is `levels` levels up (at least
+// the natural depth; above it the single node is alone). At each level, a known node meets its
 // sibling: another known node, pair(level, left, right); a node the proof must hold,
 // from_proof(level, index, value); or none, being the lone last node of its level,
 // alone(level, value). Each returns the value of the parent. Returns the root's value.
 template <class Value, class Pair, class FromProof, class Alone>
-Value climb(std::vector<std::pair<std::uint64_t, Value>> known, std::uint64_t leaf_count, Pair pair,
-            FromProof from_proof, Alone alone) {
+Value climb(std::vector<std::pair<std::uint64_t, Value>> known, std::uint64_t leaf_count,
+            unsigned levels, Pair pair, FromProof from_proof, Alone alone) {
   std::uint64_t size = leaf_count;
-  for (unsigned level = 0; size > 1; ++level, size = parent_level_size(size)) {
+  for (unsigned level = 0; level < levels; ++level, size = parent_level_size(size)) {
     std::size_t parents = 0;
     for (std::size_t i = 0; i < known.size(); ++i) {
       const std::uint64_t index = known[i].first;
@@ -154,7 +175,18 @@ inline verification check_claims(const tree_options &options, std::uint64_t leaf
   if (expect.leaf_count && *expect.leaf_count != leaf_count)
     return reject("the proof is for a tree of " + std::to_string(leaf_count) + " leaves, not " +
                   std::to_string(*expect.leaf_count));
+  const unsigned depth = root_depth_of(options, leaf_count);
+  if (expect.depth && *expect.depth != depth)
+    return reject("the proof is for a root of depth " + std::to_string(depth) + ", not " +
+                  std::to_string(*expect.depth));
   if (leaf_count == 0) return reject("the proof claims a tree of 0 leaves");
+  if (depth != depth_of(leaf_count)) {
+    if (options.pad != shape::zero)
+      return reject("the proof claims a fixed depth, which only shape zero has");
+    if (depth < depth_of(leaf_count) || depth > 64)
+      return reject("the proof claims a root of depth " + std::to_string(depth) +
+                    ", which cannot hold " + std::to_string(leaf_count) + " leaves");
+  }
   return {true, {}};
 }
 
@@ -175,16 +207,26 @@ inline void check_leaf_index(std::uint64_t index, std::uint64_t leaf_count) {
                 std::to_string(leaf_count) + " leaves");
 }
 
+// Proofs read every level below the top of a host tree.
+inline void check_all_levels(const tree &t) {
+  if (t.first_level() != 0)
+    throw error("a proof needs every level of the tree, but this one keeps levels " +
+                std::to_string(t.first_level()) + ".." + std::to_string(t.depth()) +
+                " (build it with output_levels::all_nodes())");
+}
+
 } // namespace detail
 
-// The proof for leaf `index` of a host tree.
+// The proof for leaf `index` of a host tree, which must keep every level.
 inline inclusion_proof prove(const tree &t, std::uint64_t index) {
   detail::check_leaf_index(index, t.leaf_count());
+  detail::check_all_levels(t);
   inclusion_proof proof{t.options(), t.leaf_count(), index, {}};
-  const auto zeros = zero_subtree_roots(t.options().hash, t.depth());
+  const auto zeros = zero_subtree_roots(t.options().hash, t.root_depth());
   using detail::nothing;
   detail::climb<nothing>(
-      {{index, nothing{}}}, t.leaf_count(), [](unsigned, nothing, nothing) { return nothing{}; },
+      {{index, nothing{}}}, t.leaf_count(), t.root_depth(),
+      [](unsigned, nothing, nothing) { return nothing{}; },
       [&](unsigned level, std::uint64_t i, nothing) {
         proof.siblings.push_back(t.node(level, i ^ 1));
         return nothing{};
@@ -212,7 +254,8 @@ inline std::vector<node_position> multiproof_positions(std::uint64_t leaf_count,
   std::vector<node_position> positions;
   using detail::nothing;
   detail::climb<nothing>(
-      std::move(known), leaf_count, [](unsigned, nothing, nothing) { return nothing{}; },
+      std::move(known), leaf_count, detail::depth_of(leaf_count),
+      [](unsigned, nothing, nothing) { return nothing{}; },
       [&](unsigned level, std::uint64_t i, nothing) {
         positions.push_back({level, i ^ 1});
         return nothing{};
@@ -231,9 +274,10 @@ inline std::vector<std::uint64_t> canonical_indices(std::vector<std::uint64_t> i
   return indices;
 }
 
-// One proof for the leaves at `indices` of a host tree (in any order, repeats allowed: the proof
-// lists them sorted, once each).
+// One proof for the leaves at `indices` of a host tree, which must keep every level (indices in
+// any order, repeats allowed: the proof lists them sorted, once each).
 inline multiproof prove_multi(const tree &t, std::vector<std::uint64_t> indices) {
+  detail::check_all_levels(t);
   multiproof proof{
       t.options(), t.leaf_count(), canonical_indices(std::move(indices), t.leaf_count()), {}};
   for (const auto &p : multiproof_positions(t.leaf_count(), proof.indices))
@@ -251,13 +295,13 @@ inline verification verify(const inclusion_proof &proof, const digest &leaf, con
                           " out of range: the proof claims a tree of " +
                           std::to_string(proof.leaf_count) + " leaves");
   const hash_kind hash = proof.options.hash;
-  const unsigned depth = detail::depth_of(proof.leaf_count);
+  const unsigned depth = detail::root_depth_of(proof.options, proof.leaf_count);
   const bool zero_pad = proof.options.pad == shape::zero;
   const auto zeros = zero_pad ? zero_subtree_roots(hash, depth) : std::vector<digest>{};
   detail::node_stream siblings(proof.siblings);
   std::optional<unsigned> bad_padding; // a level whose zero-subtree sibling is wrong
   const digest computed = detail::climb<digest>(
-      {{proof.index, leaf}}, proof.leaf_count,
+      {{proof.index, leaf}}, proof.leaf_count, depth,
       [](unsigned, const digest &, const digest &) { return digest{}; }, // one leaf: no pairs
       [&](unsigned level, std::uint64_t i, const digest &node) {
         return detail::parent_of(hash, i, node, siblings.next(), level + 1 == depth);
@@ -301,12 +345,12 @@ inline verification verify(const multiproof &proof, const std::vector<digest> &l
     known.emplace_back(index, leaves[k]);
   }
   const hash_kind hash = proof.options.hash;
-  const unsigned depth = detail::depth_of(proof.leaf_count);
+  const unsigned depth = detail::root_depth_of(proof.options, proof.leaf_count);
   const bool zero_pad = proof.options.pad == shape::zero;
   const auto zeros = zero_pad ? zero_subtree_roots(hash, depth) : std::vector<digest>{};
   detail::node_stream nodes(proof.nodes);
   const digest computed = detail::climb<digest>(
-      std::move(known), proof.leaf_count,
+      std::move(known), proof.leaf_count, depth,
       [&](unsigned level, const digest &left, const digest &right) {
         return node_hash(hash, left, right, level + 1 == depth);
       },
@@ -424,6 +468,19 @@ inline void check_version(std::uint64_t version) {
                 std::to_string(proof_format_version) + ")");
 }
 
+// The encodings carry the root's depth; options.depth is set from it only where it differs from
+// the natural depth, as tree_options leaves it unset then.
+inline std::uint64_t checked_depth(std::uint64_t depth) {
+  if (depth > 64) throw error("a root depth of " + std::to_string(depth) + " is more than 64");
+  return depth;
+}
+
+inline void set_root_depth(tree_options &options, std::uint64_t leaf_count, std::uint64_t depth) {
+  checked_depth(depth);
+  options.depth.reset();
+  if (depth != depth_of(leaf_count)) options.depth = static_cast<unsigned>(depth);
+}
+
 inline void write_binary_header(byte_writer &w, proof_kind kind, const tree_options &options,
                                 std::uint64_t leaf_count) {
   w.bytes.insert(w.bytes.end(), binary_magic, binary_magic + sizeof binary_magic);
@@ -432,9 +489,10 @@ inline void write_binary_header(byte_writer &w, proof_kind kind, const tree_opti
   w.name(to_string(options.hash));
   w.name(to_string(options.pad));
   w.u64(leaf_count);
+  w.u8(static_cast<std::uint8_t>(checked_depth(root_depth_of(options, leaf_count))));
 }
 
-// Reads the header up to the leaf count into `options` and `leaf_count`.
+// Reads the header up to the root depth into `options` and `leaf_count`.
 inline void read_binary_header(byte_reader &r, proof_kind kind, tree_options &options,
                                std::uint64_t &leaf_count) {
   r.expect_magic();
@@ -446,6 +504,7 @@ inline void read_binary_header(byte_reader &r, proof_kind kind, tree_options &op
   options.hash = parse_hash_kind(r.name("the hash name"));
   options.pad = parse_shape(r.name("the shape name"));
   leaf_count = r.u64("the leaf count");
+  set_root_depth(options, leaf_count, r.u8("the depth"));
 }
 
 inline std::string json_header(proof_kind kind, const tree_options &options,
@@ -454,7 +513,8 @@ inline std::string json_header(proof_kind kind, const tree_options &options,
          ",\"kind\":" + json::quote(kind_name(kind)) +
          ",\"hash\":" + json::quote(to_string(options.hash)) +
          ",\"shape\":" + json::quote(to_string(options.pad)) +
-         ",\"leaf_count\":" + std::to_string(leaf_count);
+         ",\"leaf_count\":" + std::to_string(leaf_count) +
+         ",\"depth\":" + std::to_string(root_depth_of(options, leaf_count));
 }
 
 inline std::string json_nodes(const std::vector<digest> &nodes) {
@@ -465,7 +525,7 @@ inline std::string json_nodes(const std::vector<digest> &nodes) {
 }
 
 // The members of a JSON proof of `kind`, checking its format, version, kind, hash and shape;
-// returns the members after "leaf_count", whose names are `body`.
+// returns the two members after "depth", named body0 and body1.
 inline std::vector<const json::value *> read_json_header(const json::value &document,
                                                          proof_kind kind, const char *body0,
                                                          const char *body1, tree_options &options,
@@ -475,7 +535,7 @@ inline std::vector<const json::value *> read_json_header(const json::value &docu
   if (found && found->type == json::value::kind::string && found->text != kind_name(kind))
     throw error("kind \"" + found->text + "\" where \"" + kind_name(kind) + "\" was expected");
   const auto m = json::exact_members(
-      document, {"format", "version", "kind", "hash", "shape", "leaf_count", body0, body1},
+      document, {"format", "version", "kind", "hash", "shape", "leaf_count", "depth", body0, body1},
       "the proof");
   if (json::as_string(*m[0], "\"format\"") != "merklize-proof")
     throw error("\"format\" is not \"merklize-proof\"");
@@ -484,7 +544,8 @@ inline std::vector<const json::value *> read_json_header(const json::value &docu
   options.hash = parse_hash_kind(json::as_string(*m[3], "\"hash\""));
   options.pad = parse_shape(json::as_string(*m[4], "\"shape\""));
   leaf_count = json::as_u64(*m[5], "\"leaf_count\"");
-  return {m[6], m[7]};
+  set_root_depth(options, leaf_count, json::as_u64(*m[6], "\"depth\""));
+  return {m[7], m[8]};
 }
 
 inline std::vector<digest> read_json_nodes(const json::value &v, const std::string &what) {

@@ -13,22 +13,13 @@
 #include "merkleizer.hpp"
 #include "proof.hpp"
 
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace merklize {
-namespace detail {
-
-// The Merkle program of a node hash with the proof kernels added (they hash with its node).
-inline program_spec proof_program(hash_kind hash) {
-  program_spec spec = merkle_program(hash);
-  spec.files.push_back("proof.cl");
-  return spec;
-}
-
-} // namespace detail
 
 // Gathers and verifies proofs on a merkleizer's device and queue, for trees built with its tree
 // options. Not thread-safe, like merkleizer: use one per thread.
@@ -43,9 +34,15 @@ public:
 
   const tree_options &options() const { return options_; }
 
-  // Nodes a proof takes in the path buffers: the tree's depth, at least 1.
-  static std::uint64_t path_slots(std::uint64_t leaf_count) {
-    return std::max(1u, tree_layout(leaf_count).depth());
+  // Levels from the leaves to the root of a tree of `leaf_count` leaves built with options():
+  // its depth, or shape zero's fixed depth (checked against the leaves).
+  unsigned root_depth(std::uint64_t leaf_count) const {
+    return merklize::root_depth(options_, tree_layout(leaf_count));
+  }
+
+  // Nodes a proof takes in the path buffers: the root's depth, at least 1.
+  std::uint64_t path_slots(std::uint64_t leaf_count) const {
+    return std::max(1u, root_depth(leaf_count));
   }
 
   // Device buffers in and out, for `count` proofs of a tree of `leaf_count` leaves: `leaves` and
@@ -65,8 +62,8 @@ public:
     check(lengths, "lengths", count * 4);
     const cl::Buffer zeros = zero_roots(leaf_count);
     cl::Kernel &k = kernel("proof_gather");
-    set_args(k, leaves, nodes, cl_ulong(leaf_count), zeros, pad_with_zero(), indices,
-             cl_ulong(count), cl_uint(slots), paths, lengths);
+    set_args(k, leaves, nodes, cl_ulong(leaf_count), cl_uint(root_depth(leaf_count)), zeros,
+             pad_with_zero(), indices, cl_ulong(count), cl_uint(slots), paths, lengths);
     return {launch(k, count, wait)};
   }
 
@@ -90,7 +87,8 @@ public:
     std::memcpy(&root_words, root.data(), node_bytes);
     cl::Kernel &k = kernel("proof_verify");
     set_args(k, leaves, indices, paths, lengths, cl_ulong(count), cl_uint(slots),
-             cl_ulong(leaf_count), zeros, pad_with_zero(), root_words, valid);
+             cl_ulong(leaf_count), cl_uint(root_depth(leaf_count)), zeros, pad_with_zero(),
+             root_words, valid);
     return {launch(k, count, wait)};
   }
 
@@ -103,6 +101,7 @@ public:
     for (const std::uint64_t index : indices)
       detail::check_leaf_index(index, leaf_count);
     last_ = build_times{};
+    const auto started = std::chrono::steady_clock::now();
     if (indices.empty()) return {};
     const std::uint64_t count = indices.size(), slots = path_slots(leaf_count);
     const auto staged = upload(indices.data(), count * 8, "indices");
@@ -112,7 +111,7 @@ public:
                                         lengths, with(wait, staged.event));
     std::vector<digest> path_nodes(count * slots);
     std::vector<cl_uint> path_lengths(count);
-    record({staged.event}, kernels,
+    record(started, {staged.event}, kernels,
            {download(paths, path_nodes.data(), count * slots * node_bytes, kernels),
             download(lengths, path_lengths.data(), count * 4, kernels)});
     std::vector<inclusion_proof> proofs;
@@ -135,6 +134,7 @@ public:
     const auto positions = multiproof_positions(leaf_count, proof.indices);
     check_tree_buffers(leaves, nodes, leaf_count);
     last_ = build_times{};
+    const auto started = std::chrono::steady_clock::now();
     if (positions.empty()) return proof; // every needed node is computed from the leaves
     const tree_layout layout(leaf_count);
     std::vector<std::uint64_t> offsets;
@@ -147,7 +147,7 @@ public:
     set_args(k, leaves, nodes, cl_ulong(leaf_count), staged.buffer, cl_ulong(count), out);
     const std::vector<cl::Event> kernels{launch(k, count, with(wait, staged.event))};
     proof.nodes.resize(count);
-    record({staged.event}, kernels,
+    record(started, {staged.event}, kernels,
            {download(out, proof.nodes.data(), count * node_bytes, kernels)});
     return proof;
   }
@@ -163,6 +163,7 @@ public:
                   std::to_string(proofs.size()) + " proofs");
     const std::uint64_t count = proofs.size(), slots = path_slots(leaf_count);
     last_ = build_times{};
+    const auto started = std::chrono::steady_clock::now();
     if (count == 0) return {};
     std::vector<std::uint64_t> indices(count);
     std::vector<cl_uint> lengths(count);
@@ -170,8 +171,8 @@ public:
     for (std::uint64_t p = 0; p < count; ++p) {
       const inclusion_proof &proof = proofs[p];
       indices[p] = proof.index;
-      const bool fits = proof.options.hash == options_.hash && proof.options.pad == options_.pad &&
-                        proof.leaf_count == leaf_count && proof.siblings.size() <= slots;
+      const bool fits = detail::same_tree(proof.options, proof.leaf_count, options_, leaf_count) &&
+                        proof.siblings.size() <= slots;
       lengths[p] = fits ? static_cast<cl_uint>(proof.siblings.size()) : no_proof;
       if (fits)
         std::copy(proof.siblings.begin(), proof.siblings.end(),
@@ -188,7 +189,7 @@ public:
         enqueue_verify(staged_leaves.buffer, staged_indices.buffer, staged_paths.buffer,
                        staged_lengths.buffer, count, leaf_count, root, valid, uploads);
     std::vector<cl_uint> flags(count);
-    record(uploads, kernels, {download(valid, flags.data(), count * 4, kernels)});
+    record(started, uploads, kernels, {download(valid, flags.data(), count * 4, kernels)});
     return std::vector<bool>(flags.begin(), flags.end());
   }
 
@@ -243,9 +244,9 @@ private:
     return event;
   }
 
-  // The zero-subtree roots of every height below the tree's depth (at least one node).
+  // The zero-subtree roots of every height below the root's depth (at least one node).
   cl::Buffer zero_roots(std::uint64_t leaf_count) {
-    auto roots = zero_subtree_roots(options_.hash, tree_layout(leaf_count).depth());
+    auto roots = zero_subtree_roots(options_.hash, root_depth(leaf_count));
     return detail::create("clCreateBuffer", [&](cl_int *err) {
       return cl::Buffer(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                         roots.size() * node_bytes, roots.data(), err);
@@ -293,9 +294,15 @@ private:
     return events;
   }
 
-  void record(const std::vector<cl::Event> &uploads, const std::vector<cl::Event> &kernels,
-              const std::vector<cl::Event> &downloads) {
-    last_ = {events_ms(uploads), events_ms(kernels), events_ms(downloads), kernels.size()};
+  void record(std::chrono::steady_clock::time_point started, const std::vector<cl::Event> &uploads,
+              const std::vector<cl::Event> &kernels, const std::vector<cl::Event> &downloads) {
+    last_.wall_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+    last_.upload_ms = events_ms(uploads);
+    last_.kernel_ms = events_ms(kernels);
+    last_.download_ms = events_ms(downloads);
+    last_.kernel_launches = kernels.size();
   }
 
   cl::Context context_;

@@ -5,14 +5,20 @@
 // with a lone node, which shape::promote moves up unchanged and shape::zero hashes with the root
 // of an all-zero subtree of its height (as if the leaves were padded with 32-byte zero leaves to
 // the next power of two). Both shapes therefore store the same number of nodes per level.
+// Shape zero can also pad virtually up to 2^D leaves for a fixed depth D (SSZ's limit): the
+// stored levels are the same, and root() hashes the top stored node up with zero-subtree roots.
 //
 // Memory layout: every level, leaves first and root last, back to back, 32 bytes a node.
 #pragma once
 
 #include "blake3.hpp"
 #include "digest.hpp"
+#include "sha256.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +27,7 @@ namespace merklize {
 enum class hash_kind {
   blake3,        // node = BLAKE3(left || right), the standard hash of the 64 bytes
   blake3_parent, // node = BLAKE3 parent compression; ROOT on the root only
+  sha256,        // node = SHA-256(left || right), as SSZ
 };
 
 enum class shape {
@@ -29,7 +36,15 @@ enum class shape {
 };
 
 inline const char *to_string(hash_kind h) {
-  return h == hash_kind::blake3 ? "blake3" : "blake3-parent";
+  switch (h) {
+  case hash_kind::blake3:
+    return "blake3";
+  case hash_kind::blake3_parent:
+    return "blake3-parent";
+  case hash_kind::sha256:
+    return "sha256";
+  }
+  return "unknown";
 }
 
 inline const char *to_string(shape s) { return s == shape::promote ? "promote" : "zero"; }
@@ -37,7 +52,8 @@ inline const char *to_string(shape s) { return s == shape::promote ? "promote" :
 inline hash_kind parse_hash_kind(const std::string &name) {
   if (name == "blake3") return hash_kind::blake3;
   if (name == "blake3-parent") return hash_kind::blake3_parent;
-  throw error("unknown hash \"" + name + "\" (known: blake3, blake3-parent)");
+  if (name == "sha256") return hash_kind::sha256;
+  throw error("unknown hash \"" + name + "\" (known: blake3, blake3-parent, sha256)");
 }
 
 inline shape parse_shape(const std::string &name) {
@@ -47,8 +63,16 @@ inline shape parse_shape(const std::string &name) {
 }
 
 struct tree_options {
-  hash_kind hash = hash_kind::blake3;
-  shape pad = shape::promote;
+  // A constructor rather than an aggregate, so {hash, pad} leaves depth unset without warnings.
+  tree_options(hash_kind hash_ = hash_kind::blake3, shape pad_ = shape::promote,
+               std::optional<unsigned> depth_ = std::nullopt)
+      : hash(hash_), pad(pad_), depth(depth_) {}
+
+  hash_kind hash;
+  shape pad;
+  // Shape zero only: the root is that of 2^depth leaves, the N given and zero leaves after
+  // them (SSZ's limit). Unset: the natural depth ceil(log2 N). See root_depth().
+  std::optional<unsigned> depth;
 };
 
 // The number of leaves in `bytes` bytes of leaf data; throws on zero leaves or a partial leaf.
@@ -89,6 +113,7 @@ private:
 // The node hash on the host, for checks, padding nodes and proofs.
 inline digest node_hash(hash_kind hash, const digest &left, const digest &right, bool is_root) {
   using namespace blake3;
+  if (hash == hash_kind::sha256) return sha256::hash_pair(left, right);
   if (hash == hash_kind::blake3) return compress_pair(left, right, chunk_start | chunk_end | root);
   return compress_pair(left, right, parent | (is_root ? root : 0u));
 }
@@ -101,29 +126,81 @@ inline std::vector<digest> zero_subtree_roots(hash_kind hash, unsigned height) {
   return roots;
 }
 
-// A built tree held in host memory, in the layout above.
+// Which levels a build keeps: all of them (leaves included), those from a level up, or the root.
+struct output_levels {
+  unsigned first = 0; // clamped to the tree's depth, so root_only() keeps just the root
+
+  static output_levels all_nodes() { return {0}; }
+  static output_levels from_level(unsigned level) { return {level}; }
+  static output_levels root_only() { return {~0u}; }
+};
+
+// The depth of the root of a tree over `layout`'s leaves: options.depth when set, else the
+// natural depth. Throws when options.depth is set with shape promote, or cannot hold the leaves.
+inline unsigned root_depth(const tree_options &options, const tree_layout &layout) {
+  if (!options.depth) return layout.depth();
+  const std::string asked = "a fixed depth (" + std::to_string(*options.depth) + ")";
+  if (options.pad != shape::zero)
+    throw error(asked + " needs shape zero: shape promote never pads with zero leaves");
+  if (*options.depth < layout.depth())
+    throw error(asked + " cannot hold " + std::to_string(layout.leaf_count()) +
+                " leaves: it must be at least ceil(log2 N) = " + std::to_string(layout.depth()));
+  if (*options.depth > 64) throw error(asked + " is more than 64 (2^64 leaves)");
+  return *options.depth;
+}
+
+// The root of a zero-padded tree of depth `to` whose level `from` holds only `top` and zero
+// subtrees: `top` hashed with zero-subtree roots of heights from .. to - 1, so no padding is
+// ever hashed. The last of these hashes is the root (for blake3-parent's ROOT flag).
+inline digest extend_root(hash_kind hash, digest top, unsigned from, unsigned to) {
+  if (from >= to) return top;
+  const auto zeros = zero_subtree_roots(hash, to);
+  for (unsigned height = from; height < to; ++height)
+    top = node_hash(hash, top, zeros[height], height + 1 == to);
+  return top;
+}
+
+// A built tree in host memory: levels first_level()..depth() of the layout above. The leaves
+// (level 0) and the nodes above them are held apart, so leaves can stay where the caller put them
+// (a host_buffer) and the nodes are exactly what a device writes: levels from max(1, first_level())
+// back to back (nodes_data()).
 class tree {
 public:
-  tree(std::uint64_t leaf_count, tree_options options)
-      : layout_(leaf_count), options_(options), bytes_(layout_.node_count() * node_bytes) {}
+  // Storage owned by the tree, uninitialized, for the levels a builder will fill.
+  tree(std::uint64_t leaf_count, tree_options options, output_levels keep = {})
+      : tree(tree_layout(leaf_count), options, keep, nullptr, nullptr) {
+    if (first_ == 0) leaves_ = allocate(leaves_size());
+    nodes_ = allocate(nodes_size());
+  }
+
+  // Storage given by the builder (for instance page-locked memory, or the caller's leaves); a
+  // null pointer is storage not there yet.
+  tree(const tree_layout &layout, tree_options options, output_levels keep,
+       std::shared_ptr<std::uint8_t> leaves, std::shared_ptr<std::uint8_t> nodes)
+      : layout_(layout), options_(options), first_(std::min(keep.first, layout.depth())),
+        leaves_(first_ == 0 ? std::move(leaves) : nullptr), nodes_(std::move(nodes)) {}
 
   const tree_layout &layout() const { return layout_; }
   const tree_options &options() const { return options_; }
   std::uint64_t leaf_count() const { return layout_.leaf_count(); }
   unsigned depth() const { return layout_.depth(); }
+  unsigned first_level() const { return first_; }
 
-  digest root() const { return node(depth(), 0); }
+  // depth() is the top stored level; root_depth() that of the root, above it when
+  // options().depth asks for more, in which case root() is the top stored node extended.
+  unsigned root_depth() const { return merklize::root_depth(options_, layout_); }
+  digest root() const {
+    return extend_root(options_.hash, node(depth(), 0), depth(), root_depth());
+  }
 
   digest node(unsigned level, std::uint64_t index) const {
-    if (level > depth())
-      throw error("level " + std::to_string(level) + " out of range: the tree has levels 0.." +
-                  std::to_string(depth()));
+    const std::uint8_t *data = level_data(level); // checks the level first
     if (index >= layout_.level_size(level))
       throw error("node " + std::to_string(index) + " out of range: level " +
                   std::to_string(level) + " has " + std::to_string(layout_.level_size(level)) +
                   " nodes");
     digest d;
-    const std::uint8_t *p = level_data(level) + index * node_bytes;
+    const std::uint8_t *p = data + index * node_bytes;
     std::copy(p, p + node_bytes, d.begin());
     return d;
   }
@@ -136,17 +213,63 @@ public:
   }
 
   const std::uint8_t *level_data(unsigned level) const {
-    return bytes_.data() + layout_.level_offset(level) * node_bytes;
+    check_stored(level);
+    if (level == 0) return leaves_.get();
+    return nodes_.get() +
+           (layout_.level_offset(level) - layout_.level_offset(first_node_level())) * node_bytes;
+  }
+  std::uint8_t *level_data(unsigned level) {
+    return const_cast<std::uint8_t *>(static_cast<const tree &>(*this).level_data(level));
   }
 
-  // Every node in the documented layout; builders write through the non-const overload.
-  const std::vector<std::uint8_t> &bytes() const { return bytes_; }
-  std::vector<std::uint8_t> &bytes() { return bytes_; }
+  // Levels max(1, first_level())..depth() back to back: the nodes a device computes.
+  const std::uint8_t *nodes_data() const { return nodes_.get(); }
+  std::uint8_t *nodes_data() { return nodes_.get(); }
+  std::uint64_t nodes_size() const {
+    return (layout_.node_count() - layout_.level_offset(first_node_level())) * node_bytes;
+  }
+  std::uint64_t leaves_size() const { return layout_.leaf_count() * node_bytes; }
+  unsigned first_node_level() const { return std::max(1u, std::min(first_, depth() + 1)); }
+
+  // The storage of nodes_data(), shared.
+  const std::shared_ptr<std::uint8_t> &nodes_storage() const { return nodes_; }
+
+  // Same shape, options, kept levels and nodes.
+  friend bool operator==(const tree &a, const tree &b) {
+    if (a.leaf_count() != b.leaf_count() || a.first_ != b.first_ ||
+        a.options_.hash != b.options_.hash || a.options_.pad != b.options_.pad ||
+        a.options_.depth != b.options_.depth)
+      return false;
+    for (unsigned k = a.first_; k <= a.depth(); ++k)
+      if (!std::equal(a.level_data(k), a.level_data(k) + a.layout_.level_size(k) * node_bytes,
+                      b.level_data(k)))
+        return false;
+    return true;
+  }
+  friend bool operator!=(const tree &a, const tree &b) { return !(a == b); }
 
 private:
+  static std::shared_ptr<std::uint8_t> allocate(std::uint64_t size) {
+    if (size == 0) return nullptr;
+    return std::shared_ptr<std::uint8_t>(new std::uint8_t[size],
+                                         std::default_delete<std::uint8_t[]>());
+  }
+
+  void check_stored(unsigned level) const {
+    if (level > depth())
+      throw error("level " + std::to_string(level) + " out of range: the tree has levels 0.." +
+                  std::to_string(depth()));
+    if (level < first_)
+      throw error("level " + std::to_string(level) + " was not kept: this tree holds levels " +
+                  std::to_string(first_) + ".." + std::to_string(depth()));
+    if ((level == 0 ? leaves_ : nodes_) == nullptr)
+      throw error("level " + std::to_string(level) + " has no storage: the tree is not built");
+  }
+
   tree_layout layout_;
   tree_options options_;
-  std::vector<std::uint8_t> bytes_;
+  unsigned first_;
+  std::shared_ptr<std::uint8_t> leaves_, nodes_;
 };
 
 } // namespace merklize

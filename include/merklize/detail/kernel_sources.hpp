@@ -35,16 +35,19 @@ inline constexpr embedded_kernel embedded_kernels[] = {
 #define B3_DERIVE_KEY_CONTEXT 32u
 #define B3_DERIVE_KEY_MATERIAL 64u
 
-/* OpenCL's rotate() turns left: a right turn by n is a left turn by 32 - n. */
+/* A right rotation written with shifts, so the same macros serve uint and uintN lanes (OpenCL's
+ * rotate() wants both operands of one type); compilers emit the rotate instruction. */
+#define B3_ROTR(x, n) ((x) >> (n) | (x) << (32 - (n)))
+
 #define B3_G(a, b, c, d, x, y)                                                                     \
   a = a + b + (x);                                                                                 \
-  d = rotate(d ^ a, 16u);                                                                          \
+  d = B3_ROTR(d ^ a, 16);                                                                          \
   c = c + d;                                                                                       \
-  b = rotate(b ^ c, 20u);                                                                          \
+  b = B3_ROTR(b ^ c, 12);                                                                          \
   a = a + b + (y);                                                                                 \
-  d = rotate(d ^ a, 24u);                                                                          \
+  d = B3_ROTR(d ^ a, 8);                                                                           \
   c = c + d;                                                                                       \
-  b = rotate(b ^ c, 25u);
+  b = B3_ROTR(b ^ c, 7);
 
 #define B3_ROUND(m, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15)          \
   B3_G(v[0], v[4], v[8], v[12], m[s0], m[s1]);                                                     \
@@ -56,16 +59,38 @@ inline constexpr embedded_kernel embedded_kernels[] = {
   B3_G(v[2], v[7], v[8], v[13], m[s12], m[s13]);                                                   \
   B3_G(v[3], v[4], v[9], v[14], m[s14], m[s15]);
 
-/* The seven rounds over a state v[16] already holding cv, IV, counter, block_len and flags. */
-inline void blake3_rounds(uint v[16], const uint m[16]) {
-  B3_ROUND(m, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  B3_ROUND(m, 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);
-  B3_ROUND(m, 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);
-  B3_ROUND(m, 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);
-  B3_ROUND(m, 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);
-  B3_ROUND(m, 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);
-  B3_ROUND(m, 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);
-}
+/* The seven rounds over a state v[16] already holding cv, IV, counter, block_len and flags,
+ * for one message (T = uint) or one message per vector lane (T = uint4, uint8, uint16). */
+#define B3_DEFINE_ROUNDS(T, name)                                                                  \
+  inline void name(T v[16], const T m[16]) {                                                       \
+    B3_ROUND(m, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);                             \
+    B3_ROUND(m, 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);                             \
+    B3_ROUND(m, 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);                             \
+    B3_ROUND(m, 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);                             \
+    B3_ROUND(m, 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);                             \
+    B3_ROUND(m, 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);                             \
+    B3_ROUND(m, 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);                             \
+  }
+
+B3_DEFINE_ROUNDS(uint, blake3_rounds)
+B3_DEFINE_ROUNDS(uint4, blake3_rounds4)
+B3_DEFINE_ROUNDS(uint8, blake3_rounds8)
+B3_DEFINE_ROUNDS(uint16, blake3_rounds16)
+
+/* One 64-byte block per lane from the IV, counter 0: the chaining values, word by word. */
+#define B3_DEFINE_TWO_TO_ONE_LANES(T, name, rounds)                                                \
+  inline void name(const T m[16], uint flags, T cv[8]) {                                           \
+    T v[16] = {(T)B3_IV0, (T)B3_IV1, (T)B3_IV2, (T)B3_IV3, (T)B3_IV4, (T)B3_IV5,                   \
+               (T)B3_IV6, (T)B3_IV7, (T)B3_IV0, (T)B3_IV1, (T)B3_IV2, (T)B3_IV3,                   \
+               (T)0u,     (T)0u,     (T)64u,    (T)flags};                                         \
+    rounds(v, m);                                                                                  \
+    for (int i = 0; i < 8; ++i)                                                                    \
+      cv[i] = v[i] ^ v[i + 8];                                                                     \
+  }
+
+B3_DEFINE_TWO_TO_ONE_LANES(uint4, blake3_two_to_one4, blake3_rounds4)
+B3_DEFINE_TWO_TO_ONE_LANES(uint8, blake3_two_to_one8, blake3_rounds8)
+B3_DEFINE_TWO_TO_ONE_LANES(uint16, blake3_two_to_one16, blake3_rounds16)
 
 /* The compression function truncated to its first eight output words: the chaining value. */
 inline uint8 blake3_compress_cv(uint8 cv, const uint m[16], ulong counter, uint block_len,
@@ -91,16 +116,20 @@ inline uint8 blake3_two_to_one(uint8 left, uint8 right, uint flags) {
 
 /* Node mode "blake3": the standard BLAKE3 hash of the 64-byte message left || right, which is a
  * single chunk of one block, hence CHUNK_START | CHUNK_END | ROOT on every node. */
-inline uint8 blake3_node(uint8 left, uint8 right, int is_root) {
-  return blake3_two_to_one(left, right, B3_CHUNK_START | B3_CHUNK_END | B3_ROOT);
-}
+#define blake3_node_flags(is_root) (B3_CHUNK_START | B3_CHUNK_END | B3_ROOT)
 
 /* Node mode "blake3-parent": BLAKE3's own parent compression, ROOT on the tree's root only. */
+#define blake3_parent_node_flags(is_root) (B3_PARENT | ((is_root) ? B3_ROOT : 0u))
+
+inline uint8 blake3_node(uint8 left, uint8 right, int is_root) {
+  return blake3_two_to_one(left, right, blake3_node_flags(is_root));
+}
+
 inline uint8 blake3_parent_node(uint8 left, uint8 right, int is_root) {
-  return blake3_two_to_one(left, right, B3_PARENT | (is_root ? B3_ROOT : 0u));
+  return blake3_two_to_one(left, right, blake3_parent_node_flags(is_root));
 }
 )merklize_cl"},
-    {"merkle.cl", R"merklize_cl(/* One level of a binary Merkle tree: node i of the level above is NODE(in[2i], in[2i+1]).
+    {"merkle.cl", R"merklize_cl(/* Levels of a binary Merkle tree: node i of a level is NODE(below[2i], below[2i+1]).
  *
  * The node hash is chosen at build time: the host passes -DMERKLIZE_NODE=<function>, a function
  * uint8 f(uint8 left, uint8 right, int is_root) defined by one of the hash files built before
@@ -114,21 +143,148 @@ inline uint8 blake3_parent_node(uint8 left, uint8 right, int is_root) {
 #error "build with -DMERKLIZE_NODE=<node hash function>"
 #endif
 
-__kernel void merkle_level(__global const uint *in, ulong in_first, ulong in_count,
-                           __global uint *out, ulong out_first, uint8 pad_node, int pad_with_node,
-                           int is_top) {
-  const ulong i = get_global_id(0);
-  const ulong left = in_first + 2 * i;
-  if (2 * i >= in_count) return; /* the global size is rounded up to the work-group size */
-  const uint8 l = vload8(left, in);
-  uint8 node;
-  if (2 * i + 1 < in_count)
-    node = MERKLIZE_NODE(l, vload8(left + 1, in), is_top);
-  else if (pad_with_node)
-    node = MERKLIZE_NODE(l, pad_node, is_top);
-  else
-    node = l;
-  vstore8(node, out_first + i, out);
+/* Nodes are loaded and stored as two uint4, 16-byte aligned, so each is two 16-byte accesses
+ * (vload8 on a uint pointer may only assume 4-byte alignment). */
+inline uint8 load_node(__global const uint4 *nodes, ulong i) {
+  return (uint8)(nodes[2 * i], nodes[2 * i + 1]);
+}
+
+inline void store_node(__global uint4 *nodes, ulong i, uint8 node) {
+  nodes[2 * i] = node.lo;
+  nodes[2 * i + 1] = node.hi;
+}
+
+#ifndef MERKLIZE_WG
+#error "build with -DMERKLIZE_WG=<work-group size>"
+#endif
+
+/* Several levels in one launch: each work-group of MERKLIZE_WG work-items takes 2 WG consecutive
+ * nodes of the level below and computes its subtree `levels` levels up (at most log2(WG) + 1),
+ * keeping the intermediate levels in local memory. Few launches matter on GPUs, where a small
+ * tree is dominated by launch latency rather than hashing. The fixed work-group size also tells
+ * the compiler how many registers each work-item may have.
+ *
+ * Where the levels go: level j of the launch (j = 0 .. levels-1) starts at node A_j of `out`,
+ * where A_0 = out_first, A_{j+1} = A_j + g_j, g_0 = out_level_size and g_{j+1} = ceil(g_j / 2):
+ * levels back to back, as in the tree layout. The launch's nodes sit at index out_offset >> j
+ * of level j, so a chunk of the tree can be computed in its place.
+ *
+ * zeros[zeros_first + j] is the all-zero subtree root as high as the nodes level j reads, the
+ * partner of a lone node when pad_with_node is set; top_level is the j whose node is the tree's
+ * root, or -1. */
+__kernel __attribute__((reqd_work_group_size(MERKLIZE_WG, 1, 1))) void
+merkle_subtree(__global const uint4 *in, ulong in_first, ulong in_count, __global uint4 *out,
+               ulong out_first, ulong out_level_size, ulong out_offset, int levels,
+               __global const uint *zeros, ulong zeros_first, int pad_with_node, int top_level) {
+  __local uint8 scratch[MERKLIZE_WG];
+  const uint t = get_local_id(0);
+  ulong count = in_count; /* size of the level being read */
+  ulong level_first = out_first, level_size = out_level_size;
+  for (int j = 0; j < levels; ++j) {
+    const ulong width = MERKLIZE_WG >> j; /* nodes this group computes at level j */
+    const ulong i = get_group_id(0) * width + t;
+    uint8 node = (uint8)(0);
+    if (t < width && 2 * i < count) {
+      uint8 l, r;
+      if (j == 0) {
+        l = load_node(in, in_first + 2 * i);
+        if (2 * i + 1 < count) r = load_node(in, in_first + 2 * i + 1);
+      } else {
+        l = scratch[2 * t];
+        r = scratch[2 * t + 1];
+      }
+      if (2 * i + 1 < count)
+        node = MERKLIZE_NODE(l, r, j == top_level);
+      else if (pad_with_node)
+        node = MERKLIZE_NODE(l, vload8(zeros_first + j, zeros), j == top_level);
+      else
+        node = l;
+      store_node(out, level_first + (out_offset >> j) + i, node);
+    }
+    if (j + 1 < levels) {
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (t < width) scratch[t] = node;
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    count = (count + 1) / 2;
+    level_first += level_size;
+    level_size = (level_size + 1) / 2;
+  }
+}
+)merklize_cl"},
+    {"merkle_lanes.cl", R"merklize_cl(/* One level of a BLAKE3-family Merkle tree with one node per vector lane: each work-item hashes
+ * MERKLIZE_LANES nodes at once with uintN arithmetic. This is for CPU devices (PoCL), which do
+ * not vectorize the one-node-per-work-item kernel across work-items; the vector width is the
+ * device's preferred one, chosen by the host at run time.
+ *
+ * Needs blake3.cl and merkle.cl before it, and -DMERKLIZE_LANES=4|8|16 and
+ * -DMERKLIZE_NODE_FLAGS=<flags macro of the node mode> besides -DMERKLIZE_NODE. */
+
+/* GATHER(p, j): word j of each lane's 64-byte block (lane l's block at p + 16 l), as a vector.
+ * SCATTER(q, w, v): word w of each lane's node (lane l's node at q + 8 l) from vector v. Written
+ * out lane by lane: component access by constant name compiles to plain inserts and extracts,
+ * where a union or a lane loop made PoCL go through memory. */
+#if MERKLIZE_LANES == 4
+#define LANE_T uint4
+#define LANE_TWO_TO_ONE blake3_two_to_one4
+#define GATHER(p, j) ((uint4)((p)[j], (p)[16 + (j)], (p)[32 + (j)], (p)[48 + (j)]))
+#define SCATTER(q, w, v)                                                                           \
+  (q)[w] = (v).s0, (q)[8 + (w)] = (v).s1, (q)[16 + (w)] = (v).s2, (q)[24 + (w)] = (v).s3
+#elif MERKLIZE_LANES == 8
+#define LANE_T uint8
+#define LANE_TWO_TO_ONE blake3_two_to_one8
+#define GATHER(p, j)                                                                               \
+  ((uint8)((p)[j], (p)[16 + (j)], (p)[32 + (j)], (p)[48 + (j)], (p)[64 + (j)], (p)[80 + (j)],      \
+           (p)[96 + (j)], (p)[112 + (j)]))
+#define SCATTER(q, w, v)                                                                           \
+  (q)[w] = (v).s0, (q)[8 + (w)] = (v).s1, (q)[16 + (w)] = (v).s2, (q)[24 + (w)] = (v).s3,          \
+  (q)[32 + (w)] = (v).s4, (q)[40 + (w)] = (v).s5, (q)[48 + (w)] = (v).s6, (q)[56 + (w)] = (v).s7
+#elif MERKLIZE_LANES == 16
+#define LANE_T uint16
+#define LANE_TWO_TO_ONE blake3_two_to_one16
+#define GATHER(p, j)                                                                               \
+  ((uint16)((p)[j], (p)[16 + (j)], (p)[32 + (j)], (p)[48 + (j)], (p)[64 + (j)], (p)[80 + (j)],     \
+            (p)[96 + (j)], (p)[112 + (j)], (p)[128 + (j)], (p)[144 + (j)], (p)[160 + (j)],         \
+            (p)[176 + (j)], (p)[192 + (j)], (p)[208 + (j)], (p)[224 + (j)], (p)[240 + (j)]))
+#define SCATTER(q, w, v)                                                                           \
+  (q)[w] = (v).s0, (q)[8 + (w)] = (v).s1, (q)[16 + (w)] = (v).s2, (q)[24 + (w)] = (v).s3,          \
+  (q)[32 + (w)] = (v).s4, (q)[40 + (w)] = (v).s5, (q)[48 + (w)] = (v).s6, (q)[56 + (w)] = (v).s7,  \
+  (q)[64 + (w)] = (v).s8, (q)[72 + (w)] = (v).s9, (q)[80 + (w)] = (v).sa, (q)[88 + (w)] = (v).sb,  \
+  (q)[96 + (w)] = (v).sc, (q)[104 + (w)] = (v).sd, (q)[112 + (w)] = (v).se,                        \
+  (q)[120 + (w)] = (v).sf
+#else
+#error "MERKLIZE_LANES must be 4, 8 or 16"
+#endif
+
+/* Node i of the level above is written at out_first + i; the arguments mean what they mean for
+ * merkle_subtree with a single level. */
+__kernel void merkle_level_lanes(__global const uint *in, ulong in_first, ulong in_count,
+                                 __global uint *out, ulong out_first, __global const uint *zeros,
+                                 ulong zeros_first, int pad_with_node, int is_top) {
+  const ulong first = get_global_id(0) * MERKLIZE_LANES;
+  const ulong out_count = (in_count + 1) / 2;
+  /* if/else rather than early returns: llvm-spirv-14 emits invalid block order for the latter */
+  if (2 * (first + MERKLIZE_LANES) <= in_count) { /* every lane has both children */
+    __global const uint *pairs = in + (in_first + 2 * first) * 8;
+    LANE_T words[16], hashed[8];
+    for (int j = 0; j < 16; ++j)
+      words[j] = GATHER(pairs, j);
+    LANE_TWO_TO_ONE(words, MERKLIZE_NODE_FLAGS(is_top), hashed);
+    __global uint *nodes = out + (out_first + first) * 8;
+    for (int w = 0; w < 8; ++w)
+      SCATTER(nodes, w, hashed[w]);
+  } else { /* the level's last few nodes, a lone one among them: one at a time */
+    const ulong end = min(out_count, first + MERKLIZE_LANES);
+    for (ulong i = first; i < end; ++i) {
+      const uint8 l = vload8(in_first + 2 * i, in);
+      uint8 node = l;
+      if (2 * i + 1 < in_count)
+        node = MERKLIZE_NODE(l, vload8(in_first + 2 * i + 1, in), is_top);
+      else if (pad_with_node)
+        node = MERKLIZE_NODE(l, vload8(zeros_first, zeros), is_top);
+      vstore8(node, out_first + i, out);
+    }
+  }
 }
 )merklize_cl"},
     {"proof.cl", R"merklize_cl(/* Inclusion proofs on the device: the sibling paths of many leaves gathered at once, the nodes of
@@ -141,17 +297,19 @@ __kernel void merkle_level(__global const uint *in, ulong in_first, ulong in_cou
  * a lone last node has none (shape promote) or the zero-subtree root of its height (shape zero),
  * precomputed by the host in zero_roots[height].
  *
- * Paths are `slots` nodes a proof (the depth, at least 1): proof p's siblings fill the first
- * lengths[p] of its slots from the leaves up, and zeros the rest. */
+ * The root is `depth` levels above the leaves: the tree's own depth, or more where shape zero
+ * has a fixed depth, the single node of the levels above the tree being alone. Paths are `slots`
+ * nodes a proof (the depth, at least 1): proof p's siblings fill the first lengths[p] of its
+ * slots from the leaves up, and zeros the rest. */
 
 #define MERKLIZE_NO_PROOF 0xFFFFFFFFu /* lengths[p] of an index outside the tree */
 
 inline ulong parent_level_size(ulong size) { return (size >> 1) + (size & 1); }
 
 __kernel void proof_gather(__global const uint *leaves, __global const uint *nodes,
-                           ulong leaf_count, __global const uint *zero_roots, int pad_with_zero,
-                           __global const ulong *indices, ulong count, uint slots,
-                           __global uint *paths, __global uint *lengths) {
+                           ulong leaf_count, uint depth, __global const uint *zero_roots,
+                           int pad_with_zero, __global const ulong *indices, ulong count,
+                           uint slots, __global uint *paths, __global uint *lengths) {
   const ulong p = get_global_id(0);
   if (p >= count) return; /* the global size is rounded up to the work-group size */
   const ulong first_slot = p * slots;
@@ -160,7 +318,7 @@ __kernel void proof_gather(__global const uint *leaves, __global const uint *nod
   uint length = 0;
   ulong size = leaf_count;
   ulong level_first = 0; /* offset in `nodes` of the current level, from level 1 on */
-  for (uint level = 0; inside && size > 1; ++level) {
+  for (uint level = 0; inside && level < depth; ++level) {
     const ulong sibling = index ^ 1;
     if (sibling < size)
       vstore8(level == 0 ? vload8(sibling, leaves) : vload8(level_first + sibling, nodes),
@@ -192,8 +350,9 @@ __kernel void proof_gather_nodes(__global const uint *leaves, __global const uin
  * read leaves proof p's slots. */
 __kernel void proof_verify(__global const uint *leaves, __global const ulong *indices,
                            __global const uint *paths, __global const uint *lengths, ulong count,
-                           uint slots, ulong leaf_count, __global const uint *zero_roots,
-                           int pad_with_zero, uint8 root, __global uint *valid) {
+                           uint slots, ulong leaf_count, uint depth,
+                           __global const uint *zero_roots, int pad_with_zero, uint8 root,
+                           __global uint *valid) {
   const ulong p = get_global_id(0);
   if (p >= count) return;
   const ulong first_slot = p * slots;
@@ -203,7 +362,7 @@ __kernel void proof_verify(__global const uint *leaves, __global const ulong *in
   uint used = 0;
   uint8 node = vload8(p, leaves);
   ulong size = leaf_count;
-  for (uint level = 0; ok && size > 1; ++level) {
+  for (uint level = 0; ok && level < depth; ++level) {
     const ulong sibling_index = index ^ 1;
     const int real = sibling_index < size;
     if (real || pad_with_zero) {
@@ -213,7 +372,7 @@ __kernel void proof_verify(__global const uint *leaves, __global const ulong *in
       }
       const uint8 sibling = vload8(first_slot + used++, paths);
       if (!real) ok = all(sibling == vload8(level, zero_roots));
-      const int is_root = parent_level_size(size) == 1;
+      const int is_root = level + 1 == depth;
       node = (index & 1) ? MERKLIZE_NODE(sibling, node, is_root)
                          : MERKLIZE_NODE(node, sibling, is_root);
     }
@@ -221,6 +380,143 @@ __kernel void proof_verify(__global const uint *leaves, __global const ulong *in
     size = parent_level_size(size);
   }
   valid[p] = ok && used == length && all(node == root);
+}
+)merklize_cl"},
+    {"sha256.cl", R"merklize_cl(/* SHA-256 (FIPS 180-4) of 64-byte messages in plain OpenCL C 1.2: merklize's "sha256" node,
+ * SHA-256(left || right) as in SSZ, and the layer kernel of the hashtree contract.
+ *
+ * Byte order: SHA-256 works on big-endian 32-bit words, but nodes arrive as uints loaded from
+ * memory as they are (vload), whose value depends on the device's byte order. sha256_word takes
+ * the four bytes of such a uint in memory order (as_uchar4, a bitcast) and assembles the word with
+ * shifts; sha256_memory_word does the reverse for the digest. Neither assumes an endianness.
+ *
+ * A 64-byte message is hashed as two blocks: the message, then the padding block (0x80, zeros,
+ * the bit length 512). The padding block is the same for every input, and so is its message
+ * schedule: sha256_padding_kw holds K[t] + W[t] for it, precomputed, so the second compression
+ * does no schedule work (as hashtree does). Rounds are written out by macros so every index is a
+ * compile-time constant and the state and schedule stay in registers. */
+
+__constant uint sha256_k[64] = {
+    0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u,
+    0xab1c5ed5u, 0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu,
+    0x9bdc06a7u, 0xc19bf174u, 0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu,
+    0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau, 0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u,
+    0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u, 0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu,
+    0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u, 0xa2bfe8a1u, 0xa81a664bu,
+    0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u, 0x19a4c116u,
+    0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
+    0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u,
+    0xc67178f2u};
+
+/* K[t] + W[t] of the padding block of a 64-byte message: W[0] = 0x80000000, W[1..14] = 0,
+ * W[15] = 512, W[16..63] by the FIPS 180-4 schedule. */
+__constant uint sha256_padding_kw[64] = {
+    0xc28a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u,
+    0xab1c5ed5u, 0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu,
+    0x9bdc06a7u, 0xc19bf374u, 0x649b69c1u, 0xf0fe4786u, 0x0fe1edc6u, 0x240cf254u, 0x4fe9346fu,
+    0x6cc984beu, 0x61b9411eu, 0x16f988fau, 0xf2c65152u, 0xa88e5a6du, 0xb019fc65u, 0xb9d99ec7u,
+    0x9a1231c3u, 0xe70eeaa0u, 0xfdb1232bu, 0xc7353eb0u, 0x3069bad5u, 0xcb976d5fu, 0x5a0f118fu,
+    0xdc1eeefdu, 0x0a35b689u, 0xde0b7a04u, 0x58f4ca9du, 0xe15d5b16u, 0x007f3e86u, 0x37088980u,
+    0xa507ea32u, 0x6fab9537u, 0x17406110u, 0x0d8cd6f1u, 0xcdaa3b6du, 0xc0bbbe37u, 0x83613bdau,
+    0xdb48a363u, 0x0b02e931u, 0x6fd15ca7u, 0x521afacau, 0x31338431u, 0x6ed41a95u, 0x6d437890u,
+    0xc39c91f2u, 0x9eccabbdu, 0xb5c9a0e6u, 0x532fb63cu, 0xd2c741c6u, 0x07237ea3u, 0xa4954b68u,
+    0x4c191d76u};
+
+/* OpenCL's rotate() turns left: a right turn by n is a left turn by 32 - n. */
+#define SHA256_ROTR(x, n) rotate((x), 32u - (n))
+#define SHA256_BSIG0(x) (SHA256_ROTR(x, 2u) ^ SHA256_ROTR(x, 13u) ^ SHA256_ROTR(x, 22u))
+#define SHA256_BSIG1(x) (SHA256_ROTR(x, 6u) ^ SHA256_ROTR(x, 11u) ^ SHA256_ROTR(x, 25u))
+#define SHA256_SSIG0(x) (SHA256_ROTR(x, 7u) ^ SHA256_ROTR(x, 18u) ^ ((x) >> 3))
+#define SHA256_SSIG1(x) (SHA256_ROTR(x, 17u) ^ SHA256_ROTR(x, 19u) ^ ((x) >> 10))
+/* Ch: f where e is set, else g. Maj: where a and c differ b decides, else a (= c). */
+#define SHA256_CH(e, f, g) bitselect((g), (f), (e))
+#define SHA256_MAJ(a, b, c) bitselect((a), (b), (a) ^ (c))
+
+/* One round; the caller rotates the names instead of moving eight words. */
+#define SHA256_ROUND(a, b, c, d, e, f, g, h, kw)                                                   \
+  {                                                                                                \
+    const uint t1 = h + SHA256_BSIG1(e) + SHA256_CH(e, f, g) + (kw);                               \
+    d += t1;                                                                                       \
+    h = t1 + SHA256_BSIG0(a) + SHA256_MAJ(a, b, c);                                                \
+  }
+
+#define SHA256_8_ROUNDS(t, KW)                                                                     \
+  SHA256_ROUND(a, b, c, d, e, f, g, h, KW(t))                                                      \
+  SHA256_ROUND(h, a, b, c, d, e, f, g, KW(t + 1))                                                  \
+  SHA256_ROUND(g, h, a, b, c, d, e, f, KW(t + 2))                                                  \
+  SHA256_ROUND(f, g, h, a, b, c, d, e, KW(t + 3))                                                  \
+  SHA256_ROUND(e, f, g, h, a, b, c, d, KW(t + 4))                                                  \
+  SHA256_ROUND(d, e, f, g, h, a, b, c, KW(t + 5))                                                  \
+  SHA256_ROUND(c, d, e, f, g, h, a, b, KW(t + 6))                                                  \
+  SHA256_ROUND(b, c, d, e, f, g, h, a, KW(t + 7))
+
+/* The compression function: `state` plus the 64 rounds over it, KW(t) giving K[t] + W[t]. */
+#define SHA256_COMPRESS(state, KW)                                                                 \
+  uint a = state.s0, b = state.s1, c = state.s2, d = state.s3, e = state.s4, f = state.s5,         \
+       g = state.s6, h = state.s7;                                                                 \
+  SHA256_8_ROUNDS(0, KW)                                                                           \
+  SHA256_8_ROUNDS(8, KW)                                                                           \
+  SHA256_8_ROUNDS(16, KW)                                                                          \
+  SHA256_8_ROUNDS(24, KW)                                                                          \
+  SHA256_8_ROUNDS(32, KW)                                                                          \
+  SHA256_8_ROUNDS(40, KW)                                                                          \
+  SHA256_8_ROUNDS(48, KW)                                                                          \
+  SHA256_8_ROUNDS(56, KW)                                                                          \
+  return state + (uint8)(a, b, c, d, e, f, g, h);
+
+/* The message schedule in a 16-word window: W[t] for t >= 16 replaces W[t - 16]. */
+#define SHA256_W(t)                                                                                \
+  ((t) < 16 ? w[(t)&15]                                                                            \
+            : (w[(t)&15] +=                                                                        \
+               SHA256_SSIG1(w[((t)-2) & 15]) + w[((t)-7) & 15] + SHA256_SSIG0(w[((t)-15) & 15])))
+#define SHA256_KW_MESSAGE(t) (sha256_k[t] + SHA256_W(t))
+#define SHA256_KW_PADDING(t) sha256_padding_kw[t]
+
+inline uint8 sha256_compress_message(uint8 state, uint w[16]) {
+  SHA256_COMPRESS(state, SHA256_KW_MESSAGE)
+}
+
+inline uint8 sha256_compress_padding(uint8 state) { SHA256_COMPRESS(state, SHA256_KW_PADDING) }
+
+inline uint8 sha256_iv(void) {
+  return (uint8)(0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au, 0x510e527fu, 0x9b05688cu,
+                 0x1f83d9abu, 0x5be0cd19u);
+}
+
+/* The big-endian word of the four bytes of a uint as it lies in memory. */
+inline uint sha256_word(uint memory_word) {
+  const uchar4 bytes = as_uchar4(memory_word);
+  return (uint)bytes.s0 << 24 | (uint)bytes.s1 << 16 | (uint)bytes.s2 << 8 | (uint)bytes.s3;
+}
+
+/* The uint that lies in memory as the big-endian bytes of `word`. */
+inline uint sha256_memory_word(uint word) {
+  return as_uint(
+      (uchar4)((uchar)(word >> 24), (uchar)(word >> 16), (uchar)(word >> 8), (uchar)word));
+}
+
+/* Node mode "sha256": SHA-256 of the 64 bytes left || right. There is no root flag. */
+inline uint8 sha256_node(uint8 left, uint8 right, int is_root) {
+  uint w[16] = {
+      sha256_word(left.s0),  sha256_word(left.s1),  sha256_word(left.s2),  sha256_word(left.s3),
+      sha256_word(left.s4),  sha256_word(left.s5),  sha256_word(left.s6),  sha256_word(left.s7),
+      sha256_word(right.s0), sha256_word(right.s1), sha256_word(right.s2), sha256_word(right.s3),
+      sha256_word(right.s4), sha256_word(right.s5), sha256_word(right.s6), sha256_word(right.s7)};
+  const uint8 digest = sha256_compress_padding(sha256_compress_message(sha256_iv(), w));
+  return (uint8)(sha256_memory_word(digest.s0), sha256_memory_word(digest.s1),
+                 sha256_memory_word(digest.s2), sha256_memory_word(digest.s3),
+                 sha256_memory_word(digest.s4), sha256_memory_word(digest.s5),
+                 sha256_memory_word(digest.s6), sha256_memory_word(digest.s7));
+}
+
+/* The hashtree contract: out[i] = SHA-256(in[64 i .. 64 i + 64)) for i < count, 32 bytes each.
+ * Vector pointers let the compiler use wide loads: buffers start aligned, blocks are 64 bytes and
+ * digests 32. The global size is rounded up to the work-group size. */
+__kernel void sha256_layer(__global const uint16 *in, __global uint8 *out, ulong count) {
+  const ulong i = get_global_id(0);
+  if (i >= count) return;
+  const uint16 block = in[i];
+  out[i] = sha256_node(block.lo, block.hi, 0);
 }
 )merklize_cl"},
 };

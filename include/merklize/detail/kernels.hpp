@@ -10,26 +10,75 @@
 namespace merklize {
 namespace detail {
 
-struct program_spec {
-  std::vector<std::string> files; // kernels/*.cl, concatenated in this order
-  std::string options;
+// The node hash function a hash file defines for merkle.cl, and the file.
+struct node_kernel {
+  const char *file, *function, *name;
 };
 
-// The program holding the Merkle kernels (merkle.cl) for one node hash.
-inline program_spec merkle_program(hash_kind hash) {
+inline node_kernel node_kernel_of(hash_kind hash) {
   switch (hash) {
   case hash_kind::blake3:
-    return {{"blake3.cl", "merkle.cl"}, "-cl-std=CL1.2 -DMERKLIZE_NODE=blake3_node"};
+    return {"blake3.cl", "blake3_node", "merkle-blake3"};
   case hash_kind::blake3_parent:
-    return {{"blake3.cl", "merkle.cl"}, "-cl-std=CL1.2 -DMERKLIZE_NODE=blake3_parent_node"};
+    return {"blake3.cl", "blake3_parent_node", "merkle-blake3-parent"};
+  case hash_kind::sha256:
+    return {"sha256.cl", "sha256_node", "merkle-sha256"};
   }
   throw error("no kernels for this hash");
 }
 
-inline cl::Program get_program(const cl::Context &context, const cl::Device &device,
-                               const program_spec &spec) {
-  return program_cache::instance().get(context, device, kernel_program_source(spec.files),
-                                       spec.options);
+inline bool lanes_supported(hash_kind hash) {
+  return hash == hash_kind::blake3 || hash == hash_kind::blake3_parent;
+}
+
+// The program holding the Merkle kernels (merkle.cl) for one node hash and work-group size.
+// lanes > 1 adds the kernel that hashes that many nodes per work-item in vector lanes
+// (merkle_lanes.cl), which only the BLAKE3 node hashes have (lanes_supported()).
+inline program_spec merkle_program(hash_kind hash, std::size_t work_group_size,
+                                   unsigned lanes = 1) {
+  const node_kernel node = node_kernel_of(hash);
+  program_spec spec{{node.file, "merkle.cl"},
+                    std::string("-cl-std=CL1.2 -DMERKLIZE_NODE=") + node.function +
+                        " -DMERKLIZE_WG=" + std::to_string(work_group_size),
+                    std::string(node.name) + "-wg" + std::to_string(work_group_size)};
+  if (lanes > 1) {
+    if (!lanes_supported(hash)) throw error(std::string(to_string(hash)) + " has no lanes kernel");
+    spec.files.push_back("merkle_lanes.cl");
+    spec.options += " -DMERKLIZE_LANES=" + std::to_string(lanes) +
+                    " -DMERKLIZE_NODE_FLAGS=" + node.function + "_flags";
+    spec.name += "-lanes" + std::to_string(lanes);
+  }
+  return spec;
+}
+
+// The program holding the SHA-256 layer kernel (sha256_layer) of layer.hpp.
+inline program_spec sha256_layer_program() {
+  return {{"sha256.cl"}, "-cl-std=CL1.2", "sha256-layer"};
+}
+
+// The program holding the proof kernels (proof.cl, proof_device.hpp) for one node hash: the hash
+// file, then proof.cl, which hashes with its node function.
+inline program_spec proof_program(hash_kind hash) {
+  const node_kernel node = node_kernel_of(hash);
+  return {{node.file, "proof.cl"},
+          std::string("-cl-std=CL1.2 -DMERKLIZE_NODE=") + node.function,
+          std::string("proof-") + to_string(hash)};
+}
+
+// Every program variant the library builds: `make aot` compiles each of these ahead of time
+// (tools/aot.cpp), so a new program_spec belongs in this list, with a unique name.
+inline std::vector<program_spec> all_program_specs() {
+  // The merkleizer's defaults: 256-wide work-groups on GPUs, 16 with 4, 8 or 16 lanes on CPUs.
+  std::vector<program_spec> specs;
+  for (hash_kind hash : {hash_kind::blake3, hash_kind::blake3_parent, hash_kind::sha256}) {
+    specs.push_back(merkle_program(hash, 256));
+    specs.push_back(proof_program(hash));
+    if (lanes_supported(hash))
+      for (unsigned lanes : {4u, 8u, 16u})
+        specs.push_back(merkle_program(hash, 16, lanes));
+  }
+  specs.push_back(sha256_layer_program());
+  return specs;
 }
 
 } // namespace detail

@@ -1,66 +1,44 @@
-// Kernel sources and the process-wide caches of contexts and built programs.
+// Getting a built program: the single place that chooses its form, and the process-wide
+// caches of contexts and built programs.
 //
 // Programs are cached in memory keyed by context, device, source and build options, so each is
 // built once per process (Boost.Compute's program_cache does the same). The cache holds a
 // reference to the context, so a cached handle can never be reused by another context.
 #pragma once
 
-#include "../error.hpp"
-#include "kernel_sources.hpp"
+#include "aot_artifacts.hpp"
+#include "disk_cache.hpp"
+#include "program_build.hpp"
+#include "program_spec.hpp"
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
-#include <vector>
 
 namespace merklize {
 namespace detail {
 
-inline const char *embedded_kernel_source(const std::string &name) {
-  for (const auto &k : embedded_kernels)
-    if (name == k.name) return k.source;
-  throw error("kernel file " + name + " is not embedded in merklize/detail/kernel_sources.hpp");
-}
-
-// The program source for a list of kernel files, concatenated in order.
-inline std::string kernel_program_source(const std::vector<std::string> &files) {
-  std::string source;
-  for (const auto &f : files)
-    source += embedded_kernel_source(f) + std::string("\n");
-  return source;
-}
-
-inline std::string build_logs(const cl::Program &program, const cl::Context &context) {
-  std::string logs;
-  std::vector<cl::Device> devices;
-  call("clGetContextInfo", [&] { return context.getInfo(CL_CONTEXT_DEVICES, &devices); });
-  for (const auto &device : devices) {
-    std::string name, log;
-    device.getInfo(CL_DEVICE_NAME, &name);
-    program.getBuildInfo(device, CL_PROGRAM_BUILD_LOG, &log);
-    logs += "--- " + name + " ---\n" + log + "\n";
+// Builds the spec's program for the device from the best form at hand: a disk cache entry, an
+// ahead-of-time kernel the device loads, else the embedded source. Stores the result in the
+// disk cache when that is on. Bypasses the in-memory cache (get_program uses it).
+inline built_program load_program(const cl::Context &context, const cl::Device &device,
+                                  const program_spec &spec) {
+  const std::string source = kernel_program_source(spec.files);
+  const std::string dir = cache_dir();
+  std::string key;
+  std::filesystem::path entry;
+  if (!dir.empty()) {
+    key = cache_key(source, spec.options, identity_of(device));
+    entry = cache_entry_path(dir, spec, key);
+    if (auto cached = load_cached(context, device, spec, entry, key)) return *cached;
   }
-  return logs;
-}
-
-inline cl::Program build_program(const cl::Context &context, const cl::Device &device,
-                                 const std::string &source, const std::string &options) {
-  cl::Program program = create("clCreateProgramWithSource", [&](cl_int *err) {
-    return cl::Program(context, source, false, err);
-  });
-  cl_int err = CL_SUCCESS;
-#ifdef CL_HPP_ENABLE_EXCEPTIONS
-  try {
-    err = program.build(std::vector<cl::Device>{device}, options.c_str());
-  } catch (const cl::Error &e) {
-    err = e.err();
-  }
-#else
-  err = program.build(std::vector<cl::Device>{device}, options.c_str());
-#endif
-  if (err != CL_SUCCESS) throw build_error(err, build_logs(program, context));
-  return program;
+  auto built = load_aot(context, device, spec, source);
+  if (!built)
+    built = built_program{build_program(context, device, source, spec.options), program_form::jit};
+  if (!dir.empty()) store_cached(entry, key, built->program, device);
+  return *built;
 }
 
 class program_cache {
@@ -70,19 +48,19 @@ public:
     return cache;
   }
 
-  cl::Program get(const cl::Context &context, const cl::Device &device, const std::string &source,
-                  const std::string &options) {
-    const key k{context(), device(), source, options};
+  built_program get(const cl::Context &context, const cl::Device &device,
+                    const program_spec &spec) {
+    const key k{context(), device(), kernel_program_source(spec.files), spec.options};
     std::lock_guard<std::mutex> lock(mutex_);
     auto found = programs_.find(k);
     if (found != programs_.end()) return found->second;
-    cl::Program program = build_program(context, device, source, options);
+    built_program built = load_program(context, device, spec);
     ++builds_;
-    programs_.emplace(k, program);
-    return program;
+    programs_.emplace(k, built);
+    return built;
   }
 
-  // How many programs this process has compiled: a cache hit leaves it unchanged.
+  // How many programs this process has built, from any form: a cache hit leaves it unchanged.
   std::size_t builds() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return builds_;
@@ -91,9 +69,15 @@ public:
 private:
   using key = std::tuple<cl_context, cl_device_id, std::string, std::string>;
   mutable std::mutex mutex_;
-  std::map<key, cl::Program> programs_;
+  std::map<key, built_program> programs_;
   std::size_t builds_ = 0;
 };
+
+// The spec's program for the device, built once per context (see load_program for its form).
+inline built_program get_program(const cl::Context &context, const cl::Device &device,
+                                 const program_spec &spec) {
+  return program_cache::instance().get(context, device, spec);
+}
 
 // One context per device for the whole process, so merkleizers on the same device share
 // programs and buffers can move between them.

@@ -1,0 +1,286 @@
+// merklize_bench: Merkle trees of 2^min .. 2^max leaves on one device, with Google Benchmark.
+//
+// Every time is measured by OpenCL event profiling (UseManualTime), apart from the end-to-end
+// figures, which are the host's clock around a whole build. Families:
+//   kernels/K       all kernels of the tree, leaves already on the device (enqueue_build)
+//   pinned_copy/K   raw clEnqueueWrite/ReadBuffer of the leaves' bytes from page-locked memory:
+//                   the bus's bandwidth, against which uploads and downloads are judged
+//   host_all/K      std::vector leaves (pageable) in, every node out
+//   pinned_nodes/K  leaves in library-pinned memory, every internal node into pinned memory
+//   pinned_root/K   the same, root only
+// After the run: a summary table per size, and with --csv=FILE the rows for bench/plot.py.
+#include <merklize/merklize.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+
+namespace {
+
+struct options {
+  unsigned min_log2 = 10, max_log2 = 0; // 0: by device type
+  std::string csv;
+  std::string build_log; // extra build options: print the Merkle program's build log and exit
+};
+
+// One size's measurements, for the summary table and the CSV.
+struct row {
+  double kernel_ms = 0, upload_ms = 0, download_ms = 0, host_e2e_ms = 0;
+  double pinned_up_gbs = 0, pinned_down_gbs = 0, lib_up_gbs = 0, lib_down_gbs = 0;
+  double pinned_e2e_ms = 0, root_e2e_ms = 0, levels_up_ms = 0, levels_down_ms = 0;
+};
+
+std::map<unsigned, row> rows;
+cl::Device device;
+std::string device_label;
+
+std::vector<std::uint8_t> random_leaves(std::uint64_t n) {
+  std::vector<std::uint8_t> leaves(n * merklize::node_bytes);
+  std::mt19937_64 rng(n);
+  for (std::size_t i = 0; i < leaves.size(); i += 8) {
+    const std::uint64_t r = rng();
+    std::memcpy(leaves.data() + i, &r, 8);
+  }
+  return leaves;
+}
+
+merklize::config with_output(merklize::output_levels out) {
+  merklize::config cfg;
+  cfg.output = out;
+  return cfg;
+}
+
+double gbs(std::uint64_t bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0; }
+
+void kernels(benchmark::State &state, unsigned log2) {
+  const std::uint64_t n = std::uint64_t(1) << log2;
+  merklize::merkleizer m(device);
+  const auto leaves = random_leaves(n);
+  cl::Buffer in(m.context(), CL_MEM_READ_ONLY, leaves.size());
+  m.queue().enqueueWriteBuffer(in, CL_TRUE, 0, leaves.size(), leaves.data());
+  cl::Buffer out(m.context(), CL_MEM_READ_WRITE,
+                 merklize::merkleizer::output_node_count(n) * merklize::node_bytes);
+  m.enqueue_build(in, n, out).back().wait(); // warm-up: program build, first-touch allocation
+  double total = 0;
+  for (auto _ : state) {
+    const auto events = m.enqueue_build(in, n, out);
+    events.back().wait();
+    const double ms = merklize::events_ms(events);
+    total += ms;
+    state.SetIterationTime(ms / 1e3);
+    state.counters["launches"] = static_cast<double>(events.size());
+  }
+  rows[log2].kernel_ms = total / state.iterations();
+  state.counters["node_hashes_per_s"] = static_cast<double>(n - 1) / (rows[log2].kernel_ms / 1e3);
+}
+
+void pinned_copy(benchmark::State &state, unsigned log2) {
+  const std::uint64_t bytes = (std::uint64_t(1) << log2) * merklize::node_bytes;
+  merklize::merkleizer m(device);
+  const merklize::host_buffer host = m.allocate_host(bytes);
+  std::memset(host.data(), 1, bytes);
+  cl::Buffer dev(m.context(), CL_MEM_READ_WRITE, bytes);
+  const cl::CommandQueue q(m.context(), m.device(), CL_QUEUE_PROFILING_ENABLE);
+  q.enqueueWriteBuffer(dev, CL_TRUE, 0, bytes, host.data());
+  double up = 0, down = 0;
+  for (auto _ : state) {
+    cl::Event w, r;
+    q.enqueueWriteBuffer(dev, CL_FALSE, 0, bytes, host.data(), nullptr, &w);
+    q.enqueueReadBuffer(dev, CL_FALSE, 0, bytes, host.data(), nullptr, &r);
+    r.wait();
+    const double wm = merklize::event_ms(w), rm = merklize::event_ms(r);
+    up += wm;
+    down += rm;
+    state.SetIterationTime((wm + rm) / 1e3);
+  }
+  rows[log2].pinned_up_gbs = gbs(bytes, up / state.iterations());
+  rows[log2].pinned_down_gbs = gbs(bytes, down / state.iterations());
+  state.counters["up_GBps"] = rows[log2].pinned_up_gbs;
+  state.counters["down_GBps"] = rows[log2].pinned_down_gbs;
+}
+
+void report_times(benchmark::State &state, const merklize::build_times &sum, std::int64_t runs) {
+  state.counters["upload_ms"] = sum.upload_ms / runs;
+  state.counters["kernel_ms"] = sum.kernel_ms / runs;
+  state.counters["download_ms"] = sum.download_ms / runs;
+  state.counters["chunks"] = static_cast<double>(sum.chunks);
+}
+
+void accumulate(merklize::build_times &sum, const merklize::build_times &t) {
+  sum.upload_ms += t.upload_ms;
+  sum.kernel_ms += t.kernel_ms;
+  sum.download_ms += t.download_ms;
+  sum.wall_ms += t.wall_ms;
+  sum.chunks = t.chunks;
+}
+
+void host_all(benchmark::State &state, unsigned log2) {
+  const std::uint64_t n = std::uint64_t(1) << log2;
+  merklize::merkleizer m(device);
+  const auto leaves = random_leaves(n);
+  m.build(leaves);
+  merklize::build_times sum;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(m.build(leaves));
+    accumulate(sum, m.last_times());
+    state.SetIterationTime(m.last_times().wall_ms / 1e3);
+  }
+  report_times(state, sum, state.iterations());
+  row &r = rows[log2];
+  r.upload_ms = sum.upload_ms / state.iterations();
+  r.download_ms = sum.download_ms / state.iterations();
+  r.host_e2e_ms = sum.wall_ms / state.iterations();
+}
+
+void pinned(benchmark::State &state, unsigned log2, merklize::output_levels out) {
+  const std::uint64_t n = std::uint64_t(1) << log2;
+  merklize::merkleizer m(device, with_output(out));
+  merklize::host_buffer leaves = m.allocate_host(n * merklize::node_bytes);
+  const auto random = random_leaves(n);
+  std::memcpy(leaves.data(), random.data(), random.size());
+  merklize::tree t = m.allocate_tree(n);
+  m.build(leaves, t);
+  merklize::build_times sum;
+  for (auto _ : state) {
+    m.build(leaves, t);
+    accumulate(sum, m.last_times());
+    state.SetIterationTime(m.last_times().wall_ms / 1e3);
+  }
+  report_times(state, sum, state.iterations());
+  row &r = rows[log2];
+  const double wall = sum.wall_ms / state.iterations();
+  if (out.first == 0 || out.first == 1) {
+    r.pinned_e2e_ms = wall;
+    r.levels_up_ms = sum.upload_ms / state.iterations();
+    r.levels_down_ms = sum.download_ms / state.iterations();
+    r.lib_up_gbs = gbs(n * merklize::node_bytes, r.levels_up_ms);
+    r.lib_down_gbs = gbs(t.nodes_size(), r.levels_down_ms);
+  } else {
+    r.root_e2e_ms = wall;
+  }
+}
+
+options parse(int &argc, char **argv) {
+  options o;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char *name) -> const char * {
+      const std::string prefix = std::string("--") + name + "=";
+      return a.compare(0, prefix.size(), prefix) == 0 ? argv[i] + prefix.size() : nullptr;
+    };
+    if (const char *v = value("min_log2"))
+      o.min_log2 = std::stoul(v);
+    else if (const char *v = value("max_log2"))
+      o.max_log2 = std::stoul(v);
+    else if (const char *v = value("csv"))
+      o.csv = v;
+    else if (const char *v = value("build_log"))
+      o.build_log = v;
+    else if (const char *v = value("device"))
+      ::setenv("MERKLIZE_DEVICE", v, 1);
+    else
+      argv[kept++] = argv[i];
+  }
+  argc = kept;
+  return o;
+}
+
+void print_summary(const options &o) {
+  std::printf("\nmerklize on %s\n", device_label.c_str());
+  for (const auto &[log2, r] : rows)
+    std::printf("merklized 2^%u leaves in %.3f ms, with host to device tx in %.3f ms, device to "
+                "host tx in %.3f ms\n",
+                log2, r.kernel_ms, r.upload_ms, r.download_ms);
+  std::printf("\n| leaves | kernel ms | node hashes/s | upload ms | download ms | end-to-end ms "
+              "(vector) | pinned: upload ms | download ms | end-to-end ms | root only ms | raw "
+              "pinned GB/s up / down | library GB/s up / down |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const auto &[log2, r] : rows)
+    std::printf("| 2^%u | %.4f | %.3g | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f / "
+                "%.1f | %.1f / %.1f |\n",
+                log2, r.kernel_ms, ((std::uint64_t(1) << log2) - 1) / (r.kernel_ms / 1e3),
+                r.upload_ms, r.download_ms, r.host_e2e_ms, r.levels_up_ms, r.levels_down_ms,
+                r.pinned_e2e_ms, r.root_e2e_ms, r.pinned_up_gbs, r.pinned_down_gbs, r.lib_up_gbs,
+                r.lib_down_gbs);
+  if (o.csv.empty()) return;
+  std::ofstream csv(o.csv, std::ios::app);
+  for (const auto &[log2, r] : rows) {
+    const double n = static_cast<double>(std::uint64_t(1) << log2);
+    csv << device_label << ",kernels," << log2 << "," << (n - 1) / (r.kernel_ms / 1e3) << "\n";
+    csv << device_label << ",host vector end-to-end," << log2 << ","
+        << (n - 1) / (r.host_e2e_ms / 1e3) << "\n";
+    csv << device_label << ",pinned end-to-end," << log2 << "," << (n - 1) / (r.pinned_e2e_ms / 1e3)
+        << "\n";
+    csv << device_label << ",pinned root only," << log2 << "," << (n - 1) / (r.root_e2e_ms / 1e3)
+        << "\n";
+  }
+}
+
+int run(options o, int argc, char **argv) {
+  device = merklize::default_device();
+  if (!o.build_log.empty()) { // e.g. --build_log=-cl-nv-verbose: registers and spills
+    const cl::Context context = merklize::detail::shared_context(device);
+    for (unsigned lanes : {1u, 8u}) {
+      merklize::config cfg;
+      cfg.lanes = lanes;
+      const auto spec = merklize::merkleizer(device, cfg).level_program();
+      const cl::Program program = merklize::detail::build_program(
+          context, device, merklize::detail::kernel_program_source(spec.files),
+          spec.options + " " + o.build_log);
+      std::cout << "build log (" << spec.options << " " << o.build_log << "):\n"
+                << merklize::detail::build_logs(program, context);
+    }
+    return 0;
+  }
+  const bool gpu =
+      merklize::detail::device_info<CL_DEVICE_TYPE, cl_device_type>(device) & CL_DEVICE_TYPE_GPU;
+  if (o.max_log2 == 0) o.max_log2 = gpu ? 25 : 20; // 2^20 keeps `make bench` near 2 min on 2 cores
+  device_label = merklize::device_name(device);
+  benchmark::AddCustomContext("device", device_label);
+  for (unsigned k = o.min_log2; k <= o.max_log2; ++k) {
+    const std::string size = "/" + std::to_string(k);
+    benchmark::RegisterBenchmark(("kernels" + size).c_str(), kernels, k)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("pinned_copy" + size).c_str(), pinned_copy, k)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("host_all" + size).c_str(), host_all, k)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("pinned_nodes" + size).c_str(), pinned, k,
+                                 merklize::output_levels::from_level(1))
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("pinned_root" + size).c_str(), pinned, k,
+                                 merklize::output_levels::root_only())
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  print_summary(o);
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    const options o = parse(argc, argv);
+    return run(o, argc, argv);
+  } catch (const std::exception &e) {
+    std::cerr << "merklize_bench: " << e.what() << "\n";
+    return 1;
+  }
+}

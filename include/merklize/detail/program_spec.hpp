@@ -1,0 +1,58 @@
+// What a program is made of: kernel files and build options, and the hashes that tell its
+// compiled forms apart.
+#pragma once
+
+#include "../blake3.hpp"
+#include "../error.hpp"
+#include "kernel_sources.hpp"
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace merklize {
+namespace detail {
+
+struct program_spec {
+  std::vector<std::string> files; // kernels/*.cl, concatenated in this order
+  std::string options;
+  // Names its ahead-of-time artifacts (<name>.spv, ...) and disk cache entries; unique among
+  // all_program_specs() (detail/kernels.hpp). A spec without one is only ever compiled.
+  std::string name;
+};
+
+inline const char *embedded_kernel_source(const std::string &name) {
+  for (const auto &k : embedded_kernels)
+    if (name == k.name) return k.source;
+  throw error("kernel file " + name + " is not embedded in merklize/detail/kernel_sources.hpp");
+}
+
+// The program source for a list of kernel files, concatenated in order.
+inline std::string kernel_program_source(const std::vector<std::string> &files) {
+  std::string source;
+  for (const auto &f : files)
+    source += embedded_kernel_source(f) + std::string("\n");
+  return source;
+}
+
+// BLAKE3 of the fields, each preceded by its length, so no two lists of fields collide.
+inline std::string hash_fields(std::initializer_list<std::string> fields) {
+  blake3::hasher h;
+  for (const auto &field : fields) {
+    std::uint8_t length[8];
+    for (int b = 0; b < 8; ++b)
+      length[b] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(field.size()) >> (8 * b));
+    h.update(length, sizeof length).update(field.data(), field.size());
+  }
+  return to_hex(h.finalize());
+}
+
+// Identifies the kernel source and options a compiled form was built from: an ahead-of-time
+// artifact whose recorded hash differs is stale.
+inline std::string source_hash(const std::string &source, const std::string &options) {
+  return hash_fields({"merklize program source 1", source, options});
+}
+
+} // namespace detail
+} // namespace merklize

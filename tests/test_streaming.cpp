@@ -1,0 +1,111 @@
+// Host builds stream chunks of 2^s leaves through the device; what they keep depends on the
+// output levels. Every combination is compared with the host reference, node for node.
+#include "helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+// The levels of `full` from `first` up must be exactly the levels `kept` holds.
+void check_kept(const merklize::tree &kept, const merklize::tree &full, unsigned first) {
+  REQUIRE(kept.first_level() == std::min(first, full.depth()));
+  for (unsigned k = kept.first_level(); k <= full.depth(); ++k) {
+    INFO("level " << k);
+    REQUIRE(std::equal(full.level_data(k),
+                       full.level_data(k) + full.layout().level_size(k) * merklize::node_bytes,
+                       kept.level_data(k)));
+  }
+  if (kept.first_level() > 0) CHECK_THROWS_WITH(kept.node(0, 0), Contains("was not kept"));
+  CHECK(kept.root() == full.root());
+}
+
+} // namespace
+
+TEST_CASE("chunked builds match the reference for every output and shape", "[streaming]") {
+  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
+                             merklize::hash_kind::sha256);
+  const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
+  const unsigned chunk_log2 = GENERATE(1u, 3u, 6u);
+  for (std::uint64_t n :
+       {1ull, 2ull, 3ull, 7ull, 8ull, 9ull, 63ull, 64ull, 65ull, 1000ull, 4097ull}) {
+    const auto leaves = test::random_bytes(n * 32);
+    const auto full = merklize::reference_tree(leaves.data(), leaves.size(), {hash, pad});
+    for (unsigned first : {0u, 1u, 2u, 5u, ~0u}) {
+      INFO(merklize::to_string(hash) << " " << merklize::to_string(pad) << " n=" << n << " chunk 2^"
+                                     << chunk_log2 << " levels from " << first);
+      merklize::config cfg{{hash, pad}, {first}};
+      cfg.chunk_log2 = chunk_log2;
+      cfg.work_group_size = 4; // several launches per chunk, fused ones among them
+      cfg.zero_copy = false;   // stream on CPU devices too
+      merklize::merkleizer m(test::test_device(), cfg);
+      check_kept(m.build(leaves), full, first);
+      const std::uint64_t chunks = (n + (1ull << chunk_log2) - 1) >> chunk_log2;
+      if (n > 1) CHECK(m.last_times().chunks == std::min(chunks, n));
+    }
+  }
+}
+
+TEST_CASE("a device-memory cap streams the tree in at least 4 batches", "[streaming]") {
+  const std::uint64_t n = 20000; // 640 000 bytes of leaves
+  const auto leaves = test::random_bytes(n * 32);
+  const auto expected = merklize::reference_tree(leaves.data(), leaves.size(), {});
+  merklize::config cfg;
+  cfg.max_device_bytes = 256 * 1024; // well under the tree's 1.28 MB
+  cfg.zero_copy = false;
+  merklize::merkleizer m(test::test_device(), cfg);
+  const auto built = m.build(leaves);
+  CHECK(built == expected);
+  CHECK(m.last_times().chunks >= 4);
+  INFO("chunks " << m.last_times().chunks);
+
+  cfg.max_device_bytes = 4 * 1024; // too small for any chunking
+  merklize::merkleizer tiny(test::test_device(), cfg);
+  CHECK_THROWS_WITH(tiny.build(leaves),
+                    Contains("tree too large") && Contains("4096 bytes are allowed"));
+}
+
+TEST_CASE("one launch per level gives the same trees", "[streaming][dispatch]") {
+  const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
+  merklize::config cfg{{merklize::hash_kind::blake3, pad}};
+  cfg.levels_per_launch = 1;
+  cfg.lanes = 1; // the one-node-per-work-item kernel, whatever the device
+  merklize::merkleizer m(test::test_device(), cfg);
+  for (std::uint64_t n : {2ull, 3ull, 1023ull, 1024ull, 1025ull, 70000ull}) {
+    const auto leaves = test::random_bytes(n * 32);
+    CHECK(m.build(leaves) == merklize::reference_tree(leaves.data(), leaves.size(), cfg.tree));
+    CHECK(m.last_times().kernel_launches == merklize::tree_layout(n).depth());
+  }
+}
+
+TEST_CASE("page-locked host buffers in and out", "[streaming][pinned]") {
+  const auto first = GENERATE(0u, 1u, ~0u);
+  merklize::config cfg;
+  cfg.output = {first};
+  cfg.chunk_log2 = 8;
+  cfg.zero_copy = false;
+  merklize::merkleizer m(test::test_device(), cfg);
+  for (std::uint64_t n : {1ull, 5ull, 1000ull, 5000ull}) {
+    INFO("n=" << n << " levels from " << first);
+    merklize::host_buffer leaves = m.allocate_host(n * 32);
+    const auto random = test::random_bytes(n * 32);
+    std::copy(random.begin(), random.end(), leaves.data());
+    const auto full = merklize::reference_tree(random.data(), random.size(), {});
+
+    const merklize::tree fresh = m.build(leaves);
+    check_kept(fresh, full, first);
+    if (first == 0) CHECK(fresh.level_data(0) == leaves.data()); // shared, not copied
+
+    merklize::tree reused = m.allocate_tree(n);
+    const std::uint8_t *storage = reused.nodes_data();
+    for (int round = 0; round < 2; ++round) {
+      std::fill(reused.nodes_data(), reused.nodes_data() + reused.nodes_size(), test::poison_byte);
+      m.build(leaves, reused);
+      check_kept(reused, full, first);
+      CHECK(reused.nodes_data() == storage);
+    }
+    merklize::tree wrong = m.allocate_tree(n + 1);
+    CHECK_THROWS_WITH(m.build(leaves, wrong), Contains("allocated for " + std::to_string(n + 1)));
+  }
+}

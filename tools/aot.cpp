@@ -1,0 +1,139 @@
+// merklize-aot: compiles every program variant of the library ahead of time (`make aot`).
+#include "cli.hpp"
+
+#include <merklize/detail/aot_artifacts.hpp>
+#include <merklize/detail/kernels.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+namespace {
+
+const char *usage = R"(usage:
+  merklize-aot [--clang PROGRAM] [--llvm-spirv PROGRAM] DIR
+      compiles each program variant <name> to DIR/<name>.bc (SPIR 1.2 bitcode, spir64) with
+      clang and to DIR/<name>.spv (SPIR-V) with llvm-spirv, keeps the source it compiled in
+      DIR/<name>.cl and records their hashes in DIR/<name>.meta. Defaults: clang-14 and
+      llvm-spirv-14 (the Debian packages of the same names).
+  merklize-aot --list
+      prints the name of each program variant.
+Point the library at DIR with MERKLIZE_KERNEL_DIR=DIR or merklize::set_kernel_dir.
+)";
+
+// Runs a program without a shell; a missing one is reported with the package that provides it
+// and the option that names another.
+void run(const std::vector<std::string> &command, const char *package, const char *option) {
+  std::vector<char *> argv;
+  for (const auto &arg : command)
+    argv.push_back(const_cast<char *>(arg.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int err = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
+  if (err == ENOENT)
+    throw merklize::error("cannot run " + command[0] + ": not found; install the Debian package " +
+                          package + " (`make aot` does) or name another with --" + option);
+  if (err != 0) throw merklize::error("cannot run " + command[0] + ": " + std::strerror(err));
+  int status = 0;
+  if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::string line;
+    for (const auto &arg : command)
+      line += arg + " ";
+    throw merklize::error("failed: " + line);
+  }
+}
+
+std::vector<std::string> words(const std::string &text) {
+  std::istringstream in(text);
+  std::vector<std::string> list;
+  for (std::string w; in >> w;)
+    list.push_back(w);
+  return list;
+}
+
+// The same concatenated source and options as a run-time build, compiled for spir64. Plain
+// `inline` functions get a definition of their own (-fgnu89-inline): C99 semantics would leave
+// the ones clang does not inline undefined in the module.
+void compile(const merklize::detail::program_spec &spec, const std::filesystem::path &dir,
+             const std::string &clang, const std::string &llvm_spirv) {
+  using merklize::detail::aot_file;
+  const auto source = aot_file(dir, spec, ".cl"), bitcode = aot_file(dir, spec, ".bc");
+  const std::string text = merklize::detail::kernel_program_source(spec.files);
+  merklize::detail::write_file_atomically(source, text.data(), text.size());
+  const auto compile_to = [&](const std::string &optimization, const std::string &out) {
+    std::vector<std::string> command{clang,
+                                     "-target",
+                                     "spir64",
+                                     "-emit-llvm",
+                                     "-c",
+                                     optimization,
+                                     "-fgnu89-inline",
+                                     "-Xclang",
+                                     "-finclude-default-header"};
+    for (const auto &option : words(spec.options))
+      command.push_back(option);
+    command.insert(command.end(), {"-o", out, source.string()});
+    run(command, "clang-14", "clang");
+  };
+  compile_to("-O2", bitcode.string());
+  // SPIR-V comes from unoptimized bitcode: llvm-spirv-14 emits blocks out of dominance order
+  // (invalid modules) for some loops that LLVM's optimizer rotated, and the driver that loads
+  // SPIR-V optimizes it anyway. Version 1.0 is what OpenCL 1.2 and 2.1 consumers take.
+  const std::string unoptimized = aot_file(dir, spec, ".O0.bc").string();
+  compile_to("-O0", unoptimized);
+  run({llvm_spirv, "--spirv-max-version=1.0", unoptimized, "-o",
+       aot_file(dir, spec, ".spv").string()},
+      "llvm-spirv-14", "llvm-spirv");
+  std::filesystem::remove(unoptimized);
+  merklize::detail::write_aot_meta(dir, spec);
+}
+
+int aot(int argc, char **argv) {
+  const cli::arguments args(argc, argv, 1, {"clang", "llvm-spirv"}, {"list", "help"});
+  const auto specs = merklize::detail::all_program_specs();
+  std::set<std::string> names;
+  for (const auto &spec : specs)
+    if (spec.name.empty() || !names.insert(spec.name).second)
+      throw merklize::error("all_program_specs() needs a unique name for each program (\"" +
+                            spec.name + "\" is empty or repeated)");
+  if (args.has("help")) {
+    std::cout << usage;
+    return 0;
+  }
+  if (args.has("list")) {
+    for (const auto &spec : specs)
+      std::cout << spec.name << "\n";
+    return 0;
+  }
+  if (args.positional.size() != 1) throw cli::usage_error("give one output folder DIR");
+  const std::filesystem::path dir = args.positional[0];
+  std::filesystem::create_directories(dir);
+  for (const auto &spec : specs) {
+    compile(spec, dir, args.get("clang", "clang-14"), args.get("llvm-spirv", "llvm-spirv-14"));
+    std::cout << "merklize-aot: " << spec.name << " -> " << (dir / spec.name).string()
+              << ".{bc,spv}\n";
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return aot(argc, argv);
+  } catch (const cli::usage_error &e) {
+    std::cerr << "merklize-aot: " << e.what() << "\n" << usage;
+    return 2;
+  } catch (const std::exception &e) {
+    std::cerr << "merklize-aot: " << e.what() << "\n";
+    return 1;
+  }
+}
