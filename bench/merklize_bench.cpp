@@ -28,6 +28,7 @@ struct options {
   unsigned min_log2 = 10, max_log2 = 0; // 0: by device type
   std::string csv;
   std::string build_log; // extra build options: print the Merkle program's build log and exit
+  bool sweep = false;    // kernels only, over work-group sizes and levels per launch
 };
 
 // One size's measurements, for the summary table and the CSV.
@@ -59,9 +60,9 @@ merklize::config with_output(merklize::output_levels out) {
 
 double gbs(std::uint64_t bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0; }
 
-void kernels(benchmark::State &state, unsigned log2) {
+void kernels(benchmark::State &state, unsigned log2, merklize::config cfg, bool record) {
   const std::uint64_t n = std::uint64_t(1) << log2;
-  merklize::merkleizer m(device);
+  merklize::merkleizer m(device, cfg);
   const auto leaves = random_leaves(n);
   cl::Buffer in(m.context(), CL_MEM_READ_ONLY, leaves.size());
   m.queue().enqueueWriteBuffer(in, CL_TRUE, 0, leaves.size(), leaves.data());
@@ -77,8 +78,9 @@ void kernels(benchmark::State &state, unsigned log2) {
     state.SetIterationTime(ms / 1e3);
     state.counters["launches"] = static_cast<double>(events.size());
   }
-  rows[log2].kernel_ms = total / state.iterations();
-  state.counters["node_hashes_per_s"] = static_cast<double>(n - 1) / (rows[log2].kernel_ms / 1e3);
+  const double mean_ms = total / state.iterations();
+  if (record) rows[log2].kernel_ms = mean_ms;
+  state.counters["node_hashes_per_s"] = static_cast<double>(n - 1) / (mean_ms / 1e3);
 }
 
 void pinned_copy(benchmark::State &state, unsigned log2) {
@@ -139,9 +141,10 @@ void host_all(benchmark::State &state, unsigned log2) {
   r.host_e2e_ms = sum.wall_ms / state.iterations();
 }
 
-void pinned(benchmark::State &state, unsigned log2, merklize::output_levels out) {
+void pinned(benchmark::State &state, unsigned log2, merklize::config cfg) {
   const std::uint64_t n = std::uint64_t(1) << log2;
-  merklize::merkleizer m(device, with_output(out));
+  const merklize::output_levels out = cfg.output;
+  merklize::merkleizer m(device, cfg);
   merklize::host_buffer leaves = m.allocate_host(n * merklize::node_bytes);
   const auto random = random_leaves(n);
   std::memcpy(leaves.data(), random.data(), random.size());
@@ -184,6 +187,8 @@ options parse(int &argc, char **argv) {
       o.csv = v;
     else if (const char *v = value("build_log"))
       o.build_log = v;
+    else if (a == "--sweep")
+      o.sweep = true;
     else if (const char *v = value("device"))
       ::setenv("MERKLIZE_DEVICE", v, 1);
     else
@@ -237,6 +242,12 @@ int run(options o, int argc, char **argv) {
           spec.options + " " + o.build_log);
       std::cout << "build log (" << spec.options << " " << o.build_log << "):\n"
                 << merklize::detail::build_logs(program, context);
+      // The device binary too (PTX on NVIDIA), for disassembly: merkle-<lanes>.bin.
+      std::vector<std::vector<unsigned char>> binaries;
+      program.getInfo(CL_PROGRAM_BINARIES, &binaries);
+      std::ofstream("merkle-" + std::to_string(lanes) + ".bin", std::ios::binary)
+          .write(reinterpret_cast<const char *>(binaries.at(0).data()),
+                 static_cast<std::streamsize>(binaries.at(0).size()));
     }
     return 0;
   }
@@ -245,9 +256,36 @@ int run(options o, int argc, char **argv) {
   if (o.max_log2 == 0) o.max_log2 = gpu ? 25 : 20; // 2^20 keeps `make bench` near 2 min on 2 cores
   device_label = merklize::device_name(device);
   benchmark::AddCustomContext("device", device_label);
+  if (o.sweep) {
+    for (unsigned k = o.min_log2; k <= o.max_log2; ++k)
+      for (std::size_t wg : {64, 128, 256, 512, 1024})
+        for (unsigned per_launch : {0u, 1u}) {
+          merklize::config cfg;
+          cfg.work_group_size = wg;
+          cfg.levels_per_launch = per_launch;
+          const std::string name = "kernels_wg" + std::to_string(wg) + "_levels" +
+                                   (per_launch ? "1" : "max") + "/" + std::to_string(k);
+          benchmark::RegisterBenchmark(name.c_str(), kernels, k, cfg, false)
+              ->UseManualTime()
+              ->Unit(benchmark::kMillisecond);
+        }
+    for (unsigned chunk_log2 : {18u, 19u, 20u, 21u, 22u}) {
+      merklize::config cfg = with_output(merklize::output_levels::from_level(1));
+      cfg.chunk_log2 = chunk_log2;
+      const std::string name = "pinned_nodes_chunk" + std::to_string(chunk_log2) + "/" +
+                               std::to_string(o.max_log2);
+      benchmark::RegisterBenchmark(name.c_str(), pinned, o.max_log2, cfg)
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+    }
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+  }
   for (unsigned k = o.min_log2; k <= o.max_log2; ++k) {
     const std::string size = "/" + std::to_string(k);
-    benchmark::RegisterBenchmark(("kernels" + size).c_str(), kernels, k)
+    benchmark::RegisterBenchmark(("kernels" + size).c_str(), kernels, k, merklize::config{}, true)
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("pinned_copy" + size).c_str(), pinned_copy, k)
@@ -257,11 +295,11 @@ int run(options o, int argc, char **argv) {
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("pinned_nodes" + size).c_str(), pinned, k,
-                                 merklize::output_levels::from_level(1))
+                                 with_output(merklize::output_levels::from_level(1)))
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("pinned_root" + size).c_str(), pinned, k,
-                                 merklize::output_levels::root_only())
+                                 with_output(merklize::output_levels::root_only()))
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
   }

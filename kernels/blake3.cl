@@ -6,6 +6,11 @@
  * The message schedule is written out per round (BLAKE3's permutation applied r times) so
  * every message index is a compile-time constant and the state stays in registers. */
 
+/* Every helper is inlined: a call would pass the state and message arrays through the private
+ * stack, which on a GPU is device memory. `inline` alone is a hint that compilers decline for
+ * functions as large as the rounds (clang does, for nvptx). */
+#define B3_INLINE inline __attribute__((always_inline))
+
 #define B3_IV0 0x6A09E667u
 #define B3_IV1 0xBB67AE85u
 #define B3_IV2 0x3C6EF372u
@@ -48,9 +53,9 @@
   B3_G(v[3], v[4], v[9], v[14], m[s14], m[s15]);
 
 /* The seven rounds over a state v[16] already holding cv, IV, counter, block_len and flags,
- * for one message (T = uint) or one message per vector lane (T = uint4, uint8, uint16). */
+ * for one message (T = uint) or one message per vector lane (T = uint2 .. uint16). */
 #define B3_DEFINE_ROUNDS(T, name)                                                                  \
-  inline void name(T v[16], const T m[16]) {                                                       \
+  B3_INLINE void name(T v[16], const T m[16]) {                                                    \
     B3_ROUND(m, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);                             \
     B3_ROUND(m, 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);                             \
     B3_ROUND(m, 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);                             \
@@ -67,7 +72,7 @@ B3_DEFINE_ROUNDS(uint16, blake3_rounds16)
 
 /* One 64-byte block per lane from the IV, counter 0: the chaining values, word by word. */
 #define B3_DEFINE_TWO_TO_ONE_LANES(T, name, rounds)                                                \
-  inline void name(const T m[16], uint flags, T cv[8]) {                                           \
+  B3_INLINE void name(const T m[16], uint flags, T cv[8]) {                                        \
     T v[16] = {(T)B3_IV0, (T)B3_IV1, (T)B3_IV2, (T)B3_IV3, (T)B3_IV4, (T)B3_IV5,                   \
                (T)B3_IV6, (T)B3_IV7, (T)B3_IV0, (T)B3_IV1, (T)B3_IV2, (T)B3_IV3,                   \
                (T)0u,     (T)0u,     (T)64u,    (T)flags};                                         \
@@ -80,26 +85,51 @@ B3_DEFINE_TWO_TO_ONE_LANES(uint4, blake3_two_to_one4, blake3_rounds4)
 B3_DEFINE_TWO_TO_ONE_LANES(uint8, blake3_two_to_one8, blake3_rounds8)
 B3_DEFINE_TWO_TO_ONE_LANES(uint16, blake3_two_to_one16, blake3_rounds16)
 
-/* The compression function truncated to its first eight output words: the chaining value. */
-inline uint8 blake3_compress_cv(uint8 cv, const uint m[16], ulong counter, uint block_len,
-                                uint flags) {
-  uint v[16] = {cv.s0,     cv.s1,  cv.s2,  cv.s3,  cv.s4,  cv.s5,         cv.s6,
-                cv.s7,     B3_IV0, B3_IV1, B3_IV2, B3_IV3, (uint)counter, (uint)(counter >> 32),
-                block_len, flags};
+/* The compression function's state after its seven rounds, before the final xors. */
+B3_INLINE void blake3_compress_state(uint v[16], uint8 cv, const uint m[16], ulong counter,
+                                     uint block_len, uint flags) {
+  v[0] = cv.s0;
+  v[1] = cv.s1;
+  v[2] = cv.s2;
+  v[3] = cv.s3;
+  v[4] = cv.s4;
+  v[5] = cv.s5;
+  v[6] = cv.s6;
+  v[7] = cv.s7;
+  v[8] = B3_IV0;
+  v[9] = B3_IV1;
+  v[10] = B3_IV2;
+  v[11] = B3_IV3;
+  v[12] = (uint)counter;
+  v[13] = (uint)(counter >> 32);
+  v[14] = block_len;
+  v[15] = flags;
   blake3_rounds(v, m);
+}
+
+/* The compression function truncated to its first eight output words: the chaining value. */
+B3_INLINE uint8 blake3_compress_cv(uint8 cv, const uint m[16], ulong counter, uint block_len,
+                                   uint flags) {
+  uint v[16];
+  blake3_compress_state(v, cv, m, counter, block_len, flags);
   return (uint8)(v[0] ^ v[8], v[1] ^ v[9], v[2] ^ v[10], v[3] ^ v[11], v[4] ^ v[12], v[5] ^ v[13],
                  v[6] ^ v[14], v[7] ^ v[15]);
 }
 
-inline uint8 blake3_iv(void) {
+B3_INLINE uint8 blake3_iv(void) {
   return (uint8)(B3_IV0, B3_IV1, B3_IV2, B3_IV3, B3_IV4, B3_IV5, B3_IV6, B3_IV7);
 }
 
-inline uint8 blake3_two_to_one(uint8 left, uint8 right, uint flags) {
+/* Two 32-byte nodes compressed as one 64-byte block from `key` (the IV, or a keyed mode's key). */
+B3_INLINE uint8 blake3_compress_pair(uint8 key, uint8 left, uint8 right, uint flags) {
   const uint m[16] = {left.s0,  left.s1,  left.s2,  left.s3,  left.s4,  left.s5,
                       left.s6,  left.s7,  right.s0, right.s1, right.s2, right.s3,
                       right.s4, right.s5, right.s6, right.s7};
-  return blake3_compress_cv(blake3_iv(), m, 0, 64u, flags);
+  return blake3_compress_cv(key, m, 0, 64u, flags);
+}
+
+B3_INLINE uint8 blake3_two_to_one(uint8 left, uint8 right, uint flags) {
+  return blake3_compress_pair(blake3_iv(), left, right, flags);
 }
 
 /* Node mode "blake3": the standard BLAKE3 hash of the 64-byte message left || right, which is a
@@ -109,10 +139,10 @@ inline uint8 blake3_two_to_one(uint8 left, uint8 right, uint flags) {
 /* Node mode "blake3-parent": BLAKE3's own parent compression, ROOT on the tree's root only. */
 #define blake3_parent_node_flags(is_root) (B3_PARENT | ((is_root) ? B3_ROOT : 0u))
 
-inline uint8 blake3_node(uint8 left, uint8 right, int is_root) {
+B3_INLINE uint8 blake3_node(uint8 left, uint8 right, int is_root) {
   return blake3_two_to_one(left, right, blake3_node_flags(is_root));
 }
 
-inline uint8 blake3_parent_node(uint8 left, uint8 right, int is_root) {
+B3_INLINE uint8 blake3_parent_node(uint8 left, uint8 right, int is_root) {
   return blake3_two_to_one(left, right, blake3_parent_node_flags(is_root));
 }

@@ -20,6 +20,27 @@ inline const json::value &merkle_vectors() {
   return v;
 }
 
+// The official BLAKE3 vectors (tests/vectors/blake3_official.json) and their input: the bytes
+// 0, 1, ..., 250 repeated.
+inline const json::value &official_vectors() {
+  static const json::value v = json::parse_file(vector_path("blake3_official.json"));
+  return v;
+}
+
+inline std::vector<std::uint8_t> official_input(std::size_t length) {
+  std::vector<std::uint8_t> input(length);
+  for (std::size_t i = 0; i < length; ++i)
+    input[i] = static_cast<std::uint8_t>(i % 251);
+  return input;
+}
+
+// The first GPU of any platform, or a null device where there is none.
+inline cl::Device first_gpu() {
+  for (const auto &e : merklize::list_devices())
+    if (e.type == "gpu") return e.device;
+  return cl::Device();
+}
+
 // The device the tests run on: MERKLIZE_DEVICE, else the default (PoCL where there is no GPU).
 inline cl::Device test_device() {
   static const cl::Device device = merklize::default_device();

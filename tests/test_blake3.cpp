@@ -6,13 +6,6 @@
 
 namespace {
 
-std::vector<std::uint8_t> official_input(std::size_t length) {
-  std::vector<std::uint8_t> input(length);
-  for (std::size_t i = 0; i < length; ++i)
-    input[i] = static_cast<std::uint8_t>(i % 251);
-  return input;
-}
-
 std::string extended(merklize::blake3::hasher h, const std::vector<std::uint8_t> &input,
                      std::size_t out_bytes) {
   h.update(input.data(), input.size());
@@ -21,20 +14,15 @@ std::string extended(merklize::blake3::hasher h, const std::vector<std::uint8_t>
   return merklize::to_hex(out.data(), out.size());
 }
 
-const json::value &official() {
-  static const json::value v = json::parse_file(test::vector_path("blake3_official.json"));
-  return v;
-}
-
 } // namespace
 
 TEST_CASE("host BLAKE3 matches every official vector", "[blake3][host]") {
-  const auto &v = official();
+  const auto &v = test::official_vectors();
   const std::string key = v["key"].str;
   const std::string context = v["context_string"].str;
   REQUIRE(v["cases"].items.size() == 35);
   for (const auto &c : v["cases"].items) {
-    const auto input = official_input(c["input_len"].u64());
+    const auto input = test::official_input(c["input_len"].u64());
     INFO("input_len " << input.size());
     const std::string hash = c["hash"].str, keyed = c["keyed_hash"].str,
                       derived = c["derive_key"].str;
@@ -55,7 +43,7 @@ TEST_CASE("host BLAKE3 matches every official vector", "[blake3][host]") {
 }
 
 TEST_CASE("host BLAKE3 gives the same digest however the input is split", "[blake3][host]") {
-  const auto input = official_input(5000);
+  const auto input = test::official_input(5000);
   const auto whole = merklize::blake3::hash(input.data(), input.size());
   for (std::size_t step : {1, 63, 64, 65, 1023, 1024, 1025}) {
     merklize::blake3::hasher h;
@@ -66,9 +54,9 @@ TEST_CASE("host BLAKE3 gives the same digest however the input is split", "[blak
 }
 
 TEST_CASE("device node hash matches the official 64-byte vector", "[blake3][device]") {
-  const auto input = official_input(64);
+  const auto input = test::official_input(64);
   std::string expected;
-  for (const auto &c : official()["cases"].items)
+  for (const auto &c : test::official_vectors()["cases"].items)
     if (c["input_len"].u64() == 64) expected = c["hash"].str.substr(0, 64);
   REQUIRE(expected.size() == 64);
 

@@ -1,8 +1,29 @@
 // The merklize command-line tool, run as a user would: roots of the vector cases on stdout and
 // nothing else, clear messages and non-zero exits for bad input.
-#include "cli_helpers.hpp"
+#include "process.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using test::run_result;
+using test::scratch_dir;
+using test::write_file;
+
+run_result run(const std::string &args, const std::string &stdin_file = "") {
+  const fs::path out = scratch_dir() / "stdout", err = scratch_dir() / "stderr";
+  std::string command = std::string("\"") + MERKLIZE_CLI + "\" " + args + " >\"" + out.string() +
+                        "\" 2>\"" + err.string() + "\"";
+  if (!stdin_file.empty()) command += " <\"" + stdin_file + "\"";
+  const int raw = std::system(command.c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, test::slurp(out), test::slurp(err)};
+}
+
+} // namespace
 
 TEST_CASE("merklize root prints the vector roots and nothing else", "[cli]") {
   for (const auto &c : test::merkle_vectors()["cases"].items) {

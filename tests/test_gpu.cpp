@@ -5,12 +5,7 @@
 #include <iostream>
 
 int main() {
-  cl::Device gpu;
-  for (const auto &e : merklize::list_devices())
-    if (e.type == "gpu") {
-      gpu = e.device;
-      break;
-    }
+  const cl::Device gpu = test::first_gpu();
   if (!gpu()) {
     std::cout << "SKIPPED: no OpenCL GPU on this machine\n";
     return 77;

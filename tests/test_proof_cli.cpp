@@ -1,6 +1,6 @@
 // merklize proof and merklize verify, run as a user would: the proof is strict JSON equal to the
 // host prover's, verify exits 0 for it and 1 with a message for anything wrong.
-#include "cli_helpers.hpp"
+#include "process.hpp"
 #include "proof_helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -9,11 +9,19 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::string quoted(const fs::path &p) { return "\"" + p.string() + "\""; }
+using args = std::vector<std::string>;
+
+test::run_result merklize_cli(args arguments, const std::string &stdin_file = "") {
+  arguments.insert(arguments.begin(), MERKLIZE_CLI);
+  return test::run_program(arguments, stdin_file);
+}
 
 std::string write_text(const std::string &name, const std::string &text) {
-  return quoted(write_file(name, std::vector<std::uint8_t>(text.begin(), text.end())));
+  return test::write_file(name, std::vector<std::uint8_t>(text.begin(), text.end())).string();
 }
+
+std::string hash_name(const merklize::tree_options &o) { return merklize::to_string(o.hash); }
+std::string shape_name(const merklize::tree_options &o) { return merklize::to_string(o.pad); }
 
 } // namespace
 
@@ -23,12 +31,11 @@ TEST_CASE("merklize proof prints the host prover's proof as JSON, and verify acc
     for (const std::uint64_t n : {1, 3, 9}) {
       const auto leaves = test::random_bytes(n * 32);
       const auto t = merklize::reference_tree(leaves.data(), leaves.size(), options);
-      const auto file = quoted(write_file("leaves", leaves));
+      const auto file = test::write_file("leaves", leaves).string();
       for (const std::uint64_t i : std::set<std::uint64_t>{0, n - 1}) { // each run JITs kernels
         INFO(test::describe(options) << " n=" << n << " leaf " << i);
-        const auto r = run("proof --index " + std::to_string(i) + " --hash " +
-                           merklize::to_string(options.hash) + " --pad " +
-                           merklize::to_string(options.pad) + " " + file);
+        const auto r = merklize_cli({"proof", "--index", std::to_string(i), "--hash",
+                                     hash_name(options), "--pad", shape_name(options), file});
         REQUIRE(r.status == 0);
         CHECK(r.err.empty());
         REQUIRE(!r.out.empty());
@@ -39,15 +46,14 @@ TEST_CASE("merklize proof prints the host prover's proof as JSON, and verify acc
 
         const auto proof = write_text("proof.json", r.out);
         const auto leaf = merklize::to_hex(t.node(0, i)), root = merklize::to_hex(t.root());
-        const auto ok = run("verify " + proof + " " + leaf + " " + root);
+        const auto ok = merklize_cli({"verify", proof, leaf, root});
         CHECK(ok.status == 0);
         CHECK_THAT(ok.out,
                    Contains("valid: leaf " + std::to_string(i) + " of " + std::to_string(n)));
-        CHECK(run("verify --hash " + std::string(merklize::to_string(options.hash)) + " --pad " +
-                  merklize::to_string(options.pad) + " --leaves " + std::to_string(n) + " " +
-                  proof + " " + leaf + " " + root)
+        CHECK(merklize_cli({"verify", "--hash", hash_name(options), "--pad", shape_name(options),
+                            "--leaves", std::to_string(n), proof, leaf, root})
                   .status == 0);
-        CHECK(run("verify - " + leaf + " " + root, proof.substr(1, proof.size() - 2)).status == 0);
+        CHECK(merklize_cli({"verify", "-", leaf, root}, proof).status == 0);
       }
     }
 }
@@ -56,14 +62,19 @@ TEST_CASE("merklize proof and verify with a fixed depth", "[cli][proof]") {
   const auto leaves = test::random_bytes(9 * 32);
   const merklize::tree_options options(merklize::hash_kind::sha256, merklize::shape::zero, 7);
   const auto t = merklize::reference_tree(leaves.data(), leaves.size(), options);
-  const auto r = run("proof --index 8 --hash sha256 --pad zero --depth 7 " +
-                     quoted(write_file("leaves", leaves)));
+  const auto r = merklize_cli({"proof", "--index", "8", "--hash", "sha256", "--pad", "zero",
+                               "--depth", "7", test::write_file("leaves", leaves).string()});
   REQUIRE(r.status == 0);
   CHECK(merklize::inclusion_proof_from_json(r.out) == merklize::prove(t, 8));
-  const auto proof = write_text("proof.json", r.out);
-  const auto args = proof + " " + merklize::to_hex(t.node(0, 8)) + " " + merklize::to_hex(t.root());
-  CHECK(run("verify --depth 7 " + args).status == 0);
-  const auto wrong = run("verify --depth 8 " + args);
+  const args tail{write_text("proof.json", r.out), merklize::to_hex(t.node(0, 8)),
+                  merklize::to_hex(t.root())};
+  const auto with_depth = [&](const char *depth) {
+    args a{"verify", "--depth", depth};
+    a.insert(a.end(), tail.begin(), tail.end());
+    return merklize_cli(a);
+  };
+  CHECK(with_depth("7").status == 0);
+  const auto wrong = with_depth("8");
   CHECK(wrong.status == 1);
   CHECK_THAT(wrong.err, Contains("a root of depth 7, not 8"));
 }
@@ -81,27 +92,27 @@ TEST_CASE("merklize verify exits 1 with a message for a wrong leaf, root or proo
   auto resized = text;
   resized.replace(resized.find("\"leaf_count\":5"), 14, "\"leaf_count\":9");
   struct bad {
-    std::string args, message;
+    args arguments;
+    std::string message;
   } cases[] = {
-      {proof + " " + other + " " + root, "invalid proof: the proof leads to root"},
-      {proof + " " + leaf + " " + other, "invalid proof"},
-      {write_text("tampered.json", tampered) + " " + leaf + " " + root, "invalid proof"},
-      {write_text("resized.json", resized) + " " + leaf + " " + root, "invalid proof"},
-      {"--leaves 6 " + proof + " " + leaf + " " + root, "a tree of 5 leaves, not 6"},
-      {"--hash blake3-parent " + proof + " " + leaf + " " + root, "not blake3-parent"},
-      {"--pad zero " + proof + " " + leaf + " " + root, "for shape promote, not zero"},
-      {write_text("broken.json", text.substr(0, text.size() - 1)) + " " + leaf + " " + root,
-       "proof JSON: "},
-      {write_text("multi.json", merklize::to_json(merklize::prove_multi(t, {1, 2}))) + " " + leaf +
-           " " + root,
+      {{proof, other, root}, "invalid proof: the proof leads to root"},
+      {{proof, leaf, other}, "invalid proof"},
+      {{write_text("tampered.json", tampered), leaf, root}, "invalid proof"},
+      {{write_text("resized.json", resized), leaf, root}, "invalid proof"},
+      {{"--leaves", "6", proof, leaf, root}, "a tree of 5 leaves, not 6"},
+      {{"--hash", "blake3-parent", proof, leaf, root}, "not blake3-parent"},
+      {{"--pad", "zero", proof, leaf, root}, "for shape promote, not zero"},
+      {{write_text("broken.json", text.substr(0, text.size() - 1)), leaf, root}, "proof JSON: "},
+      {{write_text("multi.json", merklize::to_json(merklize::prove_multi(t, {1, 2}))), leaf, root},
        "kind \"multiproof\""},
-      {proof + " " + leaf.substr(1) + " " + root, "LEAFHEX: "},
-      {proof + " " + leaf + " xyz", "ROOTHEX: "},
-      {quoted(scratch_dir() / "missing.json") + " " + leaf + " " + root, "cannot open"},
+      {{proof, leaf.substr(1), root}, "LEAFHEX: "},
+      {{proof, leaf, "xyz"}, "ROOTHEX: "},
+      {{(test::scratch_dir() / "missing.json").string(), leaf, root}, "cannot open"},
   };
-  for (const auto &c : cases) {
-    INFO("merklize verify " << c.args);
-    const auto r = run("verify " + c.args);
+  for (auto &c : cases) {
+    c.arguments.insert(c.arguments.begin(), "verify");
+    INFO("merklize verify " << c.arguments[1] << " ...");
+    const auto r = merklize_cli(c.arguments);
     CHECK(r.status == 1);
     CHECK(r.out.empty());
     CHECK_THAT(r.err, Contains(c.message));
@@ -109,23 +120,25 @@ TEST_CASE("merklize verify exits 1 with a message for a wrong leaf, root or proo
 }
 
 TEST_CASE("merklize proof and verify reject a bad command line", "[cli][proof]") {
-  const auto file = quoted(write_file("five", test::random_bytes(5 * 32)));
+  const auto file = test::write_file("five", test::random_bytes(5 * 32)).string();
   struct bad {
-    std::string args, message;
+    args arguments;
+    std::string message;
     int status;
   } cases[] = {
-      {"proof --index 5 " + file, "leaf index 5 out of range: the tree has 5 leaves", 1},
-      {"proof --index -1 " + file, "--index takes a non-negative integer", 2},
-      {"proof --index 99999999999999999999 " + file, "--index takes a non-negative integer", 2},
-      {"proof " + file, "needs --index", 2},
-      {"proof --index 0", "one FILE", 2},
-      {"proof --index 0 --hash md5 " + file, "unknown hash", 1},
-      {"verify a b", "PROOF.json (or -), LEAFHEX and ROOTHEX", 2},
-      {"verify --leaves x a b c", "--leaves takes a non-negative integer", 2},
+      {{"proof", "--index", "5", file}, "leaf index 5 out of range: the tree has 5 leaves", 1},
+      {{"proof", "--index", "-1", file}, "--index takes a non-negative integer", 2},
+      {{"proof", "--index", "99999999999999999999", file}, "--index takes a non-negative", 2},
+      {{"proof", file}, "needs --index", 2},
+      {{"proof", "--index", "0"}, "one FILE", 2},
+      {{"proof", "--index", "0", "--hash", "md5", file}, "unknown hash", 1},
+      {{"verify", "a", "b"}, "PROOF.json (or -), LEAFHEX and ROOTHEX", 2},
+      {{"verify", "--leaves", "x", "a", "b", "c"}, "--leaves takes a non-negative integer", 2},
+      {{"verify", "--depth", "65", "a", "b", "c"}, "--depth takes at most 64", 2},
   };
   for (const auto &c : cases) {
-    INFO("merklize " << c.args);
-    const auto r = run(c.args);
+    INFO("merklize " << c.arguments[0] << " " << c.arguments[1]);
+    const auto r = merklize_cli(c.arguments);
     CHECK(r.status == c.status);
     CHECK(r.out.empty());
     CHECK_THAT(r.err, Contains(c.message));

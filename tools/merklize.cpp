@@ -6,6 +6,7 @@
 namespace cli {
 int root_command(int argc, char **argv);
 int devices_command(int argc, char **argv);
+int b3sum_command(int argc, char **argv);
 int proof_command(int argc, char **argv);
 int verify_command(int argc, char **argv);
 } // namespace cli
@@ -20,6 +21,9 @@ const char *usage = R"(usage:
       --verbose: also "program: jit|spirv|spir-bitcode|cache" on stderr, where the kernels came
       from ($MERKLIZE_KERNEL_DIR: kernels compiled ahead of time; $MERKLIZE_CACHE_DIR: a cache
       of compiled programs).
+  merklize b3sum [--keyed KEYHEX | --derive-key CONTEXT] [--length N] [--device SPEC] FILE...
+      the BLAKE3 of each FILE (none, or -, for stdin) hashed on the device, printed as the
+      b3sum program prints it; --length N gives N bytes of extended output.
   merklize proof --index I [--hash H] [--pad P] [--depth D] [--device SPEC] FILE
       prints the inclusion proof of leaf I of FILE as one line of JSON (docs/PROOFS.md).
   merklize verify [--hash H] [--pad P] [--leaves N] [--depth D] PROOF.json LEAFHEX ROOTHEX
@@ -40,10 +44,8 @@ struct command {
 };
 
 const command commands[] = {
-    {"root", cli::root_command},
-    {"devices", cli::devices_command},
-    {"proof", cli::proof_command},
-    {"verify", cli::verify_command},
+    {"root", cli::root_command},   {"devices", cli::devices_command}, {"b3sum", cli::b3sum_command},
+    {"proof", cli::proof_command}, {"verify", cli::verify_command},
 };
 
 } // namespace

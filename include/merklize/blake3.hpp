@@ -148,11 +148,16 @@ public:
   }
 
   static hasher derive_key(const std::string &context) {
+    return hasher(detail::load_key(context_key(context).data()), derive_key_material);
+  }
+
+  // The key derive_key hashes its material with: the context string hashed in
+  // DERIVE_KEY_CONTEXT mode.
+  static digest context_key(const std::string &context) {
     hasher context_hasher(words8{iv[0], iv[1], iv[2], iv[3], iv[4], iv[5], iv[6], iv[7]},
                           derive_key_context);
     context_hasher.update(context.data(), context.size());
-    const digest context_key = context_hasher.finalize();
-    return hasher(detail::load_key(context_key.data()), derive_key_material);
+    return context_hasher.finalize();
   }
 
   hasher &update(const void *data, std::size_t size) {

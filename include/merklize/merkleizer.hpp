@@ -20,6 +20,7 @@
 // A merkleizer is not thread-safe; use one per thread. Programs and contexts are shared.
 #pragma once
 
+#include "detail/buffers.hpp"
 #include "detail/kernels.hpp"
 #include "device.hpp"
 #include "host_buffer.hpp"
@@ -81,25 +82,6 @@ inline double events_ms(const std::vector<cl::Event> &events) {
     total += event_ms(e);
   return total;
 }
-
-namespace detail {
-
-// Refuses a caller's buffer of another context than `context`, or smaller than `needed` bytes.
-inline void check_buffer(const cl::Context &context, const cl::Buffer &buffer, const char *what,
-                         std::uint64_t needed, const char *owner_name, const char *user) {
-  std::size_t size = 0;
-  cl_context owner = nullptr;
-  call("clGetMemObjectInfo", [&] { return buffer.getInfo(CL_MEM_SIZE, &size); });
-  call("clGetMemObjectInfo", [&] { return buffer.getInfo(CL_MEM_CONTEXT, &owner); });
-  if (owner != context())
-    throw error(std::string(what) + " buffer belongs to another OpenCL context than this " +
-                owner_name + " (construct it with your context)");
-  if (size < needed)
-    throw error(std::string(what) + " buffer too small: it holds " + std::to_string(size) +
-                " bytes, " + user + " needs " + std::to_string(needed));
-}
-
-} // namespace detail
 
 class merkleizer {
 public:
@@ -459,8 +441,8 @@ private:
     stream_plan p;
     p.s = s;
     // The lowest levels of a chunk hold nearly all its nodes and come back chunk by chunk; the
-    // few above them (1/256 of the tree) stay on the device and come back in one piece.
-    p.lower = s == 0 ? 0 : s - std::max(1u, std::min(8u, s / 2));
+    // few above them (from 1/2^12 of the tree) stay on the device and come back in one piece.
+    p.lower = s == 0 ? 0 : s - std::max(1u, std::min(12u, s / 2));
     p.chunk_leaves = std::uint64_t(1) << s;
     p.chunks = (layout.leaf_count() + p.chunk_leaves - 1) / p.chunk_leaves;
     p.slots = static_cast<unsigned>(std::min<std::uint64_t>(3, p.chunks));
@@ -698,17 +680,11 @@ private:
   }
 
   void check_buffer(const cl::Buffer &buffer, const char *what, std::uint64_t needed) const {
-    detail::check_buffer(context_, buffer, what, needed, "merkleizer's", "the tree");
+    detail::check_buffer(context_, buffer, what, needed, "merkleizer", "tree");
   }
 
   void grow(cl::Buffer &buffer, std::uint64_t &capacity, std::uint64_t needed) {
-    if (needed <= capacity) return;
-    buffer = cl::Buffer(); // release the old one first: both may not fit at once
-    capacity = 0;
-    buffer = detail::create("clCreateBuffer", [&](cl_int *err) {
-      return cl::Buffer(context_, CL_MEM_READ_WRITE, needed, nullptr, err);
-    });
-    capacity = needed;
+    detail::grow_buffer(context_, buffer, capacity, needed);
   }
 
   struct slot {

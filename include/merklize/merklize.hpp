@@ -5,6 +5,7 @@
 #include "device.hpp"
 #include "digest.hpp"
 #include "error.hpp"
+#include "hash.hpp"
 #include "layer.hpp"
 #include "merkleizer.hpp"
 #include "programs.hpp"

@@ -10,6 +10,7 @@
 //   std::vector<bool> valid = prover.verify(proofs, proven_leaves, root, n);
 #pragma once
 
+#include "detail/buffers.hpp"
 #include "merkleizer.hpp"
 #include "proof.hpp"
 
@@ -200,7 +201,7 @@ private:
   int pad_with_zero() const { return options_.pad == shape::zero; }
 
   void check(const cl::Buffer &b, const char *what, std::uint64_t needed) const {
-    detail::check_buffer(context_, b, what, needed, "device_prover's", "the batch");
+    detail::check_buffer(context_, b, what, needed, "device_prover", "batch");
   }
 
   void check_tree_buffers(const cl::Buffer &leaves, const cl::Buffer &nodes,

@@ -56,6 +56,14 @@ inline program_spec sha256_layer_program() {
   return {{"sha256.cl"}, "-cl-std=CL1.2", "sha256-layer"};
 }
 
+// The program hashing whole inputs with BLAKE3 (blake3_chunks.cl, blake3_device), `lanes`
+// chunks per work-item.
+inline program_spec hash_program(unsigned lanes) {
+  return {{"blake3.cl", "blake3_chunks.cl"},
+          "-cl-std=CL1.2 -DMERKLIZE_LANES=" + std::to_string(lanes),
+          "blake3-hash-lanes" + std::to_string(lanes)};
+}
+
 // The program holding the proof kernels (proof.cl, proof_device.hpp) for one node hash: the hash
 // file, then proof.cl, which hashes with its node function.
 inline program_spec proof_program(hash_kind hash) {
@@ -77,6 +85,8 @@ inline std::vector<program_spec> all_program_specs() {
       for (unsigned lanes : {4u, 8u, 16u})
         specs.push_back(merkle_program(hash, 16, lanes));
   }
+  for (unsigned lanes : {1u, 2u, 4u, 8u, 16u}) // every chunk_strategy of blake3_device
+    specs.push_back(hash_program(lanes));
   specs.push_back(sha256_layer_program());
   return specs;
 }

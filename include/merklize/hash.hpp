@@ -1,0 +1,599 @@
+// blake3_device: BLAKE3 of whole inputs on one OpenCL device, bit-exact with the official BLAKE3,
+// for any input length, in the three modes (hash, keyed_hash, derive_key) and with extendable
+// output of any length.
+//
+//   merklize::blake3_device b3;                        // default device (see device.hpp)
+//   merklize::digest d = b3.hash(data, size);          // 32 bytes, as blake3::hash
+//   b3.hash(merklize::blake3_mode::keyed(key), data, size, out, 100); // 100 bytes of output
+//
+// The device computes every chunk's chaining value (one chunk per work-item, or 2..16 chunks per
+// work-item in the lanes of uint2..uint16: chunk_strategy), merges them into BLAKE3's parent tree
+// with work-group reductions in local memory, and finishes the root with the ROOT flag into as
+// many output bytes as asked. Inputs larger than the device holds (max_device_bytes) are
+// streamed: cut into pieces of a power-of-two number of chunks, each reduced on the device to its
+// subtree's chaining value while the next piece is read and uploaded, the few subtree roots then
+// merged on the host. hash_stream does the same for a reader (a file, stdin).
+//
+// Like merkleizer, a blake3_device is not thread-safe; use one per thread.
+#pragma once
+
+#include "blake3.hpp"
+#include "detail/buffers.hpp"
+#include "detail/kernels.hpp"
+#include "device.hpp"
+#include "host_buffer.hpp"
+#include "merkleizer.hpp" // events_ms
+#include "programs.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace merklize {
+
+// How many 1024-byte chunks one work-item hashes at once: one, or 2..16 in the lanes of a
+// uint2..uint16 vector. `automatic` is default_chunk_strategy(device).
+enum class chunk_strategy : unsigned {
+  automatic = 0,
+  one_chunk = 1,
+  lanes2 = 2,
+  lanes4 = 4,
+  lanes8 = 8,
+  lanes16 = 16,
+};
+
+constexpr chunk_strategy all_chunk_strategies[] = {chunk_strategy::one_chunk,
+                                                   chunk_strategy::lanes2, chunk_strategy::lanes4,
+                                                   chunk_strategy::lanes8, chunk_strategy::lanes16};
+
+inline unsigned chunks_per_work_item(chunk_strategy s) { return static_cast<unsigned>(s); }
+
+inline std::string to_string(chunk_strategy s) {
+  if (s == chunk_strategy::automatic) return "automatic";
+  if (s == chunk_strategy::one_chunk) return "one-chunk";
+  return "lanes" + std::to_string(chunks_per_work_item(s));
+}
+
+inline chunk_strategy parse_chunk_strategy(const std::string &name) {
+  if (name == "automatic") return chunk_strategy::automatic;
+  for (auto s : all_chunk_strategies)
+    if (name == to_string(s)) return s;
+  throw error("unknown chunk strategy \"" + name +
+              "\" (known: automatic, one-chunk, lanes2, lanes4, lanes8, lanes16)");
+}
+
+// The strategy a device gets when none is asked for: as many chunks per work-item as the device's
+// preferred vector width for ints (CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, rounded down to 1, 2,
+// 4, 8 or 16), the width its compiler turns into one SIMD register.
+//  - GPUs report 1 (NVIDIA, AMD GCN/RDNA, Intel): one chunk per work-item. A GPU already runs
+//    work-items in lock-step lanes; vector lanes would only multiply the registers a work-item
+//    holds (16 words of state and 16 of message per chunk) and lower occupancy.
+//  - PoCL on a CPU reports its SIMD width (8 with AVX2, 16 with AVX-512): its work-group
+//    vectorizer does not turn one chunk per work-item into SIMD code (PoCL 3.1 on an AVX-512
+//    EPYC: one-chunk 0.3 GB/s, lanes8 1.5-3 GB/s, lanes16 as fast or a little faster).
+// bench/hash_bench measures every strategy on a device.
+inline chunk_strategy default_chunk_strategy(const cl::Device &device) {
+  const auto width = detail::device_info<CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, cl_uint>(device);
+  chunk_strategy best = chunk_strategy::one_chunk;
+  for (auto s : all_chunk_strategies)
+    if (chunks_per_work_item(s) <= width) best = s;
+  return best;
+}
+
+// What BLAKE3 hashes with: the key words (the IV, a 32-byte key, or a context's derived key) and
+// the mode flag.
+struct blake3_mode {
+  blake3::words8 key;
+  std::uint32_t flags;
+
+  static blake3_mode hash() {
+    using blake3::iv;
+    return {{iv[0], iv[1], iv[2], iv[3], iv[4], iv[5], iv[6], iv[7]}, 0};
+  }
+  static blake3_mode keyed(const std::uint8_t key[blake3::key_len]) {
+    return {blake3::detail::load_key(key), blake3::keyed_hash_mode};
+  }
+  // The context string is hashed on the host (it is short); the key material on the device.
+  static blake3_mode derive_key(const std::string &context) {
+    return {blake3::detail::load_key(blake3::hasher::context_key(context).data()),
+            blake3::derive_key_material};
+  }
+};
+
+struct hash_config {
+  chunk_strategy strategy = chunk_strategy::automatic;
+  // The most input bytes held on the device at once; longer inputs are streamed through two
+  // pieces of at most half of it. 0: the device's limit, the smaller of its largest buffer and
+  // half its memory. At least 2048 (two chunks). Scratch for chaining values adds 1/20 of it.
+  std::uint64_t max_device_bytes = 0;
+  // Work-items per work-group of the chunk kernel; 0 picks one.
+  std::size_t work_group_size = 0;
+};
+
+// Profiled times of the last host call (hash, keyed_hash, derive_key, hash_stream), in ms.
+struct hash_times {
+  double upload_ms = 0;   // sum of the host-to-device copies
+  double kernel_ms = 0;   // sum of the kernel executions
+  double download_ms = 0; // sum of the device-to-host copies
+  double wall_ms = 0;     // the whole call, by the host's clock
+  std::size_t kernel_launches = 0;
+  std::size_t pieces = 0; // pieces the input was streamed in (1: it fitted the device)
+};
+
+namespace detail {
+
+inline unsigned ceil_log2(std::uint64_t n) {
+  unsigned k = 0;
+  while ((std::uint64_t(1) << k) < n)
+    ++k;
+  return k;
+}
+
+inline std::uint64_t round_up(std::uint64_t n, std::uint64_t multiple) {
+  return (n + multiple - 1) / multiple * multiple;
+}
+
+} // namespace detail
+
+class blake3_device {
+public:
+  // Fills `buffer` with up to `capacity` bytes of input and returns how many; 0 only at the end.
+  using reader = std::function<std::size_t(std::uint8_t *buffer, std::size_t capacity)>;
+  static constexpr std::uint64_t unknown_size = std::numeric_limits<std::uint64_t>::max();
+
+  explicit blake3_device(hash_config cfg = {}) : blake3_device(default_device(), cfg) {}
+
+  explicit blake3_device(const cl::Device &device, hash_config cfg = {})
+      : blake3_device(detail::shared_context(device), device, cfg) {}
+
+  // For buffers of the caller's own context: `device` must belong to `context`.
+  blake3_device(const cl::Context &context, const cl::Device &device, hash_config cfg = {})
+      : context_(context), device_(device), config_(cfg),
+        strategy_(cfg.strategy == chunk_strategy::automatic ? default_chunk_strategy(device)
+                                                            : cfg.strategy),
+        queue_(make_queue()), transfer_(make_queue()) {
+    if (!detail::device_info<CL_DEVICE_ENDIAN_LITTLE, cl_bool>(device_))
+      throw error(device_name(device_) +
+                  " is big-endian; merklize's kernels load BLAKE3 words little-endian");
+    if (cfg.max_device_bytes != 0 && cfg.max_device_bytes < 2 * blake3::chunk_len)
+      throw error("max_device_bytes is " + std::to_string(cfg.max_device_bytes) +
+                  ", less than the 2048 bytes (two chunks) streaming needs");
+    load_kernels();
+  }
+
+  const cl::Context &context() const { return context_; }
+  const cl::Device &device() const { return device_; }
+  // The queue the kernels run on (in order, with profiling).
+  const cl::CommandQueue &queue() const { return queue_; }
+  const hash_config &configuration() const { return config_; }
+  chunk_strategy strategy() const { return strategy_; }
+  const hash_times &last_times() const { return last_; }
+  // Where the kernels came from: compiled now, ahead of time, or the disk cache (programs.hpp).
+  merklize::program_form program_form() const { return form_; }
+
+  // Inputs up to this many bytes are hashed in one piece; longer ones are streamed.
+  std::uint64_t device_bytes_limit() const {
+    const auto max_alloc = detail::device_info<CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong>(device_);
+    const auto global = detail::device_info<CL_DEVICE_GLOBAL_MEM_SIZE, cl_ulong>(device_);
+    const std::uint64_t device_limit = std::min<std::uint64_t>(max_alloc, global / 2);
+    return config_.max_device_bytes ? std::min(config_.max_device_bytes, device_limit)
+                                    : device_limit;
+  }
+
+  digest hash(const void *data, std::uint64_t size) {
+    return to_digest(blake3_mode::hash(), data, size);
+  }
+  digest keyed_hash(const std::uint8_t key[blake3::key_len], const void *data, std::uint64_t size) {
+    return to_digest(blake3_mode::keyed(key), data, size);
+  }
+  digest derive_key(const std::string &context, const void *material, std::uint64_t size) {
+    return to_digest(blake3_mode::derive_key(context), material, size);
+  }
+
+  // `size` bytes of host memory in, the first `out_bytes` bytes of the extendable output out.
+  void hash(const blake3_mode &mode, const void *data, std::uint64_t size, std::uint8_t *out,
+            std::uint64_t out_bytes) {
+    if (size > device_bytes_limit()) {
+      auto at = static_cast<const std::uint8_t *>(data);
+      std::uint64_t left = size;
+      hash_stream(
+          mode,
+          [&](std::uint8_t *buffer, std::size_t capacity) {
+            const std::size_t take =
+                static_cast<std::size_t>(std::min<std::uint64_t>(capacity, left));
+            std::memcpy(buffer, at, take);
+            at += take;
+            left -= take;
+            return take;
+          },
+          out, out_bytes, size);
+      return;
+    }
+    guarded([&] {
+      release_stream_buffers(); // the device holds one path's input at a time
+      detail::grow_buffer(context_, input_, input_bytes_, std::max<std::uint64_t>(size, 1));
+      std::vector<cl::Event> wait;
+      if (size > 0) wait.push_back(upload(input_, data, size));
+      bool is_parent = false;
+      const cl::Buffer &root = enqueue_tree(mode, input_, size, 0, true, wait, is_parent);
+      read_output(mode, root, is_parent, out, out_bytes);
+      finish_times(1);
+    });
+  }
+
+  // The input comes from `read` until it returns 0; size_hint (the input's size if known) only
+  // sizes the buffers. Reading overlaps the device's work on the previous piece.
+  void hash_stream(const blake3_mode &mode, const reader &read, std::uint8_t *out,
+                   std::uint64_t out_bytes, std::uint64_t size_hint = unknown_size) {
+    guarded([&] {
+      const std::uint64_t piece = stream_piece_bytes(size_hint);
+      reserve_stream(piece);
+      subtrees_.clear();
+      cl::Event uploaded[2], consumed[2];
+      std::uint64_t have = fill(read, staging_[0].data(), piece);
+      for (std::uint64_t j = 0;; ++j) {
+        const int slot = j % 2;
+        std::vector<cl::Event> after_upload;
+        if (have > 0) {
+          const std::vector<cl::Event> free_slot = live(consumed[slot]);
+          uploaded[slot] = upload(pieces_[slot], staging_[slot].data(), have, free_slot);
+          after_upload.push_back(uploaded[slot]);
+        }
+        std::uint64_t next = 0;
+        if (have == piece) { // more may follow: read it while the device works
+          if (uploaded[1 - slot]()) wait_for(uploaded[1 - slot]);
+          next = fill(read, staging_[1 - slot].data(), piece);
+        }
+        if (j == 0 && next == 0) { // the whole input fitted one piece
+          bool is_parent = false;
+          const cl::Buffer &root =
+              enqueue_tree(mode, pieces_[0], have, 0, true, after_upload, is_parent);
+          read_output(mode, root, is_parent, out, out_bytes);
+          finish_times(1);
+          return;
+        }
+        bool unused = false;
+        const cl::Buffer &cv =
+            enqueue_tree(mode, pieces_[slot], have, j * (piece / blake3::chunk_len), false,
+                         after_upload, unused);
+        consumed[slot] = kernels_.back();
+        subtrees_.emplace_back();
+        downloads_.emplace_back();
+        detail::call("clEnqueueReadBuffer", [&] {
+          return queue_.enqueueReadBuffer(cv, CL_FALSE, 0, node_bytes, subtrees_.back().data(),
+                                          nullptr, &downloads_.back());
+        });
+        detail::call("clFlush", [&] { return queue_.flush(); });
+        if (next == 0) break;
+        have = next;
+      }
+      detail::call("clFinish", [&] { return queue_.finish(); });
+      write_parent_root(mode, subtrees_);
+      read_output(mode, node_, true, out, out_bytes);
+      finish_times(subtrees_.size());
+    });
+  }
+
+  // Device buffers in and out: hashes bytes [0, size) of `input` and writes the first out_bytes
+  // bytes of the output to `output`. Waits for `wait` first; returns the events it enqueued, the
+  // last one completing the output. Nothing is read back.
+  std::vector<cl::Event> enqueue_hash(const blake3_mode &mode, const cl::Buffer &input,
+                                      std::uint64_t size, const cl::Buffer &output,
+                                      std::uint64_t out_bytes,
+                                      const std::vector<cl::Event> &wait = {}) {
+    detail::check_buffer(context_, input, "input", size, "blake3_device", "hash");
+    detail::check_buffer(context_, output, "output", out_bytes, "blake3_device", "output");
+    clear_events();
+    bool is_parent = false;
+    const cl::Buffer &root = enqueue_tree(mode, input, size, 0, true, wait, is_parent);
+    if (out_bytes > 0) enqueue_output(mode, root, is_parent, 0, out_bytes, output);
+    return kernels_;
+  }
+
+private:
+  static constexpr std::uint64_t max_stream_piece = std::uint64_t(64) << 20;
+  static constexpr std::uint64_t max_output_piece = std::uint64_t(16) << 20;
+  static constexpr std::size_t default_work_group_size = 64;
+
+  cl::CommandQueue make_queue() {
+    return detail::create("clCreateCommandQueue", [&](cl_int *err) {
+      return cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, err);
+    });
+  }
+
+  void load_kernels() {
+    const auto built = detail::get_program(context_, device_,
+                                           detail::hash_program(chunks_per_work_item(strategy_)));
+    const cl::Program &program = built.program;
+    form_ = built.form;
+    const auto kernel = [&](const char *name) {
+      return detail::create("clCreateKernel",
+                            [&](cl_int *err) { return cl::Kernel(program, name, err); });
+    };
+    chunk_cvs_ = kernel("blake3_chunk_cvs");
+    parents_ = kernel("blake3_parents");
+    single_chunk_root_ = kernel("blake3_single_chunk_root");
+    root_output_ = kernel("blake3_root_output");
+    chunk_local_ = config_.work_group_size ? config_.work_group_size : default_work_group_size;
+    if (chunk_local_ > kernel_work_group_limit(chunk_cvs_))
+      throw error("work-group size " + std::to_string(chunk_local_) +
+                  " exceeds the chunk kernel's limit of " +
+                  std::to_string(kernel_work_group_limit(chunk_cvs_)) + " on " +
+                  device_name(device_));
+    // blake3_parents merges 2^levels nodes with 2^(levels - 1) work-items.
+    const std::size_t parent_items = std::min<std::size_t>(256, kernel_work_group_limit(parents_));
+    max_parent_levels_ = 1;
+    while ((std::size_t(1) << max_parent_levels_) <= parent_items)
+      ++max_parent_levels_;
+  }
+
+  std::size_t kernel_work_group_limit(const cl::Kernel &kernel) const {
+    std::size_t limit = 0;
+    detail::call("clGetKernelWorkGroupInfo", [&] {
+      return kernel.getWorkGroupInfo(device_, CL_KERNEL_WORK_GROUP_SIZE, &limit);
+    });
+    return limit;
+  }
+
+  // Runs a host call; on failure waits for what was enqueued (so no command still uses the
+  // caller's memory or the scratch buffers) before passing the error on.
+  template <class F> void guarded(F &&body) {
+    started_ = std::chrono::steady_clock::now();
+    clear_events();
+    try {
+      body();
+    } catch (...) {
+      transfer_.finish();
+      queue_.finish();
+      throw;
+    }
+  }
+
+  digest to_digest(const blake3_mode &mode, const void *data, std::uint64_t size) {
+    digest d;
+    hash(mode, data, size, d.data(), d.size());
+    return d;
+  }
+
+  static std::uint64_t chunk_count(std::uint64_t bytes) {
+    return bytes == 0 ? 1 : (bytes + blake3::chunk_len - 1) / blake3::chunk_len;
+  }
+
+  // Enqueues the kernels over `bytes` bytes of `input`, chunk 0 of which is chunk `first_chunk`
+  // of the whole input. With `whole` the input is all there is and the result is the root node,
+  // a parent (its two children) or, for one chunk, a chunk's last block (is_parent says which);
+  // otherwise it is the chaining value of the piece's subtree. Returns the buffer whose start
+  // holds the result.
+  const cl::Buffer &enqueue_tree(const blake3_mode &mode, const cl::Buffer &input,
+                                 std::uint64_t bytes, std::uint64_t first_chunk, bool whole,
+                                 const std::vector<cl::Event> &wait, bool &is_parent) {
+    const std::uint64_t chunks = chunk_count(bytes);
+    const cl_uint8 key = key_words(mode);
+    if (whole && chunks == 1) {
+      detail::grow_buffer(context_, node_, node_bytes_, root_node_bytes);
+      set_args(single_chunk_root_, input, cl_uint(bytes), key, cl_uint(mode.flags), node_);
+      launch(single_chunk_root_, 1, 1, wait);
+      is_parent = false;
+      return node_;
+    }
+    detail::grow_buffer(context_, cvs_[0], cvs_bytes_[0], chunks * node_bytes);
+    detail::grow_buffer(context_, cvs_[1], cvs_bytes_[1], (chunks + 1) / 2 * node_bytes);
+    set_args(chunk_cvs_, input, cl_ulong(bytes), cl_ulong(first_chunk), key, cl_uint(mode.flags),
+             cvs_[0]);
+    const std::uint64_t items =
+        (chunks + chunks_per_work_item(strategy_) - 1) / chunks_per_work_item(strategy_);
+    launch(chunk_cvs_, detail::round_up(items, chunk_local_), chunk_local_, wait);
+    // A whole input stops at the root's two children, a piece at its subtree's root.
+    unsigned levels = detail::ceil_log2(chunks) - (whole ? 1 : 0);
+    std::uint64_t count = chunks;
+    int from = 0;
+    while (levels > 0) {
+      const unsigned step = std::min(levels, max_parent_levels_);
+      const std::uint64_t groups = (count + (std::uint64_t(1) << step) - 1) >> step;
+      const std::size_t local = std::size_t(1) << (step - 1);
+      set_args(parents_, cvs_[from], cl_ulong(count), cl_uint(step), key, cl_uint(mode.flags),
+               cvs_[1 - from], cl::Local(local * node_bytes));
+      launch(parents_, groups * local, local, {});
+      count = groups;
+      from = 1 - from;
+      levels -= step;
+    }
+    is_parent = true;
+    return cvs_[from];
+  }
+
+  // Enqueues the root's output bytes [64 * first_block, 64 * first_block + out_bytes) into out.
+  void enqueue_output(const blake3_mode &mode, const cl::Buffer &root, bool is_parent,
+                      std::uint64_t first_block, std::uint64_t out_bytes, const cl::Buffer &out) {
+    set_args(root_output_, root, cl_int(is_parent), key_words(mode), cl_uint(mode.flags),
+             cl_ulong(first_block), cl_ulong(out_bytes), out);
+    const std::uint64_t blocks = (out_bytes + blake3::block_len - 1) / blake3::block_len;
+    launch(root_output_, detail::round_up(blocks, chunk_local_), chunk_local_, {});
+  }
+
+  // The output, in pieces that the output buffer holds, read back into `out`.
+  void read_output(const blake3_mode &mode, const cl::Buffer &root, bool is_parent,
+                   std::uint8_t *out, std::uint64_t out_bytes) {
+    const std::uint64_t piece =
+        std::min(output_piece_bytes(), std::max<std::uint64_t>(out_bytes, 1));
+    detail::grow_buffer(context_, output_, output_bytes_, piece);
+    for (std::uint64_t done = 0; done < out_bytes; done += piece) {
+      const std::uint64_t take = std::min(piece, out_bytes - done);
+      enqueue_output(mode, root, is_parent, done / blake3::block_len, take, output_);
+      downloads_.emplace_back();
+      detail::call("clEnqueueReadBuffer", [&] {
+        return queue_.enqueueReadBuffer(output_, CL_TRUE, 0, take, out + done, nullptr,
+                                        &downloads_.back());
+      });
+    }
+    detail::call("clFinish", [&] { return queue_.finish(); });
+  }
+
+  // The root of a streamed input, a parent node, from its pieces' subtree roots: the merges
+  // BLAKE3's tree makes above the pieces (aligned runs of the same power-of-two number of
+  // chunks, the last maybe fewer), a lone last node moving up unchanged, down to the root's two
+  // children, written to node_ for blake3_root_output.
+  void write_parent_root(const blake3_mode &mode, std::deque<digest> level) {
+    while (level.size() > 2) {
+      std::deque<digest> above;
+      for (std::size_t i = 0; i < level.size(); i += 2)
+        above.push_back(i + 1 < level.size() ? parent_cv(mode, level[i], level[i + 1]) : level[i]);
+      level.swap(above);
+    }
+    std::uint8_t block[blake3::block_len];
+    std::memcpy(block, level[0].data(), node_bytes);
+    std::memcpy(block + node_bytes, level[1].data(), node_bytes);
+    detail::grow_buffer(context_, node_, node_bytes_, root_node_bytes);
+    detail::call("clEnqueueWriteBuffer",
+                 [&] { return queue_.enqueueWriteBuffer(node_, CL_TRUE, 0, sizeof block, block); });
+  }
+
+  static digest parent_cv(const blake3_mode &mode, const digest &left, const digest &right) {
+    std::uint8_t block[blake3::block_len];
+    std::memcpy(block, left.data(), node_bytes);
+    std::memcpy(block + node_bytes, right.data(), node_bytes);
+    return blake3::cv_bytes(blake3::chaining_value(
+        blake3::compress(mode.key, block, 0, blake3::block_len, mode.flags | blake3::parent)));
+  }
+
+  // Bytes of one streamed piece: a power-of-two number of chunks (so pieces are subtrees of
+  // BLAKE3's tree), two of which fit device_bytes_limit(), at most max_stream_piece, and no more
+  // than a known input needs.
+  std::uint64_t stream_piece_bytes(std::uint64_t size_hint) const {
+    const std::uint64_t cap = std::min(device_bytes_limit() / 2, max_stream_piece);
+    std::uint64_t piece = blake3::chunk_len;
+    while (piece * 2 <= cap)
+      piece *= 2;
+    while (size_hint != unknown_size && piece > blake3::chunk_len && piece / 2 >= size_hint)
+      piece /= 2;
+    return piece;
+  }
+
+  std::uint64_t output_piece_bytes() const {
+    return std::min(max_output_piece, stream_piece_bytes(unknown_size));
+  }
+
+  void reserve_stream(std::uint64_t piece) {
+    input_ = cl::Buffer(); // the device holds one path's input at a time
+    input_bytes_ = 0;
+    for (int slot = 0; slot < 2; ++slot) {
+      detail::grow_buffer(context_, pieces_[slot], piece_bytes_[slot], piece);
+      if (staging_[slot].size() < piece) {
+        staging_[slot] = host_buffer(); // release the old one first
+        staging_[slot] = host_buffer(context_, transfer_, static_cast<std::size_t>(piece));
+      }
+    }
+  }
+
+  void release_stream_buffers() {
+    for (int slot = 0; slot < 2; ++slot) {
+      pieces_[slot] = cl::Buffer();
+      piece_bytes_[slot] = 0;
+    }
+  }
+
+  // Reads until `capacity` bytes or the end of the input.
+  static std::uint64_t fill(const reader &read, std::uint8_t *buffer, std::uint64_t capacity) {
+    std::uint64_t have = 0;
+    while (have < capacity) {
+      const std::size_t got = read(buffer + have, static_cast<std::size_t>(capacity - have));
+      if (got == 0) break;
+      if (got > capacity - have)
+        throw error("reader returned " + std::to_string(got) + " bytes, more than the " +
+                    std::to_string(capacity - have) + " asked for");
+      have += got;
+    }
+    return have;
+  }
+
+  cl::Event upload(const cl::Buffer &to, const void *from, std::uint64_t bytes,
+                   const std::vector<cl::Event> &wait = {}) {
+    uploads_.emplace_back();
+    detail::call("clEnqueueWriteBuffer", [&] {
+      return transfer_.enqueueWriteBuffer(to, CL_FALSE, 0, bytes, from, &wait, &uploads_.back());
+    });
+    detail::call("clFlush", [&] { return transfer_.flush(); });
+    return uploads_.back();
+  }
+
+  static std::vector<cl::Event> live(const cl::Event &event) {
+    return event() ? std::vector<cl::Event>{event} : std::vector<cl::Event>{};
+  }
+
+  static void wait_for(const cl::Event &event) {
+    detail::call("clWaitForEvents", [&] { return event.wait(); });
+  }
+
+  template <class... Args> void set_args(cl::Kernel &kernel, const Args &...args) {
+    cl_uint index = 0;
+    cl_int err = CL_SUCCESS;
+    ((err |= kernel.setArg(index++, args)), ...);
+    detail::check(err, "clSetKernelArg");
+  }
+
+  void launch(cl::Kernel &kernel, std::uint64_t global, std::size_t local,
+              const std::vector<cl::Event> &wait) {
+    kernels_.emplace_back();
+    detail::call("clEnqueueNDRangeKernel", [&] {
+      return queue_.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global),
+                                         cl::NDRange(local), &wait, &kernels_.back());
+    });
+  }
+
+  static cl_uint8 key_words(const blake3_mode &mode) {
+    cl_uint8 key;
+    for (int i = 0; i < 8; ++i)
+      key.s[i] = mode.key[i];
+    return key;
+  }
+
+  void clear_events() {
+    uploads_.clear();
+    kernels_.clear();
+    downloads_.clear();
+  }
+
+  void finish_times(std::size_t pieces) {
+    detail::call("clFinish", [&] { return transfer_.finish(); });
+    last_ = hash_times{
+        events_ms(uploads_),
+        events_ms(kernels_),
+        events_ms(downloads_),
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_)
+            .count(),
+        kernels_.size(),
+        pieces};
+  }
+
+  // blake3_root_output's view of a root node: block words, chaining value, length, flags.
+  static constexpr std::uint64_t root_node_bytes = 32 * 4;
+
+  cl::Context context_;
+  cl::Device device_;
+  hash_config config_;
+  chunk_strategy strategy_;
+  merklize::program_form form_ = merklize::program_form::jit;
+  cl::CommandQueue queue_;    // kernels and small reads, in order
+  cl::CommandQueue transfer_; // uploads, so they overlap the kernels of the previous piece
+  cl::Kernel chunk_cvs_, parents_, single_chunk_root_, root_output_;
+  std::size_t chunk_local_ = 0;
+  unsigned max_parent_levels_ = 1;
+  cl::Buffer input_, cvs_[2], node_, output_, pieces_[2];
+  std::uint64_t input_bytes_ = 0, cvs_bytes_[2] = {0, 0}, node_bytes_ = 0, output_bytes_ = 0,
+                piece_bytes_[2] = {0, 0};
+  host_buffer staging_[2]; // page-locked: uploads from it need no staging by the driver
+  // Chaining values of a streamed input's pieces, in order: read back without waiting, so they
+  // outlive the call that enqueued the reads even when it fails.
+  std::deque<digest> subtrees_;
+  std::vector<cl::Event> uploads_, kernels_, downloads_;
+  std::chrono::steady_clock::time_point started_;
+  hash_times last_;
+};
+
+} // namespace merklize
