@@ -2,7 +2,6 @@
 #pragma once
 
 #include "host_helpers.hpp"
-#include "json.hpp"
 
 #include <merklize/merklize.hpp>
 
@@ -10,15 +9,6 @@
 #include <vector>
 
 namespace test {
-
-inline std::string vector_path(const std::string &name) {
-  return std::string(MERKLIZE_TEST_VECTOR_DIR) + "/" + name;
-}
-
-inline const json::value &merkle_vectors() {
-  static const json::value v = json::parse_file(vector_path("merkle.json"));
-  return v;
-}
 
 // The official BLAKE3 vectors (tests/vectors/blake3_official.json) and their input: the bytes
 // 0, 1, ..., 250 repeated.

@@ -1,6 +1,8 @@
-// Test helpers that need no OpenCL (the sanitized host-only tests use them too): leaf
-// generators and random bytes.
+// Test helpers that need no OpenCL (the sanitized host-only tests use them too): the test
+// vectors, leaf generators and random bytes.
 #pragma once
+
+#include "json.hpp"
 
 #include <merklize/tree.hpp>
 
@@ -8,6 +10,15 @@
 #include <vector>
 
 namespace test {
+
+inline std::string vector_path(const std::string &name) {
+  return std::string(MERKLIZE_TEST_VECTOR_DIR) + "/" + name;
+}
+
+inline const json::value &merkle_vectors() {
+  static const json::value v = json::parse_file(vector_path("merkle.json"));
+  return v;
+}
 
 // leaf[i] = HASH(i as 8-byte little-endian), the rule of tests/vectors/merkle.json: HASH is
 // SHA-256 for the sha256 cases, BLAKE3 for the others.

@@ -5,8 +5,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
 using Catch::Matchers::Contains;
-namespace json = merklize::detail::json;
+namespace strict = merklize::detail::json; // tests/json.hpp is ::json
 
 namespace {
 
@@ -213,25 +216,37 @@ TEST_CASE("JSON proofs that break the format are refused with the reason", "[pro
 }
 
 TEST_CASE("the JSON reader accepts what RFC 8259 allows", "[json]") {
-  const auto v = json::parse(
+  const auto v = strict::parse(
       " {\"a\\u00e9\\ud83d\\ude00\\n\\\"\\\\\\/\\b\\f\\r\\t\":[true,false,null,-0,12.5e-3,0.0E+1,"
       "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"],\"\":{}} ");
-  REQUIRE(v.type == json::value::kind::object);
+  REQUIRE(v.type == strict::value::kind::object);
   REQUIRE(v.members.size() == 2);
   CHECK(v.members[0].first == "a\xc3\xa9\xf0\x9f\x98\x80\n\"\\/\b\f\r\t");
   const auto &items = v.members[0].second.items;
   REQUIRE(items.size() == 7);
   CHECK(items[0].boolean);
-  CHECK(items[2].type == json::value::kind::null);
+  CHECK(items[2].type == strict::value::kind::null);
   CHECK(items[3].text == "-0");
   CHECK(items[4].text == "12.5e-3");
   CHECK(items[6].text == "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
-  CHECK(v.members[1].second.type == json::value::kind::object);
-  CHECK(json::quote("a\"b\\c\x01") == "\"a\\\"b\\\\c\\u0001\"");
+  CHECK(v.members[1].second.type == strict::value::kind::object);
+  CHECK(strict::quote("a\"b\\c\x01") == "\"a\\\"b\\\\c\\u0001\"");
   for (const char *bad : {"01", "-", "1.", ".5", "1e", "+1", "tru", "nul", "[1,]", "{\"a\"}",
                           "{\"a\":1,}", "\"\xed\xa0\x80\"", "\"\xe0\x80\xaf\"",
                           "\"\xf4\x90\x80\x80\"", "\"\xc0\xaf\"", "[1 2]", "\"\\u12G4\""}) {
     INFO(bad);
-    CHECK_THROWS_AS(json::parse(bad), merklize::error);
+    CHECK_THROWS_AS(strict::parse(bad), merklize::error);
+  }
+}
+
+TEST_CASE("docs/PROOFS.md shows real proofs", "[proof][encoding]") {
+  std::ifstream file(std::string(MERKLIZE_SOURCE_DIR) + "/docs/PROOFS.md");
+  std::stringstream docs;
+  docs << file.rdbuf();
+  const auto t = counting_tree(5, {});
+  for (const std::string &json : {merklize::to_json(merklize::prove(t, 4)),
+                                  merklize::to_json(merklize::prove_multi(t, {0, 3}))}) {
+    INFO(json);
+    CHECK(docs.str().find("```json\n" + json + "\n```") != std::string::npos);
   }
 }

@@ -46,6 +46,40 @@ TEST_CASE("every leaf of random trees at awkward sizes proves and verifies", "[p
     }
 }
 
+TEST_CASE("proofs of the vector trees hold the vectors' nodes and lead to their roots",
+          "[proof][vectors]") {
+  std::size_t cases = 0;
+  for (const auto &c : test::merkle_vectors()["cases"].items) {
+    if (!c.has("levels")) continue;
+    const merklize::tree_options options(merklize::parse_hash_kind(c["hash"].str),
+                                         merklize::parse_shape(c["pad"].str));
+    const std::uint64_t n = c["n"].u64();
+    const auto leaves = test::counting_leaves(n, options.hash);
+    const auto t = merklize::reference_tree(leaves.data(), leaves.size(), options);
+    const auto &levels = c["levels"].items;
+    const auto zeros = merklize::zero_subtree_roots(options.hash, t.depth());
+    const digest root = merklize::digest_from_hex(c["root"].str);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      INFO(test::describe(options) << " n=" << n << " leaf " << i);
+      std::vector<digest> expected; // straight from the vector's levels
+      for (unsigned k = 0; k + 1 < levels.size(); ++k) {
+        const std::uint64_t sibling = (i >> k) ^ 1;
+        if (sibling < levels[k].items.size())
+          expected.push_back(merklize::digest_from_hex(levels[k].items[sibling].str));
+        else if (options.pad == merklize::shape::zero)
+          expected.push_back(zeros[k]);
+      }
+      const auto p = merklize::prove(t, i);
+      CHECK(p.siblings == expected);
+      const digest leaf = merklize::digest_from_hex(levels[0].items[i].str);
+      CHECK(merklize::verify(p, leaf, root));
+      CHECK(merklize::verify(merklize::prove_multi(t, {i}), {leaf}, root));
+    }
+    ++cases;
+  }
+  CHECK(cases >= 6 * 12); // every hash and shape at 1..9, 15, 16, 17 leaves
+}
+
 TEST_CASE("a fixed depth: every leaf proves and verifies up to the extended root", "[proof]") {
   for (const auto hash : test::all_hash_kinds())
     for (const std::uint64_t n : test::awkward_sizes(5))
