@@ -9,11 +9,11 @@
 // second of kernel time. Every row checks its device results against the host prover and
 // verifier first and fails if they differ.
 //
-//   proof_bench [--log2_min=K] [--log2_max=K] [--proofs=P,P,...] [--hash=H] [--pad=P]
-//               [benchmark flags]
+//   proof_bench [--device=SPEC] [--log2_min=K] [--log2_max=K] [--proofs=P,P,...] [--hash=H]
+//               [--pad=P] [benchmark flags]
 // Default: 2^16 leaves and 4096 proofs on a CPU (PoCL: seconds), 2^16 .. 2^24 leaves (every
-// other power) and 2^10, 2^16 proofs on a GPU. The device is MERKLIZE_DEVICE, else the first GPU,
-// else the first device.
+// other power) and 2^10, 2^16 proofs on a GPU. The device is --device, else MERKLIZE_DEVICE,
+// else the first GPU, else the first device.
 #include <merklize/merklize.hpp>
 
 #include <benchmark/benchmark.h>
@@ -32,9 +32,11 @@
 namespace {
 
 merklize::tree_options bench_options;
+std::string device_spec; // --device, else the default device
 
 cl::Device &bench_device() {
-  static cl::Device device = merklize::default_device();
+  static cl::Device device =
+      device_spec.empty() ? merklize::default_device() : merklize::select_device(device_spec);
   return device;
 }
 
@@ -218,6 +220,7 @@ std::vector<std::int64_t> numbers(const std::string &list) {
 
 int main(int argc, char **argv) {
   try {
+    take_flag(argc, argv, "device", device_spec);
     const bool gpu = merklize::detail::device_info<CL_DEVICE_TYPE, cl_device_type>(bench_device()) &
                      CL_DEVICE_TYPE_GPU;
     std::string log2_min = "16", log2_max = gpu ? "24" : "16", proofs = gpu ? "1024,65536" : "4096";

@@ -579,10 +579,21 @@ __kernel void merkle_level_lanes(__global const uint *in, ulong in_first, ulong 
 
 inline ulong parent_level_size(ulong size) { return (size >> 1) + (size & 1); }
 
-__kernel void proof_gather(__global const uint *leaves, __global const uint *nodes,
-                           ulong leaf_count, uint depth, __global const uint *zero_roots,
+/* Nodes move as two uint4, two 16-byte accesses (buffers are aligned far beyond 16 bytes, and
+ * nodes are 32), where vload8 on a uint pointer could only assume 4-byte alignment. */
+inline uint8 proof_load(__global const uint4 *nodes, ulong i) {
+  return (uint8)(nodes[2 * i], nodes[2 * i + 1]);
+}
+
+inline void proof_store(__global uint4 *nodes, ulong i, uint8 node) {
+  nodes[2 * i] = node.lo;
+  nodes[2 * i + 1] = node.hi;
+}
+
+__kernel void proof_gather(__global const uint4 *leaves, __global const uint4 *nodes,
+                           ulong leaf_count, uint depth, __global const uint4 *zero_roots,
                            int pad_with_zero, __global const ulong *indices, ulong count,
-                           uint slots, __global uint *paths, __global uint *lengths) {
+                           uint slots, __global uint4 *paths, __global uint *lengths) {
   const ulong p = get_global_id(0);
   if (p >= count) return; /* the global size is rounded up to the work-group size */
   const ulong first_slot = p * slots;
@@ -594,37 +605,39 @@ __kernel void proof_gather(__global const uint *leaves, __global const uint *nod
   for (uint level = 0; inside && level < depth; ++level) {
     const ulong sibling = index ^ 1;
     if (sibling < size)
-      vstore8(level == 0 ? vload8(sibling, leaves) : vload8(level_first + sibling, nodes),
-              first_slot + length++, paths);
+      proof_store(paths, first_slot + length++,
+                  level == 0 ? proof_load(leaves, sibling)
+                             : proof_load(nodes, level_first + sibling));
     else if (pad_with_zero)
-      vstore8(vload8(level, zero_roots), first_slot + length++, paths);
+      proof_store(paths, first_slot + length++, proof_load(zero_roots, level));
     if (level > 0) level_first += size;
     index >>= 1;
     size = parent_level_size(size);
   }
   for (uint k = length; k < slots; ++k)
-    vstore8((uint8)(0), first_slot + k, paths);
+    proof_store(paths, first_slot + k, (uint8)(0));
   lengths[p] = inside ? length : MERKLIZE_NO_PROOF;
 }
 
 /* out[p] = the node at offsets[p] of the tree laid out whole, leaves first (tree_layout). */
-__kernel void proof_gather_nodes(__global const uint *leaves, __global const uint *nodes,
+__kernel void proof_gather_nodes(__global const uint4 *leaves, __global const uint4 *nodes,
                                  ulong leaf_count, __global const ulong *offsets, ulong count,
-                                 __global uint *out) {
+                                 __global uint4 *out) {
   const ulong p = get_global_id(0);
   if (p >= count) return;
   const ulong at = offsets[p];
-  vstore8(at < leaf_count ? vload8(at, leaves) : vload8(at - leaf_count, nodes), p, out);
+  proof_store(out, p,
+              at < leaf_count ? proof_load(leaves, at) : proof_load(nodes, at - leaf_count));
 }
 
 /* valid[p] = 1 if the path of proof p leads from leaves[p] at indices[p] to `root` in the tree of
  * leaf_count leaves, else 0. Untrusted input: an index outside the tree, a length above `slots`,
  * too few or too many siblings or a wrong zero-subtree sibling make the proof invalid, and no
  * read leaves proof p's slots. */
-__kernel void proof_verify(__global const uint *leaves, __global const ulong *indices,
-                           __global const uint *paths, __global const uint *lengths, ulong count,
+__kernel void proof_verify(__global const uint4 *leaves, __global const ulong *indices,
+                           __global const uint4 *paths, __global const uint *lengths, ulong count,
                            uint slots, ulong leaf_count, uint depth,
-                           __global const uint *zero_roots, int pad_with_zero, uint8 root,
+                           __global const uint4 *zero_roots, int pad_with_zero, uint8 root,
                            __global uint *valid) {
   const ulong p = get_global_id(0);
   if (p >= count) return;
@@ -633,7 +646,7 @@ __kernel void proof_verify(__global const uint *leaves, __global const ulong *in
   const uint length = lengths[p];
   int ok = index < leaf_count && length <= slots;
   uint used = 0;
-  uint8 node = vload8(p, leaves);
+  uint8 node = proof_load(leaves, p);
   ulong size = leaf_count;
   for (uint level = 0; ok && level < depth; ++level) {
     const ulong sibling_index = index ^ 1;
@@ -643,8 +656,8 @@ __kernel void proof_verify(__global const uint *leaves, __global const ulong *in
         ok = 0; /* truncated */
         break;
       }
-      const uint8 sibling = vload8(first_slot + used++, paths);
-      if (!real) ok = all(sibling == vload8(level, zero_roots));
+      const uint8 sibling = proof_load(paths, first_slot + used++);
+      if (!real) ok = all(sibling == proof_load(zero_roots, level));
       const int is_root = level + 1 == depth;
       node = (index & 1) ? MERKLIZE_NODE(sibling, node, is_root)
                          : MERKLIZE_NODE(node, sibling, is_root);
