@@ -22,8 +22,8 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > "$OUT/build.log" 2>&1 &&
 ./build/tests/merklize_gpu_test | tail -2 | tee -a "$log"
 MERKLIZE_DEVICE=nvidia ./build/bench/merklize_bench --build_log=-cl-nv-verbose > "$OUT/nv-verbose.log" 2>&1
 grep -iE "registers|spill|stack" "$OUT/nv-verbose.log" | sort | uniq -c | tee -a "$log"
-MERKLIZE_DEVICE=nvidia timeout 120 ./build/bench/merklize_bench --sweep --min_log2=20 --max_log2="$max" \
-  --benchmark_filter='/(20|'"$max"')/' --benchmark_min_time=0.1 > "$OUT/sweep.log" 2>&1
+MERKLIZE_DEVICE=nvidia timeout 150 ./build/bench/merklize_bench --sweep --min_log2=20 --max_log2="$max" \
+  --benchmark_filter='/(20|'"$max"')/' --benchmark_min_time=0.05 > "$OUT/sweep.log" 2>&1
 grep -E "^(kernels|pinned)" "$OUT/sweep.log" | awk '{print $1, $2, $3, $NF}' | tee -a "$log"
 rm -f "$OUT/bench.csv"
 for dev in nvidia pocl; do
@@ -32,6 +32,18 @@ for dev in nvidia pocl; do
   sed -n '/^merklize on/,$p' "$OUT/bench-$dev.log" | grep -v "^merklized" | tee -a "$log"
 done
 python3 bench/plot.py "$OUT/bench.csv" "$OUT/throughput.png" && echo "plot written" | tee -a "$log"
+other="$OUT/other.log"
+timeout 120 ./build/bench/hash_bench --device=nvidia --benchmark_min_time=0.1 > "$other" 2>&1
+grep -E "^(kernel|host|file)" "$other" | grep -E "1024MiB|1G|file" | cut -c1-200 | tee -a "$log"
+timeout 120 ./build/bench/sha256_bench --device=nvidia --benchmark_min_time=0.1 >> "$other" 2>&1
+grep -E "^(tree|layer)/2[45]" "$other" | cut -c1-220 | tee -a "$log"
+for dev in nvidia pocl; do
+  for cache in 0 1; do  # cold driver caches, then warm
+    MERKLIZE_DEVICE=$dev CUDA_CACHE_DISABLE=$((1 - cache)) POCL_KERNEL_CACHE=$cache timeout 60 \
+      ./build/bench/merklize_build_bench >> "$other" 2>&1
+  done
+done
+grep -E "^(program_build|device|driver|forms)" "$other" | cut -c1-160 | tee -a "$log"
 if [ -d .baseline ]; then
   (bash .baseline/build.sh > /dev/null 2>&1 && .baseline/tree_bench 20 "$max" 16) 2>&1 | tail -8 | tee -a "$log"
 fi

@@ -233,7 +233,7 @@ int run(options o, int argc, char **argv) {
   device = merklize::default_device();
   if (!o.build_log.empty()) { // e.g. --build_log=-cl-nv-verbose: registers and spills
     const cl::Context context = merklize::detail::shared_context(device);
-    for (unsigned lanes : {1u, 8u}) {
+    for (unsigned lanes : {1u, 2u}) {
       merklize::config cfg;
       cfg.lanes = lanes;
       const auto spec = merklize::merkleizer(device, cfg).level_program();
@@ -258,22 +258,26 @@ int run(options o, int argc, char **argv) {
   benchmark::AddCustomContext("device", device_label);
   if (o.sweep) {
     for (unsigned k = o.min_log2; k <= o.max_log2; ++k)
-      for (std::size_t wg : {64, 128, 256, 512, 1024})
-        for (unsigned per_launch : {0u, 1u}) {
-          merklize::config cfg;
-          cfg.work_group_size = wg;
-          cfg.levels_per_launch = per_launch;
-          const std::string name = "kernels_wg" + std::to_string(wg) + "_levels" +
-                                   (per_launch ? "1" : "max") + "/" + std::to_string(k);
-          benchmark::RegisterBenchmark(name.c_str(), kernels, k, cfg, false)
-              ->UseManualTime()
-              ->Unit(benchmark::kMillisecond);
-        }
+      for (std::size_t wg : {64, 128, 256})
+        for (unsigned lanes : {1u, 2u, 4u})
+          for (unsigned per_launch : {0u, 1u}) {
+            if (lanes > 1 && per_launch == 0) continue; // lanes kernels do one level a launch
+            merklize::config cfg;
+            cfg.work_group_size = wg;
+            cfg.levels_per_launch = per_launch;
+            cfg.lanes = lanes;
+            const std::string name = "kernels_wg" + std::to_string(wg) + "_lanes" +
+                                     std::to_string(lanes) + "_levels" +
+                                     (per_launch ? "1" : "max") + "/" + std::to_string(k);
+            benchmark::RegisterBenchmark(name.c_str(), kernels, k, cfg, false)
+                ->UseManualTime()
+                ->Unit(benchmark::kMillisecond);
+          }
     for (unsigned chunk_log2 : {18u, 19u, 20u, 21u, 22u}) {
       merklize::config cfg = with_output(merklize::output_levels::from_level(1));
       cfg.chunk_log2 = chunk_log2;
-      const std::string name = "pinned_nodes_chunk" + std::to_string(chunk_log2) + "/" +
-                               std::to_string(o.max_log2);
+      const std::string name =
+          "pinned_nodes_chunk" + std::to_string(chunk_log2) + "/" + std::to_string(o.max_log2);
       benchmark::RegisterBenchmark(name.c_str(), pinned, o.max_log2, cfg)
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);

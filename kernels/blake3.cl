@@ -66,6 +66,7 @@
   }
 
 B3_DEFINE_ROUNDS(uint, blake3_rounds)
+B3_DEFINE_ROUNDS(uint2, blake3_rounds2)
 B3_DEFINE_ROUNDS(uint4, blake3_rounds4)
 B3_DEFINE_ROUNDS(uint8, blake3_rounds8)
 B3_DEFINE_ROUNDS(uint16, blake3_rounds16)
@@ -81,6 +82,7 @@ B3_DEFINE_ROUNDS(uint16, blake3_rounds16)
       cv[i] = v[i] ^ v[i + 8];                                                                     \
   }
 
+B3_DEFINE_TWO_TO_ONE_LANES(uint2, blake3_two_to_one2, blake3_rounds2)
 B3_DEFINE_TWO_TO_ONE_LANES(uint4, blake3_two_to_one4, blake3_rounds4)
 B3_DEFINE_TWO_TO_ONE_LANES(uint8, blake3_two_to_one8, blake3_rounds8)
 B3_DEFINE_TWO_TO_ONE_LANES(uint16, blake3_two_to_one16, blake3_rounds16)

@@ -68,17 +68,19 @@ inline chunk_strategy parse_chunk_strategy(const std::string &name) {
               "\" (known: automatic, one-chunk, lanes2, lanes4, lanes8, lanes16)");
 }
 
-// The strategy a device gets when none is asked for: as many chunks per work-item as the device's
-// preferred vector width for ints (CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, rounded down to 1, 2,
-// 4, 8 or 16), the width its compiler turns into one SIMD register.
-//  - GPUs report 1 (NVIDIA, AMD GCN/RDNA, Intel): one chunk per work-item. A GPU already runs
-//    work-items in lock-step lanes; vector lanes would only multiply the registers a work-item
-//    holds (16 words of state and 16 of message per chunk) and lower occupancy.
-//  - PoCL on a CPU reports its SIMD width (8 with AVX2, 16 with AVX-512): its work-group
-//    vectorizer does not turn one chunk per work-item into SIMD code (PoCL 3.1 on an AVX-512
-//    EPYC: one-chunk 0.3 GB/s, lanes8 1.5-3 GB/s, lanes16 as fast or a little faster).
-// bench/hash_bench measures every strategy on a device.
+// The strategy a device gets when none is asked for, by a rule measured with bench/hash_bench:
+//  - GPUs: 2 chunks per work-item (lanes2). Two independent compressions per work-item give the
+//    scheduler instruction-level parallelism that one chunk lacks; more lanes cost registers and
+//    occupancy. On an H200 at 1 GiB: lanes2 1.40 TB/s, lanes4 1.26, lanes8 1.05, one-chunk 0.90,
+//    lanes16 0.19 (docs/BENCHMARKS.md).
+//  - Other devices (PoCL on a CPU): as many chunks per work-item as the device's preferred int
+//    vector width (CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, rounded down to 1, 2, 4, 8 or 16: 8 with
+//    AVX2, 16 with AVX-512), since PoCL's work-group vectorizer does not turn one chunk per
+//    work-item into SIMD code (PoCL 3.1 on an AVX-512 EPYC: one-chunk 0.3 GB/s, lanes8 1.5-3 GB/s,
+//    lanes16 as fast or a little faster).
 inline chunk_strategy default_chunk_strategy(const cl::Device &device) {
+  if (detail::device_info<CL_DEVICE_TYPE, cl_device_type>(device) & CL_DEVICE_TYPE_GPU)
+    return chunk_strategy::lanes2;
   const auto width = detail::device_info<CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, cl_uint>(device);
   chunk_strategy best = chunk_strategy::one_chunk;
   for (auto s : all_chunk_strategies)

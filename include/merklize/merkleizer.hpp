@@ -47,7 +47,7 @@ struct config {
   std::uint64_t max_device_bytes = 0;
   // Host builds stream chunks of 2^chunk_log2 leaves; 0 picks a size for the device.
   unsigned chunk_log2 = 0;
-  // Nodes per work-item in vector lanes (1, 4, 8 or 16; BLAKE3 node hashes only), one launch
+  // Nodes per work-item in vector lanes (1, 2, 4, 8 or 16; BLAKE3 node hashes only), one launch
   // per level. 0 picks by device: a CPU's preferred int vector width (PoCL does not vectorize
   // across work-items here), 1 on GPUs, whose fused kernel keeps one node per work-item.
   unsigned lanes = 0;
@@ -283,8 +283,8 @@ private:
   unsigned lanes_for_device() const {
     if (!detail::lanes_supported(config_.tree.hash)) return 1;
     if (config_.lanes) {
-      if (config_.lanes != 1 && config_.lanes != 4 && config_.lanes != 8 && config_.lanes != 16)
-        throw error("lanes must be 0, 1, 4, 8 or 16, not " + std::to_string(config_.lanes));
+      if (config_.lanes > 16 || (config_.lanes & (config_.lanes - 1)))
+        throw error("lanes must be 0, 1, 2, 4, 8 or 16, not " + std::to_string(config_.lanes));
       return config_.lanes;
     }
     if (!is_cpu()) return 1;
