@@ -1,53 +1,14 @@
 // Shared test helpers: leaf generators, the device under test, poisoning.
 #pragma once
 
-#include "json.hpp"
+#include "host_helpers.hpp"
 
 #include <merklize/merklize.hpp>
 
-#include <random>
 #include <string>
 #include <vector>
 
 namespace test {
-
-inline std::string vector_path(const std::string &name) {
-  return std::string(MERKLIZE_TEST_VECTOR_DIR) + "/" + name;
-}
-
-// leaf[i] = HASH(i as 8-byte little-endian), the rule of tests/vectors/merkle.json: HASH is
-// SHA-256 for the sha256 cases, BLAKE3 for the others.
-inline std::vector<std::uint8_t>
-counting_leaves(std::uint64_t n, merklize::hash_kind hash = merklize::hash_kind::blake3) {
-  std::vector<std::uint8_t> leaves(n * merklize::node_bytes);
-  for (std::uint64_t i = 0; i < n; ++i) {
-    std::uint8_t le[8];
-    for (int b = 0; b < 8; ++b)
-      le[b] = static_cast<std::uint8_t>(i >> (8 * b));
-    const auto d = hash == merklize::hash_kind::sha256 ? merklize::sha256::hash(le, sizeof le)
-                                                       : merklize::blake3::hash(le, sizeof le);
-    std::copy(d.begin(), d.end(), leaves.begin() + i * merklize::node_bytes);
-  }
-  return leaves;
-}
-
-inline std::mt19937_64 &rng() {
-  static std::mt19937_64 engine(std::random_device{}());
-  return engine;
-}
-
-inline std::vector<std::uint8_t> random_bytes(std::size_t size) {
-  std::vector<std::uint8_t> bytes(size);
-  std::uniform_int_distribution<int> byte(0, 255);
-  for (auto &b : bytes)
-    b = static_cast<std::uint8_t>(byte(rng()));
-  return bytes;
-}
-
-inline const json::value &merkle_vectors() {
-  static const json::value v = json::parse_file(vector_path("merkle.json"));
-  return v;
-}
 
 // The official BLAKE3 vectors (tests/vectors/blake3_official.json) and their input: the bytes
 // 0, 1, ..., 250 repeated.

@@ -5,24 +5,12 @@
 
 #include <catch2/catch.hpp>
 
-namespace {
-
-std::vector<std::uint64_t> awkward_sizes() {
-  std::vector<std::uint64_t> sizes{1, 2, 3};
-  for (unsigned k = 2; k <= 20; ++k)
-    for (std::uint64_t n : {(1ull << k) - 1, 1ull << k, (1ull << k) + 1})
-      sizes.push_back(n);
-  return sizes;
-}
-
-} // namespace
-
 TEST_CASE("random leaves at awkward sizes match the host reference", "[random]") {
   const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
                              merklize::hash_kind::sha256);
   const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
   merklize::merkleizer m(test::test_device(), {{hash, pad}});
-  for (std::uint64_t n : awkward_sizes()) {
+  for (std::uint64_t n : test::awkward_sizes(20)) {
     INFO(merklize::to_string(hash) << " " << merklize::to_string(pad) << " n=" << n);
     const auto leaves = test::random_bytes(n * 32);
     const auto expected = merklize::reference_tree(leaves.data(), leaves.size(), {hash, pad});

@@ -36,6 +36,30 @@ std::vector<std::uint8_t> read_input(const std::string &path) {
   return data;
 }
 
+std::vector<std::uint8_t> read_leaves(const std::string &path) {
+  auto leaves = read_input(path);
+  try {
+    merklize::leaf_count_of(leaves.size());
+  } catch (const merklize::error &e) {
+    throw merklize::error((path == "-" ? "stdin" : path) + ": " + e.what());
+  }
+  return leaves;
+}
+
+std::uint64_t count_option(const arguments &args, const std::string &name) {
+  const std::string text = args.get(name, "");
+  bool ok = !text.empty();
+  std::uint64_t n = 0;
+  for (const char c : text) {
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    ok = ok && c >= '0' && c <= '9' && n <= (UINT64_MAX - digit) / 10;
+    if (!ok) break;
+    n = n * 10 + digit;
+  }
+  if (!ok) throw usage_error("--" + name + " takes a non-negative integer, not \"" + text + "\"");
+  return n;
+}
+
 cl::Device chosen_device(const arguments &args) {
   return args.has("device") ? merklize::select_device(args.get("device", ""))
                             : merklize::default_device();

@@ -35,6 +35,12 @@ struct arguments {
 // The whole content of a file, or of stdin for "-".
 std::vector<std::uint8_t> read_input(const std::string &path);
 
+// The leaves in a file (or stdin for "-"): N >= 1 leaves of 32 bytes, else an error naming it.
+std::vector<std::uint8_t> read_leaves(const std::string &path);
+
+// The value of option --name as a non-negative decimal integer, else a usage error.
+std::uint64_t count_option(const arguments &args, const std::string &name);
+
 // --device SPEC if given, else the default device.
 cl::Device chosen_device(const arguments &args);
 

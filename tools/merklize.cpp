@@ -7,6 +7,8 @@ namespace cli {
 int root_command(int argc, char **argv);
 int devices_command(int argc, char **argv);
 int b3sum_command(int argc, char **argv);
+int proof_command(int argc, char **argv);
+int verify_command(int argc, char **argv);
 } // namespace cli
 
 namespace {
@@ -22,6 +24,12 @@ const char *usage = R"(usage:
   merklize b3sum [--keyed KEYHEX | --derive-key CONTEXT] [--length N] [--device SPEC] FILE...
       the BLAKE3 of each FILE (none, or -, for stdin) hashed on the device, printed as the
       b3sum program prints it; --length N gives N bytes of extended output.
+  merklize proof --index I [--hash H] [--pad P] [--depth D] [--device SPEC] FILE
+      prints the inclusion proof of leaf I of FILE as one line of JSON (docs/PROOFS.md).
+  merklize verify [--hash H] [--pad P] [--leaves N] [--depth D] PROOF.json LEAFHEX ROOTHEX
+      checks on the host that PROOF.json (or - for stdin) proves leaf LEAFHEX under root
+      ROOTHEX: exit status 0 if it does, 1 if not. --hash, --pad, --leaves and --depth also
+      require the proof to be for that hash, shape, leaf count and root depth.
   merklize devices
       lists the OpenCL devices and the specs that select them.
 
@@ -36,9 +44,8 @@ struct command {
 };
 
 const command commands[] = {
-    {"root", cli::root_command},
-    {"devices", cli::devices_command},
-    {"b3sum", cli::b3sum_command},
+    {"root", cli::root_command},   {"devices", cli::devices_command}, {"b3sum", cli::b3sum_command},
+    {"proof", cli::proof_command}, {"verify", cli::verify_command},
 };
 
 } // namespace

@@ -10,13 +10,7 @@ int root_command(int argc, char **argv) {
   if (args.positional.size() != 1) throw usage_error("root takes one FILE (or -)");
   merklize::config cfg;
   cfg.tree = tree_options_of(args);
-  const auto leaves = read_input(args.positional[0]);
-  try {
-    merklize::leaf_count_of(leaves.size());
-  } catch (const merklize::error &e) {
-    throw merklize::error((args.positional[0] == "-" ? "stdin" : args.positional[0]) + ": " +
-                          e.what());
-  }
+  const auto leaves = read_leaves(args.positional[0]);
   merklize::merkleizer m(chosen_device(args), cfg);
   std::cout << merklize::to_hex(m.build(leaves).root()) << "\n";
   report_program(args, m);

@@ -1,7 +1,7 @@
 // A 32-byte digest (a tree node) and its lowercase hex form.
 #pragma once
 
-#include "error.hpp"
+#include "error_type.hpp"
 
 #include <array>
 #include <cstdint>

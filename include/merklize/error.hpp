@@ -4,16 +4,11 @@
 #pragma once
 
 #include "config.hpp"
+#include "error_type.hpp"
 
-#include <stdexcept>
 #include <string>
 
 namespace merklize {
-
-class error : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
 
 inline const char *cl_error_name(cl_int code) {
   switch (code) {

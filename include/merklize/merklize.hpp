@@ -9,6 +9,8 @@
 #include "layer.hpp"
 #include "merkleizer.hpp"
 #include "programs.hpp"
+#include "proof.hpp"
+#include "proof_device.hpp"
 #include "reference.hpp"
 #include "sha256.hpp"
 #include "tree.hpp"

@@ -64,6 +64,15 @@ inline program_spec hash_program(unsigned lanes) {
           "blake3-hash-lanes" + std::to_string(lanes)};
 }
 
+// The program holding the proof kernels (proof.cl, proof_device.hpp) for one node hash: the hash
+// file, then proof.cl, which hashes with its node function.
+inline program_spec proof_program(hash_kind hash) {
+  const node_kernel node = node_kernel_of(hash);
+  return {{node.file, "proof.cl"},
+          std::string("-cl-std=CL1.2 -DMERKLIZE_NODE=") + node.function,
+          std::string("proof-") + to_string(hash)};
+}
+
 // Every program variant the library builds: `make aot` compiles each of these ahead of time
 // (tools/aot.cpp), so a new program_spec belongs in this list, with a unique name.
 inline std::vector<program_spec> all_program_specs() {
@@ -71,6 +80,7 @@ inline std::vector<program_spec> all_program_specs() {
   std::vector<program_spec> specs;
   for (hash_kind hash : {hash_kind::blake3, hash_kind::blake3_parent, hash_kind::sha256}) {
     specs.push_back(merkle_program(hash, 256));
+    specs.push_back(proof_program(hash));
     if (lanes_supported(hash))
       for (unsigned lanes : {4u, 8u, 16u})
         specs.push_back(merkle_program(hash, 16, lanes));
