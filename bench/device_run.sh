@@ -14,8 +14,8 @@ log="$OUT/run.log"
   nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm --format=csv
   echo "cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo)"
 } | tee "$log"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > "$OUT/build.log" 2>&1 &&
-  cmake --build build -j 16 >> "$OUT/build.log" 2>&1 || { grep -B2 -A8 error "$OUT/build.log" | head -60; exit 1; }
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > /tmp/build.log 2>&1 &&
+  cmake --build build -j 16 >> /tmp/build.log 2>&1 || { grep -B2 -A8 error /tmp/build.log | head -60; exit 1; }
 ./build/tools/merklize devices | tee -a "$log"
 (cd build && MERKLIZE_DEVICE=nvidia timeout 300 ctest -j 8 --output-on-failure > ctest.log 2>&1;
  grep -E "tests passed|FAILED|Failed|Skipped" ctest.log) | tee -a "$log"
@@ -35,8 +35,18 @@ python3 bench/plot.py "$OUT/bench.csv" "$OUT/throughput.png" && echo "plot writt
 other="$OUT/other.log"
 timeout 120 ./build/bench/hash_bench --device=nvidia --benchmark_min_time=0.1 > "$other" 2>&1
 grep -E "^(kernel|host|file)" "$other" | grep -E "1024MiB|1G|file" | cut -c1-200 | tee -a "$log"
-timeout 120 ./build/bench/sha256_bench --device=nvidia --benchmark_min_time=0.1 >> "$other" 2>&1
+MERKLIZE_DEVICE=nvidia timeout 120 ./build/bench/sha256_bench --benchmark_min_time=0.1 >> "$other" 2>&1
 grep -E "^(tree|layer)/2[45]" "$other" | cut -c1-220 | tee -a "$log"
+timeout 120 ./build/bench/proof_bench --device=nvidia --benchmark_min_time=0.1 >> "$other" 2>&1
+grep -E "/24/" "$other" | grep -E "^(gather|multiproof|verify)" | cut -c1-200 | tee -a "$log"
+if [ -d build/kernels ]; then # carried ahead-of-time kernels: which form each platform takes
+  head -c 3200 /dev/urandom > /tmp/leaves
+  for dev in nvidia pocl; do
+    echo "$dev: $(MERKLIZE_DEVICE=$dev MERKLIZE_KERNEL_DIR=$PWD/build/kernels ./build/tools/merklize root --verbose /tmp/leaves 2>&1 | tr '\n' ' ')" | tee -a "$log"
+  done
+  MERKLIZE_DEVICE=pocl POCL_KERNEL_CACHE=0 MERKLIZE_KERNEL_DIR=$PWD/build/kernels timeout 60 \
+    ./build/bench/merklize_build_bench >> "$other" 2>&1
+fi
 for dev in nvidia pocl; do
   for cache in 0 1; do  # cold driver caches, then warm
     MERKLIZE_DEVICE=$dev CUDA_CACHE_DISABLE=$((1 - cache)) POCL_KERNEL_CACHE=$cache timeout 60 \
