@@ -39,12 +39,12 @@ MERKLIZE_DEVICE=nvidia timeout 120 ./build/bench/sha256_bench --benchmark_min_ti
 grep -E "^(tree|layer)/2[45]" "$other" | cut -c1-220 | tee -a "$log"
 timeout 120 ./build/bench/proof_bench --device=nvidia --benchmark_min_time=0.1 >> "$other" 2>&1
 grep -E "/24/" "$other" | grep -E "^(gather|multiproof|verify)" | cut -c1-200 | tee -a "$log"
-if [ -d build/kernels ]; then # carried ahead-of-time kernels: which form each platform takes
+if [ -d .aot ]; then # carried ahead-of-time kernels: which form each platform takes
   head -c 3200 /dev/urandom > /tmp/leaves
   for dev in nvidia pocl; do
-    echo "$dev: $(MERKLIZE_DEVICE=$dev MERKLIZE_KERNEL_DIR=$PWD/build/kernels ./build/tools/merklize root --verbose /tmp/leaves 2>&1 | tr '\n' ' ')" | tee -a "$log"
+    echo "$dev: $(MERKLIZE_DEVICE=$dev MERKLIZE_KERNEL_DIR=$PWD/.aot ./build/tools/merklize root --verbose /tmp/leaves 2>&1 | tr '\n' ' ')" | tee -a "$log"
   done
-  MERKLIZE_DEVICE=pocl POCL_KERNEL_CACHE=0 MERKLIZE_KERNEL_DIR=$PWD/build/kernels timeout 60 \
+  MERKLIZE_DEVICE=pocl POCL_KERNEL_CACHE=0 MERKLIZE_KERNEL_DIR=$PWD/.aot timeout 60 \
     ./build/bench/merklize_build_bench >> "$other" 2>&1
 fi
 for dev in nvidia pocl; do
