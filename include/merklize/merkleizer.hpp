@@ -36,6 +36,10 @@
 namespace merklize {
 
 struct config {
+  // A constructor rather than an aggregate: {tree} and {tree, output} name the common settings,
+  // and the tuning knobs below are set by name.
+  config(tree_options tree_ = {}, output_levels output_ = {}) : tree(tree_), output(output_) {}
+
   tree_options tree;
   // Levels host builds return (all nodes, from a level up, or the root only).
   output_levels output;
