@@ -49,6 +49,16 @@ inline std::vector<std::uint8_t> random_bytes(std::size_t size) {
   return bytes;
 }
 
+// The first out_bytes bytes of the host BLAKE3's output for `input`, in h's mode.
+inline std::vector<std::uint8_t> host_output(merklize::blake3::hasher h,
+                                             const std::vector<std::uint8_t> &input,
+                                             std::size_t out_bytes) {
+  h.update(input.data(), input.size());
+  std::vector<std::uint8_t> out(out_bytes);
+  h.finalize(out.data(), out.size());
+  return out;
+}
+
 // 1, 2, 3, then 2^k - 1, 2^k and 2^k + 1 for k = 2..max_k.
 inline std::vector<std::uint64_t> awkward_sizes(unsigned max_k) {
   std::vector<std::uint64_t> sizes{1, 2, 3};

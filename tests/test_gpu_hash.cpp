@@ -1,8 +1,12 @@
 // Needs a GPU: blake3_device on the first GPU of any platform, every chunk strategy, matches the
-// official vectors and the host BLAKE3 at awkward lengths up to 1 GiB, in one piece and streamed.
+// official vectors and the host BLAKE3 at awkward lengths up to 1 GiB, in one piece, streamed,
+// and from a file read by several threads.
 // Exits with 77 (ctest: skipped) where no GPU is present.
 #include "helpers.hpp"
 
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 namespace {
@@ -77,6 +81,15 @@ int main() {
   auto streamed = on(gpu, merklize::chunk_strategy::automatic, 128 * mib);
   expect(streamed.hash(big.data(), big.size()) == big_expected, "streamed length 1 GiB + 1");
   expect(streamed.last_times().pieces == 17, "streamed in 17 pieces");
+  // The same from a file: 64 MiB pieces read by several threads.
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "merklize-gpu-hash-file").string();
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char *>(big.data()), static_cast<std::streamsize>(big.size()));
+  expect(b3.hash_file(path) == big_expected, "hash_file length 1 GiB + 1");
+  expect(b3.last_times().pieces == 17, "hash_file in 17 pieces");
+  std::cout << "hash_file 1 GiB + 1: " << b3.last_times().wall_ms << " ms\n";
+  std::remove(path.c_str());
   std::cout << (failures ? "FAILED" : "all GPU hashes match the host BLAKE3") << "\n";
   return failures ? 1 : 0;
 }

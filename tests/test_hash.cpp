@@ -12,6 +12,7 @@ using Catch::Matchers::Contains;
 using merklize::blake3_device;
 using merklize::blake3_mode;
 using merklize::chunk_strategy;
+using test::host_output;
 
 namespace {
 
@@ -34,15 +35,6 @@ const std::vector<mode_case> &modes() {
          merklize::blake3::hasher::derive_key(context)}};
   }();
   return cases;
-}
-
-std::vector<std::uint8_t> host_output(merklize::blake3::hasher h,
-                                      const std::vector<std::uint8_t> &input,
-                                      std::size_t out_bytes) {
-  h.update(input.data(), input.size());
-  std::vector<std::uint8_t> out(out_bytes);
-  h.finalize(out.data(), out.size());
-  return out;
 }
 
 std::vector<std::uint8_t> device_output(blake3_device &b3, const blake3_mode &mode,

@@ -4,12 +4,28 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
 
 namespace merklize {
 
 class error : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
+};
+
+// A file that cannot be opened or read: "cannot <action> <path>: <reason>". reason() alone (the
+// system's words, e.g. "No such file or directory") is for messages that name the file their
+// own way, as `merklize b3sum` does.
+class file_error : public error {
+public:
+  file_error(const std::string &path, const std::string &action, const std::string &reason)
+      : error("cannot " + action + " " + path + ": " + reason), path_(path), reason_(reason) {}
+  const std::string &path() const noexcept { return path_; }
+  const std::string &reason() const noexcept { return reason_; }
+
+private:
+  std::string path_;
+  std::string reason_;
 };
 
 } // namespace merklize

@@ -12,7 +12,8 @@
 // many output bytes as asked. Inputs larger than the device holds (max_device_bytes) are
 // streamed: cut into pieces of a power-of-two number of chunks, each reduced on the device to its
 // subtree's chaining value while the next piece is read and uploaded, the few subtree roots then
-// merged on the host. hash_stream does the same for a reader (a file, stdin).
+// merged on the host. hash_stream does the same for a reader (stdin, a pipe), hash_file for a
+// file: a regular file is read by several threads two pieces ahead of the piece uploading.
 //
 // Like merkleizer, a blake3_device is not thread-safe; use one per thread.
 #pragma once
@@ -20,6 +21,7 @@
 #include "blake3.hpp"
 #include "detail/buffers.hpp"
 #include "detail/kernels.hpp"
+#include "detail/piece_pipeline.hpp"
 #include "device.hpp"
 #include "host_buffer.hpp"
 #include "merkleizer.hpp" // events_ms
@@ -30,8 +32,8 @@
 #include <chrono>
 #include <cstring>
 #include <deque>
-#include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -116,9 +118,13 @@ struct hash_config {
   std::uint64_t max_device_bytes = 0;
   // Work-items per work-group of the chunk kernel; 0 picks one.
   std::size_t work_group_size = 0;
+  // Threads reading a regular file of more than 1 MiB in hash_file, at most one per MiB;
+  // 0: min(8, hardware threads).
+  unsigned file_read_threads = 0;
 };
 
-// Profiled times of the last host call (hash, keyed_hash, derive_key, hash_stream), in ms.
+// Profiled times of the last host call (hash, keyed_hash, derive_key, hash_stream, hash_file), in
+// ms.
 struct hash_times {
   double upload_ms = 0;   // sum of the host-to-device copies
   double kernel_ms = 0;   // sum of the kernel executions
@@ -146,7 +152,7 @@ inline std::uint64_t round_up(std::uint64_t n, std::uint64_t multiple) {
 class blake3_device {
 public:
   // Fills `buffer` with up to `capacity` bytes of input and returns how many; 0 only at the end.
-  using reader = std::function<std::size_t(std::uint8_t *buffer, std::size_t capacity)>;
+  using reader = detail::piece_reader;
   static constexpr std::uint64_t unknown_size = std::numeric_limits<std::uint64_t>::max();
 
   explicit blake3_device(hash_config cfg = {}) : blake3_device(default_device(), cfg) {}
@@ -159,7 +165,7 @@ public:
       : context_(context), device_(device), config_(cfg),
         strategy_(cfg.strategy == chunk_strategy::automatic ? default_chunk_strategy(device)
                                                             : cfg.strategy),
-        queue_(make_queue()), transfer_(make_queue()) {
+        queue_(make_queue()), transfer_(make_queue()), pipeline_(context_, transfer_) {
     if (!detail::device_info<CL_DEVICE_ENDIAN_LITTLE, cl_bool>(device_))
       throw error(device_name(device_) +
                   " is big-endian; merklize's kernels load BLAKE3 words little-endian");
@@ -218,10 +224,11 @@ public:
       return;
     }
     guarded([&] {
-      release_stream_buffers(); // the device holds one path's input at a time
+      pipeline_.release_device_buffers(); // the device holds one path's input at a time
       detail::grow_buffer(context_, input_, input_bytes_, std::max<std::uint64_t>(size, 1));
       std::vector<cl::Event> wait;
-      if (size > 0) wait.push_back(upload(input_, data, size));
+      if (size > 0)
+        wait.push_back(detail::enqueue_upload(transfer_, input_, data, size, {}, uploads_));
       bool is_parent = false;
       const cl::Buffer &root = enqueue_tree(mode, input_, size, 0, true, wait, is_parent);
       read_output(mode, root, is_parent, out, out_bytes);
@@ -234,52 +241,54 @@ public:
   void hash_stream(const blake3_mode &mode, const reader &read, std::uint8_t *out,
                    std::uint64_t out_bytes, std::uint64_t size_hint = unknown_size) {
     guarded([&] {
-      const std::uint64_t piece = stream_piece_bytes(size_hint);
-      reserve_stream(piece);
-      subtrees_.clear();
-      cl::Event uploaded[2], consumed[2];
-      std::uint64_t have = fill(read, staging_[0].data(), piece);
-      for (std::uint64_t j = 0;; ++j) {
-        const int slot = j % 2;
-        std::vector<cl::Event> after_upload;
-        if (have > 0) {
-          const std::vector<cl::Event> free_slot = live(consumed[slot]);
-          uploaded[slot] = upload(pieces_[slot], staging_[slot].data(), have, free_slot);
-          after_upload.push_back(uploaded[slot]);
-        }
-        std::uint64_t next = 0;
-        if (have == piece) { // more may follow: read it while the device works
-          if (uploaded[1 - slot]()) wait_for(uploaded[1 - slot]);
-          next = fill(read, staging_[1 - slot].data(), piece);
-        }
-        if (j == 0 && next == 0) { // the whole input fitted one piece
-          bool is_parent = false;
-          const cl::Buffer &root =
-              enqueue_tree(mode, pieces_[0], have, 0, true, after_upload, is_parent);
-          read_output(mode, root, is_parent, out, out_bytes);
-          finish_times(1);
-          return;
-        }
-        bool unused = false;
-        const cl::Buffer &cv =
-            enqueue_tree(mode, pieces_[slot], have, j * (piece / blake3::chunk_len), false,
-                         after_upload, unused);
-        consumed[slot] = kernels_.back();
-        subtrees_.emplace_back();
-        downloads_.emplace_back();
-        detail::call("clEnqueueReadBuffer", [&] {
-          return queue_.enqueueReadBuffer(cv, CL_FALSE, 0, node_bytes, subtrees_.back().data(),
-                                          nullptr, &downloads_.back());
-        });
-        detail::call("clFlush", [&] { return queue_.flush(); });
-        if (next == 0) break;
-        have = next;
-      }
-      detail::call("clFinish", [&] { return queue_.finish(); });
-      write_parent_root(mode, subtrees_);
-      read_output(mode, node_, true, out, out_bytes);
-      finish_times(subtrees_.size());
+      detail::reader_pieces source(read, stream_piece_bytes(size_hint));
+      hash_pieces(mode, source, out, out_bytes);
     });
+  }
+
+  // The file at `path`. A regular file of more than 1 MiB is hashed as it is when opened: pieces
+  // of it are read straight into page-locked staging by hash_config::file_read_threads threads,
+  // two pieces ahead of the one uploading. Anything else (a small file, a pipe, a device) is
+  // read to its end by this thread, as hash_stream reads. A file that cannot be opened or read,
+  // or that shrinks while it is read, is a file_error naming it, and `out` is left as it was.
+  void hash_file(const blake3_mode &mode, const std::string &path, std::uint8_t *out,
+                 std::uint64_t out_bytes) {
+    const detail::file_descriptor file(path);
+    const std::optional<std::uint64_t> size = detail::regular_file_size(file.get());
+    if (!size || *size <= detail::parallel_file_reader::block_bytes) {
+      // Also what keeps b3sum's answer for files whose size says nothing, as in /proc and /sys.
+      hash_stream(
+          mode,
+          [&](std::uint8_t *buffer, std::size_t capacity) {
+            return detail::read_some(file.get(), path, buffer, capacity);
+          },
+          out, out_bytes, size.value_or(unknown_size));
+      return;
+    }
+    guarded([&] {
+      detail::file_pieces source(file.get(), path, *size, stream_piece_bytes(*size),
+                                 detail::file_read_threads(*size, config_.file_read_threads));
+      hash_pieces(mode, source, out, out_bytes);
+    });
+  }
+
+  digest hash_file(const std::string &path) {
+    digest d;
+    hash_file(blake3_mode::hash(), path, d.data(), d.size());
+    return d;
+  }
+
+  // Bytes of one streamed piece for an input of `size` bytes (unknown_size if not known): a
+  // power-of-two number of chunks (so pieces are subtrees of BLAKE3's tree), two of which fit
+  // device_bytes_limit(), at most 64 MiB, and no more than the input needs.
+  std::uint64_t stream_piece_bytes(std::uint64_t size) const {
+    const std::uint64_t cap = std::min(device_bytes_limit() / 2, max_stream_piece);
+    std::uint64_t piece = blake3::chunk_len;
+    while (piece * 2 <= cap)
+      piece *= 2;
+    while (size != unknown_size && piece > blake3::chunk_len && piece / 2 >= size)
+      piece /= 2;
+    return piece;
   }
 
   // Device buffers in and out: hashes bytes [0, size) of `input` and writes the first out_bytes
@@ -410,6 +419,54 @@ private:
     return cvs_[from];
   }
 
+  // Streams a source's pieces to the device, each reduced there to its subtree's chaining value
+  // while the next ones are read and uploaded, then merges those values on the host and
+  // computes the output. An input of one piece is hashed whole.
+  template <class Source>
+  void hash_pieces(const blake3_mode &mode, Source &source, std::uint8_t *out,
+                   std::uint64_t out_bytes) {
+    input_ = cl::Buffer(); // the device holds one path's input at a time
+    input_bytes_ = 0;
+    subtrees_.clear();
+    const std::uint64_t chunks_per_piece = source.piece_bytes() / blake3::chunk_len;
+    const cl::Buffer *root = nullptr;
+    bool is_parent = false;
+    const std::uint64_t pieces = pipeline_.run(
+        source, uploads_,
+        [&](const cl::Buffer &input, std::uint64_t bytes, std::uint64_t j, bool last,
+            const std::vector<cl::Event> &uploaded) {
+          if (j > 0 || !last)
+            return enqueue_subtree(mode, input, bytes, j * chunks_per_piece, uploaded);
+          root = &enqueue_tree(mode, input, bytes, 0, true, uploaded, is_parent);
+          return cl::Event();
+        });
+    if (pieces > 1) {
+      detail::call("clFinish", [&] { return queue_.finish(); });
+      write_parent_root(mode, subtrees_);
+      root = &node_;
+      is_parent = true;
+    }
+    read_output(mode, *root, is_parent, out, out_bytes);
+    finish_times(pieces);
+  }
+
+  // Enqueues the reduction of a piece to its subtree's chaining value and the read of that value
+  // into subtrees_ (not waited for). Returns the event after which the piece's buffer is free.
+  cl::Event enqueue_subtree(const blake3_mode &mode, const cl::Buffer &input, std::uint64_t bytes,
+                            std::uint64_t first_chunk, const std::vector<cl::Event> &wait) {
+    bool is_parent = false;
+    const cl::Buffer &cv = enqueue_tree(mode, input, bytes, first_chunk, false, wait, is_parent);
+    const cl::Event consumed = kernels_.back();
+    subtrees_.emplace_back();
+    downloads_.emplace_back();
+    detail::call("clEnqueueReadBuffer", [&] {
+      return queue_.enqueueReadBuffer(cv, CL_FALSE, 0, node_bytes, subtrees_.back().data(), nullptr,
+                                      &downloads_.back());
+    });
+    detail::call("clFlush", [&] { return queue_.flush(); });
+    return consumed;
+  }
+
   // Enqueues the root's output bytes [64 * first_block, 64 * first_block + out_bytes) into out.
   void enqueue_output(const blake3_mode &mode, const cl::Buffer &root, bool is_parent,
                       std::uint64_t first_block, std::uint64_t out_bytes, const cl::Buffer &out) {
@@ -464,72 +521,8 @@ private:
         blake3::compress(mode.key, block, 0, blake3::block_len, mode.flags | blake3::parent)));
   }
 
-  // Bytes of one streamed piece: a power-of-two number of chunks (so pieces are subtrees of
-  // BLAKE3's tree), two of which fit device_bytes_limit(), at most max_stream_piece, and no more
-  // than a known input needs.
-  std::uint64_t stream_piece_bytes(std::uint64_t size_hint) const {
-    const std::uint64_t cap = std::min(device_bytes_limit() / 2, max_stream_piece);
-    std::uint64_t piece = blake3::chunk_len;
-    while (piece * 2 <= cap)
-      piece *= 2;
-    while (size_hint != unknown_size && piece > blake3::chunk_len && piece / 2 >= size_hint)
-      piece /= 2;
-    return piece;
-  }
-
   std::uint64_t output_piece_bytes() const {
     return std::min(max_output_piece, stream_piece_bytes(unknown_size));
-  }
-
-  void reserve_stream(std::uint64_t piece) {
-    input_ = cl::Buffer(); // the device holds one path's input at a time
-    input_bytes_ = 0;
-    for (int slot = 0; slot < 2; ++slot) {
-      detail::grow_buffer(context_, pieces_[slot], piece_bytes_[slot], piece);
-      if (staging_[slot].size() < piece) {
-        staging_[slot] = host_buffer(); // release the old one first
-        staging_[slot] = host_buffer(context_, transfer_, static_cast<std::size_t>(piece));
-      }
-    }
-  }
-
-  void release_stream_buffers() {
-    for (int slot = 0; slot < 2; ++slot) {
-      pieces_[slot] = cl::Buffer();
-      piece_bytes_[slot] = 0;
-    }
-  }
-
-  // Reads until `capacity` bytes or the end of the input.
-  static std::uint64_t fill(const reader &read, std::uint8_t *buffer, std::uint64_t capacity) {
-    std::uint64_t have = 0;
-    while (have < capacity) {
-      const std::size_t got = read(buffer + have, static_cast<std::size_t>(capacity - have));
-      if (got == 0) break;
-      if (got > capacity - have)
-        throw error("reader returned " + std::to_string(got) + " bytes, more than the " +
-                    std::to_string(capacity - have) + " asked for");
-      have += got;
-    }
-    return have;
-  }
-
-  cl::Event upload(const cl::Buffer &to, const void *from, std::uint64_t bytes,
-                   const std::vector<cl::Event> &wait = {}) {
-    uploads_.emplace_back();
-    detail::call("clEnqueueWriteBuffer", [&] {
-      return transfer_.enqueueWriteBuffer(to, CL_FALSE, 0, bytes, from, &wait, &uploads_.back());
-    });
-    detail::call("clFlush", [&] { return transfer_.flush(); });
-    return uploads_.back();
-  }
-
-  static std::vector<cl::Event> live(const cl::Event &event) {
-    return event() ? std::vector<cl::Event>{event} : std::vector<cl::Event>{};
-  }
-
-  static void wait_for(const cl::Event &event) {
-    detail::call("clWaitForEvents", [&] { return event.wait(); });
   }
 
   template <class... Args> void set_args(cl::Kernel &kernel, const Args &...args) {
@@ -586,10 +579,9 @@ private:
   cl::Kernel chunk_cvs_, parents_, single_chunk_root_, root_output_;
   std::size_t chunk_local_ = 0;
   unsigned max_parent_levels_ = 1;
-  cl::Buffer input_, cvs_[2], node_, output_, pieces_[2];
-  std::uint64_t input_bytes_ = 0, cvs_bytes_[2] = {0, 0}, node_bytes_ = 0, output_bytes_ = 0,
-                piece_bytes_[2] = {0, 0};
-  host_buffer staging_[2]; // page-locked: uploads from it need no staging by the driver
+  detail::piece_pipeline pipeline_; // streamed inputs, through transfer_
+  cl::Buffer input_, cvs_[2], node_, output_;
+  std::uint64_t input_bytes_ = 0, cvs_bytes_[2] = {0, 0}, node_bytes_ = 0, output_bytes_ = 0;
   // Chaining values of a streamed input's pieces, in order: read back without waiting, so they
   // outlive the call that enqueued the reads even when it fails.
   std::deque<digest> subtrees_;
