@@ -5,20 +5,11 @@
 // file that cannot be read is reported on stderr and skipped, and the status is then 1.
 #include "cli.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
 #include <iostream>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace cli {
 namespace {
-
-// A file that cannot be opened or read: reported, then the next file is hashed.
-struct file_error : merklize::error {
-  using merklize::error::error;
-};
 
 // The name as UTF-8, each maximal invalid sequence (the longest prefix of a well-formed sequence
 // that breaks off, else one byte) replaced by U+FFFD, as Rust's String::from_utf8_lossy does.
@@ -86,38 +77,22 @@ merklize::blake3_mode mode_of(const arguments &args) {
   return merklize::blake3_mode::keyed(key.data());
 }
 
-// An open file descriptor, closed on scope exit (stdin is left open).
-class input_file {
-public:
-  explicit input_file(const std::string &path)
-      : fd_(path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-    if (fd_ < 0) throw file_error(std::strerror(errno));
+// The output for one file, "-" being stdin: regular files are read by several threads.
+void hash_input(merklize::blake3_device &device, const merklize::blake3_mode &mode,
+                const std::string &name, std::vector<std::uint8_t> &output) {
+  if (name != "-") {
+    device.hash_file(mode, name, output.data(), output.size());
+    return;
   }
-  input_file(const input_file &) = delete;
-  input_file &operator=(const input_file &) = delete;
-  ~input_file() {
-    if (fd_ != STDIN_FILENO) ::close(fd_);
-  }
-
-  // The size of a regular file, else unknown (a pipe, a terminal).
-  std::uint64_t size_hint() const {
-    struct stat info;
-    if (::fstat(fd_, &info) == 0 && S_ISREG(info.st_mode))
-      return static_cast<std::uint64_t>(info.st_size);
-    return merklize::blake3_device::unknown_size;
-  }
-
-  std::size_t read(std::uint8_t *buffer, std::size_t capacity) const {
-    for (;;) {
-      const ssize_t got = ::read(fd_, buffer, capacity);
-      if (got >= 0) return static_cast<std::size_t>(got);
-      if (errno != EINTR) throw file_error(std::strerror(errno));
-    }
-  }
-
-private:
-  int fd_;
-};
+  device.hash_stream(
+      mode,
+      [](std::uint8_t *buffer, std::size_t capacity) {
+        return merklize::detail::read_some(STDIN_FILENO, "stdin", buffer, capacity);
+      },
+      output.data(), output.size(),
+      merklize::detail::regular_file_size(STDIN_FILENO)
+          .value_or(merklize::blake3_device::unknown_size));
+}
 
 } // namespace
 
@@ -132,13 +107,9 @@ int b3sum_command(int argc, char **argv) {
   int status = 0;
   for (const auto &name : files) {
     try {
-      const input_file file(name);
-      device.hash_stream(
-          mode,
-          [&](std::uint8_t *buffer, std::size_t capacity) { return file.read(buffer, capacity); },
-          output.data(), output.size(), file.size_hint());
-    } catch (const file_error &e) {
-      std::cerr << "merklize: " << name << ": " << e.what() << "\n";
+      hash_input(device, mode, name, output);
+    } catch (const merklize::file_error &e) {
+      std::cerr << "merklize: " << name << ": " << e.reason() << "\n";
       status = 1;
       continue;
     }
