@@ -34,7 +34,7 @@ done
 python3 bench/plot.py "$OUT/bench.csv" "$OUT/throughput.png" && echo "plot written" | tee -a "$log"
 other="$OUT/other.log"
 timeout 120 ./build/bench/hash_bench --device=nvidia --benchmark_min_time=0.1 > "$other" 2>&1
-grep -E "^(kernel|host|file)" "$other" | grep -E "1024MiB|1G|file" | cut -c1-200 | tee -a "$log"
+grep -E "^(kernel|host|file)" "$other" | grep -E "1024MiB|1G|file" | cut -c1-260 | tee -a "$log"
 MERKLIZE_DEVICE=nvidia timeout 120 ./build/bench/sha256_bench --benchmark_min_time=0.1 >> "$other" 2>&1
 grep -E "^(tree|layer)/2[45]" "$other" | cut -c1-220 | tee -a "$log"
 timeout 120 ./build/bench/proof_bench --device=nvidia --benchmark_min_time=0.1 >> "$other" 2>&1

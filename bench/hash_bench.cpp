@@ -3,14 +3,19 @@
 //   kernel/<strategy>/<MiB>  input already on the device: kernel time only (event profiling)
 //   host/<MiB>               input in host memory: upload + kernels + download, apart
 //   file/<read+upload|hash>/<MiB>/<warm|cold>
-//                            a file on disk: reading it and uploading it in 64 MiB pieces, the
-//                            baseline, against hashing it as `merklize b3sum` does (wall time);
-//                            cold evicts the file from the page cache first (posix_fadvise)
+//                            a file on disk, wall time: the baseline moves it to the device
+//                            exactly as hash_file does (the same threads reading into the same
+//                            page-locked staging, two pieces ahead of the upload) and hashes
+//                            nothing; hash is blake3_device::hash_file, as `merklize b3sum` runs
+//                            it, and its row gives x_read+upload, its time over the baseline's.
+//                            Cold evicts the file from the page cache first (posix_fadvise)
 //
 // Flags (besides Google Benchmark's): --device=SPEC, --sizes=64M,256M,1G (K, M, G suffixes),
 // --strategies=one-chunk,lanes2,lanes4,lanes8,lanes16 (or automatic), --work_group=N,
-// --file_size=SIZE, --file_dir=DIR (where the test file is written), --build_log=OPTIONS (build
-// each strategy's program with these extra options, print the logs and exit). Defaults: 64M,256M,1G
+// --file_size=SIZE, --file_dir=DIR (where the test file is written), --read_threads=N (threads
+// reading the file; default min(8, hardware threads)), --max_device_bytes=SIZE (hash_config's:
+// file pieces of at most half of it, else 64 MiB), --build_log=OPTIONS (build each strategy's
+// program with these extra options, print the logs and exit). Defaults: 64M,256M,1G
 // and a 1G file on a GPU; 1M,4M and a 4M file elsewhere, so a CPU run takes seconds.
 #include <merklize/merklize.hpp>
 
@@ -35,6 +40,8 @@ struct options {
   std::size_t work_group = 0;
   std::uint64_t file_size = 0;
   std::string file_dir;
+  unsigned read_threads = 0;
+  std::uint64_t max_device_bytes = 0;
   std::string build_log; // extra build options: print each strategy's build log and exit
 };
 
@@ -70,7 +77,7 @@ options parse_options(int &argc, char **argv) {
     if (eq != std::string::npos &&
         (name == "--device" || name == "--sizes" || name == "--strategies" ||
          name == "--work_group" || name == "--file_size" || name == "--file_dir" ||
-         name == "--build_log"))
+         name == "--read_threads" || name == "--max_device_bytes" || name == "--build_log"))
       flags[name.substr(2)] = arg.substr(eq + 1);
     else
       argv[kept++] = argv[i];
@@ -93,6 +100,8 @@ options parse_options(int &argc, char **argv) {
   o.file_size = parse_size(flags.count("file_size") ? flags["file_size"] : gpu ? "1G" : "4M");
   o.file_dir =
       flags.count("file_dir") ? flags["file_dir"] : std::filesystem::temp_directory_path().string();
+  o.read_threads = flags.count("read_threads") ? std::stoul(flags["read_threads"]) : 0;
+  o.max_device_bytes = flags.count("max_device_bytes") ? parse_size(flags["max_device_bytes"]) : 0;
   o.build_log = flags.count("build_log") ? flags["build_log"] : "";
   return o;
 }
@@ -146,6 +155,8 @@ merklize::blake3_device &hasher(const options &o, merklize::chunk_strategy strat
     merklize::hash_config cfg;
     cfg.strategy = strategy;
     cfg.work_group_size = o.work_group;
+    cfg.file_read_threads = o.read_threads;
+    cfg.max_device_bytes = o.max_device_bytes;
     slot = std::make_unique<merklize::blake3_device>(o.device, cfg);
   }
   return *slot;
@@ -216,65 +227,73 @@ const std::string &test_file(const options &o) {
   return path;
 }
 
-int open_file(const std::string &path, bool cold) {
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) throw merklize::error("cannot open " + path);
-  if (cold) ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); // clean pages leave the cache
-  return fd;
-}
-
-std::size_t read_some(int fd, std::uint8_t *buffer, std::size_t capacity) {
-  const ssize_t got = ::read(fd, buffer, capacity);
-  if (got < 0) throw merklize::error(std::string("read failed: ") + std::strerror(errno));
-  return static_cast<std::size_t>(got);
+// Evicts the file's clean pages from the page cache: the next read comes from the disk.
+void evict(const std::string &path) {
+  const merklize::detail::file_descriptor file(path);
+  ::posix_fadvise(file.get(), 0, 0, POSIX_FADV_DONTNEED);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The baseline: read the file and upload it, one piece after the other, nothing hashed.
-void file_read_upload_bench(benchmark::State &state, const options &o, bool cold) {
-  const std::string &path = test_file(o);
-  auto &b3 = hasher(o, merklize::chunk_strategy::automatic);
-  const std::uint64_t piece = std::uint64_t(64) << 20;
-  merklize::host_buffer staging(b3.context(), b3.queue(),
-                                static_cast<std::size_t>(std::min(piece, o.file_size)));
-  cl::Buffer device(b3.context(), CL_MEM_READ_ONLY, staging.size());
-  double total_ms = 0;
-  for (auto _ : state) {
-    const int fd = open_file(path, cold);
-    const auto start = std::chrono::steady_clock::now();
-    for (std::size_t got; (got = read_some(fd, staging.data(), staging.size())) > 0;)
-      b3.queue().enqueueWriteBuffer(device, CL_TRUE, 0, got, staging.data());
-    const double seconds = seconds_since(start);
-    total_ms += seconds * 1e3;
-    state.SetIterationTime(seconds);
-    ::close(fd);
-  }
-  set_rate(state, o.file_size, total_ms);
+// The baseline's mean time, warm (false) and cold (true), for the ratio in the hash rows.
+std::map<bool, double> &baseline_ms() {
+  static std::map<bool, double> means;
+  return means;
 }
 
-// What `merklize b3sum FILE` does: read, upload and hash in overlapping pieces.
-void file_hash_bench(benchmark::State &state, const options &o, bool cold) {
+// Times `run` (after one run that allocates what later ones reuse), the file evicted before
+// each run if cold; returns the mean time in ms.
+template <class Run>
+double time_file_runs(benchmark::State &state, const options &o, bool cold, Run &&run) {
   const std::string &path = test_file(o);
-  auto &b3 = hasher(o, merklize::chunk_strategy::automatic);
-  merklize::digest d{};
+  run(path);
   double total_ms = 0;
   for (auto _ : state) {
-    const int fd = open_file(path, cold);
+    if (cold) evict(path);
     const auto start = std::chrono::steady_clock::now();
-    b3.hash_stream(
-        merklize::blake3_mode::hash(),
-        [&](std::uint8_t *buffer, std::size_t capacity) { return read_some(fd, buffer, capacity); },
-        d.data(), d.size(), o.file_size);
+    run(path);
     const double seconds = seconds_since(start);
     total_ms += seconds * 1e3;
     state.SetIterationTime(seconds);
-    ::close(fd);
   }
   set_rate(state, o.file_size, total_ms);
+  return total_ms / double(state.iterations());
+}
+
+// The baseline: the file moved to the device as hash_file moves it, nothing hashed.
+void file_read_upload_bench(benchmark::State &state, const options &o, bool cold) {
+  auto &b3 = hasher(o, merklize::chunk_strategy::automatic);
+  const cl::CommandQueue transfer(b3.context(), b3.device(), CL_QUEUE_PROFILING_ENABLE);
+  merklize::detail::piece_pipeline pipeline(b3.context(), transfer);
+  std::uint64_t pieces = 0;
+  double upload_ms = 0;
+  baseline_ms()[cold] = time_file_runs(state, o, cold, [&](const std::string &path) {
+    const merklize::detail::file_descriptor file(path);
+    merklize::detail::file_pieces source(
+        file.get(), path, o.file_size, b3.stream_piece_bytes(o.file_size),
+        merklize::detail::file_read_threads(o.file_size, o.read_threads));
+    std::vector<cl::Event> uploads;
+    pieces = pipeline.run(source, uploads, [](auto &&...) { return cl::Event(); });
+    transfer.finish();
+    upload_ms = merklize::events_ms(uploads);
+  });
+  state.counters["pieces"] = double(pieces);
+  state.counters["upload_ms"] = upload_ms; // of the last run
+  state.counters["threads"] = merklize::detail::file_read_threads(o.file_size, o.read_threads);
+}
+
+// What `merklize b3sum FILE` does.
+void file_hash_bench(benchmark::State &state, const options &o, bool cold) {
+  auto &b3 = hasher(o, merklize::chunk_strategy::automatic);
+  merklize::digest d{};
+  const double mean_ms =
+      time_file_runs(state, o, cold, [&](const std::string &path) { d = b3.hash_file(path); });
   state.counters["pieces"] = double(b3.last_times().pieces);
+  state.counters["upload_ms"] = b3.last_times().upload_ms; // of the last run
+  state.counters["kernel_ms"] = b3.last_times().kernel_ms;
+  if (baseline_ms().count(cold)) state.counters["x_read+upload"] = mean_ms / baseline_ms()[cold];
   state.SetLabel(merklize::to_string(b3.strategy()));
   check_digest(state, d, o.file_size);
 }
