@@ -16,6 +16,8 @@
 // else the first GPU, else the first device.
 #include <merklize/merklize.hpp>
 
+#include "flags.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -194,20 +196,6 @@ void verify(benchmark::State &state) {
   state.counters["x_host"] = host_s / (kernel_s / double(state.iterations()));
 }
 
-// Takes --name=value out of argv (Google Benchmark refuses flags it does not know).
-bool take_flag(int &argc, char **argv, const std::string &name, std::string &value) {
-  const std::string prefix = "--" + name + "=";
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]).rfind(prefix, 0) == 0) {
-      value = argv[i] + prefix.size();
-      for (int j = i; j + 1 < argc; ++j)
-        argv[j] = argv[j + 1];
-      --argc;
-      return true;
-    }
-  return false;
-}
-
 std::vector<std::int64_t> numbers(const std::string &list) {
   std::vector<std::int64_t> values;
   std::istringstream in(list);
@@ -220,16 +208,16 @@ std::vector<std::int64_t> numbers(const std::string &list) {
 
 int main(int argc, char **argv) {
   try {
-    take_flag(argc, argv, "device", device_spec);
+    bench::take_flag(argc, argv, "device", device_spec);
     const bool gpu = merklize::detail::device_info<CL_DEVICE_TYPE, cl_device_type>(bench_device()) &
                      CL_DEVICE_TYPE_GPU;
     std::string log2_min = "16", log2_max = gpu ? "24" : "16", proofs = gpu ? "1024,65536" : "4096";
     std::string hash = "blake3", pad = "promote";
-    take_flag(argc, argv, "log2_min", log2_min);
-    take_flag(argc, argv, "log2_max", log2_max);
-    take_flag(argc, argv, "proofs", proofs);
-    take_flag(argc, argv, "hash", hash);
-    take_flag(argc, argv, "pad", pad);
+    bench::take_flag(argc, argv, "log2_min", log2_min);
+    bench::take_flag(argc, argv, "log2_max", log2_max);
+    bench::take_flag(argc, argv, "proofs", proofs);
+    bench::take_flag(argc, argv, "hash", hash);
+    bench::take_flag(argc, argv, "pad", pad);
     bench_options = {merklize::parse_hash_kind(hash), merklize::parse_shape(pad)};
     const int low = std::stoi(log2_min), high = std::stoi(log2_max);
     if (low < 1 || high > 30 || low > high) {

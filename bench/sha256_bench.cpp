@@ -16,6 +16,8 @@
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <merklize/merklize.hpp>
 
+#include "flags.hpp"
+
 #include <benchmark/benchmark.h>
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
@@ -171,20 +173,6 @@ void tree(benchmark::State &state) {
       static_cast<double>(n - 1) * static_cast<double>(state.iterations()) / span_s;
 }
 
-// Takes --log2_min=K and --log2_max=K out of argv, leaving the rest to Google Benchmark.
-bool take_flag(int &argc, char **argv, const std::string &name, int &value) {
-  const std::string prefix = "--" + name + "=";
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]).compare(0, prefix.size(), prefix) == 0) {
-      value = std::stoi(std::string(argv[i]).substr(prefix.size()));
-      for (int j = i; j + 1 < argc; ++j)
-        argv[j] = argv[j + 1];
-      --argc;
-      return true;
-    }
-  return false;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -193,8 +181,8 @@ int main(int argc, char **argv) {
     const bool gpu = merklize::detail::device_info<CL_DEVICE_TYPE, cl_device_type>(bench_device()) &
                      CL_DEVICE_TYPE_GPU;
     int log2_min = 16, log2_max = gpu ? 25 : 18;
-    take_flag(argc, argv, "log2_min", log2_min);
-    take_flag(argc, argv, "log2_max", log2_max);
+    bench::take_flag(argc, argv, "log2_min", log2_min);
+    bench::take_flag(argc, argv, "log2_max", log2_max);
     if (log2_min < 1 || log2_max > 40 || log2_min > log2_max) {
       std::cerr << "sha256_bench: need 1 <= --log2_min <= --log2_max <= 40\n";
       return 2;

@@ -112,6 +112,41 @@ TEST_CASE("MERKLIZE_DEVICE picks the device, and an unknown one is an error", "[
   ::unsetenv("MERKLIZE_DEVICE");
 }
 
+TEST_CASE("merklize root --devices builds over several devices", "[cli][multi]") {
+  std::string spec;
+  for (const auto &e : merklize::list_devices())
+    if (e.device() == merklize::default_device()()) spec = e.spec();
+  REQUIRE(!spec.empty());
+  const auto leaves = test::random_bytes(1000 * 32);
+  const auto file = "\"" + write_file("multi", leaves).string() + "\"";
+  const auto expected =
+      merklize::to_hex(merklize::reference_tree(leaves.data(), leaves.size(), {}).root()) + "\n";
+  for (const auto &devices : {spec + "," + spec, spec + "," + spec + "," + spec}) {
+    const auto r = run("root --devices " + devices + " --shard-log2 5 " + file);
+    CHECK(r.status == 0);
+    CHECK(r.out == expected);
+    CHECK(r.err.empty());
+  }
+  const auto depth = run("root --hash sha256 --pad zero --depth 12 " + file).out;
+  CHECK(run("root --hash sha256 --pad zero --depth 12 --devices " + spec + "," + spec +
+            " --shard-log2 3 " + file)
+            .out == depth);
+  const std::pair<std::string, std::string> bad[] = {
+      {"--devices " + spec + ",," + spec, "empty device spec"},
+      {"--devices no-such-device-xyz", "unknown device"},
+      {"--device " + spec + " --devices " + spec, "--devices goes without --device"},
+      {"--shard-log2 4", "--shard-log2 goes with --devices"},
+      {"--devices " + spec + " --shard-log2 x", "--shard-log2 takes a non-negative integer"},
+  };
+  for (const auto &[args, message] : bad) {
+    INFO("merklize root " << args);
+    const auto r = run("root " + args + " " + file);
+    CHECK(r.status != 0);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::Matchers::Contains(message));
+  }
+}
+
 TEST_CASE("merklize root --verbose says where the program came from", "[cli][programs]") {
   const auto file = "\"" + write_file("verbose", test::random_bytes(100 * 32)).string() + "\"";
   const auto root = run("root " + file).out;

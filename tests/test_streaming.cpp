@@ -1,27 +1,10 @@
 // Host builds stream chunks of 2^s leaves through the device; what they keep depends on the
 // output levels. Every combination is compared with the host reference, node for node.
-#include "helpers.hpp"
+#include "tree_checks.hpp"
 
 #include <catch2/catch.hpp>
 
 using Catch::Matchers::Contains;
-
-namespace {
-
-// The levels of `full` from `first` up must be exactly the levels `kept` holds.
-void check_kept(const merklize::tree &kept, const merklize::tree &full, unsigned first) {
-  REQUIRE(kept.first_level() == std::min(first, full.depth()));
-  for (unsigned k = kept.first_level(); k <= full.depth(); ++k) {
-    INFO("level " << k);
-    REQUIRE(std::equal(full.level_data(k),
-                       full.level_data(k) + full.layout().level_size(k) * merklize::node_bytes,
-                       kept.level_data(k)));
-  }
-  if (kept.first_level() > 0) CHECK_THROWS_WITH(kept.node(0, 0), Contains("was not kept"));
-  CHECK(kept.root() == full.root());
-}
-
-} // namespace
 
 TEST_CASE("chunked builds match the reference for every output and shape", "[streaming]") {
   const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
@@ -40,7 +23,7 @@ TEST_CASE("chunked builds match the reference for every output and shape", "[str
       cfg.work_group_size = 4; // several launches per chunk, fused ones among them
       cfg.zero_copy = false;   // stream on CPU devices too
       merklize::merkleizer m(test::test_device(), cfg);
-      check_kept(m.build(leaves), full, first);
+      test::check_kept(m.build(leaves), full, first);
       const std::uint64_t chunks = (n + (1ull << chunk_log2) - 1) >> chunk_log2;
       if (n > 1) CHECK(m.last_times().chunks == std::min(chunks, n));
     }
@@ -94,7 +77,7 @@ TEST_CASE("page-locked host buffers in and out", "[streaming][pinned]") {
     const auto full = merklize::reference_tree(random.data(), random.size(), {});
 
     const merklize::tree fresh = m.build(leaves);
-    check_kept(fresh, full, first);
+    test::check_kept(fresh, full, first);
     if (first == 0) CHECK(fresh.level_data(0) == leaves.data()); // shared, not copied
 
     merklize::tree reused = m.allocate_tree(n);
@@ -102,7 +85,7 @@ TEST_CASE("page-locked host buffers in and out", "[streaming][pinned]") {
     for (int round = 0; round < 2; ++round) {
       std::fill(reused.nodes_data(), reused.nodes_data() + reused.nodes_size(), test::poison_byte);
       m.build(leaves, reused);
-      check_kept(reused, full, first);
+      test::check_kept(reused, full, first);
       CHECK(reused.nodes_data() == storage);
     }
     merklize::tree wrong = m.allocate_tree(n + 1);

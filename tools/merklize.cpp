@@ -15,9 +15,11 @@ namespace {
 
 const char *usage = R"(usage:
   merklize root [--hash blake3|blake3-parent|sha256] [--pad promote|zero] [--depth D]
-                [--device SPEC] [--verbose] FILE
+                [--device SPEC | --devices SPEC,SPEC... [--shard-log2 S]] [--verbose] FILE
       FILE (or - for stdin) holds N x 32 bytes of leaves; prints the root as 64 hex digits.
       --depth D (with --pad zero): the root of 2^D leaves, zero leaves after FILE's (SSZ).
+      --devices: the tree spread over several devices (a device named twice: two queues), in
+      shards of 2^S leaves (default: about 8 per device, no smaller than a device's chunk).
       --verbose: also "program: jit|spirv|spir-bitcode|cache" on stderr, where the kernels came
       from ($MERKLIZE_KERNEL_DIR: kernels compiled ahead of time; $MERKLIZE_CACHE_DIR: a cache
       of compiled programs).

@@ -136,13 +136,6 @@ struct hash_times {
 
 namespace detail {
 
-inline unsigned ceil_log2(std::uint64_t n) {
-  unsigned k = 0;
-  while ((std::uint64_t(1) << k) < n)
-    ++k;
-  return k;
-}
-
 inline std::uint64_t round_up(std::uint64_t n, std::uint64_t multiple) {
   return (n + multiple - 1) / multiple * multiple;
 }

@@ -9,9 +9,57 @@
 #include "error.hpp"
 
 #include <cstdint>
+#include <iterator>
+#include <map>
 #include <memory>
+#include <mutex>
 
 namespace merklize {
+namespace detail {
+
+// Every live host_buffer's memory and context, so that code given a plain pointer (build_part)
+// can tell page-locked memory from pageable memory, which must go through staging.
+class page_locked_registry {
+public:
+  static page_locked_registry &instance() {
+    static page_locked_registry registry;
+    return registry;
+  }
+
+  void add(const std::uint8_t *data, std::size_t size, cl_context context) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ranges_[data] = {size, context};
+  }
+  void remove(const std::uint8_t *data) noexcept {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ranges_.erase(data);
+  }
+
+  // Whether [data, data + size) lies in one host_buffer of `context`.
+  bool contains(const cl::Context &context, const void *data, std::uint64_t size) const {
+    const auto *p = static_cast<const std::uint8_t *>(data);
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto after = ranges_.upper_bound(p);
+    if (after == ranges_.begin()) return false;
+    const auto &[start, range] = *std::prev(after);
+    return range.context == context() && std::uint64_t(p - start) + size <= range.size;
+  }
+
+private:
+  struct range {
+    std::size_t size;
+    cl_context context;
+  };
+  mutable std::mutex mutex_;
+  std::map<const std::uint8_t *, range> ranges_;
+};
+
+} // namespace detail
+
+// Whether `size` bytes at `data` are in page-locked memory of `context` (a host_buffer's).
+inline bool is_page_locked(const cl::Context &context, const void *data, std::uint64_t size) {
+  return data && detail::page_locked_registry::instance().contains(context, data, size);
+}
 
 class host_buffer {
 public:
@@ -30,6 +78,7 @@ public:
                                         bytes, nullptr, nullptr, err);
         }));
     state_->size = bytes;
+    detail::page_locked_registry::instance().add(state_->data, bytes, context());
   }
 
   std::uint8_t *data() const { return state_ ? state_->data : nullptr; }
@@ -48,6 +97,7 @@ private:
 
     ~state() { // never throws: an unmap that fails leaves nothing to recover
       if (!data) return;
+      detail::page_locked_registry::instance().remove(data);
       try {
         queue.enqueueUnmapMemObject(buffer, data);
         queue.finish();

@@ -13,6 +13,10 @@
 // 2^s leaves aligned at a multiple of 2^s is exactly the subtree under node c of level s, for both
 // shapes: level k of the tree has ceil(N / 2^k) nodes, of which chunk c owns the ceil(m_c / 2^k)
 // from index c * 2^(s-k) on (m_c its leaf count), so its lone nodes are the tree's lone nodes.
+// The same holds for any part of 2^t-aligned leaves [f, f + m) with m a multiple of 2^t or
+// f + m = N (build_part): for k <= t, f / 2^k is even for k < t, so no pair of level k - 1
+// straddles the part's ends, and its level k is the tree's from index f / 2^k on; chunk c of a
+// part writes level k at index (f >> k) + (c << (s - k)).
 // Only a few chunks are on the device at a time, so trees larger than its memory (or than
 // config::max_device_bytes) are built the same way. The chunk roots and the levels above a
 // chunk's lowest ones are kept in one device buffer in tree layout and downloaded once at the end.
@@ -59,6 +63,15 @@ struct config {
   // On CPU devices, let the kernels read the leaves and write the nodes in host memory, with no
   // copies, when a host build keeps every level above the leaves. false streams as on GPUs.
   bool zero_copy = true;
+
+  // multi_merkleizer only (multi.hpp). Shards of 2^shard_log2 leaves; 0: about 8 per device,
+  // no smaller than the largest device chunk.
+  unsigned shard_log2 = 0;
+  // The devices' relative speeds, one per device; empty: measured (a calibration build of
+  // 2^calibration_log2 leaves per device, then each build's per-device wall time).
+  std::vector<double> weights;
+  // 0: 2^20 leaves (32 MiB).
+  unsigned calibration_log2 = 0;
 };
 
 // Profiled times of the last host build, in milliseconds.
@@ -87,6 +100,31 @@ inline double events_ms(const std::vector<cl::Event> &events) {
     total += event_ms(e);
   return total;
 }
+
+namespace detail {
+
+inline double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// ceil(n / 2^k): the nodes of level k above n leaves.
+inline std::uint64_t ceil_shift(std::uint64_t n, unsigned k) { return (n + (1ull << k) - 1) >> k; }
+
+// For build(const host_buffer &leaves, tree &out): `out`, which must come from allocate_tree(N)
+// with configuration `cfg`, with `leaves` as its level 0 and its node memory.
+inline tree reused_tree(const host_buffer &leaves, const tree &out, const config &cfg) {
+  const tree_layout layout(leaf_count_of(leaves.size()));
+  if (out.leaf_count() != layout.leaf_count() ||
+      out.first_level() != std::min(cfg.output.first, layout.depth()))
+    throw error("build: the output tree was allocated for " + std::to_string(out.leaf_count()) +
+                " leaves from level " + std::to_string(out.first_level()) + ", not " +
+                std::to_string(layout.leaf_count()) + " leaves with this configuration");
+  root_depth(cfg.tree, layout); // refuses a bad fixed depth
+  return tree(layout, cfg.tree, cfg.output, leaves.share(), out.nodes_storage());
+}
+
+} // namespace detail
 
 class merkleizer {
 public:
@@ -161,21 +199,15 @@ public:
   // Host leaves in (N x 32 bytes), the levels config::output asks for out.
   tree build(const void *leaves, std::uint64_t leaf_bytes) {
     const tree_layout layout(leaf_count_of(leaf_bytes));
-    const stream_plan plan = plan_for(layout); // before any allocation: the tree must fit
+    root_depth(config_.tree, layout); // refuses a bad fixed depth before anything is allocated
+    const part_span whole{0, layout, layout.depth()};
+    const stream_plan plan = plan_for(whole); // before any allocation: the tree must fit
     tree t(layout.leaf_count(), config_.tree, config_.output);
     const auto start = std::chrono::steady_clock::now();
-    // The copy of the leaves into the tree overlaps the device's work.
-    std::thread copy_leaves;
-    if (t.first_level() == 0)
-      copy_leaves = std::thread([&] { std::memcpy(t.level_data(0), leaves, leaf_bytes); });
-    try {
-      stream({static_cast<const std::uint8_t *>(leaves), false, false}, t, plan);
-    } catch (...) {
-      if (copy_leaves.joinable()) copy_leaves.join();
-      throw;
-    }
-    if (copy_leaves.joinable()) copy_leaves.join();
-    last_.wall_ms = ms_since(start);
+    with_leaf_copy(t, whole, leaves, [&] {
+      stream({static_cast<const std::uint8_t *>(leaves), false, false}, whole, t, plan);
+    });
+    last_.wall_ms = detail::ms_since(start);
     return t;
   }
 
@@ -193,17 +225,52 @@ public:
 
   // The same into a tree from allocate_tree(N), whose memory is reused.
   void build(const host_buffer &leaves, tree &out) {
-    const tree_layout layout(leaf_count_of(leaves.size()));
-    if (out.leaf_count() != layout.leaf_count() ||
-        out.first_level() != std::min(config_.output.first, layout.depth()))
-      throw error("build: the output tree was allocated for " + std::to_string(out.leaf_count()) +
-                  " leaves from level " + std::to_string(out.first_level()) + ", not " +
-                  std::to_string(layout.leaf_count()) + " leaves with this configuration");
-    const stream_plan plan = plan_for(layout);
+    tree on_leaves = detail::reused_tree(leaves, out, config_);
+    const part_span whole{0, on_leaves.layout(), on_leaves.depth()};
+    const stream_plan plan = plan_for(whole);
     const auto start = std::chrono::steady_clock::now();
-    out = tree(layout, config_.tree, config_.output, leaves.share(), out.nodes_storage());
-    stream({leaves.data(), true, true}, out, plan);
-    last_.wall_ms = ms_since(start);
+    out = std::move(on_leaves);
+    stream({leaves.data(), true, true}, whole, out, plan);
+    last_.wall_ms = detail::ms_since(start);
+  }
+
+  // The part of tree `out` (any size, layout of out.leaf_count() leaves) over its leaves
+  // [first_leaf, first_leaf + count), levels 1..top of it, for trees built on several devices
+  // (multi.hpp) or hosts. `leaves` points at that part's leaves (count x 32 bytes). Requires
+  // first_leaf % 2^top == 0 and, unless the part ends the tree (first_leaf + count ==
+  // out.leaf_count()), count % 2^top == 0: then levels <= top of the part pair no node across
+  // its ends, so they equal the whole tree's nodes there (see the top of this file). Writes the
+  // levels of the part that `out` keeps (out.first_level()..top; level 0 is copied unless
+  // `leaves` already is its place in `out`) at their places in `out`, and returns the part's
+  // ceil(count / 2^top) nodes of level `top` (always, kept or not). No ROOT flag is set unless
+  // the part's top node is the tree's root (blake3-parent), i.e. top is the root level of `out`.
+  // `out`'s options must be this merkleizer's (config::tree). Leaves and nodes in page-locked
+  // memory of this context (allocate_host, allocate_tree) move without staging. A part that is
+  // the whole tree (top = its depth) is exactly build(leaves, bytes) into `out`.
+  std::vector<digest> build_part(const void *leaves, std::uint64_t first_leaf, std::uint64_t count,
+                                 unsigned top, tree &out) {
+    check_part(leaves, first_leaf, count, top, out);
+    const tree_layout layout(count);
+    const part_span part{first_leaf, layout, std::min(top, layout.depth())};
+    const stream_plan plan = plan_for(part);
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<digest> nodes;
+    with_leaf_copy(out, part, leaves, [&] {
+      const host_side host{static_cast<const std::uint8_t *>(leaves),
+                           is_page_locked(context_, leaves, count * node_bytes),
+                           is_page_locked(context_, out.nodes_data(), out.nodes_size())};
+      nodes = stream(host, part, out, plan);
+    });
+    if (part.levels < top) nodes = {lift_lone_node(nodes.front(), part, top, out)};
+    last_.wall_ms = detail::ms_since(start);
+    return nodes;
+  }
+
+  // Host builds stream chunks of 2^chunk_log2() leaves (config::chunk_log2, else 2^21 on GPUs,
+  // the best end-to-end time of 2^18 .. 2^22 on an H200, and 2^22 on CPUs), smaller ones where
+  // the device's memory asks.
+  unsigned chunk_log2() const {
+    return config_.chunk_log2 ? config_.chunk_log2 : (is_cpu() ? 22 : 21);
   }
 
   const build_times &last_times() const { return last_; }
@@ -221,6 +288,19 @@ public:
   }
 
 private:
+  // The leaves of a tree a host build covers and the levels it computes: leaves [first_leaf,
+  // first_leaf + layout.leaf_count()) of the tree, levels 1..levels of them (the part's own
+  // layout: its level k is the tree's from node first_leaf >> k on).
+  struct part_span {
+    std::uint64_t first_leaf;
+    tree_layout layout;
+    unsigned levels;
+
+    bool is_whole(const tree &t) const {
+      return first_leaf == 0 && layout.leaf_count() == t.leaf_count() && levels == t.depth();
+    }
+  };
+
   // Where a span of levels reads its first level from.
   struct level_source {
     const cl::Buffer &buffer;
@@ -263,11 +343,6 @@ private:
   };
 
   static constexpr unsigned zero_nodes = 64;
-
-  static double ms_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-  }
 
   bool is_cpu() const {
     return (detail::device_info<CL_DEVICE_TYPE, cl_device_type>(device_) & CL_DEVICE_TYPE_CPU) != 0;
@@ -428,17 +503,15 @@ private:
   }
 
   // Chunk size and slots for a host build, within the device's memory or max_device_bytes.
-  stream_plan plan_for(const tree_layout &layout) const {
-    root_depth(config_.tree, layout); // refuses a bad fixed depth before anything is allocated
+  stream_plan plan_for(const part_span &part) const {
+    const tree_layout &layout = part.layout;
     const auto max_alloc = detail::device_info<CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong>(device_);
     const auto global = detail::device_info<CL_DEVICE_GLOBAL_MEM_SIZE, cl_ulong>(device_);
     const std::uint64_t budget = config_.max_device_bytes
                                      ? std::min<std::uint64_t>(config_.max_device_bytes, global)
                                      : global / 10 * 9;
-    // 2^21 leaves (64 MiB) a chunk on GPUs: the best end-to-end time of 2^18 .. 2^22 on an H200.
-    const unsigned wanted = config_.chunk_log2 ? config_.chunk_log2 : (is_cpu() ? 22 : 21);
-    for (unsigned s = std::min(wanted, layout.depth());; --s) {
-      const stream_plan plan = plan_with(layout, s);
+    for (unsigned s = std::min(chunk_log2(), part.levels);; --s) {
+      const stream_plan plan = plan_with(part, s);
       const bool fits =
           plan.device_bytes() <= budget &&
           std::max({plan.slot_leaves, plan.slot_nodes, plan.upper_nodes}) * node_bytes <= max_alloc;
@@ -454,7 +527,8 @@ private:
     }
   }
 
-  static stream_plan plan_with(const tree_layout &layout, unsigned s) {
+  static stream_plan plan_with(const part_span &part, unsigned s) {
+    const tree_layout &layout = part.layout;
     stream_plan p;
     p.s = s;
     // The lowest levels of a chunk hold nearly all its nodes and come back chunk by chunk; the
@@ -465,20 +539,16 @@ private:
     p.slots = static_cast<unsigned>(std::min<std::uint64_t>(3, p.chunks));
     p.slot_leaves = std::min(p.chunk_leaves, layout.leaf_count());
     for (unsigned k = 1; k <= p.lower; ++k)
-      p.slot_nodes += ceil_shift(p.slot_leaves, k);
-    p.upper_nodes = layout.node_count() - layout.level_offset(p.lower + 1);
+      p.slot_nodes += detail::ceil_shift(p.slot_leaves, k);
+    p.upper_nodes = layout.level_offset(part.levels + 1) - layout.level_offset(p.lower + 1);
     return p;
-  }
-
-  static std::uint64_t ceil_shift(std::uint64_t n, unsigned k) {
-    return (n + (1ull << k) - 1) >> k;
   }
 
   // Node offset of chunk-level k (1..lower) in a slot's node buffer.
   static std::uint64_t slot_level_first(const stream_plan &p, unsigned k) {
     std::uint64_t first = 0;
     for (unsigned i = 1; i < k; ++i)
-      first += ceil_shift(p.slot_leaves, i);
+      first += detail::ceil_shift(p.slot_leaves, i);
     return first;
   }
 
@@ -563,24 +633,34 @@ private:
     last_.chunks = 1;
   }
 
-  // The streaming build: leaves from host memory, the kept levels into t (level 0 is the
-  // caller's business: copied or shared).
-  void stream(const host_side &host, tree &t, const stream_plan &p) {
+  // The streaming build of a part (the whole tree for build): leaves from host memory, the
+  // part's kept levels 1..part.levels into t at their places (level 0 is the caller's business:
+  // copied or shared). Returns the part's nodes of level part.levels.
+  std::vector<digest> stream(const host_side &host, const part_span &part, tree &t,
+                             const stream_plan &p) {
     last_ = build_times{};
-    const tree_layout &layout = t.layout();
-    const unsigned depth = layout.depth();
-    // The level that gets the root flag: above the stored levels when a fixed depth pads them.
-    const unsigned root_level = root_depth(config_.tree, layout);
-    if (depth == 0) return;
-    if (zero_copy(t)) return build_in_place(host.leaves, t);
+    const tree_layout &layout = part.layout;
+    const unsigned top = part.levels;
+    // The level that gets the root flag: the whole tree's root, above its stored levels when a
+    // fixed depth pads them, so never a level of a part that is not the whole tree.
+    const unsigned root_level = root_depth(config_.tree, t.layout());
+    if (top == 0) return as_digests(host.leaves, layout.leaf_count());
+    if (part.is_whole(t) && zero_copy(t)) {
+      build_in_place(host.leaves, t);
+      return {t.node(top, 0)};
+    }
     subtree_kernel();
     ensure_stream_buffers(p);
     const unsigned keep = t.first_node_level();
     const auto upper_first = [&](unsigned k) {
       return layout.level_offset(k) - layout.level_offset(p.lower + 1);
     };
+    // Node i of the part's level k at its place in t.
     const auto tree_node = [&](unsigned k, std::uint64_t i) {
-      return t.nodes_data() + (layout.level_offset(k) - layout.level_offset(keep) + i) * node_bytes;
+      const tree_layout &whole = t.layout();
+      return t.nodes_data() +
+             (whole.level_offset(k) - whole.level_offset(keep) + (part.first_leaf >> k) + i) *
+                 node_bytes;
     };
     const unsigned keep_lower = std::max(keep, 1u); // kept levels among the chunks' lower ones
     const bool stage_down = !host.nodes_pinned && keep_lower <= p.lower;
@@ -594,14 +674,14 @@ private:
         parallel_copy(tree_node(k, c << (p.s - k)),
                       staged +
                           (slot_level_first(p, k) - slot_level_first(p, keep_lower)) * node_bytes,
-                      ceil_shift(chunk_leaves[c], k) * node_bytes);
+                      detail::ceil_shift(chunk_leaves[c], k) * node_bytes);
     };
     for (std::uint64_t c = 0; c < p.chunks; ++c) {
       const slot &sl = slots_[c % p.slots];
-      const std::uint64_t first_leaf = c * p.chunk_leaves;
+      const std::uint64_t chunk_first = c * p.chunk_leaves;
       const std::uint64_t m = chunk_leaves[c] =
-          std::min(p.chunk_leaves, layout.leaf_count() - first_leaf);
-      const std::uint8_t *source = host.leaves + first_leaf * node_bytes;
+          std::min(p.chunk_leaves, layout.leaf_count() - chunk_first);
+      const std::uint8_t *source = host.leaves + chunk_first * node_bytes;
       if (!host.leaves_pinned) {
         host_buffer &stage = staging(up_staging_, c % p.slots, p.slot_leaves * node_bytes);
         if (c >= p.slots)
@@ -626,11 +706,12 @@ private:
                                c << (p.s - p.lower - 1), p.s - p.lower};
       std::vector<cl::Event> lower_done{wait.front()}; // the slot's levels are written
       if (p.lower > 0) {
-        enqueue_levels(leaves_in, {sl.nodes, 0, ceil_shift(p.slot_leaves, 1), 0, p.lower},
+        enqueue_levels(leaves_in, {sl.nodes, 0, detail::ceil_shift(p.slot_leaves, 1), 0, p.lower},
                        root_level, wait, kernels);
         lower_done = {kernels.back()};
-        enqueue_levels({sl.nodes, slot_level_first(p, p.lower), ceil_shift(m, p.lower), p.lower},
-                       upper, root_level, lower_done, kernels);
+        enqueue_levels(
+            {sl.nodes, slot_level_first(p, p.lower), detail::ceil_shift(m, p.lower), p.lower},
+            upper, root_level, lower_done, kernels);
       } else {
         enqueue_levels(leaves_in, upper, root_level, wait, kernels);
       }
@@ -641,7 +722,7 @@ private:
         host_buffer &stage = staging(down_staging_, c % p.slots, p.slot_nodes * node_bytes);
         downloads.emplace_back();
         const std::uint64_t from = slot_level_first(p, keep_lower);
-        const std::uint64_t to = slot_level_first(p, p.lower) + ceil_shift(m, p.lower);
+        const std::uint64_t to = slot_level_first(p, p.lower) + detail::ceil_shift(m, p.lower);
         detail::call("clEnqueueReadBuffer", [&] {
           return download_queue_.enqueueReadBuffer(sl.nodes, CL_FALSE, from * node_bytes,
                                                    (to - from) * node_bytes, stage.data(),
@@ -655,7 +736,7 @@ private:
           detail::call("clEnqueueReadBuffer", [&] {
             return download_queue_.enqueueReadBuffer(
                 sl.nodes, CL_FALSE, slot_level_first(p, k) * node_bytes,
-                ceil_shift(m, k) * node_bytes, tree_node(k, c << (p.s - k)), &lower_done,
+                detail::ceil_shift(m, k) * node_bytes, tree_node(k, c << (p.s - k)), &lower_done,
                 &downloads.back());
           });
           chunk_read[c] = downloads.back();
@@ -666,27 +747,111 @@ private:
     if (stage_down)
       for (std::uint64_t c = p.chunks < p.slots ? 0 : p.chunks + 1 - p.slots; c < p.chunks; ++c)
         drain(c);
-    // The levels above the chunks, then one download of every kept level in the upper buffer.
-    if (depth > p.s)
+    // The levels above the chunks, then the kept ones and the top come back from the upper buffer.
+    if (top > p.s)
       enqueue_levels({upper_, upper_first(p.s), layout.level_size(p.s), p.s},
-                     {upper_, upper_first(p.s + 1), layout.level_size(p.s + 1), 0, depth - p.s},
+                     {upper_, upper_first(p.s + 1), layout.level_size(p.s + 1), 0, top - p.s},
                      root_level, {kernels.back()}, kernels);
-    const unsigned from = std::max(keep, p.lower + 1);
     const std::vector<cl::Event> all_done{kernels.back()};
-    downloads.emplace_back();
-    detail::call("clEnqueueReadBuffer", [&] {
-      return download_queue_.enqueueReadBuffer(upper_, CL_FALSE, upper_first(from) * node_bytes,
-                                               (layout.node_count() - layout.level_offset(from)) *
-                                                   node_bytes,
-                                               tree_node(from, 0), &all_done, &downloads.back());
-    });
+    const auto read_upper = [&](unsigned first, unsigned last, void *to) {
+      downloads.emplace_back();
+      detail::call("clEnqueueReadBuffer", [&] {
+        return download_queue_.enqueueReadBuffer(
+            upper_, CL_FALSE, upper_first(first) * node_bytes,
+            (layout.level_offset(last + 1) - layout.level_offset(first)) * node_bytes, to,
+            &all_done, &downloads.back());
+      });
+    };
+    // A part of every leaf is laid out in t as in the upper buffer: one read (the end-to-end
+    // time of large trees depends on it), else a read per level into its place.
+    const unsigned from = std::max(keep, p.lower + 1);
+    if (layout.leaf_count() == t.leaf_count() && from <= top)
+      read_upper(from, top, tree_node(from, 0));
+    else
+      for (unsigned k = from; k <= top; ++k)
+        read_upper(k, k, tree_node(k, 0));
+    std::vector<digest> top_nodes(layout.level_size(top));
+    if (from > top) read_upper(top, top, top_nodes.data());
     detail::call("clFlush", [&] { return queue_.flush(); });
     detail::call("clFinish", [&] { return download_queue_.finish(); });
+    if (from <= top)
+      std::memcpy(top_nodes.data(), tree_node(top, 0), top_nodes.size() * node_bytes);
     last_.upload_ms = events_ms(uploads);
     last_.kernel_ms = events_ms(kernels);
     last_.download_ms = events_ms(downloads);
     last_.kernel_launches = kernels.size();
     last_.chunks = p.chunks;
+    return top_nodes;
+  }
+
+  static std::vector<digest> as_digests(const std::uint8_t *nodes, std::uint64_t count) {
+    std::vector<digest> digests(count);
+    std::memcpy(digests.data(), nodes, count * node_bytes);
+    return digests;
+  }
+
+  // Runs `work` while another thread copies the part's leaves into t's level 0, when t keeps it
+  // and they are not there already (a host_buffer that t holds as its level 0).
+  template <class Work>
+  static void with_leaf_copy(tree &t, const part_span &part, const void *leaves, Work &&work) {
+    std::uint8_t *to =
+        t.first_level() == 0 ? t.level_data(0) + part.first_leaf * node_bytes : nullptr;
+    std::thread copy;
+    if (to && to != leaves)
+      copy = std::thread([&] { std::memcpy(to, leaves, part.layout.leaf_count() * node_bytes); });
+    try {
+      work();
+    } catch (...) {
+      if (copy.joinable()) copy.join();
+      throw;
+    }
+    if (copy.joinable()) copy.join();
+  }
+
+  // A last part smaller than 2^top ends at its own depth part.levels < top with one node, the
+  // last of its level in the tree, at an even index: it has no partner up to level `top`, so it
+  // goes up by the node rule for a lone node (unchanged for promote, hashed with zero subtrees
+  // for zero). Kept levels are written into t.
+  digest lift_lone_node(digest node, const part_span &part, unsigned top, tree &t) const {
+    const auto zeros = zero_subtree_roots(config_.tree.hash, top);
+    const unsigned root_level = root_depth(config_.tree, t.layout());
+    for (unsigned k = part.levels + 1; k <= top; ++k) {
+      node = detail::level_above(config_.tree, k, root_level, {node}, zeros).front();
+      if (k >= t.first_level())
+        std::memcpy(t.level_data(k) + (part.first_leaf >> k) * node_bytes, node.data(), node_bytes);
+    }
+    return node;
+  }
+
+  // build_part's refusals, before anything is written.
+  void check_part(const void *leaves, std::uint64_t first_leaf, std::uint64_t count, unsigned top,
+                  const tree &out) const {
+    const std::uint64_t n = out.leaf_count();
+    const std::string range = "build_part: leaves [" + std::to_string(first_leaf) + ", " +
+                              std::to_string(first_leaf + count) + ")";
+    if (count == 0) throw error("build_part: no leaves (count 0): a part needs at least one");
+    if (!leaves) throw error("build_part: the leaves pointer is null");
+    if (first_leaf >= n || count > n - first_leaf)
+      throw error(range + " run past the tree's " + std::to_string(n) + " leaves");
+    if (top > out.depth())
+      throw error("build_part: level " + std::to_string(top) + " is above the tree's top level " +
+                  std::to_string(out.depth()));
+    const std::uint64_t size = std::uint64_t(1) << top;
+    const std::string aligned = "2^" + std::to_string(top) + " = " + std::to_string(size);
+    if (first_leaf % size != 0)
+      throw error(range + " do not start at a multiple of " + aligned + ", so the part's level " +
+                  std::to_string(top) + " is not the tree's");
+    if (count % size != 0 && first_leaf + count != n)
+      throw error(range + ": " + std::to_string(count) + " leaves are not a multiple of " +
+                  aligned + ", and only the part that ends the tree (at leaf " + std::to_string(n) +
+                  ") may be shorter");
+    const tree_options &o = out.options();
+    if (o.hash != config_.tree.hash || o.pad != config_.tree.pad || o.depth != config_.tree.depth)
+      throw error("build_part: the output tree's hash, shape or fixed depth is not this "
+                  "merkleizer's (config::tree)");
+    root_depth(o, out.layout()); // refuses a bad fixed depth
+    if (out.first_node_level() <= top && !out.nodes_data())
+      throw error("build_part: the output tree has no storage for its nodes");
   }
 
   void check_buffer(const cl::Buffer &buffer, const char *what, std::uint64_t needed) const {

@@ -8,6 +8,7 @@
 #include "hash.hpp"
 #include "layer.hpp"
 #include "merkleizer.hpp"
+#include "multi.hpp"
 #include "programs.hpp"
 #include "proof.hpp"
 #include "proof_device.hpp"

@@ -272,4 +272,67 @@ private:
   std::shared_ptr<std::uint8_t> leaves_, nodes_;
 };
 
+namespace detail {
+
+inline unsigned ceil_log2(std::uint64_t n) {
+  unsigned k = 0;
+  while ((std::uint64_t(1) << k) < n)
+    ++k;
+  return k;
+}
+
+// The node rule: level `level` of a tree with `options` from the level below it (`below`). A
+// pair hashes; a lone last node moves up (promote) or hashes with `zeros[level - 1]`, the
+// all-zero subtree of its height (zero); the node of `root_level` gets blake3-parent's ROOT flag.
+inline std::vector<digest> level_above(const tree_options &options, unsigned level,
+                                       unsigned root_level, const std::vector<digest> &below,
+                                       const std::vector<digest> &zeros) {
+  std::vector<digest> nodes((below.size() + 1) / 2);
+  const bool is_root = level == root_level;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (2 * i + 1 < below.size())
+      nodes[i] = node_hash(options.hash, below[2 * i], below[2 * i + 1], is_root);
+    else if (options.pad == shape::zero)
+      nodes[i] = node_hash(options.hash, below[2 * i], zeros[level - 1], is_root);
+    else
+      nodes[i] = below[2 * i];
+  }
+  return nodes;
+}
+
+// Writes `nodes` as level `level` of t when t keeps that level.
+inline void store_level(tree &t, unsigned level, const std::vector<digest> &nodes) {
+  if (level < t.first_level()) return;
+  std::uint8_t *out = t.level_data(level);
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    std::copy(nodes[i].begin(), nodes[i].end(), out + i * node_bytes);
+}
+
+} // namespace detail
+
+// Levels level+1 .. depth of `t` from its complete level `level` (`nodes`, level_size(level) of
+// them), by the node rule of t's hash and shape on the host, with no OpenCL: for the few nodes
+// above the parts of a tree built on several devices or hosts. Every level t keeps from `level`
+// up is written into t, level `level` itself included (its nodes may come from elsewhere, as
+// other MPI ranks' part roots do). Returns t's root, extended to a fixed depth when
+// options().depth asks.
+inline digest finish_tree(tree &t, unsigned level, const std::vector<digest> &nodes) {
+  if (level > t.depth())
+    throw error("finish_tree: level " + std::to_string(level) + " is above the tree's top level " +
+                std::to_string(t.depth()));
+  if (nodes.size() != t.layout().level_size(level))
+    throw error("finish_tree: level " + std::to_string(level) + " has " +
+                std::to_string(t.layout().level_size(level)) + " nodes, " +
+                std::to_string(nodes.size()) + " were given");
+  const unsigned root_level = t.root_depth();
+  const auto zeros = zero_subtree_roots(t.options().hash, t.depth());
+  detail::store_level(t, level, nodes);
+  std::vector<digest> current = nodes;
+  for (unsigned k = level + 1; k <= t.depth(); ++k) {
+    current = detail::level_above(t.options(), k, root_level, current, zeros);
+    detail::store_level(t, k, current);
+  }
+  return extend_root(t.options().hash, current.front(), t.depth(), root_level);
+}
+
 } // namespace merklize

@@ -11,11 +11,13 @@
 #include "program_build.hpp"
 #include "program_spec.hpp"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace merklize {
 namespace detail {
@@ -79,19 +81,33 @@ inline built_program get_program(const cl::Context &context, const cl::Device &d
   return program_cache::instance().get(context, device, spec);
 }
 
-// One context per device for the whole process, so merkleizers on the same device share
-// programs and buffers can move between them.
-inline cl::Context shared_context(const cl::Device &device) {
+// One context per set of devices for the whole process, so merkleizers on the same devices share
+// programs and buffers can move between them (multi_merkleizer gives the devices of a platform
+// one context, so page-locked memory of it is page-locked for all of them). A device named
+// twice counts once.
+inline cl::Context shared_context(std::vector<cl::Device> devices) {
+  std::sort(devices.begin(), devices.end(),
+            [](const cl::Device &a, const cl::Device &b) { return a() < b(); });
+  devices.erase(std::unique(devices.begin(), devices.end(),
+                            [](const cl::Device &a, const cl::Device &b) { return a() == b(); }),
+                devices.end());
+  std::vector<cl_device_id> key;
+  for (const auto &d : devices)
+    key.push_back(d());
   static std::mutex mutex;
-  static std::map<cl_device_id, cl::Context> contexts;
+  static std::map<std::vector<cl_device_id>, cl::Context> contexts;
   std::lock_guard<std::mutex> lock(mutex);
-  auto found = contexts.find(device());
+  auto found = contexts.find(key);
   if (found != contexts.end()) return found->second;
   cl::Context context = create("clCreateContext", [&](cl_int *err) {
-    return cl::Context(device, nullptr, nullptr, nullptr, err);
+    return cl::Context(devices, nullptr, nullptr, nullptr, err);
   });
-  contexts.emplace(device(), context);
+  contexts.emplace(key, context);
   return context;
+}
+
+inline cl::Context shared_context(const cl::Device &device) {
+  return shared_context(std::vector<cl::Device>{device});
 }
 
 } // namespace detail

@@ -1,0 +1,203 @@
+// multi_bench: one tree built on every device (multi_merkleizer) against one device, with
+// Google Benchmark. Leaves are in page-locked memory (allocate_host) and the nodes go to a
+// page-locked tree (allocate_tree), both reused from build to build, every internal node kept.
+//   one/K   2^K leaves on the first device alone: a plain merkleizer build in the same context
+//   all/K   2^K leaves over every device (multi_merkleizer::build)
+// The manual time is the host's wall clock around a whole build. Counters: kernels_ms, the
+// kernel time of one device, or for all devices the slowest device's kernel time plus the host's
+// finish (the levels above the shards): the end-to-end time with free transfers; per device
+// dev<i>_kernel_ms and dev<i>_share (its fraction of the leaves). Each size first checks that
+// both builds give the same root. After the run: the devices and a table of speedups.
+//
+//   multi_bench [--min_log2=K] [--max_log2=K] [--output=nodes|root] [--chunk_log2=C]
+//               [--shard_log2=S] [benchmark flags]
+// Devices: MERKLIZE_DEVICES (e.g. "nvidia", "0:0,0:1", or "pocl,pocl": two queues on PoCL),
+// else every GPU of the default device's platform. Sizes: 2^22 .. 2^27 on GPUs, 2^14 .. 2^18
+// elsewhere. Chunks (config::chunk_log2, both builds) and shards (config::shard_log2): the
+// library's defaults (0), but chunks of 2^12 leaves on CPUs, whose default chunk of 2^22 would
+// leave these sizes one shard.
+#include <merklize/merklize.hpp>
+
+#include "flags.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+
+namespace {
+
+struct options {
+  unsigned min_log2 = 0, max_log2 = 0; // 0: by device type
+  merklize::output_levels output = merklize::output_levels::from_level(1);
+  unsigned chunk_log2 = 0, shard_log2 = 0;
+};
+
+struct row {
+  double one_ms = 0, all_ms = 0, one_kernels_ms = 0, all_kernels_ms = 0;
+  std::vector<double> shares;
+};
+
+std::map<unsigned, row> rows;
+std::unique_ptr<merklize::multi_merkleizer> all_devices;
+std::unique_ptr<merklize::merkleizer> one_device;
+
+// The leaves of one size and the trees both builds reuse; one size at a time.
+struct size_data {
+  unsigned log2;
+  merklize::host_buffer leaves;
+  merklize::tree one_tree, all_tree;
+};
+std::unique_ptr<size_data> current;
+
+size_data &data_for(unsigned log2) {
+  if (current && current->log2 == log2) return *current;
+  current.reset();
+  const std::uint64_t n = std::uint64_t(1) << log2;
+  merklize::host_buffer leaves = all_devices->allocate_host(n * merklize::node_bytes);
+  std::mt19937_64 rng(n);
+  for (std::uint64_t i = 0; i < n * merklize::node_bytes; i += 8) {
+    const std::uint64_t r = rng();
+    std::memcpy(leaves.data() + i, &r, 8);
+  }
+  current.reset(
+      new size_data{log2, leaves, one_device->allocate_tree(n), all_devices->allocate_tree(n)});
+  return *current;
+}
+
+void one(benchmark::State &state, unsigned log2) {
+  size_data &d = data_for(log2);
+  one_device->build(d.leaves, d.one_tree); // warm-up: program build, buffers
+  double wall = 0, kernels = 0;
+  for (auto _ : state) {
+    one_device->build(d.leaves, d.one_tree);
+    const auto &t = one_device->last_times();
+    state.SetIterationTime(t.wall_ms * 1e-3);
+    wall += t.wall_ms;
+    kernels += t.kernel_ms;
+  }
+  const double runs = double(state.iterations());
+  rows[log2].one_ms = wall / runs;
+  rows[log2].one_kernels_ms = kernels / runs;
+  state.counters["kernels_ms"] = kernels / runs;
+}
+
+void all(benchmark::State &state, unsigned log2) {
+  size_data &d = data_for(log2);
+  all_devices->build(d.leaves, d.all_tree); // warm-up: calibration, program builds, buffers
+  one_device->build(d.leaves, d.one_tree);
+  if (d.all_tree.root() != d.one_tree.root())
+    return state.SkipWithError("the devices' root differs from one device's");
+  const std::size_t count = all_devices->devices().size();
+  double wall = 0, kernels = 0;
+  std::vector<double> device_kernels(count), shares(count);
+  for (auto _ : state) {
+    all_devices->build(d.leaves, d.all_tree);
+    const auto &t = all_devices->last_times();
+    state.SetIterationTime(t.wall_ms * 1e-3);
+    wall += t.wall_ms;
+    double slowest = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      slowest = std::max(slowest, t.devices[i].times.kernel_ms);
+      device_kernels[i] += t.devices[i].times.kernel_ms;
+      shares[i] += double(t.devices[i].leaves) / double(d.all_tree.leaf_count());
+    }
+    kernels += slowest + t.finish_ms;
+  }
+  const double runs = double(state.iterations());
+  row &r = rows[log2];
+  r.all_ms = wall / runs;
+  r.all_kernels_ms = kernels / runs;
+  r.shares.clear();
+  state.counters["kernels_ms"] = kernels / runs;
+  for (std::size_t i = 0; i < count; ++i) {
+    r.shares.push_back(shares[i] / runs);
+    state.counters["dev" + std::to_string(i) + "_kernel_ms"] = device_kernels[i] / runs;
+    state.counters["dev" + std::to_string(i) + "_share"] = shares[i] / runs;
+  }
+  state.counters["shard_log2"] = all_devices->last_times().shard_log2;
+}
+
+void print_summary() {
+  const std::size_t count = all_devices->devices().size();
+  std::printf("\n%-6s %12s %12s %8s %14s %14s %8s  %s\n", "leaves", "1 dev ms", "all ms", "x",
+              "1 dev kern ms", "all kern ms", "x", "shares");
+  for (const auto &[log2, r] : rows) {
+    std::string shares;
+    for (double s : r.shares)
+      shares += (shares.empty() ? "" : " ") + std::to_string(s).substr(0, 5);
+    std::printf("2^%-4u %12.3f %12.3f %8.2f %14.3f %14.3f %8.2f  %s\n", log2, r.one_ms, r.all_ms,
+                r.all_ms > 0 ? r.one_ms / r.all_ms : 0.0, r.one_kernels_ms, r.all_kernels_ms,
+                r.all_kernels_ms > 0 ? r.one_kernels_ms / r.all_kernels_ms : 0.0, shares.c_str());
+  }
+  std::printf("(x: speedup of %zu devices over one; kern: kernels only, for all devices the "
+              "slowest device's plus the host's finish)\n",
+              count);
+}
+
+options parse(int &argc, char **argv, bool gpu) {
+  options o;
+  std::string min = gpu ? "22" : "14", max = gpu ? "27" : "18", output = "nodes";
+  std::string chunk = gpu ? "0" : "12", shard = "0";
+  bench::take_flag(argc, argv, "min_log2", min);
+  bench::take_flag(argc, argv, "max_log2", max);
+  bench::take_flag(argc, argv, "output", output);
+  bench::take_flag(argc, argv, "chunk_log2", chunk);
+  bench::take_flag(argc, argv, "shard_log2", shard);
+  o.min_log2 = static_cast<unsigned>(std::stoul(min));
+  o.max_log2 = static_cast<unsigned>(std::stoul(max));
+  o.chunk_log2 = static_cast<unsigned>(std::stoul(chunk));
+  o.shard_log2 = static_cast<unsigned>(std::stoul(shard));
+  if (o.min_log2 < 2 || o.max_log2 > 32 || o.min_log2 > o.max_log2)
+    throw merklize::error("need 2 <= --min_log2 <= --max_log2 <= 32");
+  if (output == "root")
+    o.output = merklize::output_levels::root_only();
+  else if (output != "nodes")
+    throw merklize::error("--output is nodes or root, not " + output);
+  return o;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    const auto devices = merklize::default_devices();
+    const bool gpu =
+        merklize::detail::device_info<CL_DEVICE_TYPE, cl_device_type>(devices.front()) &
+        CL_DEVICE_TYPE_GPU;
+    const options o = parse(argc, argv, gpu);
+    merklize::config cfg;
+    cfg.output = o.output;
+    cfg.chunk_log2 = o.chunk_log2;
+    cfg.shard_log2 = o.shard_log2;
+    all_devices = std::make_unique<merklize::multi_merkleizer>(devices, cfg);
+    one_device =
+        std::make_unique<merklize::merkleizer>(all_devices->context(), devices.front(), cfg);
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      const std::string name = merklize::device_name(devices[i]);
+      std::cout << "device " << i << ": " << name << "\n";
+      benchmark::AddCustomContext("device " + std::to_string(i), name);
+    }
+    for (unsigned k = o.min_log2; k <= o.max_log2; ++k)
+      for (auto [label, fn] : {std::pair{"one", one}, std::pair{"all", all}})
+        benchmark::RegisterBenchmark((label + std::string("/") + std::to_string(k)).c_str(), fn, k)
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    print_summary();
+    current.reset();
+    return 0;
+  } catch (const std::exception &e) {
+    std::cerr << "multi_bench: " << e.what() << "\n";
+    return 1;
+  }
+}

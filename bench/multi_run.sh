@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The several-device run of issue 8 (docs/BENCHMARKS.md), on the machine with two GPUs (kind
+# nvidia-h200-x2): build, the multi-device tests on the GPUs, multi_bench from 2^22 to 2^max
+# leaves (one GPU against both; every internal node, then the root only), the CLI's root on both
+# GPUs against one, and a GPU with PoCL as uneven devices. Logs go to $OUT.
+# Usage, from the project root on that machine:  bash bench/multi_run.sh [max_log2]
+set -uo pipefail
+export MERKLIZE_OCL=all # the GPUs and PoCL (.device-debs/env.sh)
+[ -f .device-debs/env.sh ] && source .device-debs/env.sh
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+max=${1:-27}
+log="$OUT/multi.log"
+{
+  nvidia-smi --query-gpu=name,memory.total,pci.bus_id,pcie.link.gen.current,pcie.link.width.current --format=csv
+  nvidia-smi topo -m
+  echo "cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo)"
+} | tee "$log"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > /tmp/build.log 2>&1 &&
+  cmake --build build -j 16 --target merklize_tests multi_bench merklize_cli >> /tmp/build.log 2>&1 ||
+  { grep -B2 -A8 error /tmp/build.log | head -60; exit 1; }
+./build/tools/merklize devices | tee -a "$log"
+gpus=$(./build/tools/merklize devices | awk '/\[.*gpu\]/ {print $1}' | paste -sd, -)
+echo "GPUs: $gpus" | tee -a "$log"
+# The tests: the same GPU named twice and three times, and the default devices (both GPUs).
+MERKLIZE_DEVICE=nvidia timeout 300 ./build/tests/merklize_tests "[multi]" 2>&1 | tail -2 | tee -a "$log"
+MERKLIZE_DEVICES=$gpus timeout 300 ./build/bench/multi_bench --min_log2=22 --max_log2="$max" \
+  --benchmark_min_time=0.5 > "$OUT/multi_bench.log" 2>&1
+sed -n '/^device /p; /^leaves/,$p' "$OUT/multi_bench.log" | tee -a "$log"
+MERKLIZE_DEVICES=$gpus timeout 300 ./build/bench/multi_bench --min_log2=26 --max_log2="$max" \
+  --output=root --benchmark_min_time=0.5 > "$OUT/multi_bench_root.log" 2>&1
+sed -n '/^leaves/,$p' "$OUT/multi_bench_root.log" | tee -a "$log"
+# The CLI: the root of 2^26 random leaves on both GPUs is the root on one.
+head -c $((32 << 26)) /dev/urandom > /tmp/leaves26
+one=$(./build/tools/merklize root --device nvidia /tmp/leaves26)
+both=$(./build/tools/merklize root --devices "$gpus" /tmp/leaves26)
+echo "merklize root: one GPU $one, --devices $gpus $both" | tee -a "$log"
+[ "$one" = "$both" ] && echo "roots agree" | tee -a "$log" || echo "ROOTS DIFFER" | tee -a "$log"
+# Uneven devices: the first GPU and PoCL on the host's cores, shards by measured speed.
+MERKLIZE_DEVICES=nvidia,pocl timeout 300 ./build/bench/multi_bench --min_log2=24 --max_log2=24 \
+  --shard_log2=18 --benchmark_min_time=0.5 > "$OUT/multi_bench_uneven.log" 2>&1
+sed -n '/^device /p; /^leaves/,$p' "$OUT/multi_bench_uneven.log" | tee -a "$log"
