@@ -1,0 +1,51 @@
+#!/bin/sh
+# merklize-mpi over 4 ranks (and 1, and 3) prints the root `merklize root` prints, on PoCL, for
+# files of awkward sizes, every node hash and shape, a fixed depth, and generated leaves.
+# Usage: mpi_root.sh MPIEXEC MERKLIZE_MPI MERKLIZE
+set -eu
+mpiexec=$1 mpi=$2 merklize=$3
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+# Root may run this (CI containers); shared-memory single-copy needs ptrace rights containers lack.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
+export MERKLIZE_DEVICE=${MERKLIZE_DEVICE:-cpu}
+failures=0
+check() { # ranks, file, options...
+  ranks=$1 file=$2
+  shift 2
+  want=$("$merklize" root "$@" "$file")
+  got=$("$mpiexec" --oversubscribe -np "$ranks" "$mpi" "$@" "$file")
+  if [ "$got" = "$want" ]; then
+    echo "ok: $ranks ranks, $(($(wc -c < "$file") / 32)) leaves, $*"
+  else
+    echo "FAILED: $ranks ranks, $file, $*: merklize-mpi printed '$got', merklize root '$want'"
+    failures=$((failures + 1))
+  fi
+}
+for n in 1 3 1000 4097; do
+  head -c $((n * 32)) /dev/urandom > "$dir/leaves-$n"
+done
+check 4 "$dir/leaves-4097"
+check 4 "$dir/leaves-4097" --hash blake3-parent
+check 4 "$dir/leaves-4097" --hash sha256 --pad zero --depth 20
+check 3 "$dir/leaves-1000" --hash blake3-parent --pad zero
+check 4 "$dir/leaves-3" --hash blake3-parent
+check 4 "$dir/leaves-1"
+check 1 "$dir/leaves-1000"
+# --generate N: leaf i is i as 8 little-endian bytes, then 24 zero bytes.
+perl -e 'print pack("Q<", $_), "\0" x 24 for 0 .. 5000' > "$dir/generated"
+want=$("$merklize" root "$dir/generated")
+got=$("$mpiexec" --oversubscribe -np 4 "$mpi" --generate 5001)
+[ "$got" = "$want" ] && echo "ok: --generate 5001" ||
+  { echo "FAILED: --generate 5001: '$got', merklize root '$want'"; failures=$((failures + 1)); }
+# Bad input fails on every rank with one clear message, and no hang.
+head -c 33 /dev/urandom > "$dir/partial"
+if "$mpiexec" --oversubscribe -np 4 "$mpi" "$dir/partial" > "$dir/out" 2> "$dir/err"; then
+  echo "FAILED: a 33-byte file was accepted"; failures=$((failures + 1))
+elif grep -q "not a multiple of 32" "$dir/err"; then
+  echo "ok: a 33-byte file is refused: $(grep -m1 merklize-mpi "$dir/err")"
+else
+  echo "FAILED: no clear error for a 33-byte file:"; cat "$dir/err"; failures=$((failures + 1))
+fi
+exit $((failures > 0))

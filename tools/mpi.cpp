@@ -1,0 +1,291 @@
+// merklize-mpi: one Merkle tree over many processes and hosts. Each MPI rank builds its part of
+// the tree on its own device and rank 0 finishes it; the root printed is the one `merklize root`
+// prints for the same leaves. `merklize-mpi --help` says how to run it.
+//
+// Parts: the N leaves are cut into shards of 2^S leaves (S leaves about 8 shards a rank) and rank
+// r takes the contiguous shards [r K / R, (r + 1) K / R) of the K shards. A part that starts at a
+// multiple of 2^S and holds a multiple of 2^S leaves (or ends the tree) pairs no node across its
+// ends at levels up to S, so merkleizer::build_part gives the tree's own level-S nodes for it.
+// Rank 0 gathers them in rank order, which is leaf order, and finish_tree hashes the levels above.
+#include "cli.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+const char *usage = R"(usage:
+  mpirun -np R merklize-mpi [--hash blake3|blake3-parent|sha256] [--pad promote|zero]
+                            [--depth D] [--device SPEC] [--repeat K] [--times] FILE
+  mpirun -np R merklize-mpi [same options] --generate N
+      The root of the tree over FILE's leaves (N x 32 bytes), as `merklize root` prints it; each
+      rank reads only its own byte range of FILE. --generate N builds the tree over N generated
+      leaves instead, leaf i being i as 8 little-endian bytes followed by 24 zero bytes, each rank
+      making its own (for benchmarks; not timed).
+      --device SPEC: every rank's device. Default: $MERKLIZE_DEVICE, else the GPU of the
+      default platform whose index is the rank's index among the ranks on its host (modulo the
+      GPU count), else the default device.
+      --repeat K: build K times (pinned buffers reused); --times: per build, on stderr, the
+      slowest rank's part, the gather and finish, and the whole, in ms (host clock, after a
+      barrier), and each rank's device, leaves and part time.
+)";
+
+struct mpi_session {
+  mpi_session(int &argc, char **&argv) { MPI_Init(&argc, &argv); }
+  ~mpi_session() { MPI_Finalize(); }
+  int rank() const {
+    int r = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+  }
+  int size() const {
+    int s = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &s);
+    return s;
+  }
+};
+
+// The rank's index among the ranks of its host.
+int local_rank() {
+  MPI_Comm local;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+  int r = 0;
+  MPI_Comm_rank(local, &r);
+  MPI_Comm_free(&local);
+  return r;
+}
+
+cl::Device device_for(const cli::arguments &args, int local) {
+  if (args.has("device")) return merklize::select_device(args.get("device", ""));
+  if (const char *spec = std::getenv("MERKLIZE_DEVICE"); spec && *spec)
+    return merklize::default_device();
+  const cl::Device first = merklize::default_device();
+  const auto platform = merklize::detail::device_info<CL_DEVICE_PLATFORM, cl_platform_id>(first);
+  std::vector<cl::Device> gpus;
+  for (const auto &e : merklize::list_devices())
+    if (e.type == "gpu" && e.platform() == platform) gpus.push_back(e.device);
+  return gpus.empty() ? first : gpus[static_cast<std::size_t>(local) % gpus.size()];
+}
+
+// Where the tree is cut: shards of 2^shard_log2 leaves, and this rank's run of them.
+struct part_plan {
+  unsigned shard_log2 = 0;
+  std::uint64_t first_leaf = 0, count = 0; // count 0: this rank has no part
+
+  part_plan(std::uint64_t leaf_count, unsigned depth, int rank, int ranks) {
+    unsigned rank_bits = 0;
+    while ((1u << rank_bits) < static_cast<unsigned>(ranks))
+      ++rank_bits;
+    shard_log2 = depth == 0 ? 0 : std::max(1, int(depth) - int(rank_bits) - 3);
+    const std::uint64_t shard = std::uint64_t(1) << shard_log2;
+    const std::uint64_t shards = (leaf_count + shard - 1) / shard;
+    const std::uint64_t from = shards * rank / ranks, to = shards * (rank + 1) / ranks;
+    first_leaf = std::min(leaf_count, from * shard);
+    count = std::min(leaf_count, to * shard) - first_leaf;
+  }
+};
+
+// The leaf count of FILE (every rank checks it: a bad file fails on all of them alike).
+std::uint64_t file_leaf_count(const std::string &path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw merklize::error("cannot open " + path);
+  if (!S_ISREG(st.st_mode)) throw merklize::error(path + " is not a regular file");
+  try {
+    return merklize::leaf_count_of(static_cast<std::uint64_t>(st.st_size));
+  } catch (const merklize::error &e) {
+    throw merklize::error(path + ": " + e.what());
+  }
+}
+
+void read_range(const std::string &path, std::uint64_t offset, std::uint64_t bytes,
+                std::uint8_t *out) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw merklize::error("cannot open " + path);
+  std::uint64_t done = 0;
+  while (done < bytes) {
+    const ssize_t got = ::pread(fd, out + done, bytes - done, static_cast<off_t>(offset + done));
+    if (got <= 0) {
+      ::close(fd);
+      throw merklize::error("cannot read " + path + " at byte " + std::to_string(offset + done) +
+                            (got == 0 ? ": the file shrank" : ": " + std::string(strerror(errno))));
+    }
+    done += static_cast<std::uint64_t>(got);
+  }
+  ::close(fd);
+}
+
+void generate_leaves(std::uint64_t first_leaf, std::uint64_t count, std::uint8_t *out) {
+  std::memset(out, 0, count * merklize::node_bytes);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::uint64_t index = first_leaf + i;
+    for (unsigned b = 0; b < 8; ++b)
+      out[i * merklize::node_bytes + b] = static_cast<std::uint8_t>(index >> (8 * b));
+  }
+}
+
+// Every rank's outcome of a step: all carry on, or all stop (each failing rank says why), so no
+// rank waits forever in a collective that a failed rank never reaches.
+// `everywhere`: the failure is the same on every rank (the command line), so rank 0 alone says it.
+bool all_succeeded(const std::optional<std::string> &failure, int rank, bool everywhere = false) {
+  int ok = failure ? 0 : 1, all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (failure && !everywhere)
+    std::cerr << "merklize-mpi: rank " << rank << ": " << *failure << "\n";
+  else if (failure && rank == 0)
+    std::cerr << "merklize-mpi: " << *failure << "\n";
+  return all_ok == 1;
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+double max_over_ranks(double value) {
+  double max = 0;
+  MPI_Reduce(&value, &max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  return max;
+}
+
+// The level-S nodes of every rank, in rank order, on rank 0.
+std::vector<merklize::digest> gather_nodes(const std::vector<merklize::digest> &mine, int rank,
+                                           int ranks) {
+  const int bytes = static_cast<int>(mine.size() * merklize::node_bytes);
+  std::vector<int> counts(ranks), offsets(ranks);
+  MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int total = 0;
+  for (int r = 0; r < ranks; ++r) {
+    offsets[r] = total;
+    total += counts[r];
+  }
+  std::vector<merklize::digest> all(rank == 0 ? total / merklize::node_bytes : 0);
+  MPI_Gatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, 0,
+              MPI_COMM_WORLD);
+  return all;
+}
+
+struct job {
+  cli::arguments args;
+  merklize::tree_options options;
+  std::uint64_t leaf_count = 0;
+  unsigned repeat = 1;
+};
+
+job parse(int argc, char **argv) {
+  job j{cli::arguments(argc, argv, 1, {"hash", "pad", "depth", "device", "generate", "repeat"},
+                       {"times"}),
+        {}};
+  const bool generate = j.args.has("generate");
+  if (generate == (j.args.positional.size() == 1) || j.args.positional.size() > 1)
+    throw cli::usage_error("give one FILE of leaves, or --generate N");
+  j.options = cli::tree_options_of(j.args);
+  if (generate) {
+    j.leaf_count = cli::count_option(j.args, "generate");
+    if (j.leaf_count == 0) throw cli::usage_error("--generate 0: a tree needs at least one leaf");
+  } else {
+    j.leaf_count = file_leaf_count(j.args.positional[0]);
+  }
+  if (j.args.has("repeat")) j.repeat = static_cast<unsigned>(cli::count_option(j.args, "repeat"));
+  if (j.repeat == 0) throw cli::usage_error("--repeat takes at least 1");
+  return j;
+}
+
+int run(const job &j, int rank, int ranks) {
+  const merklize::tree_layout layout(j.leaf_count);
+  const part_plan plan(j.leaf_count, layout.depth(), rank, ranks);
+  std::optional<merklize::merkleizer> m;
+  merklize::host_buffer leaves;
+  merklize::tree t(j.leaf_count, j.options, merklize::output_levels::root_only());
+  std::optional<std::string> failure;
+  try {
+    m.emplace(device_for(j.args, local_rank()), merklize::config(j.options));
+    m->program_form(); // builds the kernels now, so no timed build includes it
+    if (plan.count) {
+      leaves = m->allocate_host(plan.count * merklize::node_bytes);
+      if (j.args.has("generate"))
+        generate_leaves(plan.first_leaf, plan.count, leaves.data());
+      else
+        read_range(j.args.positional[0], plan.first_leaf * merklize::node_bytes,
+                   plan.count * merklize::node_bytes, leaves.data());
+    }
+  } catch (const std::exception &e) {
+    failure = e.what();
+  }
+  if (!all_succeeded(failure, rank)) return 1;
+  for (unsigned iteration = 0; iteration < j.repeat; ++iteration) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<merklize::digest> mine;
+    try {
+      if (plan.count)
+        mine = m->build_part(leaves.data(), plan.first_leaf, plan.count, plan.shard_log2, t);
+    } catch (const std::exception &e) {
+      failure = e.what();
+    }
+    const double part_ms = ms_since(start);
+    if (!all_succeeded(failure, rank)) return 1;
+    const double slowest_part_ms = max_over_ranks(part_ms);
+    const auto gathered = std::chrono::steady_clock::now();
+    const auto level = gather_nodes(mine, rank, ranks);
+    if (rank == 0) {
+      const merklize::digest root = merklize::finish_tree(t, plan.shard_log2, level);
+      const double finish_ms = ms_since(gathered), total_ms = ms_since(start);
+      if (iteration + 1 == j.repeat) std::cout << merklize::to_hex(root) << "\n";
+      if (j.args.has("times"))
+        std::fprintf(stderr,
+                     "mpi: %d ranks, %llu leaves: parts %.3f ms (slowest rank), gather and "
+                     "finish %.3f ms, total %.3f ms\n",
+                     ranks, static_cast<unsigned long long>(j.leaf_count), slowest_part_ms,
+                     finish_ms, total_ms);
+    }
+    if (j.args.has("times"))
+      std::fprintf(stderr, "mpi: rank %d on %s: %llu leaves from %llu, part %.3f ms\n", rank,
+                   merklize::device_name(m->device()).c_str(),
+                   static_cast<unsigned long long>(plan.count),
+                   static_cast<unsigned long long>(plan.first_leaf), part_ms);
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (first == "--help" || first == "-h") {
+    std::cout << usage;
+    return 0;
+  }
+  mpi_session mpi(argc, argv);
+  const int rank = mpi.rank(), ranks = mpi.size();
+  std::optional<job> j;
+  std::optional<std::string> failure;
+  int status = 1;
+  try {
+    j = parse(argc, argv);
+  } catch (const cli::usage_error &e) {
+    failure = std::string(e.what()) + (rank == 0 ? std::string("\n") + usage : "");
+    status = 2;
+  } catch (const std::exception &e) {
+    failure = e.what();
+  }
+  if (!all_succeeded(failure, rank, true)) return failure ? status : 1;
+  try {
+    return run(*j, rank, ranks);
+  } catch (const std::exception &e) { // a failure past the checked steps: stop every rank
+    std::cerr << "merklize-mpi: rank " << rank << ": " << e.what() << "\n";
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    return 1;
+  }
+}
