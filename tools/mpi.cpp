@@ -34,9 +34,9 @@ const char *usage = R"(usage:
       rank reads only its own byte range of FILE. --generate N builds the tree over N generated
       leaves instead, leaf i being i as 8 little-endian bytes followed by 24 zero bytes, each rank
       making its own (for benchmarks; not timed).
-      --device SPEC: every rank's device. Default: $MERKLIZE_DEVICE, else the GPU of the
-      default platform whose index is the rank's index among the ranks on its host (modulo the
-      GPU count), else the default device.
+      --device SPEC or $MERKLIZE_DEVICE: every rank's device. Otherwise a rank takes device
+      i mod n of the n that multi_merkleizer would use ($MERKLIZE_DEVICES, else every GPU of
+      the default platform), i being the rank's index among the ranks of its host.
       --repeat K: build K times (pinned buffers reused); --times: per build, on stderr, the
       slowest rank's part, the gather and finish, and the whole, in ms (host clock, after a
       barrier), and each rank's device, leaves and part time.
@@ -71,12 +71,8 @@ cl::Device device_for(const cli::arguments &args, int local) {
   if (args.has("device")) return merklize::select_device(args.get("device", ""));
   if (const char *spec = std::getenv("MERKLIZE_DEVICE"); spec && *spec)
     return merklize::default_device();
-  const cl::Device first = merklize::default_device();
-  const auto platform = merklize::detail::device_info<CL_DEVICE_PLATFORM, cl_platform_id>(first);
-  std::vector<cl::Device> gpus;
-  for (const auto &e : merklize::list_devices())
-    if (e.type == "gpu" && e.platform() == platform) gpus.push_back(e.device);
-  return gpus.empty() ? first : gpus[static_cast<std::size_t>(local) % gpus.size()];
+  const auto devices = merklize::default_devices();
+  return devices[static_cast<std::size_t>(local) % devices.size()];
 }
 
 // Where the tree is cut: shards of 2^shard_log2 leaves, and this rank's run of them.
