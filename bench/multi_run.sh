@@ -7,6 +7,7 @@
 set -uo pipefail
 export MERKLIZE_OCL=all # the GPUs and PoCL (.device-debs/env.sh)
 [ -f .device-debs/env.sh ] && source .device-debs/env.sh
+[ -f .device-mpi/env.sh ] && source .device-mpi/env.sh # Open MPI where the machine has none
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 max=${1:-27}
@@ -17,7 +18,7 @@ log="$OUT/multi.log"
   echo "cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo)"
 } | tee "$log"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > /tmp/build.log 2>&1 &&
-  cmake --build build -j 16 --target merklize_tests multi_bench merklize_cli >> /tmp/build.log 2>&1 ||
+  cmake --build build -j 16 --target merklize_tests multi_bench merklize_cli merklize_mpi >> /tmp/build.log 2>&1 ||
   { grep -B2 -A8 error /tmp/build.log | head -60; exit 1; }
 ./build/tools/merklize devices | tee -a "$log"
 gpus=$(./build/tools/merklize devices | awk '/\[.*gpu\]/ {print $1}' | paste -sd, -)
@@ -40,3 +41,17 @@ echo "merklize root: one GPU $one, --devices $gpus $both" | tee -a "$log"
 MERKLIZE_DEVICES=nvidia,pocl timeout 300 ./build/bench/multi_bench --min_log2=24 --max_log2=24 \
   --shard_log2=18 --benchmark_min_time=0.5 > "$OUT/multi_bench_uneven.log" 2>&1
 sed -n '/^device /p; /^leaves/,$p' "$OUT/multi_bench_uneven.log" | tee -a "$log"
+# MPI: one rank per GPU (each rank takes the GPU of its local index), generated leaves, against
+# one rank; then the root of the random file through two ranks against merklize root.
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+for n in 26 "$max"; do
+  for ranks in 1 2; do
+    mpirun -np $ranks ./build/tools/merklize-mpi --generate $((1 << n)) --repeat 5 --times \
+      > /dev/null 2> "$OUT/mpi-$n-$ranks.log"
+    echo "mpi 2^$n, $ranks ranks: $(grep -m1 'rank 1 on\|rank 0 on' "$OUT/mpi-$n-$ranks.log" | cut -d: -f2)" | tee -a "$log"
+    grep "ranks, " "$OUT/mpi-$n-$ranks.log" | tail -4 | tee -a "$log"
+  done
+done
+mpi=$(mpirun -np 2 ./build/tools/merklize-mpi /tmp/leaves26 2> "$OUT/mpi-file.log")
+echo "merklize-mpi -np 2 on the file: $mpi" | tee -a "$log"
+[ "$mpi" = "$one" ] && echo "mpi root agrees" | tee -a "$log" || { echo "MPI ROOT DIFFERS" | tee -a "$log"; cat "$OUT/mpi-file.log"; }
