@@ -21,9 +21,11 @@ namespace detail {
 // can tell page-locked memory from pageable memory, which must go through staging.
 class page_locked_registry {
 public:
+  // Never destroyed: host_buffers held by static or global objects unregister at exit, after
+  // a function-local static registry would already be gone.
   static page_locked_registry &instance() {
-    static page_locked_registry registry;
-    return registry;
+    static auto *registry = new page_locked_registry;
+    return *registry;
   }
 
   void add(const std::uint8_t *data, std::size_t size, cl_context context) {
