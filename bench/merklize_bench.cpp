@@ -9,6 +9,9 @@
 //   pinned_nodes/K  leaves in library-pinned memory, every internal node into pinned memory
 //   pinned_root/K   the same, root only
 // After the run: a summary table per size, and with --csv=FILE the rows for bench/plot.py.
+// --variants[=K,K,...] times the kernels of one-level launches instead (kernel_variants.hpp).
+#include "kernel_variants.hpp"
+
 #include <merklize/merklize.hpp>
 
 #include <benchmark/benchmark.h>
@@ -29,7 +32,19 @@ struct options {
   std::string csv;
   std::string build_log; // extra build options: print the Merkle program's build log and exit
   bool sweep = false;    // kernels only, over work-group sizes and levels per launch
+  bool variants = false; // kernel variants of the one-level launches, at variant_sizes
+  std::vector<unsigned> variant_sizes; // log2 leaf counts; empty: by device type
 };
+
+std::vector<unsigned> parse_sizes(const std::string &list) {
+  std::vector<unsigned> sizes;
+  for (std::size_t at = 0; at < list.size();) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    sizes.push_back(static_cast<unsigned>(std::stoul(list.substr(at, comma - at))));
+    at = comma + 1;
+  }
+  return sizes;
+}
 
 // One size's measurements, for the summary table and the CSV.
 struct row {
@@ -189,7 +204,12 @@ options parse(int &argc, char **argv) {
       o.build_log = v;
     else if (a == "--sweep")
       o.sweep = true;
-    else if (const char *v = value("device"))
+    else if (a == "--variants")
+      o.variants = true;
+    else if (const char *v = value("variants")) {
+      o.variants = true;
+      o.variant_sizes = parse_sizes(v);
+    } else if (const char *v = value("device"))
       ::setenv("MERKLIZE_DEVICE", v, 1);
     else
       argv[kept++] = argv[i];
@@ -231,6 +251,13 @@ void print_summary(const options &o) {
 
 int run(options o, int argc, char **argv) {
   device = merklize::default_device();
+  const bool gpu =
+      merklize::detail::device_info<CL_DEVICE_TYPE, cl_device_type>(device) & CL_DEVICE_TYPE_GPU;
+  if (o.variants) {
+    if (o.variant_sizes.empty())
+      o.variant_sizes = gpu ? std::vector<unsigned>{20, 25} : std::vector<unsigned>{12, 16};
+    return bench::run_kernel_variants(device, o.variant_sizes, o.build_log);
+  }
   if (!o.build_log.empty()) { // e.g. --build_log=-cl-nv-verbose: registers and spills
     const cl::Context context = merklize::detail::shared_context(device);
     for (unsigned lanes : {1u, 2u}) {
@@ -251,8 +278,6 @@ int run(options o, int argc, char **argv) {
     }
     return 0;
   }
-  const bool gpu =
-      merklize::detail::device_info<CL_DEVICE_TYPE, cl_device_type>(device) & CL_DEVICE_TYPE_GPU;
   if (o.max_log2 == 0) o.max_log2 = gpu ? 25 : 20; // 2^20 keeps `make bench` near 2 min on 2 cores
   device_label = merklize::device_name(device);
   benchmark::AddCustomContext("device", device_label);

@@ -5,7 +5,8 @@
 //   std::cout << merklize::to_hex(t.root()) << "\n";
 //
 // Kernels: each launch computes up to log2(W) + 1 levels (W = work-group size), the upper ones
-// in local memory; config::levels_per_launch = 1 gives one launch per level. Launches are chained
+// in local memory; config::levels_per_launch = 1 gives one launch per level. A launch of one level
+// runs the same kernel or, with config::level_kernel, merkle_level. Launches are chained
 // by events on an out-of-order queue (in-order where the device has none) with profiling on.
 //
 // Host builds stream the tree through the device in chunks of 2^s leaves: while chunk c is
@@ -39,6 +40,17 @@
 
 namespace merklize {
 
+// The kernel of a launch that computes one level (config::level_kernel).
+enum class level_kernel_kind {
+  subtree, // merkle_subtree with one level: the fused kernel serves every launch
+  level,   // merkle_level (kernels/merkle_level.cl): no local memory, several nodes per work-item
+};
+
+// The defaults of config::level_kernel and, on GPUs, of config::nodes_per_item, in one place:
+// GPU measurements decide them (docs/BENCHMARKS.md, bench/kernel_variants.sh).
+constexpr level_kernel_kind default_level_kernel = level_kernel_kind::subtree;
+constexpr unsigned default_gpu_nodes_per_item = 1;
+
 struct config {
   // A constructor rather than an aggregate: {tree} and {tree, output} name the common settings,
   // and the tuning knobs below are set by name.
@@ -60,6 +72,17 @@ struct config {
   // per level. 0 picks by device: a CPU's preferred int vector width (PoCL does not vectorize
   // across work-items here), 1 on GPUs, whose fused kernel keeps one node per work-item.
   unsigned lanes = 0;
+  // The kernel of the launches that compute one level (the large levels of the hybrid dispatch,
+  // every level with levels_per_launch = 1) when there is one node per lane (lanes = 1, as on
+  // GPUs); the fused launches above stay merkle_subtree.
+  level_kernel_kind level_kernel = default_level_kernel;
+  // Nodes per work-item of merkle_level (1, 2 or 4), the next one's loads issued before the
+  // current one is hashed. 0: default_gpu_nodes_per_item on GPUs, 1 on other devices.
+  unsigned nodes_per_item = 0;
+  // Build options appended to the program that runs the one-level launches (merkle_level's, else
+  // merkle_subtree's or the lanes kernel's), for experiments such as "-cl-nv-maxrregcount=48".
+  // Part of the program's cache key; such a program is always compiled, never ahead of time.
+  std::string level_options;
   // On CPU devices, let the kernels read the leaves and write the nodes in host memory, with no
   // copies, when a host build keeps every level above the leaves. false streams as on GPUs.
   bool zero_copy = true;
@@ -140,6 +163,11 @@ public:
     if (!detail::device_info<CL_DEVICE_ENDIAN_LITTLE, cl_bool>(device_))
       throw error(device_name(device_) +
                   " is big-endian; merklize's kernels load BLAKE3 words little-endian");
+    if (cfg.level_kernel != level_kernel_kind::subtree &&
+        cfg.level_kernel != level_kernel_kind::level)
+      throw error("level_kernel must be level_kernel_kind::subtree or level_kernel_kind::level");
+    if (cfg.nodes_per_item > 4 || cfg.nodes_per_item == 3)
+      throw error("nodes_per_item must be 0, 1, 2 or 4, not " + std::to_string(cfg.nodes_per_item));
   }
 
   const cl::Context &context() const { return context_; }
@@ -275,10 +303,27 @@ public:
 
   const build_times &last_times() const { return last_; }
 
-  // The program of the level kernels for this device and configuration (files and options).
+  // The program of the level kernels for this device and configuration (files and options):
+  // merkle_subtree, or merkle_level_lanes with lanes.
   detail::program_spec level_program() const {
     const unsigned lanes = lanes_for_device();
-    return detail::merkle_program(config_.tree.hash, work_group_size(lanes), lanes);
+    const auto spec = detail::merkle_program(config_.tree.hash, work_group_size(lanes), lanes);
+    return uses_level_kernel(lanes) ? spec
+                                    : detail::with_extra_options(spec, config_.level_options);
+  }
+
+  // The program of merkle_level for this device and configuration, with 32-bit node indices or,
+  // with wide_index, 64-bit ones. Used for one-level launches with level_kernel_kind::level.
+  detail::program_spec merkle_level_program(bool wide_index = false) const {
+    const auto spec = detail::merkle_level_program(config_.tree.hash, work_group_size(1),
+                                                   nodes_per_item(), wide_index);
+    return detail::with_extra_options(spec, config_.level_options);
+  }
+
+  // Nodes per work-item of merkle_level on this device (config::nodes_per_item, resolved).
+  unsigned nodes_per_item() const {
+    if (config_.nodes_per_item) return config_.nodes_per_item;
+    return is_cpu() ? 1 : default_gpu_nodes_per_item;
   }
 
   // The form the level kernels' program was built from (programs.hpp); builds it if not yet.
@@ -372,6 +417,29 @@ private:
     return width >= 16 ? 16 : width >= 8 ? 8 : 4;
   }
 
+  // Whether one-level launches run merkle_level.
+  bool uses_level_kernel(unsigned lanes) const {
+    return lanes == 1 && config_.level_kernel == level_kernel_kind::level;
+  }
+
+  // Levels of up to this many nodes get merkle_level with 32-bit indices: its indices (16-byte
+  // units up to twice the count, node indices up to a global size past the level) stay far
+  // below 2^32.
+  static constexpr std::uint64_t narrow_index_limit = std::uint64_t(1) << 30;
+
+  // merkle_level for a level of `count` nodes, built on first use.
+  cl::Kernel &level_kernel(std::uint64_t count) {
+    const bool wide = count > narrow_index_limit;
+    cl::Kernel &kernel = level_kernels_[wide];
+    if (kernel()) return kernel;
+    const auto built = detail::get_program(context_, device_, merkle_level_program(wide));
+    kernel = detail::create("clCreateKernel", [&](cl_int *err) {
+      return cl::Kernel(built.program, "merkle_level", err);
+    });
+    check_work_group_size(kernel);
+    return kernel;
+  }
+
   // The level kernel: merkle_subtree (several levels a launch), or merkle_level_lanes.
   cl::Kernel &subtree_kernel() {
     if (kernel_()) return kernel_;
@@ -448,9 +516,14 @@ private:
                                                  count, source.level + done};
       const int top = in.level + levels == root_level ? int(levels) - 1 : -1;
       std::uint64_t items = (count + 1) / 2;
+      cl::Kernel *kernel = &kernel_;
       if (lanes_ > 1) {
-        set_lanes_args(in, out.buffer, out.node_first(), top == 0);
+        set_level_args(kernel_, in, out.buffer, out.node_first(), top == 0);
         items = (items + lanes_ - 1) / lanes_;
+      } else if (levels == 1 && uses_level_kernel(lanes_)) {
+        kernel = &level_kernel(count);
+        set_level_args(*kernel, in, out.buffer, out.node_first(), top == 0);
+        items = (items + nodes_per_item() - 1) / nodes_per_item();
       } else {
         set_subtree_args(in, out, levels, top);
       }
@@ -458,7 +531,7 @@ private:
       events.emplace_back();
       detail::call("clEnqueueNDRangeKernel", [&] {
         const std::uint64_t groups = (items + local_size_ - 1) / local_size_;
-        return queue_.enqueueNDRangeKernel(kernel_, cl::NullRange,
+        return queue_.enqueueNDRangeKernel(*kernel, cl::NullRange,
                                            cl::NDRange(groups * local_size_),
                                            cl::NDRange(local_size_), &deps, &events.back());
       });
@@ -486,18 +559,19 @@ private:
     });
   }
 
-  void set_lanes_args(const level_source &in, const cl::Buffer &out, std::uint64_t out_first,
-                      bool top) {
+  // The arguments of the one-level kernels, merkle_level and merkle_level_lanes.
+  void set_level_args(cl::Kernel &kernel, const level_source &in, const cl::Buffer &out,
+                      std::uint64_t out_first, bool top) {
     detail::call("clSetKernelArg", [&] {
-      cl_int err = kernel_.setArg(0, in.buffer);
-      err |= kernel_.setArg(1, cl_ulong(in.first));
-      err |= kernel_.setArg(2, cl_ulong(in.count));
-      err |= kernel_.setArg(3, out);
-      err |= kernel_.setArg(4, cl_ulong(out_first));
-      err |= kernel_.setArg(5, zeros_);
-      err |= kernel_.setArg(6, cl_ulong(in.level));
-      err |= kernel_.setArg(7, cl_int(config_.tree.pad == shape::zero));
-      err |= kernel_.setArg(8, cl_int(top));
+      cl_int err = kernel.setArg(0, in.buffer);
+      err |= kernel.setArg(1, cl_ulong(in.first));
+      err |= kernel.setArg(2, cl_ulong(in.count));
+      err |= kernel.setArg(3, out);
+      err |= kernel.setArg(4, cl_ulong(out_first));
+      err |= kernel.setArg(5, zeros_);
+      err |= kernel.setArg(6, cl_ulong(in.level));
+      err |= kernel.setArg(7, cl_int(config_.tree.pad == shape::zero));
+      err |= kernel.setArg(8, cl_int(top));
       return err;
     });
   }
@@ -873,6 +947,7 @@ private:
   bool out_of_order_ = false;
   cl::CommandQueue queue_, upload_queue_, download_queue_;
   cl::Kernel kernel_;
+  cl::Kernel level_kernels_[2]; // merkle_level with 32-bit and with 64-bit indices
   merklize::program_form form_ = merklize::program_form::jit;
   unsigned lanes_ = 1;
   std::size_t local_size_ = 0;

@@ -51,6 +51,31 @@ inline program_spec merkle_program(hash_kind hash, std::size_t work_group_size,
   return spec;
 }
 
+// The program holding merkle_level (merkle_level.cl), one level per launch, for one node hash,
+// work-group size and number of nodes per work-item (1, 2 or 4), with 32-bit node indices or,
+// with wide_index, 64-bit ones.
+inline program_spec merkle_level_program(hash_kind hash, std::size_t work_group_size,
+                                         unsigned nodes_per_item, bool wide_index) {
+  const node_kernel node = node_kernel_of(hash);
+  return {{node.file, "merkle_level.cl"},
+          std::string("-cl-std=CL1.2 -DMERKLIZE_NODE=") + node.function +
+              " -DMERKLIZE_WG=" + std::to_string(work_group_size) +
+              " -DMERKLIZE_NODES_PER_ITEM=" + std::to_string(nodes_per_item) +
+              " -DMERKLIZE_INDEX=" + (wide_index ? "ulong" : "uint"),
+          std::string(node.name) + "-level-wg" + std::to_string(work_group_size) + "-n" +
+              std::to_string(nodes_per_item) + (wide_index ? "-wide" : "")};
+}
+
+// A spec with build options of the caller's appended (experiments such as
+// "-cl-nv-maxrregcount=48"). It loses its name: ahead-of-time kernels are built without the
+// extra options, so it is only ever compiled (and disk-cached under its options' key).
+inline program_spec with_extra_options(program_spec spec, const std::string &extra) {
+  if (extra.empty()) return spec;
+  spec.options += " " + extra;
+  spec.name.clear();
+  return spec;
+}
+
 // The program holding the SHA-256 layer kernel (sha256_layer) of layer.hpp.
 inline program_spec sha256_layer_program() {
   return {{"sha256.cl"}, "-cl-std=CL1.2", "sha256-layer"};
@@ -76,10 +101,13 @@ inline program_spec proof_program(hash_kind hash) {
 // Every program variant the library builds: `make aot` compiles each of these ahead of time
 // (tools/aot.cpp), so a new program_spec belongs in this list, with a unique name.
 inline std::vector<program_spec> all_program_specs() {
-  // The merkleizer's defaults: 256-wide work-groups on GPUs, 16 with 4, 8 or 16 lanes on CPUs.
+  // The merkleizer's defaults: 256-wide work-groups on GPUs, 16 with 4, 8 or 16 lanes on CPUs;
+  // merkle_level with 32-bit indices at each number of nodes per work-item.
   std::vector<program_spec> specs;
   for (hash_kind hash : {hash_kind::blake3, hash_kind::blake3_parent, hash_kind::sha256}) {
     specs.push_back(merkle_program(hash, 256));
+    for (unsigned nodes_per_item : {1u, 2u, 4u})
+      specs.push_back(merkle_level_program(hash, 256, nodes_per_item, false));
     specs.push_back(proof_program(hash));
     if (lanes_supported(hash))
       for (unsigned lanes : {4u, 8u, 16u})
