@@ -42,14 +42,19 @@ namespace merklize {
 
 // The kernel of a launch that computes one level (config::level_kernel).
 enum class level_kernel_kind {
-  subtree, // merkle_subtree with one level: the fused kernel serves every launch
-  level,   // merkle_level (kernels/merkle_level.cl): no local memory, several nodes per work-item
+  automatic, // merkle_level on levels that fill the device many times over, else merkle_subtree
+  subtree,   // merkle_subtree with one level: the fused kernel serves every launch
+  level,     // merkle_level (kernels/merkle_level.cl): no local memory, several nodes per item
 };
 
-// The defaults of config::level_kernel and, on GPUs, of config::nodes_per_item, in one place:
-// GPU measurements decide them (docs/BENCHMARKS.md, bench/kernel_variants.sh).
-constexpr level_kernel_kind default_level_kernel = level_kernel_kind::subtree;
-constexpr unsigned default_gpu_nodes_per_item = 1;
+// The defaults of config::level_kernel and, on GPUs, of config::nodes_per_item and the
+// work-group size, in one place: GPU measurements decide them (docs/BENCHMARKS.md,
+// bench/kernel_variants.sh; H200, 2^25 leaves: merkle_level x2 at 128 work-items 1.333 ms,
+// merkle_subtree 1.418 ms; 2^20 leaves, whose levels never fill it: merkle_subtree 0.083 ms,
+// merkle_level x2 0.093 ms).
+constexpr level_kernel_kind default_level_kernel = level_kernel_kind::automatic;
+constexpr unsigned default_gpu_nodes_per_item = 2;
+constexpr std::size_t default_gpu_work_group_size = 128;
 
 struct config {
   // A constructor rather than an aggregate: {tree} and {tree, output} name the common settings,
@@ -163,9 +168,10 @@ public:
     if (!detail::device_info<CL_DEVICE_ENDIAN_LITTLE, cl_bool>(device_))
       throw error(device_name(device_) +
                   " is big-endian; merklize's kernels load BLAKE3 words little-endian");
-    if (cfg.level_kernel != level_kernel_kind::subtree &&
+    if (cfg.level_kernel != level_kernel_kind::automatic &&
+        cfg.level_kernel != level_kernel_kind::subtree &&
         cfg.level_kernel != level_kernel_kind::level)
-      throw error("level_kernel must be level_kernel_kind::subtree or level_kernel_kind::level");
+      throw error("level_kernel must be level_kernel_kind::automatic, subtree or level");
     if (cfg.nodes_per_item > 4 || cfg.nodes_per_item == 3)
       throw error("nodes_per_item must be 0, 1, 2 or 4, not " + std::to_string(cfg.nodes_per_item));
   }
@@ -417,9 +423,20 @@ private:
     return width >= 16 ? 16 : width >= 8 ? 8 : 4;
   }
 
-  // Whether one-level launches run merkle_level.
+  // Whether one-level launches may run merkle_level.
   bool uses_level_kernel(unsigned lanes) const {
-    return lanes == 1 && config_.level_kernel == level_kernel_kind::level;
+    return lanes == 1 && config_.level_kernel != level_kernel_kind::subtree;
+  }
+
+  // Whether the one-level launch over a level of `count` nodes runs merkle_level. Automatic: on
+  // levels with work for 16 full waves of work-groups on every compute unit, where several
+  // nodes per work-item pay; on smaller levels a work-item's second node only adds latency.
+  bool runs_level_kernel(std::uint64_t count) const {
+    if (!uses_level_kernel(lanes_)) return false;
+    if (config_.level_kernel == level_kernel_kind::level) return true;
+    if (config_.tree.hash == hash_kind::sha256) return false; // measured for BLAKE3 nodes only
+    const std::uint64_t items = (count + 1) / 2 / nodes_per_item();
+    return items >= std::uint64_t(16) * compute_units_ * local_size_;
   }
 
   // Levels of up to this many nodes get merkle_level with 32-bit indices: its indices (16-byte
@@ -463,12 +480,16 @@ private:
     return kernel_;
   }
 
-  // The configured size, else 16 for lanes (CPU work-groups need little) and 256 on GPUs.
+  // The configured size, else 16 for lanes (CPU work-groups need little),
+  // default_gpu_work_group_size on GPUs and 256 on CPUs without lanes.
   std::size_t work_group_size(unsigned lanes) const {
     if (config_.work_group_size) return config_.work_group_size;
     const auto device_max =
         detail::device_info<CL_DEVICE_MAX_WORK_GROUP_SIZE, std::size_t>(device_);
-    return std::min<std::size_t>(lanes > 1 ? 16 : 256, device_max);
+    return std::min<std::size_t>(lanes > 1  ? 16
+                                 : is_cpu() ? 256
+                                            : default_gpu_work_group_size,
+                                 device_max);
   }
 
   void check_work_group_size(const cl::Kernel &kernel) const {
@@ -520,7 +541,7 @@ private:
       if (lanes_ > 1) {
         set_level_args(kernel_, in, out.buffer, out.node_first(), top == 0);
         items = (items + lanes_ - 1) / lanes_;
-      } else if (levels == 1 && uses_level_kernel(lanes_)) {
+      } else if (levels == 1 && runs_level_kernel(count)) {
         kernel = &level_kernel(count);
         set_level_args(*kernel, in, out.buffer, out.node_first(), top == 0);
         items = (items + nodes_per_item() - 1) / nodes_per_item();
