@@ -29,9 +29,18 @@ bool is_nvidia(const cl::Device &device) {
 }
 
 // The device's defaults, then {merkle_subtree, merkle_level x 1, 2, 4 nodes per work-item} x
-// {no extra build options, NVIDIA's register cap of 40} x work-groups of 128, 256 and 512.
+// {no extra build options, NVIDIA's register cap of 40} x work-groups of 128, 256 and 512; on
+// CPUs also the lanes kernels, 8 and 16 lanes x work-groups of 4, 8 and 16.
 std::vector<variant> variants_for(const cl::Device &device) {
   std::vector<variant> all{{"default", merklize::config{}}};
+  if (merklize::detail::device_info<CL_DEVICE_TYPE, cl_device_type>(device) & CL_DEVICE_TYPE_CPU)
+    for (unsigned lanes : {8u, 16u})
+      for (std::size_t wg : {4, 8, 16}) {
+        merklize::config cfg;
+        cfg.lanes = lanes;
+        cfg.work_group_size = wg;
+        all.push_back({"lanes" + std::to_string(lanes) + " wg" + std::to_string(wg), cfg});
+      }
   std::vector<std::string> extra{""};
   if (is_nvidia(device)) extra.push_back("-cl-nv-maxrregcount=40");
   const auto max_wg =
@@ -183,7 +192,7 @@ int run_kernel_variants(const cl::Device &device, const std::vector<unsigned> &l
               merklize::device_name(device).c_str(), largest);
   std::printf("%-44s", "variant");
   for (const auto &t : trees)
-    std::printf(" %9s", ("2^" + std::to_string(t.log2) + " ms").c_str());
+    std::printf(" %10s", ("2^" + std::to_string(t.log2) + " ms").c_str());
   std::printf(" %11s%s\n", "G nodes/s", build_log.empty() ? "" : "  registers spills");
   int status = 0;
   for (std::size_t i : order) {
@@ -192,9 +201,9 @@ int run_kernel_variants(const cl::Device &device, const std::vector<unsigned> &l
     for (const auto &t : trees) {
       const auto found = r.ms.find(t.log2);
       if (found == r.ms.end())
-        std::printf(" %9s", "-");
+        std::printf(" %10s", "-");
       else
-        std::printf(" %9.4f", found->second);
+        std::printf(" %10.4f", found->second);
     }
     const auto at_largest = r.ms.find(largest);
     if (at_largest != r.ms.end())

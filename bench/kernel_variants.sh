@@ -2,10 +2,13 @@
 # The GPU machine's kernel-variant run (issue 3; docs/BENCHMARKS.md): builds Release, checks the
 # trees of the default kernels and of merkle_level at 1, 2 and 4 nodes per work-item against the
 # host reference on the GPU (merklize_gpu_test), then times every variant of the one-level
-# launches at 2^20 and 2^25 leaves with NVIDIA's register report (merklize_bench --variants).
+# launches at 2^20 and 2^25 leaves with NVIDIA's register report (merklize_bench --variants);
+# with --pocl, also PoCL's variants (lanes kernels by work-group size among them) at 2^24 leaves.
 # Logs go to $OUT: variants.log (the summary), variants.stderr (progress, errors).
-# Usage, from the project root on that machine, .device-debs carried:  bash bench/kernel_variants.sh
+# Usage, from the project root on that machine, .device-debs carried:
+#   bash bench/kernel_variants.sh [--pocl]
 set -uo pipefail
+export MERKLIZE_OCL=all
 if [ -f .device-debs/env.sh ]; then source .device-debs/env.sh; fi
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
@@ -20,4 +23,8 @@ timeout 100 ./build/tests/merklize_gpu_test 2>&1 | tail -4 | tee -a "$log"
 MERKLIZE_DEVICE=nvidia timeout 150 ./build/bench/merklize_bench --variants=20,25 \
   --build_log=-cl-nv-verbose 2> "$OUT/variants.stderr" | tee -a "$log"
 status=${PIPESTATUS[0]}
+if [ "${1:-}" = --pocl ]; then
+  MERKLIZE_DEVICE=pocl timeout 120 ./build/bench/merklize_bench --variants=24 \
+    2>> "$OUT/variants.stderr" | tee -a "$log"
+fi
 echo "merklize_bench exit status $status; $(( $(date +%s) - start )) s in all" | tee -a "$log"

@@ -9,25 +9,70 @@
 #if MERKLIZE_LANES == 2
 #define LANE_T uint2
 #define LANE_TWO_TO_ONE blake3_two_to_one2
+#define LANE_LOAD vload2
+#define LANE_STORE vstore2
+#define LANES_LOG2 1
 #elif MERKLIZE_LANES == 4
 #define LANE_T uint4
 #define LANE_TWO_TO_ONE blake3_two_to_one4
+#define LANE_LOAD vload4
+#define LANE_STORE vstore4
+#define LANES_LOG2 2
 #elif MERKLIZE_LANES == 8
 #define LANE_T uint8
 #define LANE_TWO_TO_ONE blake3_two_to_one8
+#define LANE_LOAD vload8
+#define LANE_STORE vstore8
+#define LANES_LOG2 3
 #elif MERKLIZE_LANES == 16
 #define LANE_T uint16
 #define LANE_TWO_TO_ONE blake3_two_to_one16
+#define LANE_LOAD vload16
+#define LANE_STORE vstore16
+#define LANES_LOG2 4
 #else
 #error "MERKLIZE_LANES must be 2, 4, 8 or 16"
 #endif
 
-/* The transposition goes through a union: PoCL turns it into shuffles, and it ran 1.5 times
- * faster than building each vector from scalar loads by name (16 cores, AVX-512, PoCL 5). */
-typedef union {
-  LANE_T v;
-  uint s[MERKLIZE_LANES];
-} lanes_t;
+/* The words move between node order and lane order by de-interleaving ("unzip") steps. Read as
+ * one flat array, n vectors hold element e of vector v at index v * LANES + e; a step writes
+ * the even elements of each pair of vectors (2v, 2v + 1) to vector v and the odd ones to
+ * v + n/2, which rotates the bits of every element's index right by one. The 16 vectors loaded
+ * from LANES consecutive 64-byte pairs hold word j of lane r at r * 16 + j, so 4 steps put it at
+ * j * LANES + r: vector j is word j of every lane. The 8 hashed vectors go back to node order in
+ * log2(LANES) steps. PoCL had turned the previous per-word transposition (a union written word
+ * by word) into gathers, about half the kernel's time; this is 16 x 4 + 8 x log2(LANES) shuffles,
+ * with every loop unrolled so the vectors stay in registers (2^22 leaves on 2 AVX-512 cores,
+ * PoCL 3.1: 51-53 -> 29-31 ms of kernels).
+ *
+ * For 16 lanes one two-source shuffle per vector where the compiler has clang's builtin: LLVM
+ * lowers the portable form, the halves' .even joined, as truncations and inserts there (a third
+ * slower); for 8 lanes the portable form was the faster one, and 2 and 4 lanes keep it too. */
+#define UNZIP_STEP(to, from, n)                                                                    \
+  _Pragma("unroll") for (int v = 0; v < (n) / 2; ++v) {                                           \
+    to[v] = LANE_EVENS(from[2 * v], from[2 * v + 1]);                                              \
+    to[v + (n) / 2] = LANE_ODDS(from[2 * v], from[2 * v + 1]);                                     \
+  }
+
+#if defined(__has_builtin)
+#if MERKLIZE_LANES == 16 && __has_builtin(__builtin_shufflevector)
+#define LANE_EVENS(a, b)                                                                           \
+  __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)
+#define LANE_ODDS(a, b)                                                                            \
+  __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31)
+#endif
+#endif
+#ifndef LANE_EVENS
+#define LANE_EVENS(a, b) ((LANE_T)((a).even, (b).even))
+#define LANE_ODDS(a, b) ((LANE_T)((a).odd, (b).odd))
+#endif
+
+/* `steps` unzip steps over words[n], through scratch[n]; unrolled, so both stay in registers. */
+#define UNZIP(words, scratch, n, steps)                                                            \
+  _Pragma("unroll") for (int step = 0; step < (steps); ++step) {                                  \
+    UNZIP_STEP(scratch, words, n)                                                                  \
+    _Pragma("unroll") for (int v = 0; v < (n); ++v) words[v] = scratch[v];                         \
+  }
 
 /* Node i of the level above is written at out_first + i; the arguments mean what they mean for
  * merkle_subtree with a single level. */
@@ -39,20 +84,17 @@ __kernel void merkle_level_lanes(__global const uint *in, ulong in_first, ulong 
   /* if/else rather than early returns: llvm-spirv-14 emits invalid block order for the latter */
   if (2 * (first + MERKLIZE_LANES) <= in_count) { /* every lane has both children */
     __global const uint *pairs = in + (in_first + 2 * first) * 8;
-    lanes_t m[16], cv[8];
-    for (int lane = 0; lane < MERKLIZE_LANES; ++lane)
-      for (int j = 0; j < 16; ++j)
-        m[j].s[lane] = pairs[16 * lane + j];
-    LANE_T words[16], hashed[8];
-    for (int j = 0; j < 16; ++j)
-      words[j] = m[j].v;
+    LANE_T words[16], scratch[16], hashed[8];
+#pragma unroll
+    for (int v = 0; v < 16; ++v)
+      words[v] = LANE_LOAD(v, pairs);
+    UNZIP(words, scratch, 16, 4)
     LANE_TWO_TO_ONE(words, MERKLIZE_NODE_FLAGS(is_top), hashed);
-    for (int w = 0; w < 8; ++w)
-      cv[w].v = hashed[w];
+    UNZIP(hashed, scratch, 8, LANES_LOG2)
     __global uint *nodes = out + (out_first + first) * 8;
-    for (int lane = 0; lane < MERKLIZE_LANES; ++lane)
-      for (int w = 0; w < 8; ++w)
-        nodes[8 * lane + w] = cv[w].s[lane];
+#pragma unroll
+    for (int v = 0; v < 8; ++v)
+      LANE_STORE(hashed[v], v, nodes);
   } else { /* the level's last few nodes, a lone one among them: one at a time */
     const ulong end = min(out_count, first + MERKLIZE_LANES);
     for (ulong i = first; i < end; ++i) {
