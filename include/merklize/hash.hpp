@@ -71,10 +71,11 @@ inline chunk_strategy parse_chunk_strategy(const std::string &name) {
 }
 
 // The strategy a device gets when none is asked for, by a rule measured with bench/hash_bench:
-//  - GPUs: 2 chunks per work-item (lanes2). Two independent compressions per work-item give the
-//    scheduler instruction-level parallelism that one chunk lacks; more lanes cost registers and
-//    occupancy. On an H200 at 1 GiB: lanes2 1.40 TB/s, lanes4 1.26, lanes8 1.05, one-chunk 0.90,
-//    lanes16 0.19 (docs/BENCHMARKS.md).
+//  - GPUs: one chunk per work-item. On an H200 at 1 GiB: one-chunk 1.53 TB/s, lanes2 1.50,
+//    lanes4 1.39, lanes8 1.10, lanes16 0.20 (docs/BENCHMARKS.md). Before BLAKE3's rotations went
+//    through rotate() (three instructions each on NVIDIA instead of one), two chunks per
+//    work-item won (lanes2 1.39 TB/s, one-chunk 0.90): their instruction-level parallelism hid
+//    what the extra instructions cost. More lanes cost registers and occupancy.
 //  - Other devices (PoCL on a CPU): as many chunks per work-item as the device's preferred int
 //    vector width (CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, rounded down to 1, 2, 4, 8 or 16: 8 with
 //    AVX2, 16 with AVX-512), since PoCL's work-group vectorizer does not turn one chunk per
@@ -82,7 +83,7 @@ inline chunk_strategy parse_chunk_strategy(const std::string &name) {
 //    lanes16 as fast or a little faster).
 inline chunk_strategy default_chunk_strategy(const cl::Device &device) {
   if (detail::device_info<CL_DEVICE_TYPE, cl_device_type>(device) & CL_DEVICE_TYPE_GPU)
-    return chunk_strategy::lanes2;
+    return chunk_strategy::one_chunk;
   const auto width = detail::device_info<CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, cl_uint>(device);
   chunk_strategy best = chunk_strategy::one_chunk;
   for (auto s : all_chunk_strategies)
