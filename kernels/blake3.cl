@@ -33,7 +33,7 @@
  * (PTX on an H200: 449 shl + 452 shr + 446 or, against 448 shf; the tree kernels ran 1.6x
  * faster). rotate() wants both operands of one type, so (x) * 0u + k makes k a uint or a uintN
  * like x, and one macro serves every lane width. */
-#define B3_ROTR(x, n) rotate((x), (x) * 0u + (32u - (n)))
+#define B3_ROTR(x, n) rotate((x), (x)*0u + (32u - (n)))
 
 #define B3_G(a, b, c, d, x, y)                                                                     \
   a = a + b + (x);                                                                                 \

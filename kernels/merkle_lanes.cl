@@ -49,7 +49,7 @@
  * lowers the portable form, the halves' .even joined, as truncations and inserts there (a third
  * slower); for 8 lanes the portable form was the faster one, and 2 and 4 lanes keep it too. */
 #define UNZIP_STEP(to, from, n)                                                                    \
-  _Pragma("unroll") for (int v = 0; v < (n) / 2; ++v) {                                           \
+  _Pragma("unroll") for (int v = 0; v < (n) / 2; ++v) {                                            \
     to[v] = LANE_EVENS(from[2 * v], from[2 * v + 1]);                                              \
     to[v + (n) / 2] = LANE_ODDS(from[2 * v], from[2 * v + 1]);                                     \
   }
@@ -69,7 +69,7 @@
 
 /* `steps` unzip steps over words[n], through scratch[n]; unrolled, so both stay in registers. */
 #define UNZIP(words, scratch, n, steps)                                                            \
-  _Pragma("unroll") for (int step = 0; step < (steps); ++step) {                                  \
+  _Pragma("unroll") for (int step = 0; step < (steps); ++step) {                                   \
     UNZIP_STEP(scratch, words, n)                                                                  \
     _Pragma("unroll") for (int v = 0; v < (n); ++v) words[v] = scratch[v];                         \
   }

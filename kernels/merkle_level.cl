@@ -17,7 +17,7 @@
  *   -DMERKLIZE_INDEX=uint|ulong  the type of node indices within the level; the host takes uint
  *                                where every index fits (32-bit arithmetic is cheaper on GPUs) */
 
-#if !defined(MERKLIZE_NODE) || !defined(MERKLIZE_WG) || !defined(MERKLIZE_NODES_PER_ITEM) ||     \
+#if !defined(MERKLIZE_NODE) || !defined(MERKLIZE_WG) || !defined(MERKLIZE_NODES_PER_ITEM) ||       \
     !defined(MERKLIZE_INDEX)
 #error "build with -DMERKLIZE_NODE, -DMERKLIZE_WG, -DMERKLIZE_NODES_PER_ITEM and -DMERKLIZE_INDEX"
 #endif
@@ -61,8 +61,8 @@ merkle_level(__global const uint4 *restrict in, ulong in_first, ulong in_count,
       LEVEL_STORE(out, i, MERKLIZE_NODE(left, right, is_top));
     } else if (i == pairs && (in_count & 1)) { /* the lone last node, one work-item's */
       const uint8 lone = LEVEL_LOAD(in, 2 * i);
-      LEVEL_STORE(out, i, pad_with_node ? MERKLIZE_NODE(lone, vload8(zeros_first, zeros), is_top)
-                                        : lone);
+      LEVEL_STORE(out, i,
+                  pad_with_node ? MERKLIZE_NODE(lone, vload8(zeros_first, zeros), is_top) : lone);
     }
     left = next_left;
     right = next_right;

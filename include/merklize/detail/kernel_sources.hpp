@@ -46,7 +46,7 @@ inline constexpr embedded_kernel embedded_kernels[] = {
  * (PTX on an H200: 449 shl + 452 shr + 446 or, against 448 shf; the tree kernels ran 1.6x
  * faster). rotate() wants both operands of one type, so (x) * 0u + k makes k a uint or a uintN
  * like x, and one macro serves every lane width. */
-#define B3_ROTR(x, n) rotate((x), (x) * 0u + (32u - (n)))
+#define B3_ROTR(x, n) rotate((x), (x)*0u + (32u - (n)))
 
 #define B3_G(a, b, c, d, x, y)                                                                     \
   a = a + b + (x);                                                                                 \
@@ -542,7 +542,7 @@ merkle_subtree(__global const uint4 *in, ulong in_first, ulong in_count, __globa
  * lowers the portable form, the halves' .even joined, as truncations and inserts there (a third
  * slower); for 8 lanes the portable form was the faster one, and 2 and 4 lanes keep it too. */
 #define UNZIP_STEP(to, from, n)                                                                    \
-  _Pragma("unroll") for (int v = 0; v < (n) / 2; ++v) {                                           \
+  _Pragma("unroll") for (int v = 0; v < (n) / 2; ++v) {                                            \
     to[v] = LANE_EVENS(from[2 * v], from[2 * v + 1]);                                              \
     to[v + (n) / 2] = LANE_ODDS(from[2 * v], from[2 * v + 1]);                                     \
   }
@@ -562,7 +562,7 @@ merkle_subtree(__global const uint4 *in, ulong in_first, ulong in_count, __globa
 
 /* `steps` unzip steps over words[n], through scratch[n]; unrolled, so both stay in registers. */
 #define UNZIP(words, scratch, n, steps)                                                            \
-  _Pragma("unroll") for (int step = 0; step < (steps); ++step) {                                  \
+  _Pragma("unroll") for (int step = 0; step < (steps); ++step) {                                   \
     UNZIP_STEP(scratch, words, n)                                                                  \
     _Pragma("unroll") for (int v = 0; v < (n); ++v) words[v] = scratch[v];                         \
   }
@@ -621,7 +621,7 @@ __kernel void merkle_level_lanes(__global const uint *in, ulong in_first, ulong 
  *   -DMERKLIZE_INDEX=uint|ulong  the type of node indices within the level; the host takes uint
  *                                where every index fits (32-bit arithmetic is cheaper on GPUs) */
 
-#if !defined(MERKLIZE_NODE) || !defined(MERKLIZE_WG) || !defined(MERKLIZE_NODES_PER_ITEM) ||     \
+#if !defined(MERKLIZE_NODE) || !defined(MERKLIZE_WG) || !defined(MERKLIZE_NODES_PER_ITEM) ||       \
     !defined(MERKLIZE_INDEX)
 #error "build with -DMERKLIZE_NODE, -DMERKLIZE_WG, -DMERKLIZE_NODES_PER_ITEM and -DMERKLIZE_INDEX"
 #endif
@@ -665,8 +665,8 @@ merkle_level(__global const uint4 *restrict in, ulong in_first, ulong in_count,
       LEVEL_STORE(out, i, MERKLIZE_NODE(left, right, is_top));
     } else if (i == pairs && (in_count & 1)) { /* the lone last node, one work-item's */
       const uint8 lone = LEVEL_LOAD(in, 2 * i);
-      LEVEL_STORE(out, i, pad_with_node ? MERKLIZE_NODE(lone, vload8(zeros_first, zeros), is_top)
-                                        : lone);
+      LEVEL_STORE(out, i,
+                  pad_with_node ? MERKLIZE_NODE(lone, vload8(zeros_first, zeros), is_top) : lone);
     }
     left = next_left;
     right = next_right;
