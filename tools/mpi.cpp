@@ -20,10 +20,6 @@
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 namespace {
 
 const char *usage = R"(usage:
@@ -81,12 +77,10 @@ struct part_plan {
   std::uint64_t first_leaf = 0, count = 0; // count 0: this rank has no part
 
   part_plan(std::uint64_t leaf_count, unsigned depth, int rank, int ranks) {
-    unsigned rank_bits = 0;
-    while ((1u << rank_bits) < static_cast<unsigned>(ranks))
-      ++rank_bits;
-    shard_log2 = depth == 0 ? 0 : std::max(1, int(depth) - int(rank_bits) - 3);
+    const int rank_bits = static_cast<int>(merklize::detail::ceil_log2(ranks));
+    shard_log2 = depth == 0 ? 0 : std::max(1, int(depth) - rank_bits - 3);
     const std::uint64_t shard = std::uint64_t(1) << shard_log2;
-    const std::uint64_t shards = (leaf_count + shard - 1) / shard;
+    const std::uint64_t shards = merklize::detail::ceil_shift(leaf_count, shard_log2);
     const std::uint64_t from = shards * rank / ranks, to = shards * (rank + 1) / ranks;
     first_leaf = std::min(leaf_count, from * shard);
     count = std::min(leaf_count, to * shard) - first_leaf;
@@ -95,31 +89,26 @@ struct part_plan {
 
 // The leaf count of FILE (every rank checks it: a bad file fails on all of them alike).
 std::uint64_t file_leaf_count(const std::string &path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) throw merklize::error("cannot open " + path);
-  if (!S_ISREG(st.st_mode)) throw merklize::error(path + " is not a regular file");
+  const merklize::detail::file_descriptor file(path);
+  const auto size = merklize::detail::regular_file_size(file.get());
+  if (!size) throw merklize::error(path + " is not a regular file");
   try {
-    return merklize::leaf_count_of(static_cast<std::uint64_t>(st.st_size));
+    return merklize::leaf_count_of(*size);
   } catch (const merklize::error &e) {
     throw merklize::error(path + ": " + e.what());
   }
 }
 
+// This rank's byte range of FILE, read by several threads as hash_file reads.
 void read_range(const std::string &path, std::uint64_t offset, std::uint64_t bytes,
                 std::uint8_t *out) {
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) throw merklize::error("cannot open " + path);
-  std::uint64_t done = 0;
-  while (done < bytes) {
-    const ssize_t got = ::pread(fd, out + done, bytes - done, static_cast<off_t>(offset + done));
-    if (got <= 0) {
-      ::close(fd);
-      throw merklize::error("cannot read " + path + " at byte " + std::to_string(offset + done) +
-                            (got == 0 ? ": the file shrank" : ": " + std::string(strerror(errno))));
-    }
-    done += static_cast<std::uint64_t>(got);
-  }
-  ::close(fd);
+  using namespace merklize::detail;
+  const file_descriptor file(path);
+  const auto size = regular_file_size(file.get());
+  if (!size) throw merklize::error(path + " is not a regular file");
+  parallel_file_reader reader(file.get(), path, *size, file_read_threads(bytes, 0));
+  reader.request(out, offset, bytes);
+  reader.wait_oldest();
 }
 
 void generate_leaves(std::uint64_t first_leaf, std::uint64_t count, std::uint8_t *out) {
@@ -142,11 +131,6 @@ bool all_succeeded(const std::optional<std::string> &failure, int rank, bool eve
   else if (failure && rank == 0)
     std::cerr << "merklize-mpi: " << *failure << "\n";
   return all_ok == 1;
-}
-
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
 }
 
 double max_over_ranks(double value) {
@@ -230,14 +214,15 @@ int run(const job &j, int rank, int ranks) {
     } catch (const std::exception &e) {
       failure = e.what();
     }
-    const double part_ms = ms_since(start);
+    const double part_ms = merklize::detail::ms_since(start);
     if (!all_succeeded(failure, rank)) return 1;
     const double slowest_part_ms = max_over_ranks(part_ms);
     const auto gathered = std::chrono::steady_clock::now();
     const auto level = gather_nodes(mine, rank, ranks);
     if (rank == 0) {
       const merklize::digest root = merklize::finish_tree(t, plan.shard_log2, level);
-      const double finish_ms = ms_since(gathered), total_ms = ms_since(start);
+      const double finish_ms = merklize::detail::ms_since(gathered),
+                   total_ms = merklize::detail::ms_since(start);
       if (iteration + 1 == j.repeat) std::cout << merklize::to_hex(root) << "\n";
       if (j.args.has("times"))
         std::fprintf(stderr,

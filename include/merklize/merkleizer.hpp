@@ -26,6 +26,7 @@
 #pragma once
 
 #include "detail/buffers.hpp"
+#include "detail/file_read.hpp"
 #include "detail/kernels.hpp"
 #include "device.hpp"
 #include "host_buffer.hpp"
@@ -319,7 +320,7 @@ public:
   }
 
   // The program of merkle_level for this device and configuration, with 32-bit node indices or,
-  // with wide_index, 64-bit ones. Used for one-level launches with level_kernel_kind::level.
+  // with wide_index, 64-bit ones. Used for the one-level launches runs_level_kernel picks.
   detail::program_spec merkle_level_program(bool wide_index = false) const {
     const auto spec = detail::merkle_level_program(config_.tree.hash, work_group_size(1),
                                                    nodes_per_item(), wide_index);
@@ -660,10 +661,7 @@ private:
   // Copies with several threads: one core cannot feed a PCIe 5 link, nor fault in fresh pages
   // as fast as the device fills them.
   static void parallel_copy(std::uint8_t *dst, const std::uint8_t *src, std::uint64_t bytes) {
-    const std::uint64_t threads =
-        bytes < (std::uint64_t(8) << 20)
-            ? 1
-            : std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+    const std::uint64_t threads = bytes < (std::uint64_t(8) << 20) ? 1 : detail::host_threads();
     if (threads == 1) {
       std::memcpy(dst, src, bytes);
       return;
