@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU machine's run (see docs/BENCHMARKS.md): build, test on the GPU, NVIDIA's register
-# report, a kernel sweep, the benchmark on the GPU and on PoCL over the host's cores, and, where
+# report, a kernel sweep, where a pinned build spends its time (--timeline), the benchmark on the
+# GPU and on PoCL over the host's cores, and, where
 # .baseline/ was carried, BLAKE3's hash_many tree on the same cores. Logs go to $OUT.
 # Usage, from the project root on that machine:  bash bench/device_run.sh [max_log2]
 set -uo pipefail
@@ -25,6 +26,8 @@ grep -iE "registers|spill|stack" "$OUT/nv-verbose.log" | sort | uniq -c | tee -a
 MERKLIZE_DEVICE=nvidia timeout 150 ./build/bench/merklize_bench --sweep --min_log2=20 --max_log2="$max" \
   --benchmark_filter='/(20|'"$max"')/' --benchmark_min_time=0.05 > "$OUT/sweep.log" 2>&1
 grep -E "^(kernels|pinned)" "$OUT/sweep.log" | awk '{print $1, $2, $3, $NF}' | tee -a "$log"
+MERKLIZE_DEVICE=nvidia timeout 60 ./build/bench/merklize_bench --timeline="$max" > "$OUT/timeline.log" 2>&1
+grep -A3 "defaults" "$OUT/timeline.log" | tee -a "$log"
 rm -f "$OUT/bench.csv"
 for dev in nvidia pocl; do
   MERKLIZE_DEVICE=$dev timeout 200 ./build/bench/merklize_bench --max_log2="$max" --csv="$OUT/bench.csv" \

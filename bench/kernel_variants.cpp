@@ -21,16 +21,17 @@ struct variant {
   merklize::config cfg;
 };
 
-bool is_nvidia(const cl::Device &device) {
-  const cl::Platform platform(
-      merklize::detail::device_info<CL_DEVICE_PLATFORM, cl_platform_id>(device), true);
-  return merklize::detail::platform_info<CL_PLATFORM_NAME>(platform).find("NVIDIA") !=
-         std::string::npos;
+merklize::config one_lane(std::size_t wg, merklize::level_kernel_kind kind) {
+  merklize::config cfg;
+  cfg.lanes = 1; // one node per lane on CPUs too
+  cfg.work_group_size = wg;
+  cfg.level_kernel = kind;
+  return cfg;
 }
 
-// The device's defaults, then {merkle_subtree, merkle_level x 1, 2, 4 nodes per work-item} x
-// {no extra build options, NVIDIA's register cap of 40} x work-groups of 128, 256 and 512; on
-// CPUs also the lanes kernels, 8 and 16 lanes x work-groups of 4, 8 and 16.
+// The device's defaults; merkle_subtree; merkle_level x 1, 2, 4 nodes per work-item;
+// merkle_levels x 2, 3 levels per work-item; each at work-groups of 128 and 256; on CPUs also
+// the lanes kernels, 8 and 16 lanes x work-groups of 4, 8 and 16.
 std::vector<variant> variants_for(const cl::Device &device) {
   std::vector<variant> all{{"default", merklize::config{}}};
   if (merklize::detail::device_info<CL_DEVICE_TYPE, cl_device_type>(device) & CL_DEVICE_TYPE_CPU)
@@ -41,25 +42,21 @@ std::vector<variant> variants_for(const cl::Device &device) {
         cfg.work_group_size = wg;
         all.push_back({"lanes" + std::to_string(lanes) + " wg" + std::to_string(wg), cfg});
       }
-  std::vector<std::string> extra{""};
-  if (is_nvidia(device)) extra.push_back("-cl-nv-maxrregcount=40");
-  const auto max_wg =
-      merklize::detail::device_info<CL_DEVICE_MAX_WORK_GROUP_SIZE, std::size_t>(device);
-  for (unsigned nodes_per_item : {0u, 1u, 2u, 4u}) // 0: merkle_subtree
-    for (const auto &options : extra)
-      for (std::size_t wg : {128, 256, 512}) {
-        if (wg > max_wg) continue;
-        merklize::config cfg;
-        cfg.lanes = 1; // one node per lane on CPUs too
-        cfg.work_group_size = wg;
-        cfg.level_options = options;
-        cfg.level_kernel = nodes_per_item ? merklize::level_kernel_kind::level
-                                          : merklize::level_kernel_kind::subtree;
-        cfg.nodes_per_item = nodes_per_item;
-        all.push_back({(nodes_per_item ? "level x" + std::to_string(nodes_per_item) : "subtree") +
-                           " wg" + std::to_string(wg) + (options.empty() ? "" : " " + options),
-                       cfg});
-      }
+  using kind = merklize::level_kernel_kind;
+  for (std::size_t wg : {128, 256}) {
+    const std::string at = " wg" + std::to_string(wg);
+    all.push_back({"subtree" + at, one_lane(wg, kind::subtree)});
+    for (unsigned nodes : {1u, 2u, 4u}) {
+      merklize::config cfg = one_lane(wg, kind::level);
+      cfg.nodes_per_item = nodes;
+      all.push_back({"level x" + std::to_string(nodes) + at, cfg});
+    }
+    for (unsigned levels : {2u, 3u}) {
+      merklize::config cfg = one_lane(wg, kind::levels);
+      cfg.levels_per_item = levels;
+      all.push_back({"levels x" + std::to_string(levels) + at, cfg});
+    }
+  }
   return all;
 }
 
@@ -107,6 +104,27 @@ double build_ms(merklize::merkleizer &m, const sized_tree &t) {
   return merklize::events_ms(events);
 }
 
+// Each launch of one build, in ms, and the idle time before it (its start less the previous
+// launch's end): where a small tree's time goes.
+std::string launch_report(merklize::merkleizer &m, const sized_tree &t) {
+  const auto events = m.enqueue_build(t.leaves, t.n, t.nodes);
+  events.back().wait();
+  std::string report;
+  cl_ulong previous_end = 0;
+  for (const auto &e : events) {
+    const cl_ulong start = e.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+    const cl_ulong end = e.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+    char item[64];
+    std::snprintf(item, sizeof item, " %.4f", (end - start) * 1e-6);
+    if (previous_end)
+      report +=
+          "(+" + std::to_string((static_cast<long long>(start - previous_end)) / 1000) + "us)";
+    report += item;
+    previous_end = end;
+  }
+  return report;
+}
+
 // The median of enough builds to take about 0.1 s (5 to 200).
 double median_ms(merklize::merkleizer &m, const sized_tree &t) {
   const double first = build_ms(m, t);
@@ -133,15 +151,21 @@ std::string register_report(const std::string &log, const std::string &kernel) {
 
 // The build log of the program that runs a variant's one-level launches.
 std::string level_build_log(const merklize::merkleizer &m) {
-  const bool level = m.configuration().level_kernel == merklize::level_kernel_kind::level;
-  const auto spec = level ? m.merkle_level_program() : m.level_program();
+  using kind = merklize::level_kernel_kind;
+  const kind k = m.configuration().level_kernel;
+  const auto spec = k == kind::level    ? m.merkle_level_program()
+                    : k == kind::levels ? m.merkle_levels_program()
+                                        : m.level_program();
   const cl::Program program = merklize::detail::get_program(m.context(), m.device(), spec);
   return register_report(merklize::detail::build_logs(program, m.context()),
-                         level ? "merkle_level" : "merkle_subtree");
+                         k == kind::level    ? "merkle_level"
+                         : k == kind::levels ? "merkle_levels"
+                                             : "merkle_subtree");
 }
 
 struct result {
-  std::map<unsigned, double> ms; // by log2 size
+  std::map<unsigned, double> ms;            // by log2 size
+  std::map<unsigned, std::size_t> launches; // by log2 size
   std::string registers, error;
 };
 
@@ -169,6 +193,10 @@ int run_kernel_variants(const cl::Device &device, const std::vector<unsigned> &l
           break;
         }
         results[v].ms[t.log2] = median_ms(m, t);
+        results[v].launches[t.log2] = m.enqueue_build(t.leaves, t.n, t.nodes).size();
+        if (v == 0)
+          std::printf("default at 2^%u, launch ms (+idle before):%s\n", t.log2,
+                      launch_report(m, t).c_str());
       }
       if (!build_log.empty()) results[v].registers = level_build_log(m);
     } catch (const std::exception &e) {
@@ -188,7 +216,8 @@ int run_kernel_variants(const cl::Device &device, const std::vector<unsigned> &l
   };
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
-  std::printf("\nkernel variants on %s: median kernel ms of a whole tree, sorted by 2^%u\n",
+  std::printf("\nkernel variants on %s: median kernel ms of a whole tree / launches, sorted by "
+              "2^%u\n",
               merklize::device_name(device).c_str(), largest);
   std::printf("%-44s", "variant");
   for (const auto &t : trees)
@@ -203,7 +232,7 @@ int run_kernel_variants(const cl::Device &device, const std::vector<unsigned> &l
       if (found == r.ms.end())
         std::printf(" %10s", "-");
       else
-        std::printf(" %10.4f", found->second);
+        std::printf(" %6.4f/%-3zu", found->second, r.launches.at(t.log2));
     }
     const auto at_largest = r.ms.find(largest);
     if (at_largest != r.ms.end())

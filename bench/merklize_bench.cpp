@@ -10,6 +10,8 @@
 //   pinned_root/K   the same, root only
 // After the run: a summary table per size, and with --csv=FILE the rows for bench/plot.py.
 // --variants[=K,K,...] times the kernels of one-level launches instead (kernel_variants.hpp).
+// --timeline=K prints where a pinned build of 2^K leaves, every node kept, spends its time:
+// each queue's busy and idle time on the device's clock, against the host's wall time.
 #include "kernel_variants.hpp"
 
 #include <merklize/merklize.hpp>
@@ -34,6 +36,7 @@ struct options {
   bool sweep = false;    // kernels only, over work-group sizes and levels per launch
   bool variants = false; // kernel variants of the one-level launches, at variant_sizes
   std::vector<unsigned> variant_sizes; // log2 leaf counts; empty: by device type
+  unsigned timeline = 0;               // log2 leaf count of --timeline; 0: none
 };
 
 std::vector<unsigned> parse_sizes(const std::string &list) {
@@ -209,7 +212,9 @@ options parse(int &argc, char **argv) {
     else if (const char *v = value("variants")) {
       o.variants = true;
       o.variant_sizes = parse_sizes(v);
-    } else if (const char *v = value("device"))
+    } else if (const char *v = value("timeline"))
+      o.timeline = std::stoul(v);
+    else if (const char *v = value("device"))
       ::setenv("MERKLIZE_DEVICE", v, 1);
     else
       argv[kept++] = argv[i];
@@ -249,6 +254,61 @@ void print_summary(const options &o) {
   }
 }
 
+// One queue's commands in a timeline: busy time, span, and the idle gaps over 20 us.
+void print_queue(const std::vector<merklize::command_span> &spans,
+                 merklize::command_span::kind what, const char *name) {
+  double busy = 0, first = -1, last = 0, idle = 0;
+  std::size_t count = 0;
+  std::string gaps;
+  for (const auto &span : spans) {
+    if (span.what != what) continue;
+    const double gap = count ? span.start_ms - last : 0;
+    if (gap > 0.02) {
+      idle += gap;
+      if (gaps.size() < 200)
+        gaps += " " + std::to_string(gap).substr(0, 5) + "@" +
+                std::to_string(span.start_ms).substr(0, 5);
+    }
+    if (first < 0) first = span.start_ms;
+    busy += span.end_ms - span.start_ms;
+    last = std::max(last, span.end_ms);
+    ++count;
+  }
+  if (count == 0) first = 0;
+  std::printf("  %-8s %4zu commands, busy %7.3f ms, from %7.3f to %7.3f ms, idle %.3f ms in gaps "
+              "over 20 us (ms@ms):%s\n",
+              name, count, busy, first, last, idle, gaps.c_str());
+}
+
+void print_timeline(unsigned log2, const merklize::config &cfg, const std::string &what,
+                    bool detail = false) {
+  const std::uint64_t n = std::uint64_t(1) << log2;
+  merklize::merkleizer m(device, cfg);
+  merklize::host_buffer leaves = m.allocate_host(n * merklize::node_bytes);
+  const auto random = random_leaves(n);
+  std::memcpy(leaves.data(), random.data(), random.size());
+  merklize::tree t = m.allocate_tree(n);
+  for (int warm = 0; warm < 3; ++warm)
+    m.build(leaves, t);
+  const auto spans = m.timeline();
+  double end = 0;
+  for (const auto &span : spans)
+    end = std::max(end, span.end_ms);
+  std::printf("timeline, 2^%u leaves pinned, every node, %s: wall %.3f ms, commands %.3f ms, "
+              "%zu chunks\n",
+              log2, what.c_str(), m.last_times().wall_ms, end, m.last_times().chunks);
+  using kind = merklize::command_span::kind;
+  print_queue(spans, kind::upload, "upload");
+  print_queue(spans, kind::kernel, "kernels");
+  print_queue(spans, kind::download, "download");
+  if (!detail) return;
+  std::printf("  the commands starting 4 to 8 ms in (u: upload, k: kernel, d: download):\n   ");
+  for (const auto &span : spans)
+    if (span.start_ms >= 4 && span.start_ms < 8)
+      std::printf(" %c%.3f-%.3f", "ukd"[static_cast<int>(span.what)], span.start_ms, span.end_ms);
+  std::printf("\n");
+}
+
 int run(options o, int argc, char **argv) {
   device = merklize::default_device();
   const bool gpu =
@@ -276,6 +336,21 @@ int run(options o, int argc, char **argv) {
           .write(reinterpret_cast<const char *>(binaries.at(0).data()),
                  static_cast<std::streamsize>(binaries.at(0).size()));
     }
+    return 0;
+  }
+  if (o.timeline) {
+    std::printf("device: %s\n", merklize::device_name(device).c_str());
+    print_timeline(o.timeline, with_output(merklize::output_levels::from_level(1)), "defaults",
+                   true);
+    for (unsigned chunk_log2 : {20u, 21u, 22u})
+      for (unsigned in_flight : {3u, 4u, 6u}) {
+        merklize::config cfg = with_output(merklize::output_levels::from_level(1));
+        cfg.chunk_log2 = chunk_log2;
+        cfg.chunks_in_flight = in_flight;
+        print_timeline(o.timeline, cfg,
+                       "chunks of 2^" + std::to_string(chunk_log2) + ", " +
+                           std::to_string(in_flight) + " in flight");
+      }
     return 0;
   }
   if (o.max_log2 == 0) o.max_log2 = gpu ? 25 : 20; // 2^20 keeps `make bench` near 2 min on 2 cores

@@ -4,23 +4,28 @@
 //   merklize::tree t = m.build(leaves);              // N x 32 bytes in, every node out
 //   std::cout << merklize::to_hex(t.root()) << "\n";
 //
-// Kernels: each launch computes up to log2(W) + 1 levels (W = work-group size), the upper ones
-// in local memory; config::levels_per_launch = 1 gives one launch per level. A launch of one level
-// runs the same kernel or, with config::level_kernel, merkle_level. Launches are chained
-// by events on an out-of-order queue (in-order where the device has none) with profiling on.
+// Kernels: while a level keeps every compute unit busy, each launch computes levels_per_item
+// levels with each work-item's subtree in registers (merkle_levels; config::level_kernel picks
+// others), then launches fused in local memory compute up to log2(W) + 1 levels each (W = the
+// work-group size); config::levels_per_launch = 1 gives one launch per level. Launches are
+// chained by events on an in-order queue with profiling on.
 //
-// Host builds stream the tree through the device in chunks of 2^s leaves: while chunk c is
-// hashed, chunk c+1 is uploaded and chunk c-1's nodes are downloaded, on three queues. A chunk of
-// 2^s leaves aligned at a multiple of 2^s is exactly the subtree under node c of level s, for both
-// shapes: level k of the tree has ceil(N / 2^k) nodes, of which chunk c owns the ceil(m_c / 2^k)
-// from index c * 2^(s-k) on (m_c its leaf count), so its lone nodes are the tree's lone nodes.
-// The same holds for any part of 2^t-aligned leaves [f, f + m) with m a multiple of 2^t or
-// f + m = N (build_part): for k <= t, f / 2^k is even for k < t, so no pair of level k - 1
-// straddles the part's ends, and its level k is the tree's from index f / 2^k on; chunk c of a
-// part writes level k at index (f >> k) + (c << (s - k)).
+// Host builds stream the tree through the device in chunks: while chunk c is hashed, chunk c+1
+// is uploaded and chunk c-1's nodes are downloaded, on three queues. A chunk of 2^t leaves
+// aligned at a multiple of 2^t is exactly the subtree under one node of level t, for both
+// shapes: level k of the tree has ceil(N / 2^k) nodes, of which the chunk at leaf f owns the
+// ceil(m / 2^k) from index f / 2^k on (m its leaf count), so its lone nodes are the tree's lone
+// nodes. The same holds for any part of 2^t-aligned leaves [f, f + m) with m a multiple of 2^t
+// or f + m = N (build_part and every chunk): for k <= t, f / 2^k is even for k < t, so no pair
+// of level k - 1 straddles the part's ends, and its level k is the tree's from index f / 2^k on.
+// Chunks hold 2^s leaves, except that a long stream starts and ends with smaller ones, so that
+// the first upload and the last download, which nothing overlaps, are short; every chunk
+// computes its levels up to base (s, or s - 2 with the smaller chunks) and the levels above base
+// are computed once all chunks are in.
 // Only a few chunks are on the device at a time, so trees larger than its memory (or than
-// config::max_device_bytes) are built the same way. The chunk roots and the levels above a
-// chunk's lowest ones are kept in one device buffer in tree layout and downloaded once at the end.
+// config::max_device_bytes) are built the same way. The levels above a chunk's lowest ones
+// (those of 2^15 nodes or more) are kept in one device buffer in tree layout and downloaded
+// once at the end.
 //
 // A merkleizer is not thread-safe; use one per thread. Programs and contexts are shared.
 #pragma once
@@ -35,27 +40,33 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 namespace merklize {
 
-// The kernel of a launch that computes one level (config::level_kernel).
+// The kernels of the launches below the fused top of the tree (config::level_kernel).
 enum class level_kernel_kind {
-  automatic, // merkle_level on levels that fill the device many times over, else merkle_subtree
+  automatic, // BLAKE3 nodes: merkle_levels where config::levels_per_item levels remain below
+             // the fused top, else as below; SHA-256 nodes (measured so): merkle_level on levels
+             // that fill the device many times over, else merkle_subtree
   subtree,   // merkle_subtree with one level: the fused kernel serves every launch
   level,     // merkle_level (kernels/merkle_level.cl): no local memory, several nodes per item
+  levels,    // merkle_levels (kernels/merkle_levels.cl) where levels_per_item levels remain,
+             // each work-item a subtree in registers; merkle_level on the levels left over
 };
 
-// The defaults of config::level_kernel and, on GPUs, of config::nodes_per_item and the
-// work-group size, in one place: GPU measurements decide them (docs/BENCHMARKS.md,
-// bench/kernel_variants.sh; H200, 2^25 leaves: merkle_level x2 at 128 work-items 1.333 ms,
-// merkle_subtree 1.418 ms; 2^20 leaves, whose levels never fill it: merkle_subtree 0.083 ms,
-// merkle_level x2 0.093 ms).
+// The defaults of config::level_kernel and, on GPUs, of config::nodes_per_item,
+// config::levels_per_item and the work-group size, in one place: GPU measurements decide them
+// (docs/BENCHMARKS.md, bench/kernel_variants.sh; H200, whole trees of 2^25 / 2^20 leaves:
+// merkle_levels x2 at 128 work-items 1.242 / 0.073 ms, x3 1.439 / 0.090 ms (72 registers);
+// merkle_level x2 1.323 / 0.082 ms; merkle_subtree 1.419 / 0.082 ms).
 constexpr level_kernel_kind default_level_kernel = level_kernel_kind::automatic;
 constexpr unsigned default_gpu_nodes_per_item = 2;
 constexpr std::size_t default_gpu_work_group_size = 128;
+constexpr unsigned default_gpu_levels_per_item = 2;
 
 struct config {
   // A constructor rather than an aggregate: {tree} and {tree, output} name the common settings,
@@ -67,13 +78,18 @@ struct config {
   output_levels output;
   // Work-items per work-group; 0 picks one for the device.
   std::size_t work_group_size = 0;
-  // Levels computed per kernel launch. 0: one launch per level while a level keeps every
-  // compute unit busy, then as many as a work-group holds (log2(W) + 1) in local memory.
+  // Levels computed per kernel launch. 0: launches of one level (or levels_per_item levels, see
+  // level_kernel) while a level keeps every compute unit busy, then fused launches of as many
+  // levels as a work-group holds, log2(W) + 1, in local memory.
+  // Any other value: fused launches of at most that many levels throughout.
   unsigned levels_per_launch = 0;
   // Device memory host builds may use, in bytes; 0: the device's own limits.
   std::uint64_t max_device_bytes = 0;
   // Host builds stream chunks of 2^chunk_log2 leaves; 0 picks a size for the device.
   unsigned chunk_log2 = 0;
+  // Chunks on the device at once in host builds, each with its own memory: one uploading, one
+  // hashed, one downloading, and any more absorb delays between the three. 0: 3.
+  unsigned chunks_in_flight = 0;
   // Nodes per work-item in vector lanes (1, 2, 4, 8 or 16; BLAKE3 node hashes only), one launch
   // per level. 0 picks by device: a CPU's preferred int vector width (PoCL does not vectorize
   // across work-items here), 1 on GPUs, whose fused kernel keeps one node per work-item.
@@ -85,6 +101,9 @@ struct config {
   // Nodes per work-item of merkle_level (1, 2 or 4), the next one's loads issued before the
   // current one is hashed. 0: default_gpu_nodes_per_item on GPUs, 1 on other devices.
   unsigned nodes_per_item = 0;
+  // Levels per launch of merkle_levels (2 or 3), each work-item hashing a subtree of
+  // 2^levels_per_item nodes. 0: default_gpu_levels_per_item on GPUs, 2 on other devices.
+  unsigned levels_per_item = 0;
   // Build options appended to the program that runs the one-level launches (merkle_level's, else
   // merkle_subtree's or the lanes kernel's), for experiments such as "-cl-nv-maxrregcount=48".
   // Part of the program's cache key; such a program is always compiled, never ahead of time.
@@ -111,6 +130,13 @@ struct build_times {
   double wall_ms = 0;     // the whole call, by the host's clock
   std::size_t kernel_launches = 0;
   std::size_t chunks = 0;
+};
+
+// A command of a host build on the device's clock, in milliseconds from the start of the
+// build's first command (merkleizer::timeline): where copies and kernels overlap or wait.
+struct command_span {
+  enum class kind { upload, kernel, download } what;
+  double start_ms, end_ms;
 };
 
 // Execution time of a finished command, from its profiling information.
@@ -164,25 +190,27 @@ public:
 
   // For buffers of the caller's own context: `device` must belong to `context`.
   merkleizer(const cl::Context &context, const cl::Device &device, config cfg = {})
-      : context_(context), device_(device), config_(cfg), queue_(make_queue(true)),
-        upload_queue_(make_queue(false)), download_queue_(make_queue(false)) {
+      : context_(context), device_(device), config_(cfg), queue_(make_queue()),
+        upload_queue_(make_queue()), download_queue_(make_queue()) {
     if (!detail::device_info<CL_DEVICE_ENDIAN_LITTLE, cl_bool>(device_))
       throw error(device_name(device_) +
                   " is big-endian; merklize's kernels load BLAKE3 words little-endian");
     if (cfg.level_kernel != level_kernel_kind::automatic &&
         cfg.level_kernel != level_kernel_kind::subtree &&
-        cfg.level_kernel != level_kernel_kind::level)
-      throw error("level_kernel must be level_kernel_kind::automatic, subtree or level");
+        cfg.level_kernel != level_kernel_kind::level &&
+        cfg.level_kernel != level_kernel_kind::levels)
+      throw error("level_kernel must be level_kernel_kind::automatic, subtree, level or levels");
     if (cfg.nodes_per_item > 4 || cfg.nodes_per_item == 3)
       throw error("nodes_per_item must be 0, 1, 2 or 4, not " + std::to_string(cfg.nodes_per_item));
+    if (cfg.levels_per_item == 1 || cfg.levels_per_item > 3)
+      throw error("levels_per_item must be 0, 2 or 3, not " + std::to_string(cfg.levels_per_item));
   }
 
   const cl::Context &context() const { return context_; }
   const cl::Device &device() const { return device_; }
-  // The queue of the kernels (out-of-order where the device has it).
+  // The queue of the kernels (in order, with profiling).
   const cl::CommandQueue &queue() const { return queue_; }
   const config &configuration() const { return config_; }
-  bool out_of_order() const { return out_of_order_; }
 
   // Nodes that enqueue_build writes for N leaves: levels 1..depth, and for N = 1 the root (the
   // leaf itself), so the root is always the last node written.
@@ -308,7 +336,43 @@ public:
     return config_.chunk_log2 ? config_.chunk_log2 : (is_cpu() ? 22 : 21);
   }
 
-  const build_times &last_times() const { return last_; }
+  // The times of the last host build. The profiled sums are read from its commands' events on
+  // the first call, not during the build, whose wall time would otherwise include it.
+  const build_times &last_times() const {
+    if (!last_profiled_) {
+      last_.upload_ms = events_ms(last_events_.uploads);
+      last_.kernel_ms = events_ms(last_events_.kernels);
+      last_.download_ms = events_ms(last_events_.downloads);
+      last_profiled_ = true;
+    }
+    return last_;
+  }
+
+  // Every command of the last host build, ordered by start.
+  std::vector<command_span> timeline() const {
+    std::vector<command_span> spans;
+    const auto add = [&](const std::vector<cl::Event> &events, command_span::kind what) {
+      for (const auto &e : events) {
+        cl_ulong start = 0, end = 0;
+        detail::call("clGetEventProfilingInfo",
+                     [&] { return e.getProfilingInfo(CL_PROFILING_COMMAND_START, &start); });
+        detail::call("clGetEventProfilingInfo",
+                     [&] { return e.getProfilingInfo(CL_PROFILING_COMMAND_END, &end); });
+        spans.push_back({what, double(start), double(end)});
+      }
+    };
+    add(last_events_.uploads, command_span::kind::upload);
+    add(last_events_.kernels, command_span::kind::kernel);
+    add(last_events_.downloads, command_span::kind::download);
+    std::sort(spans.begin(), spans.end(),
+              [](const command_span &a, const command_span &b) { return a.start_ms < b.start_ms; });
+    const double origin = spans.empty() ? 0 : spans.front().start_ms;
+    for (auto &span : spans) {
+      span.start_ms = (span.start_ms - origin) * 1e-6;
+      span.end_ms = (span.end_ms - origin) * 1e-6;
+    }
+    return spans;
+  }
 
   // The program of the level kernels for this device and configuration (files and options):
   // merkle_subtree, or merkle_level_lanes with lanes.
@@ -327,10 +391,23 @@ public:
     return detail::with_extra_options(spec, config_.level_options);
   }
 
+  // The program of merkle_levels for this device and configuration (32- or 64-bit indices).
+  detail::program_spec merkle_levels_program(bool wide_index = false) const {
+    const auto spec = detail::merkle_levels_program(config_.tree.hash, work_group_size(1),
+                                                    levels_per_item(), wide_index);
+    return detail::with_extra_options(spec, config_.level_options);
+  }
+
   // Nodes per work-item of merkle_level on this device (config::nodes_per_item, resolved).
   unsigned nodes_per_item() const {
     if (config_.nodes_per_item) return config_.nodes_per_item;
     return is_cpu() ? 1 : default_gpu_nodes_per_item;
+  }
+
+  // Levels per launch of merkle_levels on this device (config::levels_per_item, resolved).
+  unsigned levels_per_item() const {
+    if (config_.levels_per_item) return config_.levels_per_item;
+    return is_cpu() ? 2 : default_gpu_levels_per_item;
   }
 
   // The form the level kernels' program was built from (programs.hpp); builds it if not yet.
@@ -383,11 +460,36 @@ private:
     std::uint64_t node_first() const { return first + offset; }
   };
 
-  // How a host build streams: chunks of 2^s leaves, the lowest `lower` levels of each chunk
-  // downloaded from its slot, the levels above kept in `upper` (tree layout from level lower+1).
+  // A run of a host build's leaves that crosses the device as one piece: leaves [first, first +
+  // count) of the part, a multiple of 2^base from its start, as many or the part's last leaves
+  // (so its levels 1..base are the part's; see the top of this file).
+  struct chunk {
+    std::uint64_t first, count;
+  };
+
+  // How a host build streams: chunks of up to 2^s leaves, levels 1..base of each computed as it
+  // arrives, the lowest `lower` of them downloaded from its slot and the rest kept in `upper`
+  // (tree layout from level lower+1), where the levels above base are computed once every
+  // chunk is in. A long stream starts with chunks of 2^(s-2), 2^(s-2), 2^(s-1) leaves and ends
+  // with the mirror image: nothing overlaps the first chunk's upload and the last one's
+  // download, so they are kept short (base = s - 2 then, else s).
   struct stream_plan {
-    unsigned s = 0, lower = 0, slots = 0;
-    std::uint64_t chunk_leaves = 0, chunks = 0, slot_leaves = 0, slot_nodes = 0, upper_nodes = 0;
+    unsigned lower = 0, base = 0, slots = 0;
+    // The chunks: `head`, then `middle` chunks of 2^s from leaf middle_first (the last one
+    // possibly shorter), then `tail`; computed, not listed, as a huge tree has many.
+    std::vector<chunk> head, tail;
+    std::uint64_t leaves = 0, middle_first = 0, middle = 0;
+    unsigned s = 0;
+    std::uint64_t slot_leaves = 0, slot_nodes = 0, upper_nodes = 0;
+
+    std::uint64_t chunks() const { return head.size() + middle + tail.size(); }
+    chunk at(std::uint64_t c) const {
+      if (c < head.size()) return head[c];
+      c -= head.size();
+      if (c >= middle) return tail[c - middle];
+      const std::uint64_t first = middle_first + (c << s);
+      return {first, std::min(std::uint64_t(1) << s, leaves - first)};
+    }
 
     std::uint64_t device_bytes() const {
       return (slots * (slot_leaves + slot_nodes) + upper_nodes + zero_nodes) * node_bytes;
@@ -400,15 +502,13 @@ private:
     return (detail::device_info<CL_DEVICE_TYPE, cl_device_type>(device_) & CL_DEVICE_TYPE_CPU) != 0;
   }
 
-  cl::CommandQueue make_queue(bool allow_out_of_order) {
-    const auto supported =
-        detail::device_info<CL_DEVICE_QUEUE_PROPERTIES, cl_command_queue_properties>(device_);
-    const bool ooo = allow_out_of_order && (supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    if (allow_out_of_order) out_of_order_ = ooo;
-    const cl_command_queue_properties props =
-        CL_QUEUE_PROFILING_ENABLE | (ooo ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0);
+  // In-order queues: a build's launches depend on each other anyway, and on an H200 an
+  // out-of-order kernel queue held a chunk's launches back until the download queue had
+  // finished the chunk before (0.07 ms a chunk; 24.16 against 23.39 ms end to end for 2^25
+  // leaves, docs/BENCHMARKS.md).
+  cl::CommandQueue make_queue() {
     return detail::create("clCreateCommandQueue", [&](cl_int *err) {
-      return cl::CommandQueue(context_, device_, props, err);
+      return cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, err);
     });
   }
 
@@ -434,10 +534,22 @@ private:
   // nodes per work-item pay; on smaller levels a work-item's second node only adds latency.
   bool runs_level_kernel(std::uint64_t count) const {
     if (!uses_level_kernel(lanes_)) return false;
-    if (config_.level_kernel == level_kernel_kind::level) return true;
+    if (config_.level_kernel == level_kernel_kind::level ||
+        config_.level_kernel == level_kernel_kind::levels)
+      return true;
     if (config_.tree.hash == hash_kind::sha256) return false; // measured for BLAKE3 nodes only
     const std::uint64_t items = (count + 1) / 2 / nodes_per_item();
     return items >= std::uint64_t(16) * compute_units_ * local_size_;
+  }
+
+  // Whether a launch with `remaining` levels to compute, not fused, runs merkle_levels: where
+  // levels_per_item levels remain, with level_kernel levels or automatic for BLAKE3 nodes.
+  bool runs_levels_kernel(unsigned remaining) const {
+    if (!uses_level_kernel(lanes_) || config_.levels_per_launch || remaining < levels_per_item())
+      return false;
+    if (config_.level_kernel == level_kernel_kind::levels) return true;
+    return config_.level_kernel == level_kernel_kind::automatic &&
+           config_.tree.hash != hash_kind::sha256;
   }
 
   // Levels of up to this many nodes get merkle_level with 32-bit indices: its indices (16-byte
@@ -448,13 +560,24 @@ private:
   // merkle_level for a level of `count` nodes, built on first use.
   cl::Kernel &level_kernel(std::uint64_t count) {
     const bool wide = count > narrow_index_limit;
-    cl::Kernel &kernel = level_kernels_[wide];
+    return built_kernel(level_kernels_[wide], merkle_level_program(wide), "merkle_level",
+                        local_size_);
+  }
+
+  // merkle_levels above a level of `count` nodes, built on first use.
+  cl::Kernel &levels_kernel(std::uint64_t count) {
+    const bool wide = count > narrow_index_limit;
+    return built_kernel(levels_kernels_[wide], merkle_levels_program(wide), "merkle_levels",
+                        local_size_);
+  }
+
+  cl::Kernel &built_kernel(cl::Kernel &kernel, const detail::program_spec &spec, const char *name,
+                           std::size_t local_size) {
     if (kernel()) return kernel;
-    const auto built = detail::get_program(context_, device_, merkle_level_program(wide));
-    kernel = detail::create("clCreateKernel", [&](cl_int *err) {
-      return cl::Kernel(built.program, "merkle_level", err);
-    });
-    check_work_group_size(kernel);
+    const auto built = detail::get_program(context_, device_, spec);
+    kernel = detail::create("clCreateKernel",
+                            [&](cl_int *err) { return cl::Kernel(built.program, name, err); });
+    check_work_group_size(kernel, local_size);
     return kernel;
   }
 
@@ -468,7 +591,7 @@ private:
     kernel_ = detail::create("clCreateKernel", [&](cl_int *err) {
       return cl::Kernel(built.program, lanes_ > 1 ? "merkle_level_lanes" : "merkle_subtree", err);
     });
-    check_work_group_size(kernel_);
+    check_work_group_size(kernel_, local_size_);
     compute_units_ = detail::device_info<CL_DEVICE_MAX_COMPUTE_UNITS, cl_uint>(device_);
     zeros_ = detail::create("clCreateBuffer", [&](cl_int *err) {
       return cl::Buffer(context_, CL_MEM_READ_ONLY, zero_nodes * node_bytes, nullptr, err);
@@ -493,13 +616,13 @@ private:
                                  device_max);
   }
 
-  void check_work_group_size(const cl::Kernel &kernel) const {
+  void check_work_group_size(const cl::Kernel &kernel, std::size_t local_size) const {
     std::size_t kernel_max = 0;
     detail::call("clGetKernelWorkGroupInfo", [&] {
       return kernel.getWorkGroupInfo(device_, CL_KERNEL_WORK_GROUP_SIZE, &kernel_max);
     });
-    if (local_size_ > kernel_max)
-      throw error("work-group size " + std::to_string(local_size_) +
+    if (local_size > kernel_max)
+      throw error("work-group size " + std::to_string(local_size) +
                   " exceeds the kernel's limit of " + std::to_string(kernel_max) + " on " +
                   device_name(device_));
   }
@@ -514,7 +637,7 @@ private:
     return (count + 1) / 2 <= std::uint64_t(2) * compute_units_ * local_size_;
   }
 
-  // Levels one launch computes: a work-group of W (a power of two) reduces 2W nodes to one.
+  // Levels a fused launch computes: a work-group of W (a power of two) reduces 2W nodes to one.
   unsigned levels_per_launch() const {
     if (lanes_ > 1 || local_size_ & (local_size_ - 1)) return 1;
     unsigned levels = 1;
@@ -523,60 +646,90 @@ private:
     return config_.levels_per_launch ? std::min(config_.levels_per_launch, levels) : levels;
   }
 
-  // Enqueues the levels above `source`, in launches of up to levels_per_launch() levels.
+  // One launch of enqueue_levels: its kernel (arguments set), levels, work-items and group size.
+  struct launch {
+    cl::Kernel *kernel;
+    unsigned levels;
+    std::uint64_t items;
+    std::size_t local_size;
+  };
+
+  // The launch above level `in` with `remaining` levels to go into `out`.
+  launch plan_launch(const level_source &in, const level_target &out, unsigned remaining,
+                     unsigned root_level) {
+    const std::uint64_t pairs = (in.count + 1) / 2;
+    const auto top = [&](unsigned levels) {
+      return in.level + levels == root_level ? int(levels) - 1 : -1;
+    };
+    if (lanes_ > 1) {
+      set_level_args(kernel_, in, out.buffer, out.node_first(), top(1) == 0);
+      return {&kernel_, 1, (pairs + lanes_ - 1) / lanes_, local_size_};
+    }
+    const unsigned fused_levels = std::min(levels_per_launch(), remaining);
+    if (fuses(in.count) && fused_levels > 1) {
+      set_span_args(kernel_, in, out, fused_levels, top(fused_levels));
+      return {&kernel_, fused_levels, pairs, local_size_};
+    }
+    if (runs_levels_kernel(remaining)) {
+      const unsigned levels = levels_per_item();
+      cl::Kernel &kernel = levels_kernel(in.count);
+      set_span_args(kernel, in, out, std::nullopt, top(levels));
+      return {&kernel, levels, detail::ceil_shift(in.count, levels), local_size_};
+    }
+    if (runs_level_kernel(in.count)) {
+      cl::Kernel &kernel = level_kernel(in.count);
+      set_level_args(kernel, in, out.buffer, out.node_first(), top(1) == 0);
+      return {&kernel, 1, (pairs + nodes_per_item() - 1) / nodes_per_item(), local_size_};
+    }
+    set_span_args(kernel_, in, out, 1u, top(1));
+    return {&kernel_, 1, pairs, local_size_};
+  }
+
+  // Enqueues the levels above `source`: launches of one level (or levels_per_item levels) while
+  // levels are large, then fused launches of up to levels_per_launch() levels.
   void enqueue_levels(const level_source &source, const level_target &target, unsigned root_level,
                       const std::vector<cl::Event> &wait, std::vector<cl::Event> &events) {
     subtree_kernel();
-    const unsigned per_launch = levels_per_launch();
     std::uint64_t count = source.count;
     for (unsigned done = 0; done < target.levels;) {
-      const unsigned levels = std::min(fuses(count) ? per_launch : 1u, target.levels - done);
       const level_target out = target.from(done);
       const level_source in = done == 0
                                   ? source
                                   : level_source{target.buffer, target.from(done - 1).node_first(),
                                                  count, source.level + done};
-      const int top = in.level + levels == root_level ? int(levels) - 1 : -1;
-      std::uint64_t items = (count + 1) / 2;
-      cl::Kernel *kernel = &kernel_;
-      if (lanes_ > 1) {
-        set_level_args(kernel_, in, out.buffer, out.node_first(), top == 0);
-        items = (items + lanes_ - 1) / lanes_;
-      } else if (levels == 1 && runs_level_kernel(count)) {
-        kernel = &level_kernel(count);
-        set_level_args(*kernel, in, out.buffer, out.node_first(), top == 0);
-        items = (items + nodes_per_item() - 1) / nodes_per_item();
-      } else {
-        set_subtree_args(in, out, levels, top);
-      }
+      const launch l = plan_launch(in, out, target.levels - done, root_level);
       const std::vector<cl::Event> deps = done == 0 ? wait : std::vector<cl::Event>{events.back()};
       events.emplace_back();
       detail::call("clEnqueueNDRangeKernel", [&] {
-        const std::uint64_t groups = (items + local_size_ - 1) / local_size_;
-        return queue_.enqueueNDRangeKernel(*kernel, cl::NullRange,
-                                           cl::NDRange(groups * local_size_),
-                                           cl::NDRange(local_size_), &deps, &events.back());
+        const std::uint64_t groups = (l.items + l.local_size - 1) / l.local_size;
+        return queue_.enqueueNDRangeKernel(*l.kernel, cl::NullRange,
+                                           cl::NDRange(groups * l.local_size),
+                                           cl::NDRange(l.local_size), &deps, &events.back());
       });
-      for (unsigned j = 0; j < levels; ++j)
-        count = (count + 1) / 2;
-      done += levels;
+      count = detail::ceil_shift(count, l.levels);
+      done += l.levels;
     }
   }
 
-  void set_subtree_args(const level_source &in, const level_target &out, unsigned levels, int top) {
+  // The arguments of merkle_subtree and merkle_levels: where they read and write, then
+  // merkle_subtree's level count (levels_arg), the zero roots, the level read, the shape and the
+  // launch level that is the root.
+  void set_span_args(cl::Kernel &kernel, const level_source &in, const level_target &out,
+                     std::optional<unsigned> levels_arg, int top) {
     detail::call("clSetKernelArg", [&] {
-      cl_int err = kernel_.setArg(0, in.buffer);
-      err |= kernel_.setArg(1, cl_ulong(in.first));
-      err |= kernel_.setArg(2, cl_ulong(in.count));
-      err |= kernel_.setArg(3, out.buffer);
-      err |= kernel_.setArg(4, cl_ulong(out.first));
-      err |= kernel_.setArg(5, cl_ulong(out.size));
-      err |= kernel_.setArg(6, cl_ulong(out.offset));
-      err |= kernel_.setArg(7, cl_int(levels));
-      err |= kernel_.setArg(8, zeros_);
-      err |= kernel_.setArg(9, cl_ulong(in.level));
-      err |= kernel_.setArg(10, cl_int(config_.tree.pad == shape::zero));
-      err |= kernel_.setArg(11, cl_int(top));
+      cl_uint i = 0;
+      cl_int err = kernel.setArg(i++, in.buffer);
+      err |= kernel.setArg(i++, cl_ulong(in.first));
+      err |= kernel.setArg(i++, cl_ulong(in.count));
+      err |= kernel.setArg(i++, out.buffer);
+      err |= kernel.setArg(i++, cl_ulong(out.first));
+      err |= kernel.setArg(i++, cl_ulong(out.size));
+      err |= kernel.setArg(i++, cl_ulong(out.offset));
+      if (levels_arg) err |= kernel.setArg(i++, cl_int(*levels_arg));
+      err |= kernel.setArg(i++, zeros_);
+      err |= kernel.setArg(i++, cl_ulong(in.level));
+      err |= kernel.setArg(i++, cl_int(config_.tree.pad == shape::zero));
+      err |= kernel.setArg(i++, cl_int(top));
       return err;
     });
   }
@@ -598,6 +751,8 @@ private:
     });
   }
 
+  unsigned in_flight() const { return config_.chunks_in_flight ? config_.chunks_in_flight : 3; }
+
   // Chunk size and slots for a host build, within the device's memory or max_device_bytes.
   stream_plan plan_for(const part_span &part) const {
     const tree_layout &layout = part.layout;
@@ -607,11 +762,17 @@ private:
                                      ? std::min<std::uint64_t>(config_.max_device_bytes, global)
                                      : global / 10 * 9;
     for (unsigned s = std::min(chunk_log2(), part.levels);; --s) {
-      const stream_plan plan = plan_with(part, s);
-      const bool fits =
-          plan.device_bytes() <= budget &&
-          std::max({plan.slot_leaves, plan.slot_nodes, plan.upper_nodes}) * node_bytes <= max_alloc;
-      if (fits) return plan;
+      // The fewest levels read back per chunk first; more keep less in `upper`.
+      stream_plan plan = plan_with(part, s, in_flight());
+      for (unsigned lower = plan.lower;; ++lower) {
+        plan = plan_with(part, s, in_flight(), lower);
+        const bool fits =
+            plan.device_bytes() <= budget &&
+            std::max({plan.slot_leaves, plan.slot_nodes, plan.upper_nodes}) * node_bytes <=
+                max_alloc;
+        if (fits) return plan;
+        if (lower + 1 >= std::max(plan.base, 1u)) break;
+      }
       if (s <= 1)
         throw error("tree too large for " + device_name(device_) + ": " +
                     std::to_string(layout.leaf_count() * node_bytes) + " bytes of leaves and " +
@@ -623,21 +784,54 @@ private:
     }
   }
 
-  static stream_plan plan_with(const part_span &part, unsigned s) {
+  // Each read back costs the bus about as much as moving 2^14 nodes (a chunk's read of a level
+  // takes about 10 us more than its bytes on an H200), so a chunk's levels come back from the
+  // slot while they hold 2^min_read_log2 nodes or more, and the levels above them, 1/2^lower of
+  // the tree, stay in `upper` and come back in one read at the end.
+  static constexpr unsigned min_read_log2 = 15;
+
+  // The plan for chunks of 2^s leaves, `lower` levels of each read back from its slot (by
+  // default the levels of 2^min_read_log2 nodes or more, at least one, below `base`).
+  static stream_plan plan_with(const part_span &part, unsigned s, unsigned slots,
+                               unsigned lower = ~0u) {
     const tree_layout &layout = part.layout;
+    const std::uint64_t n = layout.leaf_count(), size = std::uint64_t(1) << s;
+    const std::uint64_t full_chunks = (n + size - 1) / size;
+    const bool ramp = full_chunks >= 4 && s >= 3;
     stream_plan p;
     p.s = s;
-    // The lowest levels of a chunk hold nearly all its nodes and come back chunk by chunk; the
-    // few above them (from 1/2^12 of the tree) stay on the device and come back in one piece.
-    p.lower = s == 0 ? 0 : s - std::max(1u, std::min(12u, s / 2));
-    p.chunk_leaves = std::uint64_t(1) << s;
-    p.chunks = (layout.leaf_count() + p.chunk_leaves - 1) / p.chunk_leaves;
-    p.slots = static_cast<unsigned>(std::min<std::uint64_t>(3, p.chunks));
-    p.slot_leaves = std::min(p.chunk_leaves, layout.leaf_count());
+    p.leaves = n;
+    p.base = ramp ? s - 2 : s;
+    p.middle = ramp ? full_chunks - 2 : full_chunks;
+    if (ramp) {
+      p.head = {{0, size / 4}, {size / 4, size / 4}, {size / 2, size / 2}};
+      p.middle_first = size;
+      p.tail = tail_chunks((full_chunks - 1) * size, n - (full_chunks - 1) * size, s);
+    }
+    const unsigned fewest = s > min_read_log2 ? s - min_read_log2 : 1;
+    p.lower = std::min(lower == ~0u ? fewest : lower, p.base == 0 ? 0 : p.base - 1);
+    p.slots = static_cast<unsigned>(std::min<std::uint64_t>(slots, p.chunks()));
+    p.slot_leaves = std::min(size, n);
     for (unsigned k = 1; k <= p.lower; ++k)
       p.slot_nodes += detail::ceil_shift(p.slot_leaves, k);
     p.upper_nodes = layout.level_offset(part.levels + 1) - layout.level_offset(p.lower + 1);
     return p;
+  }
+
+  // The last chunk of a ramped stream, leaves [first, first + count), count <= 2^s: halves and
+  // quarters, each aligned to its size, ending in a quarter or less.
+  static std::vector<chunk> tail_chunks(std::uint64_t first, std::uint64_t count, unsigned s) {
+    std::vector<chunk> chunks;
+    for (unsigned levels : {s - 1, s - 2}) {
+      const std::uint64_t size = std::uint64_t(1) << levels;
+      if (count > size) {
+        chunks.push_back({first, size});
+        first += size;
+        count -= size;
+      }
+    }
+    chunks.push_back({first, count});
+    return chunks;
   }
 
   // Node offset of chunk-level k (1..lower) in a slot's node buffer.
@@ -721,7 +915,7 @@ private:
     detail::call("clEnqueueUnmapMemObject",
                  [&] { return queue_.enqueueUnmapMemObject(out, mapped, nullptr, &unmapped); });
     detail::call("clWaitForEvents", [&] { return unmapped.wait(); });
-    last_.kernel_ms = events_ms(kernels);
+    last_events_.kernels = kernels;
     last_.kernel_launches = kernels.size();
     last_.chunks = 1;
   }
@@ -732,6 +926,8 @@ private:
   std::vector<digest> stream(const host_side &host, const part_span &part, tree &t,
                              const stream_plan &p) {
     last_ = build_times{};
+    last_events_ = {};
+    last_profiled_ = false;
     const tree_layout &layout = part.layout;
     const unsigned top = part.levels;
     // The level that gets the root flag: the whole tree's root, above its stored levels when a
@@ -757,23 +953,22 @@ private:
     };
     const unsigned keep_lower = std::max(keep, 1u); // kept levels among the chunks' lower ones
     const bool stage_down = !host.nodes_pinned && keep_lower <= p.lower;
-    std::vector<cl::Event> uploads, kernels, downloads, chunk_done(p.chunks), chunk_read(p.chunks);
-    std::vector<std::uint64_t> chunk_leaves(p.chunks);
+    const std::uint64_t chunks = p.chunks();
+    std::vector<cl::Event> uploads, kernels, downloads, chunk_done(chunks), chunk_read(chunks);
     // Host side of a staged download: from the slot's copy to each kept level's place.
     const auto drain = [&](std::uint64_t c) {
       detail::call("clWaitForEvents", [&] { return chunk_read[c].wait(); });
       const std::uint8_t *staged = down_staging_[c % p.slots].data();
       for (unsigned k = keep_lower; k <= p.lower; ++k)
-        parallel_copy(tree_node(k, c << (p.s - k)),
+        parallel_copy(tree_node(k, p.at(c).first >> k),
                       staged +
                           (slot_level_first(p, k) - slot_level_first(p, keep_lower)) * node_bytes,
-                      detail::ceil_shift(chunk_leaves[c], k) * node_bytes);
+                      detail::ceil_shift(p.at(c).count, k) * node_bytes);
     };
-    for (std::uint64_t c = 0; c < p.chunks; ++c) {
+    for (std::uint64_t c = 0; c < chunks; ++c) {
       const slot &sl = slots_[c % p.slots];
-      const std::uint64_t chunk_first = c * p.chunk_leaves;
-      const std::uint64_t m = chunk_leaves[c] =
-          std::min(p.chunk_leaves, layout.leaf_count() - chunk_first);
+      const chunk here = p.at(c);
+      const std::uint64_t chunk_first = here.first, m = here.count;
       const std::uint8_t *source = host.leaves + chunk_first * node_bytes;
       if (!host.leaves_pinned) {
         host_buffer &stage = staging(up_staging_, c % p.slots, p.slot_leaves * node_bytes);
@@ -793,10 +988,11 @@ private:
       std::vector<cl::Event> wait{uploads.back()};
       if (c >= p.slots) wait.push_back(chunk_read[c - p.slots]);
       if (c > 0) wait.push_back(chunk_done[c - 1]);
-      // Levels 1..lower into the slot, then lower+1..s into the upper buffer at the chunk's place.
+      // Levels 1..lower into the slot, then lower+1..base into the upper buffer at the chunk's
+      // place.
       const level_source leaves_in{sl.leaves, 0, m, 0};
       const level_target upper{upper_, upper_first(p.lower + 1), layout.level_size(p.lower + 1),
-                               c << (p.s - p.lower - 1), p.s - p.lower};
+                               chunk_first >> (p.lower + 1), p.base - p.lower};
       std::vector<cl::Event> lower_done{wait.front()}; // the slot's levels are written
       if (p.lower > 0) {
         enqueue_levels(leaves_in, {sl.nodes, 0, detail::ceil_shift(p.slot_leaves, 1), 0, p.lower},
@@ -829,7 +1025,7 @@ private:
           detail::call("clEnqueueReadBuffer", [&] {
             return download_queue_.enqueueReadBuffer(
                 sl.nodes, CL_FALSE, slot_level_first(p, k) * node_bytes,
-                detail::ceil_shift(m, k) * node_bytes, tree_node(k, c << (p.s - k)), &lower_done,
+                detail::ceil_shift(m, k) * node_bytes, tree_node(k, chunk_first >> k), &lower_done,
                 &downloads.back());
           });
           chunk_read[c] = downloads.back();
@@ -838,13 +1034,14 @@ private:
       detail::call("clFlush", [&] { return download_queue_.flush(); });
     }
     if (stage_down)
-      for (std::uint64_t c = p.chunks < p.slots ? 0 : p.chunks + 1 - p.slots; c < p.chunks; ++c)
+      for (std::uint64_t c = chunks < p.slots ? 0 : chunks + 1 - p.slots; c < chunks; ++c)
         drain(c);
     // The levels above the chunks, then the kept ones and the top come back from the upper buffer.
-    if (top > p.s)
-      enqueue_levels({upper_, upper_first(p.s), layout.level_size(p.s), p.s},
-                     {upper_, upper_first(p.s + 1), layout.level_size(p.s + 1), 0, top - p.s},
-                     root_level, {kernels.back()}, kernels);
+    if (top > p.base)
+      enqueue_levels(
+          {upper_, upper_first(p.base), layout.level_size(p.base), p.base},
+          {upper_, upper_first(p.base + 1), layout.level_size(p.base + 1), 0, top - p.base},
+          root_level, {kernels.back()}, kernels);
     const std::vector<cl::Event> all_done{kernels.back()};
     const auto read_upper = [&](unsigned first, unsigned last, void *to) {
       downloads.emplace_back();
@@ -869,11 +1066,9 @@ private:
     detail::call("clFinish", [&] { return download_queue_.finish(); });
     if (from <= top)
       std::memcpy(top_nodes.data(), tree_node(top, 0), top_nodes.size() * node_bytes);
-    last_.upload_ms = events_ms(uploads);
-    last_.kernel_ms = events_ms(kernels);
-    last_.download_ms = events_ms(downloads);
-    last_.kernel_launches = kernels.size();
-    last_.chunks = p.chunks;
+    last_events_ = {std::move(uploads), std::move(kernels), std::move(downloads)};
+    last_.kernel_launches = last_events_.kernels.size();
+    last_.chunks = chunks;
     return top_nodes;
   }
 
@@ -963,10 +1158,10 @@ private:
   cl::Context context_;
   cl::Device device_;
   config config_;
-  bool out_of_order_ = false;
   cl::CommandQueue queue_, upload_queue_, download_queue_;
   cl::Kernel kernel_;
-  cl::Kernel level_kernels_[2]; // merkle_level with 32-bit and with 64-bit indices
+  cl::Kernel level_kernels_[2];  // merkle_level with 32-bit and with 64-bit indices
+  cl::Kernel levels_kernels_[2]; // merkle_levels, the same
   merklize::program_form form_ = merklize::program_form::jit;
   unsigned lanes_ = 1;
   std::size_t local_size_ = 0;
@@ -976,7 +1171,12 @@ private:
   cl::Buffer upper_;
   std::uint64_t upper_bytes_ = 0;
   std::vector<host_buffer> up_staging_, down_staging_;
-  build_times last_;
+  struct build_events {
+    std::vector<cl::Event> uploads, kernels, downloads;
+  };
+  build_events last_events_;
+  mutable build_times last_;
+  mutable bool last_profiled_ = true;
 };
 
 } // namespace merklize

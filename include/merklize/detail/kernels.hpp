@@ -66,6 +66,20 @@ inline program_spec merkle_level_program(hash_kind hash, std::size_t work_group_
               std::to_string(nodes_per_item) + (wide_index ? "-wide" : "")};
 }
 
+// The program holding merkle_levels (merkle_levels.cl), `levels` levels per launch with each
+// work-item's subtree in registers, for one node hash and work-group size, with 32-bit node
+// indices or, with wide_index, 64-bit ones.
+inline program_spec merkle_levels_program(hash_kind hash, std::size_t work_group_size,
+                                          unsigned levels, bool wide_index) {
+  const node_kernel node = node_kernel_of(hash);
+  return {{node.file, "merkle_levels.cl"},
+          std::string("-cl-std=CL1.2 -DMERKLIZE_NODE=") + node.function + " -DMERKLIZE_WG=" +
+              std::to_string(work_group_size) + " -DMERKLIZE_LEVELS=" + std::to_string(levels) +
+              " -DMERKLIZE_INDEX=" + (wide_index ? "ulong" : "uint"),
+          std::string(node.name) + "-levels-wg" + std::to_string(work_group_size) + "-h" +
+              std::to_string(levels) + (wide_index ? "-wide" : "")};
+}
+
 // A spec with build options of the caller's appended (experiments such as
 // "-cl-nv-maxrregcount=48"). It loses its name: ahead-of-time kernels are built without the
 // extra options, so it is only ever compiled (and disk-cached under its options' key).
@@ -101,13 +115,16 @@ inline program_spec proof_program(hash_kind hash) {
 // Every program variant the library builds: `make aot` compiles each of these ahead of time
 // (tools/aot.cpp), so a new program_spec belongs in this list, with a unique name.
 inline std::vector<program_spec> all_program_specs() {
-  // The merkleizer's defaults: 256-wide work-groups on GPUs, 16 with 4, 8 or 16 lanes on CPUs;
-  // merkle_level with 32-bit indices at each number of nodes per work-item.
+  // What CPUs run (only PoCL takes ahead-of-time kernels): 256-wide work-groups without lanes,
+  // 16 with 4, 8 or 16 lanes; merkle_level and merkle_levels with 32-bit indices at each number
+  // of nodes or levels per work-item.
   std::vector<program_spec> specs;
   for (hash_kind hash : {hash_kind::blake3, hash_kind::blake3_parent, hash_kind::sha256}) {
     specs.push_back(merkle_program(hash, 256));
     for (unsigned nodes_per_item : {1u, 2u, 4u})
       specs.push_back(merkle_level_program(hash, 256, nodes_per_item, false));
+    for (unsigned levels : {2u, 3u})
+      specs.push_back(merkle_levels_program(hash, 256, levels, false));
     specs.push_back(proof_program(hash));
     if (lanes_supported(hash))
       for (unsigned lanes : {4u, 8u, 16u})
