@@ -305,7 +305,7 @@ TEST_CASE("the automatic chunk strategy follows the documented rule", "[hash][st
   const bool gpu =
       merklize::detail::device_info<CL_DEVICE_TYPE, cl_device_type>(test::test_device()) &
       CL_DEVICE_TYPE_GPU;
-  const unsigned lanes = gpu           ? 2
+  const unsigned lanes = gpu           ? 1
                          : width >= 16 ? 16
                          : width >= 8  ? 8
                          : width >= 4  ? 4
