@@ -128,3 +128,43 @@ TEST_CASE("any number of chunks in flight gives the same trees", "[streaming]") 
     CHECK(m.build(pinned) == expected);
   }
 }
+
+TEST_CASE("the timeline lists every command of the last build, on one clock", "[streaming]") {
+  merklize::config cfg;
+  cfg.chunk_log2 = 6;
+  cfg.zero_copy = false;
+  merklize::merkleizer m(test::test_device(), cfg);
+  // 16 chunks of 64 leaves, ramped: 16, 16, 32, 14 of 64, then the last 40 as 32 and 8.
+  const auto leaves = test::random_bytes(1000 * 32);
+  REQUIRE(m.build(leaves) == merklize::reference_tree(leaves.data(), leaves.size(), {}));
+  const auto spans = m.timeline();
+  const auto &times = m.last_times();
+  CHECK(times.chunks == 19);
+  std::size_t uploads = 0, kernels = 0, downloads = 0;
+  double upload_ms = 0, kernel_ms = 0, download_ms = 0, previous_start = 0;
+  for (const auto &span : spans) {
+    CHECK(span.start_ms >= previous_start); // ordered by start
+    CHECK(span.end_ms >= span.start_ms);
+    previous_start = span.start_ms;
+    const double ms = span.end_ms - span.start_ms;
+    switch (span.what) {
+    case merklize::command_span::kind::upload:
+      ++uploads, upload_ms += ms;
+      break;
+    case merklize::command_span::kind::kernel:
+      ++kernels, kernel_ms += ms;
+      break;
+    case merklize::command_span::kind::download:
+      ++downloads, download_ms += ms;
+      break;
+    }
+  }
+  REQUIRE_FALSE(spans.empty());
+  CHECK(spans.front().start_ms == 0);
+  CHECK(uploads == 19);
+  CHECK(kernels == times.kernel_launches);
+  CHECK(downloads > 19); // each chunk's lower levels, then the upper ones
+  CHECK(upload_ms == Approx(times.upload_ms).margin(1e-6));
+  CHECK(kernel_ms == Approx(times.kernel_ms).margin(1e-6));
+  CHECK(download_ms == Approx(times.download_ms).margin(1e-6));
+}
