@@ -4,16 +4,8 @@
 # timeline of a pinned build, the benchmark on PoCL at 2^20 .. 2^max, BLAKE3's hash_many tree on
 # the same cores where .baseline/ was carried, then the whole ctest suite on the GPU.
 # Usage, from the project root on that machine:  bash bench/closing_run.sh [max_log2]
-set -uo pipefail
-export MERKLIZE_OCL=all
-source .device-debs/env.sh
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-max=${1:-25}
-log="$OUT/run.log"
-nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm --format=csv | tee "$log"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMERKLIZE_AOT=OFF > /tmp/build.log 2>&1 &&
-  cmake --build build -j 16 >> /tmp/build.log 2>&1 || { grep -B2 -A8 error /tmp/build.log | head -60; exit 1; }
+cmake_args=(-DMERKLIZE_AOT=OFF)
+source bench/device_setup.sh
 ./build/tests/merklize_gpu_test | tail -2 | tee -a "$log"
 ./build/tests/merklize_gpu_hash_test | tail -2 | tee -a "$log"
 MERKLIZE_DEVICE=nvidia ./build/tests/merklize_tests "[hash],[streaming],[levels-kernel]" | tail -2 | tee -a "$log"

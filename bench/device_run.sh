@@ -4,19 +4,8 @@
 # GPU and on PoCL over the host's cores, and, where
 # .baseline/ was carried, BLAKE3's hash_many tree on the same cores. Logs go to $OUT.
 # Usage, from the project root on that machine:  bash bench/device_run.sh [max_log2]
-set -uo pipefail
-export MERKLIZE_OCL=all
-source .device-debs/env.sh
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-max=${1:-25}
-log="$OUT/run.log"
-{
-  nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm --format=csv
-  echo "cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo)"
-} | tee "$log"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > /tmp/build.log 2>&1 &&
-  cmake --build build -j 16 >> /tmp/build.log 2>&1 || { grep -B2 -A8 error /tmp/build.log | head -60; exit 1; }
+cmake_args=()
+source bench/device_setup.sh
 ./build/tools/merklize devices | tee -a "$log"
 (cd build && MERKLIZE_DEVICE=nvidia timeout 300 ctest -j 8 --output-on-failure > ctest.log 2>&1;
  grep -E "tests passed|FAILED|Failed|Skipped" ctest.log) | tee -a "$log"

@@ -112,8 +112,7 @@ std::string launch_report(merklize::merkleizer &m, const sized_tree &t) {
   std::string report;
   cl_ulong previous_end = 0;
   for (const auto &e : events) {
-    const cl_ulong start = e.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-    const cl_ulong end = e.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+    const auto [start, end] = merklize::detail::event_ns(e);
     char item[64];
     std::snprintf(item, sizeof item, " %.4f", (end - start) * 1e-6);
     if (previous_end)

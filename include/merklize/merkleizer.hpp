@@ -43,6 +43,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace merklize {
@@ -140,12 +141,22 @@ struct command_span {
 };
 
 // Execution time of a finished command, from its profiling information.
-inline double event_ms(const cl::Event &event) {
+namespace detail {
+
+// A finished command's start and end on the device's clock, in nanoseconds.
+inline std::pair<cl_ulong, cl_ulong> event_ns(const cl::Event &event) {
   cl_ulong start = 0, end = 0;
-  detail::call("clGetEventProfilingInfo",
-               [&] { return event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start); });
-  detail::call("clGetEventProfilingInfo",
-               [&] { return event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end); });
+  call("clGetEventProfilingInfo",
+       [&] { return event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start); });
+  call("clGetEventProfilingInfo",
+       [&] { return event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end); });
+  return {start, end};
+}
+
+} // namespace detail
+
+inline double event_ms(const cl::Event &event) {
+  const auto [start, end] = detail::event_ns(event);
   return static_cast<double>(end - start) * 1e-6;
 }
 
@@ -353,11 +364,7 @@ public:
     std::vector<command_span> spans;
     const auto add = [&](const std::vector<cl::Event> &events, command_span::kind what) {
       for (const auto &e : events) {
-        cl_ulong start = 0, end = 0;
-        detail::call("clGetEventProfilingInfo",
-                     [&] { return e.getProfilingInfo(CL_PROFILING_COMMAND_START, &start); });
-        detail::call("clGetEventProfilingInfo",
-                     [&] { return e.getProfilingInfo(CL_PROFILING_COMMAND_END, &end); });
+        const auto [start, end] = detail::event_ns(e);
         spans.push_back({what, double(start), double(end)});
       }
     };
@@ -763,8 +770,8 @@ private:
                                      : global / 10 * 9;
     for (unsigned s = std::min(chunk_log2(), part.levels);; --s) {
       // The fewest levels read back per chunk first; more keep less in `upper`.
-      stream_plan plan = plan_with(part, s, in_flight());
-      for (unsigned lower = plan.lower;; ++lower) {
+      stream_plan plan;
+      for (unsigned lower = fewest_lower(s);; ++lower) {
         plan = plan_with(part, s, in_flight(), lower);
         const bool fits =
             plan.device_bytes() <= budget &&
@@ -790,10 +797,13 @@ private:
   // the tree, stay in `upper` and come back in one read at the end.
   static constexpr unsigned min_read_log2 = 15;
 
-  // The plan for chunks of 2^s leaves, `lower` levels of each read back from its slot (by
-  // default the levels of 2^min_read_log2 nodes or more, at least one, below `base`).
-  static stream_plan plan_with(const part_span &part, unsigned s, unsigned slots,
-                               unsigned lower = ~0u) {
+  // Levels read back per chunk of 2^s leaves by default: those of 2^min_read_log2 nodes or more,
+  // at least one.
+  static unsigned fewest_lower(unsigned s) { return s > min_read_log2 ? s - min_read_log2 : 1; }
+
+  // The plan for chunks of 2^s leaves, `slots` of them on the device, `lower` levels of each
+  // read back from its slot (at most base - 1).
+  static stream_plan plan_with(const part_span &part, unsigned s, unsigned slots, unsigned lower) {
     const tree_layout &layout = part.layout;
     const std::uint64_t n = layout.leaf_count(), size = std::uint64_t(1) << s;
     const std::uint64_t full_chunks = (n + size - 1) / size;
@@ -808,8 +818,7 @@ private:
       p.middle_first = size;
       p.tail = tail_chunks((full_chunks - 1) * size, n - (full_chunks - 1) * size, s);
     }
-    const unsigned fewest = s > min_read_log2 ? s - min_read_log2 : 1;
-    p.lower = std::min(lower == ~0u ? fewest : lower, p.base == 0 ? 0 : p.base - 1);
+    p.lower = std::min(lower, p.base == 0 ? 0 : p.base - 1);
     p.slots = static_cast<unsigned>(std::min<std::uint64_t>(slots, p.chunks()));
     p.slot_leaves = std::min(size, n);
     for (unsigned k = 1; k <= p.lower; ++k)
@@ -1054,35 +1063,38 @@ private:
                       (layout.level_offset(top + 1) - layout.level_offset(from)) * node_bytes)
                   .data()
             : nullptr;
-    const auto read_upper = [&](unsigned first, unsigned last, void *to, bool staged) {
-      const std::uint64_t bytes =
-          (layout.level_offset(last + 1) - layout.level_offset(first)) * node_bytes;
+    const auto upper_bytes = [&](unsigned first, unsigned last) {
+      return (layout.level_offset(last + 1) - layout.level_offset(first)) * node_bytes;
+    };
+    const auto staged_at = [&](unsigned first) {
+      return staged_upper + (upper_first(first) - upper_first(from)) * node_bytes;
+    };
+    const auto read_upper = [&](unsigned first, unsigned last, void *to) {
       downloads.emplace_back();
       detail::call("clEnqueueReadBuffer", [&] {
-        return download_queue_.enqueueReadBuffer(
-            upper_, CL_FALSE, upper_first(first) * node_bytes, bytes,
-            staged ? staged_upper + (upper_first(first) - upper_first(from)) * node_bytes : to,
-            &all_done, &downloads.back());
+        return download_queue_.enqueueReadBuffer(upper_, CL_FALSE, upper_first(first) * node_bytes,
+                                                 upper_bytes(first, last), to, &all_done,
+                                                 &downloads.back());
       });
     };
-    // A part of every leaf is laid out in t as in the upper buffer: one read (the end-to-end
-    // time of large trees depends on it), else a read per level into its place.
-    const bool one_read = layout.leaf_count() == t.leaf_count();
-    if (one_read && from <= top)
-      read_upper(from, top, tree_node(from, 0), stage_upper);
+    // The kept levels from upper, as runs of levels [first, last]: a part of every leaf is laid
+    // out in t as in the upper buffer, so one read (the end-to-end time of large trees depends
+    // on it), else a read per level into its place.
+    std::vector<std::pair<unsigned, unsigned>> kept_runs;
+    if (layout.leaf_count() == t.leaf_count() && from <= top)
+      kept_runs.emplace_back(from, top);
     else
       for (unsigned k = from; k <= top; ++k)
-        read_upper(k, k, tree_node(k, 0), stage_upper);
+        kept_runs.emplace_back(k, k);
+    for (const auto &[first, last] : kept_runs)
+      read_upper(first, last, stage_upper ? staged_at(first) : tree_node(first, 0));
     std::vector<digest> top_nodes(layout.level_size(top));
-    if (from > top) read_upper(top, top, top_nodes.data(), false);
+    if (from > top) read_upper(top, top, top_nodes.data());
     detail::call("clFlush", [&] { return queue_.flush(); });
     detail::call("clFinish", [&] { return download_queue_.finish(); });
-    for (unsigned k = from; stage_upper && k <= top; k = one_read ? top + 1 : k + 1) {
-      const unsigned last = one_read ? top : k;
-      parallel_copy(tree_node(k, 0),
-                    staged_upper + (upper_first(k) - upper_first(from)) * node_bytes,
-                    (layout.level_offset(last + 1) - layout.level_offset(k)) * node_bytes);
-    }
+    if (stage_upper)
+      for (const auto &[first, last] : kept_runs)
+        parallel_copy(tree_node(first, 0), staged_at(first), upper_bytes(first, last));
     if (from <= top)
       std::memcpy(top_nodes.data(), tree_node(top, 0), top_nodes.size() * node_bytes);
     last_events_ = {std::move(uploads), std::move(kernels), std::move(downloads)};
