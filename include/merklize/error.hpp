@@ -3,8 +3,8 @@
 // build_error, carrying the build log of each device.
 #pragma once
 
-#include "config.hpp"
 #include "error_type.hpp"
+#include "opencl.hpp"
 
 #include <string>
 

@@ -18,14 +18,11 @@
 // Like merkleizer, a blake3_device is not thread-safe; use one per thread.
 #pragma once
 
-#include "blake3.hpp"
-#include "detail/buffers.hpp"
 #include "detail/kernels.hpp"
 #include "detail/piece_pipeline.hpp"
-#include "device.hpp"
-#include "host_buffer.hpp"
-#include "merkleizer.hpp" // events_ms
-#include "programs.hpp"
+#include "detail/runtime.hpp"
+#include "hash_config.hpp"
+#include "profiling.hpp"
 
 #include <algorithm>
 #include <array>
@@ -39,109 +36,11 @@
 
 namespace merklize {
 
-// How many 1024-byte chunks one work-item hashes at once: one, or 2..16 in the lanes of a
-// uint2..uint16 vector. `automatic` is default_chunk_strategy(device).
-enum class chunk_strategy : unsigned {
-  automatic = 0,
-  one_chunk = 1,
-  lanes2 = 2,
-  lanes4 = 4,
-  lanes8 = 8,
-  lanes16 = 16,
-};
-
-constexpr chunk_strategy all_chunk_strategies[] = {chunk_strategy::one_chunk,
-                                                   chunk_strategy::lanes2, chunk_strategy::lanes4,
-                                                   chunk_strategy::lanes8, chunk_strategy::lanes16};
-
-inline unsigned chunks_per_work_item(chunk_strategy s) { return static_cast<unsigned>(s); }
-
-inline std::string to_string(chunk_strategy s) {
-  if (s == chunk_strategy::automatic) return "automatic";
-  if (s == chunk_strategy::one_chunk) return "one-chunk";
-  return "lanes" + std::to_string(chunks_per_work_item(s));
-}
-
-inline chunk_strategy parse_chunk_strategy(const std::string &name) {
-  if (name == "automatic") return chunk_strategy::automatic;
-  for (auto s : all_chunk_strategies)
-    if (name == to_string(s)) return s;
-  throw error("unknown chunk strategy \"" + name +
-              "\" (known: automatic, one-chunk, lanes2, lanes4, lanes8, lanes16)");
-}
-
-// The strategy a device gets when none is asked for, by a rule measured with bench/hash_bench:
-//  - GPUs: one chunk per work-item. On an H200 at 1 GiB: one-chunk 1.53 TB/s, lanes2 1.50,
-//    lanes4 1.39, lanes8 1.10, lanes16 0.20 (docs/BENCHMARKS.md). Before BLAKE3's rotations went
-//    through rotate() (three instructions each on NVIDIA instead of one), two chunks per
-//    work-item won (lanes2 1.39 TB/s, one-chunk 0.90): their instruction-level parallelism hid
-//    what the extra instructions cost. More lanes cost registers and occupancy.
-//  - Other devices (PoCL on a CPU): as many chunks per work-item as the device's preferred int
-//    vector width (CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, rounded down to 1, 2, 4, 8 or 16: 8 with
-//    AVX2, 16 with AVX-512), since PoCL's work-group vectorizer does not turn one chunk per
-//    work-item into SIMD code (PoCL 3.1 on an AVX-512 EPYC: one-chunk 0.3 GB/s, lanes8 1.5-3 GB/s,
-//    lanes16 as fast or a little faster).
+// The strategy blake3_device takes on `device` when none is asked for (hash_config.hpp).
 inline chunk_strategy default_chunk_strategy(const cl::Device &device) {
-  if (detail::device_info<CL_DEVICE_TYPE, cl_device_type>(device) & CL_DEVICE_TYPE_GPU)
-    return chunk_strategy::one_chunk;
-  const auto width = detail::device_info<CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, cl_uint>(device);
-  chunk_strategy best = chunk_strategy::one_chunk;
-  for (auto s : all_chunk_strategies)
-    if (chunks_per_work_item(s) <= width) best = s;
-  return best;
+  const device_facts facts = detail::read_device_facts(device);
+  return default_chunk_strategy(facts, tuning_for(facts));
 }
-
-// What BLAKE3 hashes with: the key words (the IV, a 32-byte key, or a context's derived key) and
-// the mode flag.
-struct blake3_mode {
-  blake3::words8 key;
-  std::uint32_t flags;
-
-  static blake3_mode hash() {
-    using blake3::iv;
-    return {{iv[0], iv[1], iv[2], iv[3], iv[4], iv[5], iv[6], iv[7]}, 0};
-  }
-  static blake3_mode keyed(const std::uint8_t key[blake3::key_len]) {
-    return {blake3::detail::load_key(key), blake3::keyed_hash_mode};
-  }
-  // The context string is hashed on the host (it is short); the key material on the device.
-  static blake3_mode derive_key(const std::string &context) {
-    return {blake3::detail::load_key(blake3::hasher::context_key(context).data()),
-            blake3::derive_key_material};
-  }
-};
-
-struct hash_config {
-  chunk_strategy strategy = chunk_strategy::automatic;
-  // The most input bytes held on the device at once; longer inputs are streamed through two
-  // pieces of at most half of it. 0: the device's limit, the smaller of its largest buffer and
-  // half its memory. At least 2048 (two chunks). Scratch for chaining values adds 1/20 of it.
-  std::uint64_t max_device_bytes = 0;
-  // Work-items per work-group of the chunk kernel; 0 picks one.
-  std::size_t work_group_size = 0;
-  // Threads reading a regular file of more than 1 MiB in hash_file, at most one per MiB;
-  // 0: min(8, hardware threads).
-  unsigned file_read_threads = 0;
-};
-
-// Profiled times of the last host call (hash, keyed_hash, derive_key, hash_stream, hash_file), in
-// ms.
-struct hash_times {
-  double upload_ms = 0;   // sum of the host-to-device copies
-  double kernel_ms = 0;   // sum of the kernel executions
-  double download_ms = 0; // sum of the device-to-host copies
-  double wall_ms = 0;     // the whole call, by the host's clock
-  std::size_t kernel_launches = 0;
-  std::size_t pieces = 0; // pieces the input was streamed in (1: it fitted the device)
-};
-
-namespace detail {
-
-inline std::uint64_t round_up(std::uint64_t n, std::uint64_t multiple) {
-  return (n + multiple - 1) / multiple * multiple;
-}
-
-} // namespace detail
 
 class blake3_device {
 public:
@@ -156,34 +55,32 @@ public:
 
   // For buffers of the caller's own context: `device` must belong to `context`.
   blake3_device(const cl::Context &context, const cl::Device &device, hash_config cfg = {})
-      : context_(context), device_(device), config_(cfg),
-        strategy_(cfg.strategy == chunk_strategy::automatic ? default_chunk_strategy(device)
-                                                            : cfg.strategy),
-        queue_(make_queue()), transfer_(make_queue()), pipeline_(context_, transfer_) {
-    if (!detail::device_info<CL_DEVICE_ENDIAN_LITTLE, cl_bool>(device_))
-      throw error(device_name(device_) +
-                  " is big-endian; merklize's kernels load BLAKE3 words little-endian");
-    if (cfg.max_device_bytes != 0 && cfg.max_device_bytes < 2 * blake3::chunk_len)
-      throw error("max_device_bytes is " + std::to_string(cfg.max_device_bytes) +
-                  ", less than the 2048 bytes (two chunks) streaming needs");
+      : runtime_(context, device), config_(checked(cfg)),
+        strategy_(cfg.strategy == chunk_strategy::automatic
+                      ? default_chunk_strategy(runtime_.facts(), runtime_.tuning_row())
+                      : cfg.strategy),
+        chunk_local_(cfg.work_group_size ? cfg.work_group_size
+                                         : runtime_.tuning_row().hash_work_group_size),
+        queue_(runtime_.make_queue()), transfer_(runtime_.make_queue()),
+        pipeline_(runtime_.context(), transfer_) {
     load_kernels();
   }
 
-  const cl::Context &context() const { return context_; }
-  const cl::Device &device() const { return device_; }
+  const cl::Context &context() const { return runtime_.context(); }
+  const cl::Device &device() const { return runtime_.device(); }
   // The queue the kernels run on (in order, with profiling).
   const cl::CommandQueue &queue() const { return queue_; }
   const hash_config &configuration() const { return config_; }
   chunk_strategy strategy() const { return strategy_; }
   const hash_times &last_times() const { return last_; }
   // Where the kernels came from: compiled now, ahead of time, or the disk cache (programs.hpp).
-  merklize::program_form program_form() const { return form_; }
+  merklize::program_form program_form() const { return program_.form; }
 
   // Inputs up to this many bytes are hashed in one piece; longer ones are streamed.
   std::uint64_t device_bytes_limit() const {
-    const auto max_alloc = detail::device_info<CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong>(device_);
-    const auto global = detail::device_info<CL_DEVICE_GLOBAL_MEM_SIZE, cl_ulong>(device_);
-    const std::uint64_t device_limit = std::min<std::uint64_t>(max_alloc, global / 2);
+    const device_facts &f = runtime_.facts();
+    const std::uint64_t device_limit =
+        std::min<std::uint64_t>(f.max_buffer_bytes, f.global_memory_bytes / 2);
     return config_.max_device_bytes ? std::min(config_.max_device_bytes, device_limit)
                                     : device_limit;
   }
@@ -219,10 +116,10 @@ public:
     }
     guarded([&] {
       pipeline_.release_device_buffers(); // the device holds one path's input at a time
-      detail::grow_buffer(context_, input_, input_bytes_, std::max<std::uint64_t>(size, 1));
+      runtime_.grow(input_, input_bytes_, std::max<std::uint64_t>(size, 1));
       std::vector<cl::Event> wait;
       if (size > 0)
-        wait.push_back(detail::enqueue_upload(transfer_, input_, data, size, {}, uploads_));
+        wait.push_back(detail::enqueue_upload(transfer_, input_, data, size, {}, log_.uploads));
       bool is_parent = false;
       const cl::Buffer &root = enqueue_tree(mode, input_, size, 0, true, wait, is_parent);
       read_output(mode, root, is_parent, out, out_bytes);
@@ -292,65 +189,46 @@ public:
                                       std::uint64_t size, const cl::Buffer &output,
                                       std::uint64_t out_bytes,
                                       const std::vector<cl::Event> &wait = {}) {
-    detail::check_buffer(context_, input, "input", size, "blake3_device", "hash");
-    detail::check_buffer(context_, output, "output", out_bytes, "blake3_device", "output");
-    clear_events();
+    runtime_.check_buffer(input, "input", size, "blake3_device", "hash");
+    runtime_.check_buffer(output, "output", out_bytes, "blake3_device", "output");
+    log_.clear();
     bool is_parent = false;
     const cl::Buffer &root = enqueue_tree(mode, input, size, 0, true, wait, is_parent);
     if (out_bytes > 0) enqueue_output(mode, root, is_parent, 0, out_bytes, output);
-    return kernels_;
+    return log_.kernels;
   }
 
 private:
   static constexpr std::uint64_t max_stream_piece = std::uint64_t(64) << 20;
   static constexpr std::uint64_t max_output_piece = std::uint64_t(16) << 20;
-  static constexpr std::size_t default_work_group_size = 64;
-
-  cl::CommandQueue make_queue() {
-    return detail::create("clCreateCommandQueue", [&](cl_int *err) {
-      return cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, err);
-    });
+  static hash_config checked(const hash_config &cfg) {
+    if (cfg.max_device_bytes != 0 && cfg.max_device_bytes < 2 * blake3::chunk_len)
+      throw error("max_device_bytes is " + std::to_string(cfg.max_device_bytes) +
+                  ", less than the 2048 bytes (two chunks) streaming needs");
+    return cfg;
   }
 
   void load_kernels() {
-    const auto built = detail::get_program(context_, device_,
-                                           detail::hash_program(chunks_per_work_item(strategy_)));
-    const cl::Program &program = built.program;
-    form_ = built.form;
-    const auto kernel = [&](const char *name) {
-      return detail::create("clCreateKernel",
-                            [&](cl_int *err) { return cl::Kernel(program, name, err); });
-    };
-    chunk_cvs_ = kernel("blake3_chunk_cvs");
-    parents_ = kernel("blake3_parents");
-    single_chunk_root_ = kernel("blake3_single_chunk_root");
-    root_output_ = kernel("blake3_root_output");
-    chunk_local_ = config_.work_group_size ? config_.work_group_size : default_work_group_size;
-    if (chunk_local_ > kernel_work_group_limit(chunk_cvs_))
-      throw error("work-group size " + std::to_string(chunk_local_) +
-                  " exceeds the chunk kernel's limit of " +
-                  std::to_string(kernel_work_group_limit(chunk_cvs_)) + " on " +
-                  device_name(device_));
+    const auto spec = detail::hash_program(chunks_per_work_item(strategy_));
+    program_ = runtime_.program(spec);
+    chunk_cvs_ = runtime_.kernel(spec, "blake3_chunk_cvs", chunk_local_);
+    parents_ = runtime_.kernel(spec, "blake3_parents", 1);
+    single_chunk_root_ = runtime_.kernel(spec, "blake3_single_chunk_root", 1);
+    root_output_ = runtime_.kernel(spec, "blake3_root_output", chunk_local_);
     // blake3_parents merges 2^levels nodes with 2^(levels - 1) work-items.
-    const std::size_t parent_items = std::min<std::size_t>(256, kernel_work_group_limit(parents_));
+    const std::size_t parent_items =
+        std::min(runtime_.tuning_row().batch_work_group_size,
+                 detail::work_group_limit(parents_, runtime_.device()));
     max_parent_levels_ = 1;
     while ((std::size_t(1) << max_parent_levels_) <= parent_items)
       ++max_parent_levels_;
-  }
-
-  std::size_t kernel_work_group_limit(const cl::Kernel &kernel) const {
-    std::size_t limit = 0;
-    detail::call("clGetKernelWorkGroupInfo", [&] {
-      return kernel.getWorkGroupInfo(device_, CL_KERNEL_WORK_GROUP_SIZE, &limit);
-    });
-    return limit;
   }
 
   // Runs a host call; on failure waits for what was enqueued (so no command still uses the
   // caller's memory or the scratch buffers) before passing the error on.
   template <class F> void guarded(F &&body) {
     started_ = std::chrono::steady_clock::now();
-    clear_events();
+    log_.clear();
     try {
       body();
     } catch (...) {
@@ -381,19 +259,19 @@ private:
     const std::uint64_t chunks = chunk_count(bytes);
     const cl_uint8 key = key_words(mode);
     if (whole && chunks == 1) {
-      detail::grow_buffer(context_, node_, node_bytes_, root_node_bytes);
-      set_args(single_chunk_root_, input, cl_uint(bytes), key, cl_uint(mode.flags), node_);
+      runtime_.grow(node_, node_bytes_, root_node_bytes);
+      detail::set_args(single_chunk_root_, input, cl_uint(bytes), key, cl_uint(mode.flags), node_);
       launch(single_chunk_root_, 1, 1, wait);
       is_parent = false;
       return node_;
     }
-    detail::grow_buffer(context_, cvs_[0], cvs_bytes_[0], chunks * node_bytes);
-    detail::grow_buffer(context_, cvs_[1], cvs_bytes_[1], (chunks + 1) / 2 * node_bytes);
-    set_args(chunk_cvs_, input, cl_ulong(bytes), cl_ulong(first_chunk), key, cl_uint(mode.flags),
-             cvs_[0]);
+    runtime_.grow(cvs_[0], cvs_bytes_[0], chunks * node_bytes);
+    runtime_.grow(cvs_[1], cvs_bytes_[1], (chunks + 1) / 2 * node_bytes);
+    detail::set_args(chunk_cvs_, input, cl_ulong(bytes), cl_ulong(first_chunk), key,
+                     cl_uint(mode.flags), cvs_[0]);
     const std::uint64_t items =
         (chunks + chunks_per_work_item(strategy_) - 1) / chunks_per_work_item(strategy_);
-    launch(chunk_cvs_, detail::round_up(items, chunk_local_), chunk_local_, wait);
+    launch(chunk_cvs_, items, chunk_local_, wait);
     // A whole input stops at the root's two children, a piece at its subtree's root.
     unsigned levels = detail::ceil_log2(chunks) - (whole ? 1 : 0);
     std::uint64_t count = chunks;
@@ -402,8 +280,8 @@ private:
       const unsigned step = std::min(levels, max_parent_levels_);
       const std::uint64_t groups = (count + (std::uint64_t(1) << step) - 1) >> step;
       const std::size_t local = std::size_t(1) << (step - 1);
-      set_args(parents_, cvs_[from], cl_ulong(count), cl_uint(step), key, cl_uint(mode.flags),
-               cvs_[1 - from], cl::Local(local * node_bytes));
+      detail::set_args(parents_, cvs_[from], cl_ulong(count), cl_uint(step), key,
+                       cl_uint(mode.flags), cvs_[1 - from], cl::Local(local * node_bytes));
       launch(parents_, groups * local, local, {});
       count = groups;
       from = 1 - from;
@@ -426,7 +304,7 @@ private:
     const cl::Buffer *root = nullptr;
     bool is_parent = false;
     const std::uint64_t pieces = pipeline_.run(
-        source, uploads_,
+        source, log_.uploads,
         [&](const cl::Buffer &input, std::uint64_t bytes, std::uint64_t j, bool last,
             const std::vector<cl::Event> &uploaded) {
           if (j > 0 || !last)
@@ -450,12 +328,12 @@ private:
                             std::uint64_t first_chunk, const std::vector<cl::Event> &wait) {
     bool is_parent = false;
     const cl::Buffer &cv = enqueue_tree(mode, input, bytes, first_chunk, false, wait, is_parent);
-    const cl::Event consumed = kernels_.back();
+    const cl::Event consumed = log_.kernels.back();
     subtrees_.emplace_back();
-    downloads_.emplace_back();
+    log_.downloads.emplace_back();
     detail::call("clEnqueueReadBuffer", [&] {
       return queue_.enqueueReadBuffer(cv, CL_FALSE, 0, node_bytes, subtrees_.back().data(), nullptr,
-                                      &downloads_.back());
+                                      &log_.downloads.back());
     });
     detail::call("clFlush", [&] { return queue_.flush(); });
     return consumed;
@@ -464,10 +342,10 @@ private:
   // Enqueues the root's output bytes [64 * first_block, 64 * first_block + out_bytes) into out.
   void enqueue_output(const blake3_mode &mode, const cl::Buffer &root, bool is_parent,
                       std::uint64_t first_block, std::uint64_t out_bytes, const cl::Buffer &out) {
-    set_args(root_output_, root, cl_int(is_parent), key_words(mode), cl_uint(mode.flags),
-             cl_ulong(first_block), cl_ulong(out_bytes), out);
+    detail::set_args(root_output_, root, cl_int(is_parent), key_words(mode), cl_uint(mode.flags),
+                     cl_ulong(first_block), cl_ulong(out_bytes), out);
     const std::uint64_t blocks = (out_bytes + blake3::block_len - 1) / blake3::block_len;
-    launch(root_output_, detail::round_up(blocks, chunk_local_), chunk_local_, {});
+    launch(root_output_, blocks, chunk_local_, {});
   }
 
   // The output, in pieces that the output buffer holds, read back into `out`.
@@ -475,14 +353,14 @@ private:
                    std::uint8_t *out, std::uint64_t out_bytes) {
     const std::uint64_t piece =
         std::min(output_piece_bytes(), std::max<std::uint64_t>(out_bytes, 1));
-    detail::grow_buffer(context_, output_, output_bytes_, piece);
+    runtime_.grow(output_, output_bytes_, piece);
     for (std::uint64_t done = 0; done < out_bytes; done += piece) {
       const std::uint64_t take = std::min(piece, out_bytes - done);
       enqueue_output(mode, root, is_parent, done / blake3::block_len, take, output_);
-      downloads_.emplace_back();
+      log_.downloads.emplace_back();
       detail::call("clEnqueueReadBuffer", [&] {
         return queue_.enqueueReadBuffer(output_, CL_TRUE, 0, take, out + done, nullptr,
-                                        &downloads_.back());
+                                        &log_.downloads.back());
       });
     }
     detail::call("clFinish", [&] { return queue_.finish(); });
@@ -502,7 +380,7 @@ private:
     std::uint8_t block[blake3::block_len];
     std::memcpy(block, level[0].data(), node_bytes);
     std::memcpy(block + node_bytes, level[1].data(), node_bytes);
-    detail::grow_buffer(context_, node_, node_bytes_, root_node_bytes);
+    runtime_.grow(node_, node_bytes_, root_node_bytes);
     detail::call("clEnqueueWriteBuffer",
                  [&] { return queue_.enqueueWriteBuffer(node_, CL_TRUE, 0, sizeof block, block); });
   }
@@ -519,20 +397,10 @@ private:
     return std::min(max_output_piece, stream_piece_bytes(unknown_size));
   }
 
-  template <class... Args> void set_args(cl::Kernel &kernel, const Args &...args) {
-    cl_uint index = 0;
-    cl_int err = CL_SUCCESS;
-    ((err |= kernel.setArg(index++, args)), ...);
-    detail::check(err, "clSetKernelArg");
-  }
-
-  void launch(cl::Kernel &kernel, std::uint64_t global, std::size_t local,
+  // A launch of `items` work-items after `wait`, its event logged.
+  void launch(const cl::Kernel &kernel, std::uint64_t items, std::size_t local,
               const std::vector<cl::Event> &wait) {
-    kernels_.emplace_back();
-    detail::call("clEnqueueNDRangeKernel", [&] {
-      return queue_.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global),
-                                         cl::NDRange(local), &wait, &kernels_.back());
-    });
+    log_.kernels.push_back(detail::launch(queue_, kernel, items, local, wait));
   }
 
   static cl_uint8 key_words(const blake3_mode &mode) {
@@ -542,36 +410,24 @@ private:
     return key;
   }
 
-  void clear_events() {
-    uploads_.clear();
-    kernels_.clear();
-    downloads_.clear();
-  }
-
   void finish_times(std::size_t pieces) {
     detail::call("clFinish", [&] { return transfer_.finish(); });
-    last_ = hash_times{
-        events_ms(uploads_),
-        events_ms(kernels_),
-        events_ms(downloads_),
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_)
-            .count(),
-        kernels_.size(),
-        pieces};
+    last_ =
+        hash_times{events_ms(log_.uploads),    events_ms(log_.kernels), events_ms(log_.downloads),
+                   detail::ms_since(started_), log_.kernels.size(),     pieces};
   }
 
   // blake3_root_output's view of a root node: block words, chaining value, length, flags.
   static constexpr std::uint64_t root_node_bytes = 32 * 4;
 
-  cl::Context context_;
-  cl::Device device_;
+  detail::device_runtime runtime_;
   hash_config config_;
   chunk_strategy strategy_;
-  merklize::program_form form_ = merklize::program_form::jit;
+  std::size_t chunk_local_;
+  detail::built_program program_;
   cl::CommandQueue queue_;    // kernels and small reads, in order
   cl::CommandQueue transfer_; // uploads, so they overlap the kernels of the previous piece
   cl::Kernel chunk_cvs_, parents_, single_chunk_root_, root_output_;
-  std::size_t chunk_local_ = 0;
   unsigned max_parent_levels_ = 1;
   detail::piece_pipeline pipeline_; // streamed inputs, through transfer_
   cl::Buffer input_, cvs_[2], node_, output_;
@@ -579,7 +435,7 @@ private:
   // Chaining values of a streamed input's pieces, in order: read back without waiting, so they
   // outlive the call that enqueued the reads even when it fails.
   std::deque<digest> subtrees_;
-  std::vector<cl::Event> uploads_, kernels_, downloads_;
+  detail::event_log log_;
   std::chrono::steady_clock::time_point started_;
   hash_times last_;
 };

@@ -13,7 +13,7 @@
 #pragma once
 
 #include "detail/kernels.hpp"
-#include "device.hpp"
+#include "detail/runtime.hpp"
 #include "sha256.hpp"
 
 #include <algorithm>
@@ -46,21 +46,6 @@ template <cl_command_queue_info Name, class T> T queue_info(const cl::CommandQue
   return value;
 }
 
-// Refuses a buffer of another context than the queue's, or one smaller than `needed` bytes.
-inline void check_layer_buffer(const cl::Buffer &buffer, const cl::Context &context,
-                               const char *what, std::uint64_t needed) {
-  std::size_t size = 0;
-  cl_context owner = nullptr;
-  call("clGetMemObjectInfo", [&] { return buffer.getInfo(CL_MEM_SIZE, &size); });
-  call("clGetMemObjectInfo", [&] { return buffer.getInfo(CL_MEM_CONTEXT, &owner); });
-  if (owner != context())
-    throw error(std::string("layer ") + what + " buffer belongs to another OpenCL context than " +
-                "the queue's");
-  if (size < needed)
-    throw error(std::string("layer ") + what + " buffer too small: it holds " +
-                std::to_string(size) + " bytes, the layer needs " + std::to_string(needed));
-}
-
 inline cl::Event enqueue_layer_kernel(const cl::CommandQueue &queue, const cl::Context &context,
                                       const cl::Buffer &out, const cl::Buffer &in,
                                       std::uint64_t count, const std::vector<cl::Event> &wait) {
@@ -69,20 +54,10 @@ inline cl::Event enqueue_layer_kernel(const cl::CommandQueue &queue, const cl::C
   // A kernel per call: cheap next to the work, and it keeps concurrent callers apart.
   cl::Kernel kernel = create("clCreateKernel",
                              [&](cl_int *err) { return cl::Kernel(program, "sha256_layer", err); });
-  call("clSetKernelArg", [&] {
-    return kernel.setArg(0, in) | kernel.setArg(1, out) | kernel.setArg(2, cl_ulong(count));
-  });
-  std::size_t local = 0;
-  call("clGetKernelWorkGroupInfo",
-       [&] { return kernel.getWorkGroupInfo(device, CL_KERNEL_WORK_GROUP_SIZE, &local); });
-  local = std::min<std::size_t>(local, 256);
-  const std::size_t global = (count + local - 1) / local * local;
-  cl::Event done;
-  call("clEnqueueNDRangeKernel", [&] {
-    return queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global),
-                                      cl::NDRange(local), &wait, &done);
-  });
-  return done;
+  set_args(kernel, in, out, cl_ulong(count));
+  const std::size_t local = std::min(tuning_for(read_device_facts(device)).batch_work_group_size,
+                                     work_group_limit(kernel, device));
+  return launch(queue, kernel, count, local, wait);
 }
 
 } // namespace detail
@@ -100,8 +75,8 @@ inline cl::Event hash_layer(const cl::CommandQueue &queue, const cl::Buffer &out
                 "cannot work in place");
   if (count > UINT64_MAX / sha256::block_len)
     throw error("layer of " + std::to_string(count) + " blocks: more than 2^64 bytes");
-  detail::check_layer_buffer(in, context, "in", count * sha256::block_len);
-  detail::check_layer_buffer(out, context, "out", count * node_bytes);
+  detail::check_buffer(context, in, "layer in", count * sha256::block_len, "queue", "layer");
+  detail::check_buffer(context, out, "layer out", count * node_bytes, "queue", "layer");
   if (count == 0) {
     cl::Event marker;
     detail::call("clEnqueueMarkerWithWaitList",

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "blake3.hpp"
+#include "build_config.hpp"
 #include "device.hpp"
 #include "digest.hpp"
 #include "error.hpp"
@@ -9,9 +10,13 @@
 #include "layer.hpp"
 #include "merkleizer.hpp"
 #include "multi.hpp"
+#include "node_rule.hpp"
+#include "parts.hpp"
+#include "profiling.hpp"
 #include "programs.hpp"
 #include "proof.hpp"
 #include "proof_device.hpp"
 #include "reference.hpp"
 #include "sha256.hpp"
 #include "tree.hpp"
+#include "tuning.hpp"

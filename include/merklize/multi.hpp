@@ -10,21 +10,10 @@
 // computes the few levels above S (finish_tree). With one device, or a tree of fewer than two
 // shards, the build is a plain single-device build on the heaviest device.
 //
-// Why the shards give the same tree, for both shapes. Let shard j hold leaves [j 2^S, j 2^S + m)
-// with m = 2^S, or m <= 2^S for the last shard (it ends at N). Claim: for k <= S, the tree's
-// level k from index j 2^(S-k) on, ceil(m / 2^k) nodes, is level k of the shard's own tree.
-// By induction on k; k = 0 is the leaves. For k < S, node i of level k + 1 has the children
-// 2i and 2i + 1 of level k, and the shard's nodes of level k start at j 2^(S-k), an even index,
-// so the children of a node of the shard are the shard's own, in the same order. For a full
-// shard they are both there. For the last shard, level k of the tree ends where the shard's
-// does (ceil(N / 2^k) = j 2^(S-k) + ceil(m / 2^k), as j 2^S is a multiple of 2^k), so child
-// 2i + 1 is missing from the tree exactly when it is missing from the shard: the lone node is
-// the same one, and its rule is the same (promote moves it up; zero hashes it with the all-zero
-// subtree of height k, which depends on k alone). The ROOT flag of blake3-parent marks the
-// tree's root level only, above S when there are two shards or more, so no shard node has it.
-// Hence level S of the tree is the shards' roots (a last shard of depth d < S has its root
-// carried up from level d by the lone-node rule), and the levels above follow from level S by
-// the node rule, as finish_tree computes them. tests/test_multi.cpp checks this bit for bit.
+// The shards are planned by plan_shards (parts.hpp), the one planner merklize-mpi uses too, and
+// give the very tree merkleizer builds by the aligned-part rule proved there: a device's run of
+// shards starts at a multiple of 2^S and holds a multiple of 2^S leaves or ends the tree, so its
+// level S is the tree's. tests/test_multi.cpp checks this bit for bit.
 //
 // Weights: config::weights when given (one per device, positive), else measured: before the
 // first build on several devices, each device in turn builds 2^config::calibration_log2 leaves
@@ -42,6 +31,7 @@
 #pragma once
 
 #include "merkleizer.hpp"
+#include "parts.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -169,7 +159,6 @@ public:
   }
 
 private:
-  static constexpr unsigned shards_per_device = 8;
   static constexpr unsigned default_calibration_log2 = 20;
 
   void check_weights() const {
@@ -201,68 +190,43 @@ private:
     return detail::shared_context(same);
   }
 
-  unsigned shard_log2_for(const tree_layout &layout) const {
-    if (config_.shard_log2) return config_.shard_log2;
+  // The shards of a tree of `leaf_count` leaves by the current weights: none smaller than the
+  // largest device chunk unless config::shard_log2 asks.
+  shard_plan plan_for(std::uint64_t leaf_count) const {
     unsigned chunk = 0;
     for (const auto &m : merkleizers_)
       chunk = std::max(chunk, m->chunk_log2());
-    const std::uint64_t wanted = shards_per_device * devices_.size();
-    return std::max(chunk, detail::ceil_log2((layout.leaf_count() + wanted - 1) / wanted));
-  }
-
-  std::size_t heaviest() const {
-    return std::max_element(weights_.begin(), weights_.end()) - weights_.begin();
-  }
-
-  // Device i's shards are [bounds[i], bounds[i + 1]): contiguous runs in proportion to the
-  // weights.
-  std::vector<std::uint64_t> shard_bounds(std::uint64_t shards) const {
-    const double total = std::accumulate(weights_.begin(), weights_.end(), 0.0);
-    std::vector<std::uint64_t> bounds{0};
-    double before = 0;
-    for (double w : weights_) {
-      before += w;
-      const auto end = static_cast<std::uint64_t>(std::llround(shards * (before / total)));
-      bounds.push_back(std::min(shards, std::max(bounds.back(), end)));
-    }
-    bounds.back() = shards;
-    return bounds;
+    return plan_shards(leaf_count, weights_, config_.shard_log2, chunk);
   }
 
   // The whole build: shards to devices, their parts in place in `out`, the top on the host.
   void build_into(const std::uint8_t *leaves, tree &out) {
     const auto start = std::chrono::steady_clock::now();
-    const tree_layout &layout = out.layout();
-    unsigned s = shard_log2_for(layout);
-    const bool several = devices_.size() > 1 && s < layout.depth();
-    if (several && !weights_known_) calibrate(layout.depth());
-    std::vector<std::uint64_t> bounds(devices_.size() + 1, 0);
-    if (several) {
-      bounds = shard_bounds(detail::ceil_shift(layout.leaf_count(), s));
-    } else {
-      s = layout.depth();
-      std::fill(bounds.begin() + heaviest() + 1, bounds.end(), 1);
+    shard_plan plan = plan_for(out.leaf_count());
+    if (plan.is_spread() && !weights_known_) {
+      calibrate(out.depth());
+      plan = plan_for(out.leaf_count());
     }
-    last_ = multi_times{std::vector<device_times>(devices_.size()), s, bounds.back()};
-    std::vector<digest> level(bounds.back());
-    on_each_device(bounds, [&](std::size_t i) {
-      const std::uint64_t first = bounds[i] << s;
-      const std::uint64_t count = std::min(bounds[i + 1] << s, layout.leaf_count()) - first;
+    const unsigned s = plan.shard_log2;
+    last_ = multi_times{std::vector<device_times>(devices_.size()), s, plan.shards()};
+    std::vector<digest> level(plan.shards());
+    on_each_device(plan, [&](std::size_t i) {
+      const std::uint64_t first = plan.first_leaf(i), count = plan.leaf_count_of(i);
       const auto nodes =
           merkleizers_[i]->build_part(leaves + first * node_bytes, first, count, s, out);
-      std::copy(nodes.begin(), nodes.end(), level.begin() + bounds[i]);
+      std::copy(nodes.begin(), nodes.end(), level.begin() + plan.bounds[i]);
       last_.devices[i] = {count, merkleizers_[i]->last_times()};
     });
     const auto finish_start = std::chrono::steady_clock::now();
     finish_tree(out, s, level);
     last_.finish_ms = detail::ms_since(finish_start);
-    if (several && config_.weights.empty()) update_weights();
+    if (plan.is_spread() && config_.weights.empty()) update_weights();
     last_.wall_ms = detail::ms_since(start);
   }
 
   // Runs work(i) for each device i with shards, the last one on the caller's thread and the
   // others on threads of their own; once all have ended, rethrows the first exception thrown.
-  template <class Work> void on_each_device(const std::vector<std::uint64_t> &bounds, Work &&work) {
+  template <class Work> void on_each_device(const shard_plan &plan, Work &&work) {
     std::mutex mutex;
     std::exception_ptr first_error;
     const auto guarded = [&](std::size_t i) {
@@ -275,7 +239,7 @@ private:
     };
     std::vector<std::size_t> busy;
     for (std::size_t i = 0; i < devices_.size(); ++i)
-      if (bounds[i + 1] > bounds[i]) busy.push_back(i);
+      if (plan.leaf_count_of(i) > 0) busy.push_back(i);
     std::vector<std::thread> threads;
     const auto join_all = [&] {
       for (auto &thread : threads)

@@ -10,7 +10,6 @@
 //   std::vector<bool> valid = prover.verify(proofs, proven_leaves, root, n);
 #pragma once
 
-#include "detail/buffers.hpp"
 #include "merkleizer.hpp"
 #include "proof.hpp"
 
@@ -30,8 +29,7 @@ public:
   static constexpr cl_uint no_proof = 0xFFFFFFFFu;
 
   explicit device_prover(const merkleizer &m)
-      : context_(m.context()), device_(m.device()), queue_(m.queue()),
-        options_(m.configuration().tree) {}
+      : runtime_(m.context(), m.device()), queue_(m.queue()), options_(m.configuration().tree) {}
 
   const tree_options &options() const { return options_; }
 
@@ -63,8 +61,8 @@ public:
     check(lengths, "lengths", count * 4);
     const cl::Buffer zeros = zero_roots(leaf_count);
     cl::Kernel &k = kernel("proof_gather");
-    set_args(k, leaves, nodes, cl_ulong(leaf_count), cl_uint(root_depth(leaf_count)), zeros,
-             pad_with_zero(), indices, cl_ulong(count), cl_uint(slots), paths, lengths);
+    detail::set_args(k, leaves, nodes, cl_ulong(leaf_count), cl_uint(root_depth(leaf_count)), zeros,
+                     pad_with_zero(), indices, cl_ulong(count), cl_uint(slots), paths, lengths);
     return {launch(k, count, wait)};
   }
 
@@ -87,9 +85,9 @@ public:
     cl_uint8 root_words;
     std::memcpy(&root_words, root.data(), node_bytes);
     cl::Kernel &k = kernel("proof_verify");
-    set_args(k, leaves, indices, paths, lengths, cl_ulong(count), cl_uint(slots),
-             cl_ulong(leaf_count), cl_uint(root_depth(leaf_count)), zeros, pad_with_zero(),
-             root_words, valid);
+    detail::set_args(k, leaves, indices, paths, lengths, cl_ulong(count), cl_uint(slots),
+                     cl_ulong(leaf_count), cl_uint(root_depth(leaf_count)), zeros, pad_with_zero(),
+                     root_words, valid);
     return {launch(k, count, wait)};
   }
 
@@ -145,7 +143,7 @@ public:
     const auto staged = upload(offsets.data(), count * 8, "node offsets");
     const cl::Buffer out = buffer(count * node_bytes, "multiproof nodes");
     cl::Kernel &k = kernel("proof_gather_nodes");
-    set_args(k, leaves, nodes, cl_ulong(leaf_count), staged.buffer, cl_ulong(count), out);
+    detail::set_args(k, leaves, nodes, cl_ulong(leaf_count), staged.buffer, cl_ulong(count), out);
     const std::vector<cl::Event> kernels{launch(k, count, with(wait, staged.event))};
     proof.nodes.resize(count);
     record(started, {staged.event}, kernels,
@@ -201,7 +199,7 @@ private:
   int pad_with_zero() const { return options_.pad == shape::zero; }
 
   void check(const cl::Buffer &b, const char *what, std::uint64_t needed) const {
-    detail::check_buffer(context_, b, what, needed, "device_prover", "batch");
+    runtime_.check_buffer(b, what, needed, "device_prover", "batch");
   }
 
   void check_tree_buffers(const cl::Buffer &leaves, const cl::Buffer &nodes,
@@ -213,56 +211,26 @@ private:
   cl::Kernel &kernel(const char *name) {
     auto found = kernels_.find(name);
     if (found != kernels_.end()) return found->second;
-    const cl::Program program =
-        detail::get_program(context_, device_, detail::proof_program(options_.hash));
-    cl::Kernel k = detail::create("clCreateKernel",
-                                  [&](cl_int *err) { return cl::Kernel(program, name, err); });
-    return kernels_.emplace(name, k).first->second;
+    return kernels_.emplace(name, runtime_.kernel(detail::proof_program(options_.hash), name, 1))
+        .first->second;
   }
 
-  template <class... Args> static void set_args(cl::Kernel &k, const Args &...args) {
-    cl_uint index = 0;
-    detail::call("clSetKernelArg", [&] {
-      cl_int err = CL_SUCCESS;
-      ((err = err == CL_SUCCESS ? k.setArg(index++, args) : err), ...);
-      return err;
-    });
-  }
-
-  // One launch of `count` work-items, rounded up to whole work-groups.
-  cl::Event launch(cl::Kernel &k, std::uint64_t count, const std::vector<cl::Event> &wait) {
-    std::size_t kernel_max = 0;
-    detail::call("clGetKernelWorkGroupInfo", [&] {
-      return k.getWorkGroupInfo(device_, CL_KERNEL_WORK_GROUP_SIZE, &kernel_max);
-    });
-    const std::size_t local = std::min<std::size_t>(256, kernel_max);
-    const std::size_t global = (count + local - 1) / local * local;
-    cl::Event event;
-    detail::call("clEnqueueNDRangeKernel", [&] {
-      return queue_.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NDRange(local),
-                                         &wait, &event);
-    });
-    return event;
+  // One launch of `count` work-items, in work-groups as large as the kernel and the tuning row
+  // allow.
+  cl::Event launch(const cl::Kernel &k, std::uint64_t count, const std::vector<cl::Event> &wait) {
+    const std::size_t local = std::min(runtime_.tuning_row().batch_work_group_size,
+                                       detail::work_group_limit(k, runtime_.device()));
+    return detail::launch(queue_, k, count, local, wait);
   }
 
   // The zero-subtree roots of every height below the root's depth (at least one node).
   cl::Buffer zero_roots(std::uint64_t leaf_count) {
-    auto roots = zero_subtree_roots(options_.hash, root_depth(leaf_count));
-    return detail::create("clCreateBuffer", [&](cl_int *err) {
-      return cl::Buffer(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                        roots.size() * node_bytes, roots.data(), err);
-    });
+    const auto roots = zero_subtree_roots(options_.hash, root_depth(leaf_count));
+    return runtime_.copy_of(roots.data(), roots.size() * node_bytes);
   }
 
   cl::Buffer buffer(std::uint64_t bytes, const char *what) const {
-    const auto max_alloc = detail::device_info<CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong>(device_);
-    if (bytes > max_alloc)
-      throw error(std::string("too many proofs at once: the ") + what + " take " +
-                  std::to_string(bytes) + " bytes, " + device_name(device_) +
-                  " allows buffers of at most " + std::to_string(max_alloc));
-    return detail::create("clCreateBuffer", [&](cl_int *err) {
-      return cl::Buffer(context_, CL_MEM_READ_WRITE, bytes, nullptr, err);
-    });
+    return runtime_.buffer(bytes, std::string("too many proofs at once: the ") + what);
   }
 
   struct staged {
@@ -297,17 +265,14 @@ private:
 
   void record(std::chrono::steady_clock::time_point started, const std::vector<cl::Event> &uploads,
               const std::vector<cl::Event> &kernels, const std::vector<cl::Event> &downloads) {
-    last_.wall_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-            .count();
+    last_.wall_ms = detail::ms_since(started);
     last_.upload_ms = events_ms(uploads);
     last_.kernel_ms = events_ms(kernels);
     last_.download_ms = events_ms(downloads);
     last_.kernel_launches = kernels.size();
   }
 
-  cl::Context context_;
-  cl::Device device_;
+  detail::device_runtime runtime_;
   cl::CommandQueue queue_;
   tree_options options_;
   std::map<std::string, cl::Kernel> kernels_;

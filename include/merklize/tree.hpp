@@ -11,9 +11,7 @@
 // Memory layout: every level, leaves first and root last, back to back, 32 bytes a node.
 #pragma once
 
-#include "blake3.hpp"
-#include "digest.hpp"
-#include "sha256.hpp"
+#include "node_rule.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -23,57 +21,6 @@
 #include <vector>
 
 namespace merklize {
-
-enum class hash_kind {
-  blake3,        // node = BLAKE3(left || right), the standard hash of the 64 bytes
-  blake3_parent, // node = BLAKE3 parent compression; ROOT on the root only
-  sha256,        // node = SHA-256(left || right), as SSZ
-};
-
-enum class shape {
-  promote, // a lone last node of a level moves up unchanged (BLAKE3, RFC 6962)
-  zero,    // leaves padded with zero leaves up to the next power of two (SSZ)
-};
-
-inline const char *to_string(hash_kind h) {
-  switch (h) {
-  case hash_kind::blake3:
-    return "blake3";
-  case hash_kind::blake3_parent:
-    return "blake3-parent";
-  case hash_kind::sha256:
-    return "sha256";
-  }
-  return "unknown";
-}
-
-inline const char *to_string(shape s) { return s == shape::promote ? "promote" : "zero"; }
-
-inline hash_kind parse_hash_kind(const std::string &name) {
-  if (name == "blake3") return hash_kind::blake3;
-  if (name == "blake3-parent") return hash_kind::blake3_parent;
-  if (name == "sha256") return hash_kind::sha256;
-  throw error("unknown hash \"" + name + "\" (known: blake3, blake3-parent, sha256)");
-}
-
-inline shape parse_shape(const std::string &name) {
-  if (name == "promote") return shape::promote;
-  if (name == "zero") return shape::zero;
-  throw error("unknown shape \"" + name + "\" (known: promote, zero)");
-}
-
-struct tree_options {
-  // A constructor rather than an aggregate, so {hash, pad} leaves depth unset without warnings.
-  tree_options(hash_kind hash_ = hash_kind::blake3, shape pad_ = shape::promote,
-               std::optional<unsigned> depth_ = std::nullopt)
-      : hash(hash_), pad(pad_), depth(depth_) {}
-
-  hash_kind hash;
-  shape pad;
-  // Shape zero only: the root is that of 2^depth leaves, the N given and zero leaves after
-  // them (SSZ's limit). Unset: the natural depth ceil(log2 N). See root_depth().
-  std::optional<unsigned> depth;
-};
 
 // The number of leaves in `bytes` bytes of leaf data; throws on zero leaves or a partial leaf.
 inline std::uint64_t leaf_count_of(std::uint64_t bytes) {
@@ -110,22 +57,6 @@ private:
   std::vector<std::uint64_t> offsets_;
 };
 
-// The node hash on the host, for checks, padding nodes and proofs.
-inline digest node_hash(hash_kind hash, const digest &left, const digest &right, bool is_root) {
-  using namespace blake3;
-  if (hash == hash_kind::sha256) return sha256::hash_pair(left, right);
-  if (hash == hash_kind::blake3) return compress_pair(left, right, chunk_start | chunk_end | root);
-  return compress_pair(left, right, parent | (is_root ? root : 0u));
-}
-
-// zero_subtree_roots(h, d)[k]: the root of a subtree of height k whose leaves are all zero.
-inline std::vector<digest> zero_subtree_roots(hash_kind hash, unsigned height) {
-  std::vector<digest> roots(1, digest{});
-  for (unsigned k = 1; k <= height; ++k)
-    roots.push_back(node_hash(hash, roots.back(), roots.back(), false));
-  return roots;
-}
-
 // Which levels a build keeps: all of them (leaves included), those from a level up, or the root.
 struct output_levels {
   unsigned first = 0; // clamped to the tree's depth, so root_only() keeps just the root
@@ -147,17 +78,6 @@ inline unsigned root_depth(const tree_options &options, const tree_layout &layou
                 " leaves: it must be at least ceil(log2 N) = " + std::to_string(layout.depth()));
   if (*options.depth > 64) throw error(asked + " is more than 64 (2^64 leaves)");
   return *options.depth;
-}
-
-// The root of a zero-padded tree of depth `to` whose level `from` holds only `top` and zero
-// subtrees: `top` hashed with zero-subtree roots of heights from .. to - 1, so no padding is
-// ever hashed. The last of these hashes is the root (for blake3-parent's ROOT flag).
-inline digest extend_root(hash_kind hash, digest top, unsigned from, unsigned to) {
-  if (from >= to) return top;
-  const auto zeros = zero_subtree_roots(hash, to);
-  for (unsigned height = from; height < to; ++height)
-    top = node_hash(hash, top, zeros[height], height + 1 == to);
-  return top;
 }
 
 // A built tree in host memory: levels first_level()..depth() of the layout above. The leaves
@@ -280,6 +200,9 @@ inline unsigned ceil_log2(std::uint64_t n) {
     ++k;
   return k;
 }
+
+// ceil(n / 2^k): the nodes of level k above n leaves.
+inline std::uint64_t ceil_shift(std::uint64_t n, unsigned k) { return (n + (1ull << k) - 1) >> k; }
 
 // The node rule: level `level` of a tree with `options` from the level below it (`below`). A
 // pair hashes; a lone last node moves up (promote) or hashes with `zeros[level - 1]`, the

@@ -1,5 +1,5 @@
 // Device buffers of the caller's, checked before use, and scratch buffers that grow on demand:
-// shared by merkleizer and blake3_device.
+// shared by every device class (through device_runtime) and hash_layer.
 #pragma once
 
 #include "../error.hpp"
@@ -20,8 +20,8 @@ inline void check_buffer(const cl::Context &context, const cl::Buffer &buffer, c
   call("clGetMemObjectInfo", [&] { return buffer.getInfo(CL_MEM_SIZE, &size); });
   call("clGetMemObjectInfo", [&] { return buffer.getInfo(CL_MEM_CONTEXT, &buffer_context); });
   if (buffer_context != context())
-    throw error(std::string(what) + " buffer belongs to another OpenCL context than this " + owner +
-                "'s (construct it with your context)");
+    throw error(std::string(what) + " buffer belongs to another OpenCL context than the " + owner +
+                "'s; give buffers of the " + owner + "'s context");
   if (size < needed)
     throw error(std::string(what) + " buffer too small: it holds " + std::to_string(size) +
                 " bytes, the " + purpose + " needs " + std::to_string(needed));

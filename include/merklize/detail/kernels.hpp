@@ -1,8 +1,8 @@
 // Which kernel files and build options make each program. One place to add a node hash.
 #pragma once
 
-#include "../tree.hpp"
-#include "program_cache.hpp"
+#include "launch_plan.hpp"
+#include "program_spec.hpp"
 
 #include <string>
 #include <vector>
@@ -25,10 +25,6 @@ inline node_kernel node_kernel_of(hash_kind hash) {
     return {"sha256.cl", "sha256_node", "merkle-sha256"};
   }
   throw error("no kernels for this hash");
-}
-
-inline bool lanes_supported(hash_kind hash) {
-  return hash == hash_kind::blake3 || hash == hash_kind::blake3_parent;
 }
 
 // The program holding the Merkle kernels (merkle.cl) for one node hash and work-group size.

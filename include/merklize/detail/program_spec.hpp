@@ -3,7 +3,7 @@
 #pragma once
 
 #include "../blake3.hpp"
-#include "../error.hpp"
+#include "../error_type.hpp"
 #include "kernel_sources.hpp"
 
 #include <cstdint>
@@ -12,15 +12,19 @@
 #include <vector>
 
 namespace merklize {
-namespace detail {
 
+// A program of the library's kernels: which kernel files, with which build options.
 struct program_spec {
   std::vector<std::string> files; // kernels/*.cl, concatenated in this order
   std::string options;
   // Names its ahead-of-time artifacts (<name>.spv, ...) and disk cache entries; unique among
-  // all_program_specs() (detail/kernels.hpp). A spec without one is only ever compiled.
+  // program_variants() (aot.hpp). A spec without one is only ever compiled.
   std::string name;
 };
+
+namespace detail {
+
+using merklize::program_spec;
 
 inline const char *embedded_kernel_source(const std::string &name) {
   for (const auto &k : embedded_kernels)

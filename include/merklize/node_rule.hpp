@@ -1,0 +1,95 @@
+// The node rules: which hash makes a node of its two children (hash_kind), what becomes of the
+// lone last node of a level (shape), and the all-zero subtrees that shape zero and fixed depths
+// hash with. Host code, no OpenCL: the devices' kernels implement the same rules
+// (kernels/*.cl), and tests hold the two against each other.
+#pragma once
+
+#include "blake3.hpp"
+#include "digest.hpp"
+#include "sha256.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace merklize {
+
+enum class hash_kind {
+  blake3,        // node = BLAKE3(left || right), the standard hash of the 64 bytes
+  blake3_parent, // node = BLAKE3 parent compression; ROOT on the root only
+  sha256,        // node = SHA-256(left || right), as SSZ
+};
+
+enum class shape {
+  promote, // a lone last node of a level moves up unchanged (BLAKE3, RFC 6962)
+  zero,    // leaves padded with zero leaves up to the next power of two (SSZ)
+};
+
+inline const char *to_string(hash_kind h) {
+  switch (h) {
+  case hash_kind::blake3:
+    return "blake3";
+  case hash_kind::blake3_parent:
+    return "blake3-parent";
+  case hash_kind::sha256:
+    return "sha256";
+  }
+  return "unknown";
+}
+
+inline const char *to_string(shape s) { return s == shape::promote ? "promote" : "zero"; }
+
+inline hash_kind parse_hash_kind(const std::string &name) {
+  if (name == "blake3") return hash_kind::blake3;
+  if (name == "blake3-parent") return hash_kind::blake3_parent;
+  if (name == "sha256") return hash_kind::sha256;
+  throw error("unknown hash \"" + name + "\" (known: blake3, blake3-parent, sha256)");
+}
+
+inline shape parse_shape(const std::string &name) {
+  if (name == "promote") return shape::promote;
+  if (name == "zero") return shape::zero;
+  throw error("unknown shape \"" + name + "\" (known: promote, zero)");
+}
+
+struct tree_options {
+  // A constructor rather than an aggregate, so {hash, pad} leaves depth unset without warnings.
+  tree_options(hash_kind hash_ = hash_kind::blake3, shape pad_ = shape::promote,
+               std::optional<unsigned> depth_ = std::nullopt)
+      : hash(hash_), pad(pad_), depth(depth_) {}
+
+  hash_kind hash;
+  shape pad;
+  // Shape zero only: the root is that of 2^depth leaves, the N given and zero leaves after
+  // them (SSZ's limit). Unset: the natural depth ceil(log2 N). See root_depth().
+  std::optional<unsigned> depth;
+};
+
+// The node hash on the host, for checks, padding nodes and proofs.
+inline digest node_hash(hash_kind hash, const digest &left, const digest &right, bool is_root) {
+  using namespace blake3;
+  if (hash == hash_kind::sha256) return sha256::hash_pair(left, right);
+  if (hash == hash_kind::blake3) return compress_pair(left, right, chunk_start | chunk_end | root);
+  return compress_pair(left, right, parent | (is_root ? root : 0u));
+}
+
+// zero_subtree_roots(h, d)[k]: the root of a subtree of height k whose leaves are all zero.
+inline std::vector<digest> zero_subtree_roots(hash_kind hash, unsigned height) {
+  std::vector<digest> roots(1, digest{});
+  for (unsigned k = 1; k <= height; ++k)
+    roots.push_back(node_hash(hash, roots.back(), roots.back(), false));
+  return roots;
+}
+
+// The root of a zero-padded tree of depth `to` whose level `from` holds only `top` and zero
+// subtrees: `top` hashed with zero-subtree roots of heights from .. to - 1, so no padding is
+// ever hashed. The last of these hashes is the root (for blake3-parent's ROOT flag).
+inline digest extend_root(hash_kind hash, digest top, unsigned from, unsigned to) {
+  if (from >= to) return top;
+  const auto zeros = zero_subtree_roots(hash, to);
+  for (unsigned height = from; height < to; ++height)
+    top = node_hash(hash, top, zeros[height], height + 1 == to);
+  return top;
+}
+
+} // namespace merklize

@@ -1,0 +1,174 @@
+// Tuning as data: what the library chooses for a device (work-group sizes, kernels, chunk sizes,
+// lanes) is one table of device profiles, keyed by device type, vendor and name, with a default
+// row. The fields of merklize::config override a row. Someone tuning for another device adds a
+// row here, measured with the bench named in `measured_by`. Plain data, no OpenCL.
+#pragma once
+
+#include "build_config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace merklize {
+
+enum class device_type { gpu, cpu, accelerator, other };
+
+// What the library reads off a device, once (detail::read_device_facts): the planners take it as
+// plain data, so they are tested without a device.
+struct device_facts {
+  std::string name, vendor, platform;
+  device_type type = device_type::gpu;
+  unsigned compute_units = 1;
+  std::size_t max_work_group_size = 256;
+  unsigned preferred_int_vector_width = 1; // CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT
+  std::uint64_t global_memory_bytes = 0, max_buffer_bytes = 0;
+  bool unified_memory = false; // CL_DEVICE_HOST_UNIFIED_MEMORY
+
+  bool is_cpu() const { return type == device_type::cpu; }
+};
+
+// One row of the table: the devices it is for and what they get.
+struct tuning {
+  // A device matches when its type is `type` (unset: any) and `vendor` and `name` (lowercase;
+  // empty matches anything) are substrings of its vendor or platform name, and of its name.
+  const char *row;
+  std::optional<device_type> type;
+  const char *vendor, *name;
+  const char *measured_by; // the bench and the device that decided the numbers
+
+  // Tree kernels.
+  std::size_t work_group_size;       // one node per work-item
+  unsigned lanes;                    // nodes per work-item in vector lanes, BLAKE3 nodes only;
+                                     // 0: the preferred int vector width, at least 4
+  std::size_t lanes_work_group_size; // with lanes > 1
+  level_kernel_kind blake3_kernel;   // what level_kernel automatic runs, per node hash
+  level_kernel_kind sha256_kernel;
+  unsigned level_kernel_waves; // automatic runs merkle_level on levels with at least this many
+                               // waves of work-groups on every compute unit
+  unsigned fuse_waves;         // fused launches on levels of at most this many waves
+  unsigned nodes_per_item;     // merkle_level
+  unsigned levels_per_item;    // merkle_levels
+  // Streaming host builds.
+  unsigned chunk_log2;       // chunks of 2^chunk_log2 leaves
+  unsigned chunks_in_flight; // chunks on the device at once
+  unsigned min_read_log2;    // a chunk's levels of 2^min_read_log2 nodes or more come back with
+                             // it; the levels above them come back in one read at the end
+  // Full BLAKE3 (hash.hpp).
+  unsigned hash_chunks_per_item; // 1, 2, 4, 8 or 16 chunks per work-item in vector lanes; 0: the
+                                 // preferred int vector width, rounded down to one of those
+  std::size_t hash_work_group_size;
+  // Batches of one work-item per item: the SHA-256 layer and the proof kernels.
+  std::size_t batch_work_group_size;
+};
+
+// The rows, first match wins; the last row matches every device.
+inline const std::vector<tuning> &tuning_table() {
+  static const std::vector<tuning> rows = {
+      {"NVIDIA GPU",
+       device_type::gpu,
+       "nvidia",
+       "",
+       "bench/kernel_variants.sh, bench/closing_run.sh and hash_bench on an NVIDIA H200 "
+       "(docs/BENCHMARKS.md): merkle_levels x2 at 128 work-items 1.242 / 0.073 ms at 2^25 / 2^20 "
+       "leaves, x3 1.439 / 0.090 (72 registers), merkle_level x2 1.323 / 0.082, merkle_subtree "
+       "1.419 / 0.082; chunks of 2^21 the best end to end of 2^18 .. 2^22; one chunk per "
+       "work-item 1.53 TB/s against lanes2 1.50",
+       128,
+       1,
+       16,
+       level_kernel_kind::levels,
+       level_kernel_kind::subtree,
+       16,
+       2,
+       2,
+       2,
+       21,
+       3,
+       15,
+       1,
+       64,
+       256},
+      {"CPU (PoCL)",
+       device_type::cpu,
+       "",
+       "",
+       "merklize_bench --variants and hash_bench with PoCL 3.1 on 2 AMD EPYC cores (AVX-512) "
+       "and PoCL 5 on 16 Xeon cores: PoCL does not vectorize across work-items, so nodes and "
+       "chunks go in the lanes of the preferred int vector (lanes 4..16)",
+       256,
+       0,
+       16,
+       level_kernel_kind::levels,
+       level_kernel_kind::subtree,
+       16,
+       2,
+       1,
+       2,
+       22,
+       3,
+       15,
+       0,
+       64,
+       256},
+      {"any other device",
+       std::nullopt,
+       "",
+       "",
+       "none of its own: the NVIDIA GPU row's numbers, a starting point to measure from",
+       128,
+       1,
+       16,
+       level_kernel_kind::levels,
+       level_kernel_kind::subtree,
+       16,
+       2,
+       2,
+       2,
+       21,
+       3,
+       15,
+       1,
+       64,
+       256},
+  };
+  return rows;
+}
+
+namespace detail {
+
+inline bool contains_lowercase(const std::string &text, const char *needle) {
+  std::string lower(text);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower.find(needle) != std::string::npos;
+}
+
+inline bool row_matches(const tuning &row, const device_facts &device) {
+  return (!row.type || *row.type == device.type) &&
+         (contains_lowercase(device.vendor, row.vendor) ||
+          contains_lowercase(device.platform, row.vendor)) &&
+         contains_lowercase(device.name, row.name);
+}
+
+} // namespace detail
+
+// The row for a device: the first that matches.
+inline const tuning &tuning_for(const device_facts &device) {
+  for (const tuning &row : tuning_table())
+    if (detail::row_matches(row, device)) return row;
+  return tuning_table().back();
+}
+
+// Nodes per work-item in vector lanes for a row's `lanes` value: 0 is the device's preferred int
+// vector width, rounded down to 4, 8 or 16.
+inline unsigned resolved_lanes(unsigned lanes, const device_facts &device) {
+  if (lanes) return lanes;
+  const unsigned width = device.preferred_int_vector_width;
+  return width >= 16 ? 16 : width >= 8 ? 8 : 4;
+}
+
+} // namespace merklize
