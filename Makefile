@@ -11,7 +11,7 @@ CMAKE_ARGS ?=
 
 PACKAGES := cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers \
             pocl-opencl-icd catch2 libbenchmark-dev libssl-dev b3sum \
-            libopenmpi-dev openmpi-bin
+            libopenmpi-dev openmpi-bin pkgconf
 AOT_PACKAGES := clang-14 llvm-spirv-14 spirv-tools
 AOT_DIR ?= $(BUILD)/kernels
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

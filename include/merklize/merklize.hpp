@@ -15,3 +15,4 @@
 #include "reference.hpp"
 #include "sha256.hpp"
 #include "tree.hpp"
+#include "version.hpp"
