@@ -1,22 +1,29 @@
 # Two commands do all the set-up on a fresh Debian 12 / Ubuntu machine (as root, or with sudo):
 #   make test    installs missing packages, builds, runs the tests
 #   make bench   installs missing packages, builds, runs the benchmark on the default device
+#   make plot    plots the benchmark's CSV (running the benchmark first if there is none)
 # SKIP_DEPS=1 skips the package step (for machines whose dependencies come from elsewhere).
 
 BUILD ?= build
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BENCH_ARGS ?=
+BENCH_CSV ?= $(BUILD)/bench.csv
+PLOT_PNG ?= $(BUILD)/throughput.png
+# The interpreter Debian's python3-matplotlib serves (a pyenv or venv python3 first in PATH
+# would not see it).
+PYTHON ?= /usr/bin/python3
 CMAKE_ARGS ?=
 
 PACKAGES := cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers \
             pocl-opencl-icd catch2 libbenchmark-dev libssl-dev b3sum \
-            libopenmpi-dev openmpi-bin
+            libopenmpi-dev openmpi-bin pkgconf
 AOT_PACKAGES := clang-14 llvm-spirv-14 spirv-tools
+PLOT_PACKAGES := python3-matplotlib
 AOT_DIR ?= $(BUILD)/kernels
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps embed configure build test bench aot clean
+.PHONY: all deps embed configure build test bench plot aot clean
 
 all: build
 
@@ -47,8 +54,17 @@ build: configure
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# Appends its rows to $(BENCH_CSV) for `make plot` (a device and size measured again replaces
+# the earlier row in the plot).
 bench: build
-	$(BUILD)/bench/merklize_bench $(BENCH_ARGS)
+	$(BUILD)/bench/merklize_bench --csv=$(BENCH_CSV) $(BENCH_ARGS)
+
+# Plots $(BENCH_CSV) into $(PLOT_PNG), with matplotlib (installed here, not for `make test`).
+plot: PACKAGES += $(PLOT_PACKAGES)
+plot: deps
+	@[ -s $(BENCH_CSV) ] || $(MAKE) bench
+	$(PYTHON) bench/plot.py $(BENCH_CSV) $(PLOT_PNG)
+	@echo "plot written: $(PLOT_PNG)"
 
 # Compiles every kernel program ahead of time to SPIR-V and SPIR bitcode (cmake/aot.cmake).
 aot: PACKAGES += $(AOT_PACKAGES)

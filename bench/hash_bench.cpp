@@ -17,6 +17,8 @@
 // file pieces of at most half of it, else 64 MiB), --build_log=OPTIONS (build each strategy's
 // program with these extra options, print the logs and exit). Defaults: 64M,256M,1G
 // and a 1G file on a GPU; 1M,4M and a 4M file elsewhere, so a CPU run takes seconds.
+#include "plain_ms_reporter.hpp"
+
 #include <merklize/merklize.hpp>
 
 #include <benchmark/benchmark.h>
@@ -336,7 +338,8 @@ int main(int argc, char **argv) {
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
     }
-    benchmark::RunSpecifiedBenchmarks();
+    bench::plain_ms_reporter reporter; // *_ms counters in plain milliseconds
+    benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
     if (!o.file_dir.empty()) std::remove(test_file(o).c_str());
     return 0;

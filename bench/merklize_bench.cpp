@@ -8,23 +8,33 @@
 //   host_all/K      std::vector leaves (pageable) in, every node out
 //   pinned_nodes/K  leaves in library-pinned memory, every internal node into pinned memory
 //   pinned_root/K   the same, root only
+//   host_reference/K  the host reference tree (reference_tree: portable C++, one thread), the
+//                   CPU baseline, up to 2^20 leaves; host clock
+// On CPU devices a host build that keeps every level runs in place in host memory, with no
+// copies (config::zero_copy): its rows say "zero-copy" where transfer times would be.
+// Millisecond counters print as plain milliseconds (plain_ms_reporter.hpp).
 // After the run: a summary table per size, and with --csv=FILE the rows for bench/plot.py.
 // --variants[=K,K,...] times the kernels of one-level launches instead (kernel_variants.hpp).
 // --timeline=K prints where a pinned build of 2^K leaves, every node kept, spends its time:
 // each queue's busy and idle time on the device's clock, against the host's wall time.
 #include "kernel_variants.hpp"
+#include "plain_ms_reporter.hpp"
 
 #include <merklize/merklize.hpp>
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 namespace {
@@ -49,11 +59,17 @@ std::vector<unsigned> parse_sizes(const std::string &list) {
   return sizes;
 }
 
+// The host reference's sizes stop here: one thread takes about 0.8 s for 2^20 leaves.
+constexpr unsigned host_reference_max_log2 = 20;
+
 // One size's measurements, for the summary table and the CSV.
 struct row {
   double kernel_ms = 0, upload_ms = 0, download_ms = 0, host_e2e_ms = 0;
   double pinned_up_gbs = 0, pinned_down_gbs = 0, lib_up_gbs = 0, lib_down_gbs = 0;
   double pinned_e2e_ms = 0, root_e2e_ms = 0, levels_up_ms = 0, levels_down_ms = 0;
+  double host_reference_ms = 0; // 0: not measured at this size
+  // Zero-copy builds (no transfers) of host_all/K and pinned_nodes/K.
+  bool host_zero_copy = false, pinned_zero_copy = false;
 };
 
 std::map<unsigned, row> rows;
@@ -126,11 +142,25 @@ void pinned_copy(benchmark::State &state, unsigned log2) {
   state.counters["down_GBps"] = rows[log2].pinned_down_gbs;
 }
 
-void report_times(benchmark::State &state, const merklize::build_times &sum, std::int64_t runs) {
-  state.counters["upload_ms"] = sum.upload_ms / runs;
+// Whether the last build issued no copy at all: a CPU device ran it in place in host memory.
+bool ran_in_place(const merklize::merkleizer &m) {
+  const auto spans = m.timeline();
+  return std::all_of(spans.begin(), spans.end(), [](const merklize::command_span &span) {
+    return span.what == merklize::command_span::kind::kernel;
+  });
+}
+
+// Zero-copy builds have no transfer times to report: the label says so instead.
+void report_times(benchmark::State &state, const merklize::build_times &sum, std::int64_t runs,
+                  bool zero_copy) {
   state.counters["kernel_ms"] = sum.kernel_ms / runs;
-  state.counters["download_ms"] = sum.download_ms / runs;
   state.counters["chunks"] = static_cast<double>(sum.chunks);
+  if (zero_copy) {
+    state.SetLabel("zero-copy");
+    return;
+  }
+  state.counters["upload_ms"] = sum.upload_ms / runs;
+  state.counters["download_ms"] = sum.download_ms / runs;
 }
 
 void accumulate(merklize::build_times &sum, const merklize::build_times &t) {
@@ -152,8 +182,9 @@ void host_all(benchmark::State &state, unsigned log2) {
     accumulate(sum, m.last_times());
     state.SetIterationTime(m.last_times().wall_ms / 1e3);
   }
-  report_times(state, sum, state.iterations());
   row &r = rows[log2];
+  r.host_zero_copy = ran_in_place(m);
+  report_times(state, sum, state.iterations(), r.host_zero_copy);
   r.upload_ms = sum.upload_ms / state.iterations();
   r.download_ms = sum.download_ms / state.iterations();
   r.host_e2e_ms = sum.wall_ms / state.iterations();
@@ -174,10 +205,12 @@ void pinned(benchmark::State &state, unsigned log2, merklize::config cfg) {
     accumulate(sum, m.last_times());
     state.SetIterationTime(m.last_times().wall_ms / 1e3);
   }
-  report_times(state, sum, state.iterations());
+  const bool in_place = ran_in_place(m);
+  report_times(state, sum, state.iterations(), in_place);
   row &r = rows[log2];
   const double wall = sum.wall_ms / state.iterations();
   if (out.first == 0 || out.first == 1) {
+    r.pinned_zero_copy = in_place;
     r.pinned_e2e_ms = wall;
     r.levels_up_ms = sum.upload_ms / state.iterations();
     r.levels_down_ms = sum.download_ms / state.iterations();
@@ -186,6 +219,24 @@ void pinned(benchmark::State &state, unsigned log2, merklize::config cfg) {
   } else {
     r.root_e2e_ms = wall;
   }
+}
+
+// The CPU baseline: the host reference tree of the same leaves on one thread, host clock.
+void host_reference(benchmark::State &state, unsigned log2) {
+  const std::uint64_t n = std::uint64_t(1) << log2;
+  const auto leaves = random_leaves(n);
+  const merklize::tree_options options = merklize::config{}.tree;
+  double total = 0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(merklize::reference_tree(leaves.data(), leaves.size(), options));
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+    total += took.count();
+    state.SetIterationTime(took.count() / 1e3);
+  }
+  rows[log2].host_reference_ms = total / state.iterations();
+  state.counters["node_hashes_per_s"] =
+      static_cast<double>(n - 1) / (total / state.iterations() / 1e3);
 }
 
 options parse(int &argc, char **argv) {
@@ -223,34 +274,75 @@ options parse(int &argc, char **argv) {
   return o;
 }
 
-void print_summary(const options &o) {
+// A number of the summary, or "zero-copy" where the build made no transfer to time.
+std::string cell(const char *format, double value, bool zero_copy = false) {
+  if (zero_copy) return "zero-copy";
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+// A line per size like the original's, then the table docs/BENCHMARKS.md quotes.
+void print_summary() {
   std::printf("\nmerklize on %s\n", device_label.c_str());
   for (const auto &[log2, r] : rows)
-    std::printf("merklized 2^%u leaves in %.3f ms, with host to device tx in %.3f ms, device to "
-                "host tx in %.3f ms\n",
-                log2, r.kernel_ms, r.upload_ms, r.download_ms);
+    if (r.host_zero_copy)
+      std::printf("merklized 2^%u leaves in %.3f ms, zero-copy: no host to device or device to "
+                  "host tx, the device used the leaves and nodes in host memory\n",
+                  log2, r.kernel_ms);
+    else
+      std::printf("merklized 2^%u leaves in %.3f ms, with host to device tx in %.3f ms, device to "
+                  "host tx in %.3f ms\n",
+                  log2, r.kernel_ms, r.upload_ms, r.download_ms);
   std::printf("\n| leaves | kernel ms | node hashes/s | upload ms | download ms | end-to-end ms "
               "(vector) | pinned: upload ms | download ms | end-to-end ms | root only ms | raw "
-              "pinned GB/s up / down | library GB/s up / down |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (const auto &[log2, r] : rows)
-    std::printf("| 2^%u | %.4f | %.3g | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f / "
-                "%.1f | %.1f / %.1f |\n",
-                log2, r.kernel_ms, ((std::uint64_t(1) << log2) - 1) / (r.kernel_ms / 1e3),
-                r.upload_ms, r.download_ms, r.host_e2e_ms, r.levels_up_ms, r.levels_down_ms,
-                r.pinned_e2e_ms, r.root_e2e_ms, r.pinned_up_gbs, r.pinned_down_gbs, r.lib_up_gbs,
-                r.lib_down_gbs);
-  if (o.csv.empty()) return;
-  std::ofstream csv(o.csv, std::ios::app);
+              "pinned GB/s up / down | library GB/s up / down | host reference ms (1 thread) "
+              "|\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto &[log2, r] : rows) {
-    const double n = static_cast<double>(std::uint64_t(1) << log2);
-    csv << device_label << ",kernels," << log2 << "," << (n - 1) / (r.kernel_ms / 1e3) << "\n";
-    csv << device_label << ",host vector end-to-end," << log2 << ","
-        << (n - 1) / (r.host_e2e_ms / 1e3) << "\n";
-    csv << device_label << ",pinned end-to-end," << log2 << "," << (n - 1) / (r.pinned_e2e_ms / 1e3)
-        << "\n";
-    csv << device_label << ",pinned root only," << log2 << "," << (n - 1) / (r.root_e2e_ms / 1e3)
-        << "\n";
+    const bool host = r.host_zero_copy, pinned = r.pinned_zero_copy;
+    const std::string library =
+        pinned ? "zero-copy" : cell("%.1f", r.lib_up_gbs) + " / " + cell("%.1f", r.lib_down_gbs);
+    std::printf("| 2^%u | %.4f | %.3g | %s | %s | %.3f | %s | %s | %.3f | %.3f | %.1f / %.1f | %s "
+                "| %s |\n",
+                log2, r.kernel_ms, ((std::uint64_t(1) << log2) - 1) / (r.kernel_ms / 1e3),
+                cell("%.3f", r.upload_ms, host).c_str(), cell("%.3f", r.download_ms, host).c_str(),
+                r.host_e2e_ms, cell("%.3f", r.levels_up_ms, pinned).c_str(),
+                cell("%.3f", r.levels_down_ms, pinned).c_str(), r.pinned_e2e_ms, r.root_e2e_ms,
+                r.pinned_up_gbs, r.pinned_down_gbs, library.c_str(),
+                r.host_reference_ms > 0 ? cell("%.3f", r.host_reference_ms).c_str() : "-");
+  }
+}
+
+// A CSV field, quoted where it holds a comma, a quote or a line break.
+std::string csv_field(const std::string &text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text)
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+// Node hashes per second by device, mode and size, for bench/plot.py. Runs append to the file
+// (several devices in one plot); a new file starts with the header line.
+void write_csv(const std::string &path) {
+  std::error_code no_file;
+  const bool fresh = std::filesystem::file_size(path, no_file) == 0 || no_file;
+  std::ofstream csv(path, std::ios::app);
+  if (!csv) throw std::runtime_error(path + ": cannot be opened for writing");
+  if (fresh) csv << "device,mode,log2_leaves,node_hashes_per_s\n";
+  const std::string device = csv_field(device_label);
+  for (const auto &[log2, r] : rows) {
+    const double hashes = static_cast<double>(std::uint64_t(1) << log2) - 1;
+    const auto line = [&](const std::string &who, const char *mode, double ms) {
+      csv << who << "," << mode << "," << log2 << "," << hashes / (ms / 1e3) << "\n";
+    };
+    line(device, "kernels", r.kernel_ms);
+    line(device, "host vector end-to-end", r.host_e2e_ms);
+    line(device, "pinned end-to-end", r.pinned_e2e_ms);
+    line(device, "pinned root only", r.root_e2e_ms);
+    if (r.host_reference_ms > 0)
+      line("host CPU", "reference tree on 1 thread", r.host_reference_ms);
   }
 }
 
@@ -383,7 +475,8 @@ int run(options o, int argc, char **argv) {
           ->Unit(benchmark::kMillisecond);
     }
     benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
+    bench::plain_ms_reporter reporter;
+    benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
     return 0;
   }
@@ -406,12 +499,18 @@ int run(options o, int argc, char **argv) {
                                  with_output(merklize::output_levels::root_only()))
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
+    if (k <= host_reference_max_log2)
+      benchmark::RegisterBenchmark(("host_reference" + size).c_str(), host_reference, k)
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
+  bench::plain_ms_reporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
-  print_summary(o);
+  print_summary();
+  if (!o.csv.empty()) write_csv(o.csv);
   return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <merklize/merklize.hpp>
 
 #include "flags.hpp"
+#include "plain_ms_reporter.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -191,7 +192,8 @@ int main(int argc, char **argv) {
             ->Unit(benchmark::kMillisecond);
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-    benchmark::RunSpecifiedBenchmarks();
+    bench::plain_ms_reporter reporter; // *_ms counters in plain milliseconds
+    benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
     print_summary();
     current.reset();

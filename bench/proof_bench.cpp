@@ -17,6 +17,7 @@
 #include <merklize/merklize.hpp>
 
 #include "flags.hpp"
+#include "plain_ms_reporter.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -239,7 +240,8 @@ int main(int argc, char **argv) {
           ->Unit(benchmark::kMicrosecond);
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-    benchmark::RunSpecifiedBenchmarks();
+    bench::plain_ms_reporter reporter; // *_ms counters in plain milliseconds
+    benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
     return 0;
   } catch (const std::exception &e) {

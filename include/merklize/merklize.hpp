@@ -20,3 +20,4 @@
 #include "sha256.hpp"
 #include "tree.hpp"
 #include "tuning.hpp"
+#include "version.hpp"
