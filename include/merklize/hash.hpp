@@ -32,6 +32,7 @@
 #include <chrono>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -147,6 +148,9 @@ class blake3_device {
 public:
   // Fills `buffer` with up to `capacity` bytes of input and returns how many; 0 only at the end.
   using reader = detail::piece_reader;
+  // Takes the output in pieces, in order, each of at most 16 MiB: a long output (an extendable
+  // output of gigabytes) needs no buffer of its length. Called only once the input is all read.
+  using output_sink = std::function<void(const std::uint8_t *bytes, std::size_t size)>;
   static constexpr std::uint64_t unknown_size = std::numeric_limits<std::uint64_t>::max();
 
   explicit blake3_device(hash_config cfg = {}) : blake3_device(default_device(), cfg) {}
@@ -201,6 +205,10 @@ public:
   // `size` bytes of host memory in, the first `out_bytes` bytes of the extendable output out.
   void hash(const blake3_mode &mode, const void *data, std::uint64_t size, std::uint8_t *out,
             std::uint64_t out_bytes) {
+    hash(mode, data, size, into(out), out_bytes);
+  }
+  void hash(const blake3_mode &mode, const void *data, std::uint64_t size, const output_sink &out,
+            std::uint64_t out_bytes) {
     if (size > device_bytes_limit()) {
       auto at = static_cast<const std::uint8_t *>(data);
       std::uint64_t left = size;
@@ -234,6 +242,10 @@ public:
   // sizes the buffers. Reading overlaps the device's work on the previous piece.
   void hash_stream(const blake3_mode &mode, const reader &read, std::uint8_t *out,
                    std::uint64_t out_bytes, std::uint64_t size_hint = unknown_size) {
+    hash_stream(mode, read, into(out), out_bytes, size_hint);
+  }
+  void hash_stream(const blake3_mode &mode, const reader &read, const output_sink &out,
+                   std::uint64_t out_bytes, std::uint64_t size_hint = unknown_size) {
     guarded([&] {
       detail::reader_pieces source(read, stream_piece_bytes(size_hint));
       hash_pieces(mode, source, out, out_bytes);
@@ -246,6 +258,10 @@ public:
   // read to its end by this thread, as hash_stream reads. A file that cannot be opened or read,
   // or that shrinks while it is read, is a file_error naming it, and `out` is left as it was.
   void hash_file(const blake3_mode &mode, const std::string &path, std::uint8_t *out,
+                 std::uint64_t out_bytes) {
+    hash_file(mode, path, into(out), out_bytes);
+  }
+  void hash_file(const blake3_mode &mode, const std::string &path, const output_sink &out,
                  std::uint64_t out_bytes) {
     const detail::file_descriptor file(path);
     const std::optional<std::uint64_t> size = detail::regular_file_size(file.get());
@@ -417,7 +433,7 @@ private:
   // while the next ones are read and uploaded, then merges those values on the host and
   // computes the output. An input of one piece is hashed whole.
   template <class Source>
-  void hash_pieces(const blake3_mode &mode, Source &source, std::uint8_t *out,
+  void hash_pieces(const blake3_mode &mode, Source &source, const output_sink &out,
                    std::uint64_t out_bytes) {
     input_ = cl::Buffer(); // the device holds one path's input at a time
     input_bytes_ = 0;
@@ -470,20 +486,30 @@ private:
     launch(root_output_, detail::round_up(blocks, chunk_local_), chunk_local_, {});
   }
 
-  // The output, in pieces that the output buffer holds, read back into `out`.
+  // A sink that copies the output to `out`, piece after piece.
+  static output_sink into(std::uint8_t *out) {
+    return [out](const std::uint8_t *bytes, std::size_t size) mutable {
+      std::memcpy(out, bytes, size);
+      out += size;
+    };
+  }
+
+  // The output, in pieces that the output buffer holds, read back and handed to `out`.
   void read_output(const blake3_mode &mode, const cl::Buffer &root, bool is_parent,
-                   std::uint8_t *out, std::uint64_t out_bytes) {
+                   const output_sink &out, std::uint64_t out_bytes) {
     const std::uint64_t piece =
         std::min(output_piece_bytes(), std::max<std::uint64_t>(out_bytes, 1));
     detail::grow_buffer(context_, output_, output_bytes_, piece);
+    std::vector<std::uint8_t> host(static_cast<std::size_t>(std::min(piece, out_bytes)));
     for (std::uint64_t done = 0; done < out_bytes; done += piece) {
       const std::uint64_t take = std::min(piece, out_bytes - done);
       enqueue_output(mode, root, is_parent, done / blake3::block_len, take, output_);
       downloads_.emplace_back();
       detail::call("clEnqueueReadBuffer", [&] {
-        return queue_.enqueueReadBuffer(output_, CL_TRUE, 0, take, out + done, nullptr,
+        return queue_.enqueueReadBuffer(output_, CL_TRUE, 0, take, host.data(), nullptr,
                                         &downloads_.back());
       });
+      out(host.data(), static_cast<std::size_t>(take));
     }
     detail::call("clFinish", [&] { return queue_.finish(); });
   }
