@@ -10,7 +10,7 @@ BENCH_ARGS ?=
 CMAKE_ARGS ?=
 
 PACKAGES := cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers \
-            pocl-opencl-icd catch2 libbenchmark-dev libssl-dev b3sum \
+            pocl-opencl-icd catch2 libbenchmark-dev libssl-dev b3sum libcli11-dev \
             libopenmpi-dev openmpi-bin
 AOT_PACKAGES := clang-14 llvm-spirv-14 spirv-tools
 AOT_DIR ?= $(BUILD)/kernels
