@@ -17,29 +17,26 @@ std::string hex_escape(unsigned char byte) {
 std::string escaped(std::string_view text, std::size_t max, std::string_view also) {
   static constexpr std::string_view cut = "...";
   std::string out;
-  for (std::size_t i = 0; i < text.size();) {
+  std::size_t fits = 0; // the longest whole prefix of `out` that leaves room for "..."
+  for (std::size_t i = 0; i < text.size() && out.size() <= max;) {
     const utf8_sequence s = utf8_sequence_at(text, i);
     const auto lead = static_cast<unsigned char>(text[i]);
     // C1 controls, U+0080..U+009F, are C2 80..C2 9F in UTF-8.
     const bool control =
         lead < 0x20 || lead == 0x7F ||
         (lead == 0xC2 && s.valid && static_cast<unsigned char>(text[i + 1]) < 0xA0);
-    std::string piece;
-    if (s.valid && !control)
-      piece = also.find(text[i]) != std::string_view::npos ? "\\" + std::string(1, text[i])
-                                                           : std::string(text.substr(i, s.length));
+    if (out.size() + cut.size() <= max) fits = out.size();
+    if (s.valid && !control && also.find(text[i]) != std::string_view::npos)
+      out += "\\" + std::string(1, text[i]);
+    else if (s.valid && !control)
+      out += text.substr(i, s.length);
     else
       for (std::size_t k = 0; k < s.length; ++k)
-        piece += hex_escape(static_cast<unsigned char>(text[i + k]));
-    const bool last = i + s.length == text.size();
-    if (out.size() + piece.size() + (last ? 0 : cut.size()) > max) { // room for "..." if not last
-      out += cut;
-      break;
-    }
-    out += piece;
+        out += hex_escape(static_cast<unsigned char>(text[i + k]));
     i += s.length;
   }
-  return out;
+  if (out.size() <= max) return out; // all of it
+  return out.substr(0, fits) + std::string(cut);
 }
 
 } // namespace

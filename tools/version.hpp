@@ -1,9 +1,10 @@
-// The tools' version, from CMake's project(VERSION) (MERKLIZE_TOOLS_VERSION). The one place the
-// tools take it from, until merklize::version() (include/merklize/version.hpp) replaces it.
+// The tools' version: CMake's project(VERSION), given to version.cpp as MERKLIZE_TOOLS_VERSION.
+// The one place the tools take it from, until merklize::version() (include/merklize/version.hpp)
+// replaces it.
 #pragma once
 
 namespace cli {
 
-inline const char *version() { return MERKLIZE_TOOLS_VERSION; }
+const char *version();
 
 } // namespace cli
