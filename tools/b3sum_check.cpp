@@ -11,6 +11,7 @@
 #include "quote.hpp"
 #include "utf8.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace cli {

@@ -13,7 +13,8 @@
 
 #include <merklize/detail/file_read.hpp>
 
-#include <iostream>
+#include <algorithm>
+
 
 namespace cli {
 namespace b3sum {
