@@ -16,7 +16,7 @@ PYTHON ?= /usr/bin/python3
 CMAKE_ARGS ?=
 
 PACKAGES := cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers \
-            pocl-opencl-icd catch2 libbenchmark-dev libssl-dev b3sum \
+            pocl-opencl-icd catch2 libbenchmark-dev libssl-dev b3sum libcli11-dev \
             libopenmpi-dev openmpi-bin pkgconf
 AOT_PACKAGES := clang-14 llvm-spirv-14 spirv-tools
 PLOT_PACKAGES := python3-matplotlib

@@ -48,4 +48,19 @@ elif grep -q "not a multiple of 32" "$dir/err"; then
 else
   echo "FAILED: no clear error for a 33-byte file:"; cat "$dir/err"; failures=$((failures + 1))
 fi
+# A bad command line: exit status 2 and one message (from rank 0), before any work.
+status=0
+"$mpiexec" --oversubscribe -np 4 "$mpi" --hash md5 "$dir/leaves-3" > "$dir/out" 2> "$dir/err" ||
+  status=$?
+if [ "$status" = 2 ] && [ "$(grep -c 'unknown hash "md5"' "$dir/err")" = 1 ]; then
+  echo "ok: a bad command line exits 2: $(grep -m1 merklize-mpi "$dir/err")"
+else
+  echo "FAILED: a bad command line exited $status:"; cat "$dir/err"; failures=$((failures + 1))
+fi
+# --help and --version need no MPI and exit 0.
+if "$mpi" --help | grep -q "Usage: merklize-mpi" && [ "$("$mpi" --version)" = "merklize-mpi 0.1.0" ]; then
+  echo "ok: --help and --version"
+else
+  echo "FAILED: merklize-mpi --help or --version"; failures=$((failures + 1))
+fi
 exit $((failures > 0))

@@ -1,6 +1,6 @@
 // merklize b3sum against the b3sum program (Debian package b3sum) on files of awkward sizes and
 // awkward names: stdout must be byte-identical. Skipped, saying so, where b3sum is not installed.
-#include "process.hpp"
+#include "b3sum_helpers.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -8,36 +8,10 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const char *b3sum_program = "/usr/bin/b3sum";
-
-bool have_b3sum() {
-  if (::access(b3sum_program, X_OK) == 0) return true;
-  WARN("SKIPPED: " << b3sum_program << " is not installed (apt-get install b3sum)");
-  return false;
-}
-
-std::vector<std::string> with(std::vector<std::string> command,
-                              const std::vector<std::string> &more) {
-  command.insert(command.end(), more.begin(), more.end());
-  return command;
-}
-
-// Both programs on the same arguments, each with its own extra ones first (ours is also given
-// --device for the test device).
-void check_same_output(const std::vector<std::string> &args, const std::string &stdin_file = "",
-                       const std::vector<std::string> &their_args = {},
-                       const std::vector<std::string> &our_args = {}) {
-  const auto theirs = test::run_program(with(with({b3sum_program}, their_args), args), stdin_file);
-  const auto ours = test::run_program(
-      with(with({MERKLIZE_CLI, "b3sum", "--device", merklize::device_name(test::test_device())},
-                our_args),
-           args),
-      stdin_file);
-  INFO("b3sum stderr: " << theirs.err << "\nmerklize stderr: " << ours.err);
-  CHECK(!theirs.out.empty());
-  CHECK(ours.out == theirs.out);
-  CHECK(ours.status == theirs.status);
-}
+using test::b3sum_program;
+using test::check_same_output;
+using test::have_b3sum;
+using test::with;
 
 // Files whose sizes sit on every boundary of the device's tree.
 std::vector<std::string> awkward_files() {
@@ -64,13 +38,52 @@ TEST_CASE("merklize b3sum prints what b3sum prints for files of awkward sizes", 
 TEST_CASE("merklize b3sum --keyed and --derive-key print what b3sum prints", "[cli][b3sum]") {
   if (!have_b3sum()) return;
   const auto files = awkward_files();
-  const auto key = test::random_bytes(32);
-  // b3sum reads the key from stdin, merklize from its argument.
-  const auto key_file = test::write_file("key", key);
-  const std::string hex_key = merklize::to_hex(key.data(), key.size());
-  check_same_output(files, key_file, {"--keyed"}, {"--keyed", hex_key});
-  check_same_output(with({"--length", "77"}, files), key_file, {"--keyed"}, {"--keyed", hex_key});
+  // Both read the key from stdin: 32 raw bytes, no more, no less.
+  const auto key = test::write_file("key", test::random_bytes(32));
+  check_same_output(with({"--keyed"}, files), key);
+  check_same_output(with({"--keyed", "--length", "77"}, files), key);
   check_same_output(with({"--derive-key", "merklize 2026 test context"}, files));
+  check_same_output(with({"--derive-key=merklize 2026 test context", "-l", "100"}, files));
+  // stdin holds the key, so - is refused (status 1), and the other files still hashed.
+  const auto refused = check_same_output({"--keyed", files[3], "-", files[4]}, key);
+  CHECK(refused.status == 1);
+  for (const auto &size : {31, 33, 0}) {
+    INFO("a key of " << size << " bytes");
+    const auto bad_key = test::write_file("bad-key", test::random_bytes(size));
+    const auto r = check_same_output({"--keyed", files[3]}, bad_key);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.err, Contains("key bytes from stdin"));
+  }
+}
+
+TEST_CASE("merklize b3sum --no-names, --raw, -l, --num-threads and --no-mmap print what b3sum "
+          "prints",
+          "[cli][b3sum]") {
+  if (!have_b3sum()) return;
+  const auto files = awkward_files();
+  const auto large = test::write_file("five-mib", test::random_bytes(5 << 20)).string();
+  check_same_output(with({"--no-names"}, files));
+  check_same_output(with({"--no-names", "-l", "100"}, files));
+  check_same_output(with({"-l64"}, files));
+  check_same_output(with({"--length=65"}, files));
+  check_same_output({"--raw", large});
+  check_same_output({"--raw", "-l", "1000", large});
+  check_same_output({"--raw", "--no-names", "-l", "7"}, large); // stdin
+  check_same_output(with({"--no-mmap"}, files));
+  for (const char *threads : {"0", "1", "3"})
+    check_same_output({"--num-threads", threads, large, files.back()});
+}
+
+TEST_CASE("merklize b3sum takes -- as the end of the options, as b3sum does", "[cli][b3sum]") {
+  if (!have_b3sum()) return;
+  test::write_file("-l", test::random_bytes(100));
+  test::write_file("--", test::random_bytes(200));
+  const std::string in_scratch = "cd " + test::sh_quote(test::scratch_dir().string()) + " && ";
+  const auto ours = test::run_shell(in_scratch + test::merklize_word() + " b3sum -- -l --");
+  const auto theirs = test::run_shell(in_scratch + b3sum_program + " -- -l --");
+  CHECK(ours.status == 0);
+  CHECK(ours.out == theirs.out);
+  CHECK_THAT(ours.out, Contains("  -l\n") && Contains("  --\n"));
 }
 
 TEST_CASE("merklize b3sum escapes and shows file names as b3sum does", "[cli][b3sum]") {
@@ -101,29 +114,35 @@ TEST_CASE("merklize b3sum skips unreadable files, reports them and exits 1, as b
   check_same_output({good, missing, directory, good});
   const auto r = test::run_program({MERKLIZE_CLI, "b3sum", good, missing, directory, good});
   CHECK(r.status == 1);
-  CHECK_THAT(r.err, Contains(missing + ": No such file or directory") &&
-                        Contains(directory + ": Is a directory"));
+  CHECK_THAT(r.err, Contains(missing + "\": No such file or directory") &&
+                        Contains(directory + "\": Is a directory"));
 }
 
-TEST_CASE("merklize b3sum refuses a bad command line", "[cli][b3sum]") {
+TEST_CASE("merklize b3sum refuses a bad command line with exit status 2", "[cli][b3sum]") {
+  // b3sum exits 1 for these; merklize keeps its convention for a bad command line: 2.
   const auto good = test::write_file("good", test::random_bytes(100));
-  const std::string key(64, 'a');
   struct bad {
     std::vector<std::string> args;
     std::string message;
   } cases[] = {
-      {{"--length", "-1", good}, "--length needs a number"},
-      {{"--length", "abc", good}, "--length needs a number"},
-      {{"--keyed", "abcd", good}, "--keyed needs 64 hex digits"},
-      {{"--keyed", std::string(64, 'x'), good}, "not a hex digit"},
-      {{"--keyed", key, "--derive-key", "c", good}, "exclude each other"},
-      {{"--device", "no-such-device-xyz", good}, "unknown device"},
+      {{"--length", "-1", good}, "--length takes a non-negative integer"},
+      {{"-l", "abc", good}, "--length takes a non-negative integer"},
+      {{"--keyed", "--derive-key", "c", good}, "--keyed excludes --derive-key"},
+      {{"--keyed"}, "--keyed requires FILE"},
+      {{"--raw", good, good}, "--raw takes one input only"},
+      {{"--quiet", good}, "--quiet requires --check"},
+      {{"--check", "--no-names", good}, "--check excludes --no-names"},
+      {{"--num-threads", "x", good}, "--num-threads takes a non-negative integer"},
+      {{"--length", "1", "-l", "2", good}, "--length given more than once"},
   };
   for (const auto &c : cases) {
     const auto r = test::run_program(with({MERKLIZE_CLI, "b3sum"}, c.args));
     INFO(c.message);
-    CHECK(r.status != 0);
+    CHECK(r.status == 2);
     CHECK(r.out.empty());
     CHECK_THAT(r.err, Contains(c.message));
   }
+  const auto device = test::run_program({MERKLIZE_CLI, "b3sum", "--device", "no-such-xyz", good});
+  CHECK(device.status == 1);
+  CHECK_THAT(device.err, Contains("unknown device"));
 }

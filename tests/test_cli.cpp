@@ -67,25 +67,26 @@ TEST_CASE("merklize root rejects bad input with a message and a non-zero status"
   const auto good = write_file("good", test::random_bytes(64));
   struct bad {
     std::string args, message;
+    int status; // 1 a failure, 2 a mistake in the command line
   } cases[] = {
-      {"root \"" + empty.string() + "\"", "N = 0"},
-      {"root \"" + partial.string() + "\"", "65 bytes, not a multiple of 32"},
-      {"root \"" + (scratch_dir() / "missing").string() + "\"", "cannot open"},
-      {"root --device no-such-device-xyz \"" + good.string() + "\"", "unknown device"},
-      {"root --hash md5 \"" + good.string() + "\"", "unknown hash"},
-      {"root --pad left \"" + good.string() + "\"", "unknown shape"},
-      {"root --bogus 1 \"" + good.string() + "\"", "unknown option --bogus"},
-      {"root --pad zero --depth x \"" + good.string() + "\"", "--depth takes a whole number"},
-      {"root --pad zero --depth 0 \"" + good.string() + "\"", "cannot hold 2 leaves"},
-      {"root --depth 3 \"" + good.string() + "\"", "needs shape zero"},
-      {"root", "one FILE"},
-      {"frobnicate", "unknown command"},
-      {"", "no command"},
+      {"root \"" + empty.string() + "\"", "N = 0", 1},
+      {"root \"" + partial.string() + "\"", "65 bytes, not a multiple of 32", 1},
+      {"root \"" + (scratch_dir() / "missing").string() + "\"", "cannot open", 1},
+      {"root --device no-such-device-xyz \"" + good.string() + "\"", "unknown device", 1},
+      {"root --hash md5 \"" + good.string() + "\"", "unknown hash", 2},
+      {"root --pad left \"" + good.string() + "\"", "unknown shape", 2},
+      {"root --bogus 1 \"" + good.string() + "\"", "unknown option \"--bogus\"", 2},
+      {"root --pad zero --depth x \"" + good.string() + "\"", "--depth takes a whole number", 2},
+      {"root --pad zero --depth 0 \"" + good.string() + "\"", "cannot hold 2 leaves", 1},
+      {"root --depth 3 \"" + good.string() + "\"", "needs shape zero", 1},
+      {"root", "FILE is required", 2},
+      {"frobnicate", "unknown command", 2},
+      {"", "no command", 2},
   };
   for (const auto &c : cases) {
     INFO("merklize " << c.args);
     const auto r = run(c.args);
-    CHECK(r.status != 0);
+    CHECK(r.status == c.status);
     CHECK(r.out.empty());
     CHECK_THAT(r.err, Catch::Matchers::Contains(c.message));
   }
@@ -127,6 +128,8 @@ TEST_CASE("merklize root --devices builds over several devices", "[cli][multi]")
     CHECK(r.out == expected);
     CHECK(r.err.empty());
   }
+  CHECK(run("root --devices " + spec + "," + spec + " --shard-log2 1 " + file).out ==
+        expected); // S = 1: shards of 2 leaves, 0 being refused
   const auto depth = run("root --hash sha256 --pad zero --depth 12 " + file).out;
   CHECK(run("root --hash sha256 --pad zero --depth 12 --devices " + spec + "," + spec +
             " --shard-log2 3 " + file)
@@ -134,9 +137,11 @@ TEST_CASE("merklize root --devices builds over several devices", "[cli][multi]")
   const std::pair<std::string, std::string> bad[] = {
       {"--devices " + spec + ",," + spec, "empty device spec"},
       {"--devices no-such-device-xyz", "unknown device"},
-      {"--device " + spec + " --devices " + spec, "--devices goes without --device"},
-      {"--shard-log2 4", "--shard-log2 goes with --devices"},
+      {"--device " + spec + " --devices " + spec, "--device excludes --devices"},
+      {"--verbose --devices " + spec, "--devices excludes --verbose"},
+      {"--shard-log2 4", "--shard-log2 requires --devices"},
       {"--devices " + spec + " --shard-log2 x", "--shard-log2 takes a non-negative integer"},
+      {"--devices " + spec + " --shard-log2 0", "--shard-log2 takes 1 to 64"},
   };
   for (const auto &[args, message] : bad) {
     INFO("merklize root " << args);

@@ -1,13 +1,16 @@
 // merklize-aot: compiles every program variant of the library ahead of time (`make aot`).
 #include "cli.hpp"
+#include "output.hpp"
+#include "parser.hpp"
+#include "version.hpp"
 
 #include <merklize/detail/aot_artifacts.hpp>
 #include <merklize/detail/kernels.hpp>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iostream>
+#include <filesystem>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -17,17 +20,6 @@
 extern char **environ;
 
 namespace {
-
-const char *usage = R"(usage:
-  merklize-aot [--clang PROGRAM] [--llvm-spirv PROGRAM] DIR
-      compiles each program variant <name> to DIR/<name>.bc (SPIR 1.2 bitcode, spir64) with
-      clang and to DIR/<name>.spv (SPIR-V) with llvm-spirv, keeps the source it compiled in
-      DIR/<name>.cl and records their hashes in DIR/<name>.meta. Defaults: clang-14 and
-      llvm-spirv-14 (the Debian packages of the same names).
-  merklize-aot --list
-      prints the name of each program variant.
-Point the library at DIR with MERKLIZE_KERNEL_DIR=DIR or merklize::set_kernel_dir.
-)";
 
 // Runs a program without a shell; a missing one is reported with the package that provides it
 // and the option that names another.
@@ -92,34 +84,67 @@ void compile(const merklize::detail::program_spec &spec, const std::filesystem::
   run({llvm_spirv, "--spirv-max-version=1.0", unoptimized, "-o",
        aot_file(dir, spec, ".spv").string()},
       "llvm-spirv-14", "llvm-spirv");
-  std::filesystem::remove(unoptimized);
+  std::error_code ignored; // a file left behind in DIR is no failure of the compilation
+  std::filesystem::remove(unoptimized, ignored);
   merklize::detail::write_aot_meta(dir, spec);
 }
 
-int aot(int argc, char **argv) {
-  const cli::arguments args(argc, argv, 1, {"clang", "llvm-spirv"}, {"list", "help"});
+struct aot_arguments {
+  std::string clang = "clang-14", llvm_spirv = "llvm-spirv-14", dir;
+  bool list = false;
+};
+
+// The command line; nothing when --help or --version was answered.
+std::optional<aot_arguments> parse(int argc, char **argv) {
+  aot_arguments args;
+  CLI::App app("Compile every program variant of merklize ahead of time: DIR/<name>.bc (SPIR "
+               "1.2 bitcode, spir64) with clang and DIR/<name>.spv (SPIR-V) with llvm-spirv, "
+               "keeping the source compiled in DIR/<name>.cl and their hashes in "
+               "DIR/<name>.meta.",
+               "merklize-aot");
+  app.formatter(std::make_shared<cli::help_formatter>());
+  app.set_help_flag("-h,--help", "print this help and exit");
+  app.set_version_flag("--version", std::string("merklize-aot ") + cli::version(),
+                       "print the version and exit");
+  app.footer("Point the library at DIR with MERKLIZE_KERNEL_DIR=DIR or "
+             "merklize::set_kernel_dir.\nExit status: 0 success, 1 a failure, 2 a mistake in "
+             "the command line.");
+  app.add_option("--clang", args.clang, "the clang compiling OpenCL C (default clang-14)")
+      ->type_name("PROGRAM");
+  app.add_option("--llvm-spirv", args.llvm_spirv,
+                 "the llvm-spirv translating to SPIR-V (default llvm-spirv-14)")
+      ->type_name("PROGRAM");
+  const auto list = app.add_flag("--list", args.list, "print the name of each program variant");
+  app.add_option("DIR", args.dir, "the output folder")->type_name("")->excludes(list);
+  if (!cli::parse_command_line(app, argc, argv)) return std::nullopt;
+  if (!args.list && args.dir.empty())
+    throw cli::usage_error("give one output folder DIR",
+                           "Try 'merklize-aot --help' for more information.");
+  return args;
+}
+
+int aot(const aot_arguments &args) {
   const auto specs = merklize::detail::all_program_specs();
   std::set<std::string> names;
   for (const auto &spec : specs)
     if (spec.name.empty() || !names.insert(spec.name).second)
       throw merklize::error("all_program_specs() needs a unique name for each program (\"" +
                             spec.name + "\" is empty or repeated)");
-  if (args.has("help")) {
-    std::cout << usage;
-    return 0;
-  }
-  if (args.has("list")) {
+  if (args.list) {
     for (const auto &spec : specs)
-      std::cout << spec.name << "\n";
+      cli::write_stdout(spec.name + "\n");
     return 0;
   }
-  if (args.positional.size() != 1) throw cli::usage_error("give one output folder DIR");
-  const std::filesystem::path dir = args.positional[0];
-  std::filesystem::create_directories(dir);
+  const std::filesystem::path dir = args.dir;
+  std::error_code failed;
+  std::filesystem::create_directories(dir, failed);
+  if (failed)
+    throw merklize::error("cannot create the folder " + cli::quote(args.dir) + ": " +
+                          failed.message());
   for (const auto &spec : specs) {
-    compile(spec, dir, args.get("clang", "clang-14"), args.get("llvm-spirv", "llvm-spirv-14"));
-    std::cout << "merklize-aot: " << spec.name << " -> " << (dir / spec.name).string()
-              << ".{bc,spv}\n";
+    compile(spec, dir, args.clang, args.llvm_spirv);
+    cli::write_stdout("merklize-aot: " + spec.name + " -> " + (dir / spec.name).string() +
+                      ".{bc,spv}\n");
   }
   return 0;
 }
@@ -127,13 +152,8 @@ int aot(int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
-  try {
-    return aot(argc, argv);
-  } catch (const cli::usage_error &e) {
-    std::cerr << "merklize-aot: " << e.what() << "\n" << usage;
-    return 2;
-  } catch (const std::exception &e) {
-    std::cerr << "merklize-aot: " << e.what() << "\n";
-    return 1;
-  }
+  return cli::run_main("merklize-aot", [&] {
+    const auto args = parse(argc, argv);
+    return args ? aot(*args) : 0;
+  });
 }

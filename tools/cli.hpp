@@ -1,57 +1,46 @@
-// Shared pieces of the merklize command-line tool: argument parsing, input, device choice.
-// Each command lives in its own <name>_command.cpp and is listed in merklize.cpp.
+// Shared pieces of the tools (merklize, merklize-aot, merklize-mpi): usage errors, exit
+// statuses and messages, and the choice of device.
 #pragma once
 
-#include <merklize/merklize.hpp>
+#include <merklize/error_type.hpp>
 
-#include <algorithm>
-#include <map>
+#include <functional>
+#include <optional>
 #include <string>
-#include <vector>
+
+namespace cl {
+class Device;
+}
+namespace merklize {
+class merkleizer;
+}
 
 namespace cli {
 
-// A mistake in the command line: reported with the usage text, exit status 2.
+// Exit statuses: 0 success, 1 a failure (a bad input, a device error, a failed write, a proof
+// that does not verify), 2 a mistake in the command line.
+constexpr int exit_failure = 1, exit_usage = 2;
+
+// A mistake in the command line: its message, then `hint` (where to read the usage), exit 2.
 struct usage_error : merklize::error {
-  using merklize::error::error;
+  explicit usage_error(const std::string &message, std::string hint_ = "")
+      : merklize::error(message), hint(std::move(hint_)) {}
+  std::string hint;
 };
 
-// Splits "--name value" options from positional arguments. Options named in `flags` take no
-// value; every other known option takes one.
-struct arguments {
-  std::map<std::string, std::string> options;
-  std::vector<std::string> positional;
+// "<program>: <message>" on stderr, the message printable (no control characters) and cut to a
+// few KiB: it may quote what the user or an input gave.
+void print_error(const std::string &program, const std::string &message);
 
-  arguments(int argc, char **argv, int first, const std::vector<std::string> &known,
-            const std::vector<std::string> &flags = {});
+// Runs a tool: returns what `body` returns, else 2 for a usage_error and 1 for any other failure
+// (out of memory included), with a message; then 1 if writing stdout failed.
+int run_main(const std::string &program, const std::function<int()> &body);
 
-  bool has(const std::string &name) const { return options.count(name) != 0; }
-  std::string get(const std::string &name, const std::string &fallback) const {
-    auto found = options.find(name);
-    return found == options.end() ? fallback : found->second;
-  }
-};
+// The device `spec` names (select_device), or the default device.
+cl::Device chosen_device(const std::optional<std::string> &spec);
 
-// The whole content of a file, or of stdin for "-".
-std::vector<std::uint8_t> read_input(const std::string &path);
-
-// The leaves in a file (or stdin for "-"): N >= 1 leaves of 32 bytes, else an error naming it.
-std::vector<std::uint8_t> read_leaves(const std::string &path);
-
-// The value of option --name as a non-negative decimal integer, else a usage error.
-std::uint64_t count_option(const arguments &args, const std::string &name);
-
-// --device SPEC if given, else the default device.
-cl::Device chosen_device(const arguments &args);
-
-// Node hash, shape and fixed depth from --hash, --pad and --depth.
-merklize::tree_options tree_options_of(const arguments &args);
-
-// The flag a command accepts to report on stderr how it ran (see report_program).
-inline const std::string verbose_flag = "verbose";
-
-// With --verbose, "program: <form>" on stderr: where m's kernels came from (jit, spirv,
+// With `verbose`, "program: <form>" on stderr: where m's kernels came from (jit, spirv,
 // spir-bitcode or cache).
-void report_program(const arguments &args, merklize::merkleizer &m);
+void report_program(bool verbose, merklize::merkleizer &m);
 
 } // namespace cli

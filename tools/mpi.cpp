@@ -8,6 +8,13 @@
 // ends at levels up to S, so merkleizer::build_part gives the tree's own level-S nodes for it.
 // Rank 0 gathers them in rank order, which is leaf order, and finish_tree hashes the levels above.
 #include "cli.hpp"
+#include "memory.hpp"
+#include "output.hpp"
+#include "parser.hpp"
+#include "sizes.hpp"
+#include "version.hpp"
+
+#include <merklize/merklize.hpp>
 
 #include <mpi.h>
 
@@ -21,22 +28,6 @@
 #include <vector>
 
 namespace {
-
-const char *usage = R"(usage:
-  mpirun -np R merklize-mpi [--hash blake3|blake3-parent|sha256] [--pad promote|zero]
-                            [--depth D] [--device SPEC] [--repeat K] [--times] FILE
-  mpirun -np R merklize-mpi [same options] --generate N
-      The root of the tree over FILE's leaves (N x 32 bytes), as `merklize root` prints it; each
-      rank reads only its own byte range of FILE. --generate N builds the tree over N generated
-      leaves instead, leaf i being i as 8 little-endian bytes followed by 24 zero bytes, each rank
-      making its own (for benchmarks; not timed).
-      --device SPEC or $MERKLIZE_DEVICE: every rank's device. Otherwise a rank takes device
-      i mod n of the n that multi_merkleizer would use ($MERKLIZE_DEVICES, else every GPU of
-      the default platform), i being the rank's index among the ranks of its host.
-      --repeat K: build K times (pinned buffers reused); --times: per build, on stderr, the
-      slowest rank's part, the gather and finish, and the whole, in ms (host clock, after a
-      barrier), and each rank's device, leaves and part time.
-)";
 
 struct mpi_session {
   mpi_session(int &argc, char **&argv) { MPI_Init(&argc, &argv); }
@@ -63,8 +54,8 @@ int local_rank() {
   return r;
 }
 
-cl::Device device_for(const cli::arguments &args, int local) {
-  if (args.has("device")) return merklize::select_device(args.get("device", ""));
+cl::Device device_for(const std::optional<std::string> &spec, int local) {
+  if (spec) return merklize::select_device(*spec);
   if (const char *spec = std::getenv("MERKLIZE_DEVICE"); spec && *spec)
     return merklize::default_device();
   const auto devices = merklize::default_devices();
@@ -91,11 +82,11 @@ struct part_plan {
 std::uint64_t file_leaf_count(const std::string &path) {
   const merklize::detail::file_descriptor file(path);
   const auto size = merklize::detail::regular_file_size(file.get());
-  if (!size) throw merklize::error(path + " is not a regular file");
+  if (!size) throw merklize::error(cli::quote(path) + " is not a regular file");
   try {
     return merklize::leaf_count_of(*size);
   } catch (const merklize::error &e) {
-    throw merklize::error(path + ": " + e.what());
+    throw merklize::error(cli::quote(path) + ": " + e.what());
   }
 }
 
@@ -105,7 +96,7 @@ void read_range(const std::string &path, std::uint64_t offset, std::uint64_t byt
   using namespace merklize::detail;
   const file_descriptor file(path);
   const auto size = regular_file_size(file.get());
-  if (!size) throw merklize::error(path + " is not a regular file");
+  if (!size) throw merklize::error(cli::quote(path) + " is not a regular file");
   parallel_file_reader reader(file.get(), path, *size, file_read_threads(bytes, 0));
   reader.request(out, offset, bytes);
   reader.wait_oldest();
@@ -127,9 +118,9 @@ bool all_succeeded(const std::optional<std::string> &failure, int rank, bool eve
   int ok = failure ? 0 : 1, all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (failure && !everywhere)
-    std::cerr << "merklize-mpi: rank " << rank << ": " << *failure << "\n";
+    cli::print_error("merklize-mpi", "rank " + std::to_string(rank) + ": " + *failure);
   else if (failure && rank == 0)
-    std::cerr << "merklize-mpi: " << *failure << "\n";
+    cli::print_error("merklize-mpi", *failure);
   return all_ok == 1;
 }
 
@@ -157,28 +148,57 @@ std::vector<merklize::digest> gather_nodes(const std::vector<merklize::digest> &
 }
 
 struct job {
-  cli::arguments args;
   merklize::tree_options options;
-  std::uint64_t leaf_count = 0;
+  std::optional<std::string> device, file;
+  std::optional<std::uint64_t> generate;
   unsigned repeat = 1;
+  bool times = false;
+  std::uint64_t leaf_count = 0; // FILE's or --generate's
 };
 
-job parse(int argc, char **argv) {
-  job j{cli::arguments(argc, argv, 1, {"hash", "pad", "depth", "device", "generate", "repeat"},
-                       {"times"}),
-        {}};
-  const bool generate = j.args.has("generate");
-  if (generate == (j.args.positional.size() == 1) || j.args.positional.size() > 1)
-    throw cli::usage_error("give one FILE of leaves, or --generate N");
-  j.options = cli::tree_options_of(j.args);
-  if (generate) {
-    j.leaf_count = cli::count_option(j.args, "generate");
-    if (j.leaf_count == 0) throw cli::usage_error("--generate 0: a tree needs at least one leaf");
-  } else {
-    j.leaf_count = file_leaf_count(j.args.positional[0]);
-  }
-  if (j.args.has("repeat")) j.repeat = static_cast<unsigned>(cli::count_option(j.args, "repeat"));
-  if (j.repeat == 0) throw cli::usage_error("--repeat takes at least 1");
+unsigned parse_repeat(const std::string &option, const std::string &text) {
+  const std::uint64_t n = cli::parse_count(option, text);
+  if (n < 1 || n > 1000000)
+    throw cli::usage_error(option + " takes 1 to 1000000 builds, not " + cli::quote(text, 64));
+  return static_cast<unsigned>(n);
+}
+
+// The command line (the same on every rank); nothing when --help or --version was answered.
+std::optional<job> parse(int argc, char **argv) {
+  job j;
+  CLI::App app("One Merkle tree over MPI ranks, each building its part on its own device: prints "
+               "the root `merklize root` prints for FILE's leaves (N x 32 bytes; each rank reads "
+               "only its own byte range), or for N generated leaves.",
+               "merklize-mpi");
+  app.formatter(std::make_shared<cli::help_formatter>());
+  app.set_help_flag("-h,--help", "print this help and exit");
+  app.set_version_flag("--version", std::string("merklize-mpi ") + cli::version(),
+                       "print the version and exit");
+  app.footer("Run as: mpirun -np R merklize-mpi [OPTIONS] FILE\nExit status: 0 success, 1 a "
+             "failure (on any rank), 2 a mistake in the command line.");
+  cli::add_tree_options(app, j.options);
+  cli::add_text(app, "--device", j.device, "SPEC",
+                "every rank's device (default: $MERKLIZE_DEVICE, else device i mod n of the n "
+                "that multi_merkleizer would use, $MERKLIZE_DEVICES or every GPU of the default "
+                "platform, i being the rank's index among the ranks of its host)");
+  const auto generate =
+      cli::add_parsed(app, "--generate", j.generate, cli::parse_count, "N",
+                      "build over N generated leaves instead of FILE's: leaf i is i as 8 "
+                      "little-endian bytes, then 24 zero bytes (each rank makes its own; not "
+                      "timed)");
+  cli::add_parsed(app, "--repeat", j.repeat, parse_repeat, "K",
+                  "build K times (pinned buffers reused)");
+  app.add_flag("--times", j.times,
+               "per build, on stderr: the slowest rank's part, the gather and finish, and the "
+               "whole, in ms (host clock, after a barrier), and each rank's device, leaves and "
+               "part time");
+  cli::add_text(app, "FILE", j.file, "", "N x 32 bytes of leaves")->excludes(generate);
+  if (!cli::parse_command_line(app, argc, argv)) return std::nullopt;
+  const char *hint = "Try 'merklize-mpi --help' for more information.";
+  if (!j.file && !j.generate)
+    throw cli::usage_error("give one FILE of leaves, or --generate N", hint);
+  if (j.generate == std::uint64_t(0))
+    throw cli::usage_error("--generate 0: a tree needs at least one leaf", hint);
   return j;
 }
 
@@ -190,15 +210,16 @@ int run(const job &j, int rank, int ranks) {
   merklize::tree t(j.leaf_count, j.options, merklize::output_levels::root_only());
   std::optional<std::string> failure;
   try {
-    m.emplace(device_for(j.args, local_rank()), merklize::config(j.options));
+    m.emplace(device_for(j.device, local_rank()), merklize::config(j.options));
     m->program_form(); // builds the kernels now, so no timed build includes it
     if (plan.count) {
-      leaves = m->allocate_host(plan.count * merklize::node_bytes);
-      if (j.args.has("generate"))
+      const std::uint64_t bytes = plan.count * merklize::node_bytes;
+      leaves = cli::while_doing("holding this rank's " + cli::size_text(bytes) + " of leaves",
+                                [&] { return m->allocate_host(bytes); });
+      if (j.generate)
         generate_leaves(plan.first_leaf, plan.count, leaves.data());
       else
-        read_range(j.args.positional[0], plan.first_leaf * merklize::node_bytes,
-                   plan.count * merklize::node_bytes, leaves.data());
+        read_range(*j.file, plan.first_leaf * merklize::node_bytes, bytes, leaves.data());
     }
   } catch (const std::exception &e) {
     failure = e.what();
@@ -223,15 +244,15 @@ int run(const job &j, int rank, int ranks) {
       const merklize::digest root = merklize::finish_tree(t, plan.shard_log2, level);
       const double finish_ms = merklize::detail::ms_since(gathered),
                    total_ms = merklize::detail::ms_since(start);
-      if (iteration + 1 == j.repeat) std::cout << merklize::to_hex(root) << "\n";
-      if (j.args.has("times"))
+      if (iteration + 1 == j.repeat) cli::write_stdout(merklize::to_hex(root) + "\n");
+      if (j.times)
         std::fprintf(stderr,
                      "mpi: %d ranks, %llu leaves: parts %.3f ms (slowest rank), gather and "
                      "finish %.3f ms, total %.3f ms\n",
                      ranks, static_cast<unsigned long long>(j.leaf_count), slowest_part_ms,
                      finish_ms, total_ms);
     }
-    if (j.args.has("times"))
+    if (j.times)
       std::fprintf(stderr, "mpi: rank %d on %s: %llu leaves from %llu, part %.3f ms\n", rank,
                    merklize::device_name(m->device()).c_str(),
                    static_cast<unsigned long long>(plan.count),
@@ -240,32 +261,42 @@ int run(const job &j, int rank, int ranks) {
   return 0;
 }
 
+// The leaf count of the job's input, or a failure to report on every rank.
+std::optional<std::string> count_leaves(job &j) {
+  try {
+    j.leaf_count = j.generate ? *j.generate : file_leaf_count(*j.file);
+  } catch (const std::exception &e) {
+    return e.what();
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  const std::string first = argc > 1 ? argv[1] : "";
-  if (first == "--help" || first == "-h") {
-    std::cout << usage;
-    return 0;
-  }
-  mpi_session mpi(argc, argv);
-  const int rank = mpi.rank(), ranks = mpi.size();
+  // The command line first: --help and --version need no MPI.
   std::optional<job> j;
-  std::optional<std::string> failure;
-  int status = 1;
+  std::optional<cli::usage_error> mistake;
   try {
     j = parse(argc, argv);
   } catch (const cli::usage_error &e) {
-    failure = std::string(e.what()) + (rank == 0 ? std::string("\n") + usage : "");
-    status = 2;
-  } catch (const std::exception &e) {
-    failure = e.what();
+    mistake = e;
   }
-  if (!all_succeeded(failure, rank, true)) return failure ? status : 1;
+  if (!j && !mistake) return cli::run_main("merklize-mpi", [] { return 0; }); // stdout checked
+  mpi_session mpi(argc, argv);
+  const int rank = mpi.rank(), ranks = mpi.size();
+  const std::optional<std::string> failure =
+      mistake ? std::optional<std::string>(mistake->what()) : count_leaves(*j);
+  if (!all_succeeded(failure, rank, true)) { // the same on every rank: rank 0 says it
+    if (mistake && rank == 0) std::cerr << mistake->hint << "\n";
+    return mistake ? cli::exit_usage : cli::exit_failure;
+  }
   try {
-    return run(*j, rank, ranks);
+    const int status = run(*j, rank, ranks);
+    cli::close_stdout();
+    return status;
   } catch (const std::exception &e) { // a failure past the checked steps: stop every rank
-    std::cerr << "merklize-mpi: rank " << rank << ": " << e.what() << "\n";
+    cli::print_error("merklize-mpi", "rank " + std::to_string(rank) + ": " + e.what());
     MPI_Abort(MPI_COMM_WORLD, 1);
     return 1;
   }

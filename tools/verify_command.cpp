@@ -1,12 +1,14 @@
 // merklize verify: checks an inclusion proof of a leaf against a root, on the host.
 #include "cli.hpp"
+#include "commands.hpp"
+#include "input.hpp"
+#include "memory.hpp"
+#include "output.hpp"
+#include "sizes.hpp"
 
 #include <merklize/proof.hpp>
 
-#include <iostream>
-
 namespace cli {
-
 namespace {
 
 merklize::digest digest_argument(const char *name, const std::string &hex) {
@@ -19,31 +21,18 @@ merklize::digest digest_argument(const char *name, const std::string &hex) {
 
 } // namespace
 
-int verify_command(int argc, char **argv) {
-  const arguments args(argc, argv, 2, {"hash", "pad", "leaves", "depth"});
-  if (args.positional.size() != 3)
-    throw usage_error("verify takes PROOF.json (or -), LEAFHEX and ROOTHEX");
-  merklize::proof_expectations expect;
-  if (args.has("hash")) expect.hash = merklize::parse_hash_kind(args.get("hash", ""));
-  if (args.has("pad")) expect.pad = merklize::parse_shape(args.get("pad", ""));
-  if (args.has("leaves")) expect.leaf_count = count_option(args, "leaves");
-  if (args.has("depth")) {
-    const std::uint64_t depth = count_option(args, "depth");
-    if (depth > 64) throw usage_error("--depth takes at most 64 levels");
-    expect.depth = static_cast<unsigned>(depth);
-  }
-  const auto text = read_input(args.positional[0]);
-  const auto proof = merklize::inclusion_proof_from_json(std::string(text.begin(), text.end()));
-  const auto leaf = digest_argument("LEAFHEX", args.positional[1]);
-  const auto root = digest_argument("ROOTHEX", args.positional[2]);
-  const merklize::verification result = merklize::verify(proof, leaf, root, expect);
-  if (!result) {
-    std::cerr << "merklize: invalid proof: " << result.reason << "\n";
-    return 1;
-  }
-  std::cout << "valid: leaf " << proof.index << " of " << proof.leaf_count << " ("
-            << merklize::to_string(proof.options.hash) << ", "
-            << merklize::to_string(proof.options.pad) << ")\n";
+int verify_command(const verify_arguments &args) {
+  const auto text = read_input(args.proof, false);
+  const auto proof = while_doing("reading the proof (" + size_text(text.size()) + " of JSON)", [&] {
+    return merklize::inclusion_proof_from_json(std::string(text.begin(), text.end()));
+  });
+  const auto leaf = digest_argument("LEAFHEX", args.leaf);
+  const auto root = digest_argument("ROOTHEX", args.root);
+  const merklize::verification result = merklize::verify(proof, leaf, root, args.expect);
+  if (!result) throw merklize::error("invalid proof: " + result.reason);
+  write_stdout("valid: leaf " + std::to_string(proof.index) + " of " +
+               std::to_string(proof.leaf_count) + " (" + merklize::to_string(proof.options.hash) +
+               ", " + merklize::to_string(proof.options.pad) + ")\n");
   return 0;
 }
 

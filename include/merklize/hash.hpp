@@ -29,6 +29,7 @@
 #include <chrono>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -46,6 +47,9 @@ class blake3_device {
 public:
   // Fills `buffer` with up to `capacity` bytes of input and returns how many; 0 only at the end.
   using reader = detail::piece_reader;
+  // Takes the output in pieces, in order, each of at most 16 MiB: a long output (an extendable
+  // output of gigabytes) needs no buffer of its length. Called only once the input is all read.
+  using output_sink = std::function<void(const std::uint8_t *bytes, std::size_t size)>;
   static constexpr std::uint64_t unknown_size = std::numeric_limits<std::uint64_t>::max();
 
   explicit blake3_device(hash_config cfg = {}) : blake3_device(default_device(), cfg) {}
@@ -98,6 +102,10 @@ public:
   // `size` bytes of host memory in, the first `out_bytes` bytes of the extendable output out.
   void hash(const blake3_mode &mode, const void *data, std::uint64_t size, std::uint8_t *out,
             std::uint64_t out_bytes) {
+    hash(mode, data, size, into(out), out_bytes);
+  }
+  void hash(const blake3_mode &mode, const void *data, std::uint64_t size, const output_sink &out,
+            std::uint64_t out_bytes) {
     if (size > device_bytes_limit()) {
       auto at = static_cast<const std::uint8_t *>(data);
       std::uint64_t left = size;
@@ -131,6 +139,10 @@ public:
   // sizes the buffers. Reading overlaps the device's work on the previous piece.
   void hash_stream(const blake3_mode &mode, const reader &read, std::uint8_t *out,
                    std::uint64_t out_bytes, std::uint64_t size_hint = unknown_size) {
+    hash_stream(mode, read, into(out), out_bytes, size_hint);
+  }
+  void hash_stream(const blake3_mode &mode, const reader &read, const output_sink &out,
+                   std::uint64_t out_bytes, std::uint64_t size_hint = unknown_size) {
     guarded([&] {
       detail::reader_pieces source(read, stream_piece_bytes(size_hint));
       hash_pieces(mode, source, out, out_bytes);
@@ -143,6 +155,10 @@ public:
   // read to its end by this thread, as hash_stream reads. A file that cannot be opened or read,
   // or that shrinks while it is read, is a file_error naming it, and `out` is left as it was.
   void hash_file(const blake3_mode &mode, const std::string &path, std::uint8_t *out,
+                 std::uint64_t out_bytes) {
+    hash_file(mode, path, into(out), out_bytes);
+  }
+  void hash_file(const blake3_mode &mode, const std::string &path, const output_sink &out,
                  std::uint64_t out_bytes) {
     const detail::file_descriptor file(path);
     const std::optional<std::uint64_t> size = detail::regular_file_size(file.get());
@@ -295,7 +311,7 @@ private:
   // while the next ones are read and uploaded, then merges those values on the host and
   // computes the output. An input of one piece is hashed whole.
   template <class Source>
-  void hash_pieces(const blake3_mode &mode, Source &source, std::uint8_t *out,
+  void hash_pieces(const blake3_mode &mode, Source &source, const output_sink &out,
                    std::uint64_t out_bytes) {
     input_ = cl::Buffer(); // the device holds one path's input at a time
     input_bytes_ = 0;
@@ -348,20 +364,30 @@ private:
     launch(root_output_, blocks, chunk_local_, {});
   }
 
-  // The output, in pieces that the output buffer holds, read back into `out`.
+  // A sink that copies the output to `out`, piece after piece.
+  static output_sink into(std::uint8_t *out) {
+    return [out](const std::uint8_t *bytes, std::size_t size) mutable {
+      std::memcpy(out, bytes, size);
+      out += size;
+    };
+  }
+
+  // The output, in pieces that the output buffer holds, read back and handed to `out`.
   void read_output(const blake3_mode &mode, const cl::Buffer &root, bool is_parent,
-                   std::uint8_t *out, std::uint64_t out_bytes) {
+                   const output_sink &out, std::uint64_t out_bytes) {
     const std::uint64_t piece =
         std::min(output_piece_bytes(), std::max<std::uint64_t>(out_bytes, 1));
     runtime_.grow(output_, output_bytes_, piece);
+    std::vector<std::uint8_t> host(static_cast<std::size_t>(std::min(piece, out_bytes)));
     for (std::uint64_t done = 0; done < out_bytes; done += piece) {
       const std::uint64_t take = std::min(piece, out_bytes - done);
       enqueue_output(mode, root, is_parent, done / blake3::block_len, take, output_);
       log_.downloads.emplace_back();
       detail::call("clEnqueueReadBuffer", [&] {
-        return queue_.enqueueReadBuffer(output_, CL_TRUE, 0, take, out + done, nullptr,
+        return queue_.enqueueReadBuffer(output_, CL_TRUE, 0, take, host.data(), nullptr,
                                         &log_.downloads.back());
       });
+      out(host.data(), static_cast<std::size_t>(take));
     }
     detail::call("clFinish", [&] { return queue_.finish(); });
   }

@@ -1,0 +1,188 @@
+// merklize's command line: each command's options, usage and help (CLI11), parsed into the
+// arguments of commands.hpp.
+#include "command_line.hpp"
+
+#include "commands.hpp"
+#include "parser.hpp"
+#include "version.hpp"
+
+namespace cli {
+namespace {
+
+const char *exit_statuses = "Exit status: 0 success, 1 a failure, 2 a mistake in the command line.";
+
+const char *device_help = "the OpenCL device: P:D as `merklize devices` lists them, or a "
+                          "case-insensitive part of a device's or platform's name or vendor, or "
+                          "nvidia, pocl, cpu, gpu (default: $MERKLIZE_DEVICE, else the first GPU, "
+                          "else the first device)";
+
+CLI::App &add_command(CLI::App &app, const std::string &name, const std::string &description,
+                      const std::string &footer = "") {
+  CLI::App &command = *app.add_subcommand(name, description);
+  command.footer(footer.empty() ? exit_statuses : footer + "\n" + exit_statuses);
+  return command;
+}
+
+CLI::Option *add_device(CLI::App &command, std::optional<std::string> &device) {
+  return add_text(command, "--device", device, "SPEC", device_help);
+}
+
+CLI::Option *add_progress(CLI::App &command, bool &progress) {
+  return command.add_flag("--progress", progress,
+                          "show on stderr how far the input has been read (bytes, rate, time "
+                          "left), updated in place");
+}
+
+CLI::Option *add_leaves(CLI::App &command, std::string &file) {
+  return command.add_option("FILE", file, "N x 32 bytes of leaves, or - for stdin")
+      ->required()
+      ->type_name("");
+}
+
+command_runner add_root(CLI::App &app) {
+  auto args = std::make_shared<root_arguments>();
+  CLI::App &c = add_command(
+      app, "root", "Print the root of the Merkle tree over FILE's leaves as 64 hex digits.",
+      "Kernels come compiled ahead of time from $MERKLIZE_KERNEL_DIR, or from the cache of "
+      "compiled programs in $MERKLIZE_CACHE_DIR, else are compiled now.");
+  add_tree_options(c, args->tree);
+  const auto device = add_device(c, args->device);
+  const auto devices = add_text(c, "--devices", args->devices, "SPEC,SPEC...",
+                                "build over several devices (one named twice: two queues); not "
+                                "with --device or --verbose");
+  add_parsed(c, "--shard-log2", args->shard_log2, parse_shard_log2, "S",
+             "with --devices: shards of 2^S leaves, S from 1 to 64 (default: about 8 a device, "
+             "no smaller than a device's chunk)")
+      ->needs(devices);
+  const auto verbose = c.add_flag("-v,--verbose", args->verbose,
+                                  "say on stderr where the kernels came from: \"program: "
+                                  "jit|spirv|spir-bitcode|cache\"");
+  devices->excludes(device)->excludes(verbose);
+  add_progress(c, args->progress);
+  add_leaves(c, args->file);
+  return [args] { return root_command(*args); };
+}
+
+command_runner add_proof(CLI::App &app) {
+  auto args = std::make_shared<proof_arguments>();
+  CLI::App &c = add_command(app, "proof",
+                            "Print the inclusion proof of leaf I of FILE as one line of JSON "
+                            "(docs/PROOFS.md), gathered on the device.");
+  add_parsed(c, "-i,--index", args->index, parse_count, "I", "the leaf to prove, from 0")
+      ->required();
+  add_tree_options(c, args->tree);
+  add_device(c, args->device);
+  add_text(c, "-o,--output", args->output, "PROOF",
+           "write the proof to PROOF, not stdout: to a temporary file renamed over PROOF once "
+           "whole, so that PROOF is never left half-written");
+  add_progress(c, args->progress);
+  add_leaves(c, args->file);
+  return [args] { return proof_command(*args); };
+}
+
+command_runner add_verify(CLI::App &app) {
+  auto args = std::make_shared<verify_arguments>();
+  CLI::App &c = add_command(app, "verify",
+                            "Check on the host that PROOF proves leaf LEAFHEX under root "
+                            "ROOTHEX: exit status 0 if it does, 1 if not (or if anything is "
+                            "malformed).");
+  add_parsed(c, "--hash", args->expect.hash, parse_hash, "H", "require a proof for this hash");
+  add_parsed(c, "--pad", args->expect.pad, parse_pad, "P", "require a proof for this shape");
+  add_parsed(c, "--leaves", args->expect.leaf_count, parse_count, "N",
+             "require a proof for a tree of N leaves");
+  add_parsed(c, "--depth", args->expect.depth, parse_depth, "D",
+             "require a proof for a root of depth D");
+  c.add_option("PROOF", args->proof, "the proof's JSON, or - for stdin")->required()->type_name("");
+  c.add_option("LEAFHEX", args->leaf, "the leaf, 64 hex digits")->required()->type_name("");
+  c.add_option("ROOTHEX", args->root, "the root, 64 hex digits")->required()->type_name("");
+  return [args] { return verify_command(*args); };
+}
+
+command_runner add_b3sum(CLI::App &app) {
+  auto args = std::make_shared<b3sum_arguments>();
+  CLI::App &c = add_command(
+      app, "b3sum",
+      "Print or check BLAKE3 checksums, hashed on the device: a drop-in for the b3sum program "
+      "(1.x), whose output it prints byte for byte.",
+      "A file that cannot be read is reported and skipped (exit status 1); with --check, a "
+      "file that does not match or cannot be read is FAILED (exit status 1).");
+  const auto files = c.add_option("FILE", args->files,
+                                  "files to hash, or check files to check; none, or -, "
+                                  "for stdin")
+                         ->type_name("");
+  const auto check =
+      c.add_flag("-c,--check", args->check, "read BLAKE3 sums from the FILEs and check them");
+  const auto keyed = c.add_flag("--keyed", args->keyed,
+                                "keyed mode; the secret key, exactly 32 raw bytes, is read from "
+                                "stdin (so FILEs are needed, and - is refused)");
+  const auto derive = add_text(c, "--derive-key", args->derive_key, "CONTEXT",
+                               "key derivation mode, with the context string CONTEXT");
+  const auto length = add_parsed(c, "-l,--length", args->length, parse_count, "LEN",
+                                 "the number of output bytes, before hex encoding (default 32)");
+  add_parsed(c, "--num-threads", args->num_threads, parse_threads, "NUM",
+             "the threads reading a file of more than 1 MiB (0 or none: up to 8)");
+  c.add_flag("--no-mmap", "accepted, as b3sum accepts it: files are read, never mapped");
+  const auto no_names = c.add_flag("--no-names", args->no_names, "omit the file names");
+  const auto raw = c.add_flag("--raw", args->raw,
+                              "write the output's raw bytes, not hex, and no name (one input "
+                              "only)");
+  c.add_flag("--quiet", args->quiet, "with --check: print nothing for a file that is OK")
+      ->needs(check);
+  keyed->excludes(derive)->needs(files);
+  check->excludes(keyed)->excludes(derive)->excludes(length)->excludes(raw)->excludes(no_names);
+  add_device(c, args->device);
+  add_progress(c, args->progress);
+  return [args] { return b3sum_command(*args); };
+}
+
+command_runner add_devices(CLI::App &app) {
+  add_command(app, "devices", "List the OpenCL devices and the specs that select them.");
+  return [] { return devices_command(); };
+}
+
+// `merklize help [COMMAND]`: the usage of one command, or of merklize.
+void add_help(CLI::App &app, std::string &topic) {
+  add_command(app, "help", "Print the usage of COMMAND, or of merklize.")
+      .add_option("COMMAND", topic, "a command")
+      ->type_name("");
+}
+
+std::string usage_of(const CLI::App &app, const std::string &topic) {
+  // (App::help() would give the usage of `help` itself, the command chosen.)
+  if (topic.empty())
+    return app.get_formatter()->make_help(&app, "merklize", CLI::AppFormatMode::Normal);
+  const auto found = app.get_subcommands([&](const CLI::App *c) { return c->get_name() == topic; });
+  if (found.empty() || topic == "help")
+    throw usage_error("help: unknown command " + quote(topic, 64),
+                      "Try 'merklize --help' for the commands.");
+  return found.front()->help("merklize");
+}
+
+} // namespace
+
+command_runner parse_merklize_command_line(int argc, char **argv) {
+  CLI::App app("Merkle trees and BLAKE3 on OpenCL devices.", "merklize");
+  // Before the commands, which inherit them:
+  app.formatter(std::make_shared<help_formatter>());
+  app.set_help_flag("-h,--help", "print this help and exit");
+  app.set_version_flag("--version", std::string("merklize ") + version(),
+                       "print the version and exit");
+  app.require_subcommand(1);
+  app.footer(std::string(exit_statuses) +
+             "\n`merklize help COMMAND` or `merklize COMMAND --help` prints a command's usage.");
+  const std::pair<const char *, command_runner> commands[] = {
+      {"root", add_root(app)},   {"proof", add_proof(app)},     {"verify", add_verify(app)},
+      {"b3sum", add_b3sum(app)}, {"devices", add_devices(app)},
+  };
+  std::string topic;
+  add_help(app, topic);
+  if (!parse_command_line(app, argc, argv)) return [] { return 0; };
+  for (const auto &[name, run] : commands)
+    if (app.got_subcommand(name)) return run;
+  return [usage = usage_of(app, topic)] { // `merklize help [COMMAND]`
+    write_stdout(usage);
+    return 0;
+  };
+}
+
+} // namespace cli

@@ -1,0 +1,55 @@
+// The merklize commands: what each is given, parsed from the command line by command_line.cpp
+// (the only file that knows the options' spellings), and the functions that run them (one
+// <name>_command.cpp each). Each returns its exit status.
+#pragma once
+
+#include <merklize/proof.hpp>
+#include <merklize/tree.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+struct root_arguments {
+  merklize::tree_options tree;
+  std::optional<std::string> device;
+  std::optional<std::string> devices; // several devices, SPEC,SPEC...
+  std::optional<unsigned> shard_log2;
+  bool verbose = false, progress = false;
+  std::string file;
+};
+int root_command(const root_arguments &args);
+
+struct proof_arguments {
+  std::uint64_t index = 0;
+  merklize::tree_options tree;
+  std::optional<std::string> device;
+  std::optional<std::string> output; // a file, else stdout
+  bool progress = false;
+  std::string file;
+};
+int proof_command(const proof_arguments &args);
+
+struct verify_arguments {
+  merklize::proof_expectations expect;
+  std::string proof, leaf, root;
+};
+int verify_command(const verify_arguments &args);
+
+// As the b3sum program takes them (b3sum 1.x), and --device and --progress.
+struct b3sum_arguments {
+  std::vector<std::string> files; // empty: stdin
+  bool check = false, keyed = false, no_names = false, raw = false, quiet = false;
+  bool progress = false;
+  std::optional<std::string> derive_key, device;
+  std::uint64_t length = 32;
+  unsigned num_threads = 0; // file-read threads; 0: automatic
+};
+int b3sum_command(const b3sum_arguments &args);
+
+int devices_command();
+
+} // namespace cli

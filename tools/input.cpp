@@ -1,0 +1,102 @@
+#include "input.hpp"
+
+#include "memory.hpp"
+#include "progress.hpp"
+#include "quote.hpp"
+#include "sizes.hpp"
+
+#include <merklize/tree.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace cli {
+
+input_error::input_error(const std::string &name, const std::string &action, int code)
+    : merklize::file_error(quote(name), action, std::strerror(code)), code_(code) {}
+
+input_file::input_file(const std::string &path)
+    : path_(path), name_(path == "-" ? "stdin" : path),
+      fd_(path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+  if (fd_ < 0) throw input_error(name_, "open", errno);
+}
+
+input_file::~input_file() {
+  if (fd_ != STDIN_FILENO) ::close(fd_);
+}
+
+std::optional<std::uint64_t> input_file::size() const {
+  struct stat info;
+  if (::fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode)) return std::nullopt;
+  return static_cast<std::uint64_t>(info.st_size);
+}
+
+std::size_t input_file::read_some(std::uint8_t *buffer, std::size_t capacity) {
+  for (;;) {
+    const ssize_t got = ::read(fd_, buffer, capacity);
+    if (got >= 0) return static_cast<std::size_t>(got);
+    if (errno != EINTR) throw input_error(name_, "read", errno);
+  }
+}
+
+namespace {
+
+// "out of memory while reading "big" (8589934592 bytes, 8.0 GiB)": the file's size, or the
+// buffer that could not be had for a stream.
+merklize::error out_of_reading_memory(const std::string &name, std::optional<std::uint64_t> size,
+                                      std::uint64_t wanted) {
+  const std::uint64_t shown = size && wanted == *size + 1 ? *size : wanted;
+  return out_of_memory("reading " + quote(name) + " (" + size_text(shown) + ")");
+}
+
+} // namespace
+
+std::vector<std::uint8_t> read_input(const std::string &path, bool progress) {
+  // Reads of at most 16 MiB, so that --progress moves; buffers of a regular file's size (and the
+  // byte of the read that finds its end), else doubling from 1 MiB.
+  constexpr std::size_t read_bytes = std::size_t(16) << 20, first_buffer = std::size_t(1) << 20;
+  input_file input(path);
+  const std::optional<std::uint64_t> size = input.size();
+  progress_meter meter(progress, input.name(), size);
+  std::vector<std::uint8_t> data;
+  std::uint64_t wanted = size ? *size + 1 : first_buffer;
+  try {
+    for (std::size_t used = 0;;) {
+      if (used == data.size()) {
+        wanted = std::max<std::uint64_t>(used == 0 ? wanted : 2 * used, used + 1);
+        data.resize(wanted);
+      }
+      const std::size_t got =
+          input.read_some(data.data() + used, std::min(read_bytes, data.size() - used));
+      if (got == 0) {
+        data.resize(used);
+        break;
+      }
+      used += got;
+      meter.add(got);
+    }
+  } catch (const std::bad_alloc &) {
+    throw out_of_reading_memory(input.name(), size, wanted);
+  } catch (const std::length_error &) {
+    throw out_of_reading_memory(input.name(), size, wanted);
+  }
+  meter.finish();
+  return data;
+}
+
+std::vector<std::uint8_t> read_leaves(const std::string &path, bool progress) {
+  auto leaves = read_input(path, progress);
+  try {
+    merklize::leaf_count_of(leaves.size());
+  } catch (const merklize::error &e) {
+    throw merklize::error((path == "-" ? "stdin" : quote(path)) + ": " + e.what());
+  }
+  return leaves;
+}
+
+} // namespace cli

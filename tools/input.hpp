@@ -1,0 +1,54 @@
+// What the commands read: a file named on the command line, or stdin for "-". Every failure
+// names the input and gives the system's reason ("cannot read d: Is a directory").
+#pragma once
+
+#include <merklize/error_type.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+// A file that cannot be opened or read ("cannot open \"x\": No such file or directory"), with the
+// system's error number (`b3sum --check` shows it).
+class input_error : public merklize::file_error {
+public:
+  input_error(const std::string &name, const std::string &action, int code);
+  int code() const noexcept { return code_; }
+
+private:
+  int code_;
+};
+
+// An input opened for reading: the file at `path`, or stdin for "-".
+class input_file {
+public:
+  explicit input_file(const std::string &path);
+  input_file(const input_file &) = delete;
+  input_file &operator=(const input_file &) = delete;
+  ~input_file();
+
+  int fd() const { return fd_; }
+  const std::string &path() const { return path_; }
+  // "stdin" for "-", else the path.
+  const std::string &name() const { return name_; }
+  // A regular file's size; nothing for a pipe, a terminal, a directory.
+  std::optional<std::uint64_t> size() const;
+  // Up to `capacity` bytes, 0 only at the end.
+  std::size_t read_some(std::uint8_t *buffer, std::size_t capacity);
+
+private:
+  std::string path_, name_;
+  int fd_;
+};
+
+// The whole content of the file at `path` (stdin for "-"), with --progress shown if `progress`.
+// The one place root, proof and verify read their input.
+std::vector<std::uint8_t> read_input(const std::string &path, bool progress);
+
+// The same, checked to hold N >= 1 leaves of 32 bytes, else an error naming the input.
+std::vector<std::uint8_t> read_leaves(const std::string &path, bool progress);
+
+} // namespace cli

@@ -1,0 +1,7 @@
+#include "version.hpp"
+
+namespace cli {
+
+const char *version() { return MERKLIZE_TOOLS_VERSION; }
+
+} // namespace cli
