@@ -4,8 +4,7 @@
 #include "parser.hpp"
 #include "version.hpp"
 
-#include <merklize/detail/aot_artifacts.hpp>
-#include <merklize/detail/kernels.hpp>
+#include <merklize/aot.hpp>
 
 #include <cerrno>
 #include <cstring>
@@ -54,12 +53,10 @@ std::vector<std::string> words(const std::string &text) {
 // The same concatenated source and options as a run-time build, compiled for spir64. Plain
 // `inline` functions get a definition of their own (-fgnu89-inline): C99 semantics would leave
 // the ones clang does not inline undefined in the module.
-void compile(const merklize::detail::program_spec &spec, const std::filesystem::path &dir,
+void compile(const merklize::program_spec &spec, const std::filesystem::path &dir,
              const std::string &clang, const std::string &llvm_spirv) {
-  using merklize::detail::aot_file;
-  const auto source = aot_file(dir, spec, ".cl"), bitcode = aot_file(dir, spec, ".bc");
-  const std::string text = merklize::detail::kernel_program_source(spec.files);
-  merklize::detail::write_file_atomically(source, text.data(), text.size());
+  using merklize::aot_file;
+  const auto source = merklize::write_aot_source(dir, spec), bitcode = aot_file(dir, spec, ".bc");
   const auto compile_to = [&](const std::string &optimization, const std::string &out) {
     std::vector<std::string> command{clang,
                                      "-target",
@@ -86,7 +83,7 @@ void compile(const merklize::detail::program_spec &spec, const std::filesystem::
       "llvm-spirv-14", "llvm-spirv");
   std::error_code ignored; // a file left behind in DIR is no failure of the compilation
   std::filesystem::remove(unoptimized, ignored);
-  merklize::detail::write_aot_meta(dir, spec);
+  merklize::write_aot_meta(dir, spec);
 }
 
 struct aot_arguments {
@@ -124,11 +121,11 @@ std::optional<aot_arguments> parse(int argc, char **argv) {
 }
 
 int aot(const aot_arguments &args) {
-  const auto specs = merklize::detail::all_program_specs();
+  const auto specs = merklize::program_variants();
   std::set<std::string> names;
   for (const auto &spec : specs)
     if (spec.name.empty() || !names.insert(spec.name).second)
-      throw merklize::error("all_program_specs() needs a unique name for each program (\"" +
+      throw merklize::error("program_variants() needs a unique name for each program (\"" +
                             spec.name + "\" is empty or repeated)");
   if (args.list) {
     for (const auto &spec : specs)

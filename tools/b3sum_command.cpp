@@ -15,7 +15,6 @@
 
 #include <algorithm>
 
-
 namespace cli {
 namespace b3sum {
 
@@ -34,9 +33,8 @@ void input_hasher::hash(const std::string &path, const merklize::blake3_device::
     throw merklize::file_error("-", "open", "stdin held the key (--keyed)");
   input_file input(path);
   const auto size = input.size();
-  if (path != "-" && size && *size > merklize::detail::parallel_file_reader::block_bytes &&
-      !progress_) {
-    device_.hash_file(mode_, path, out, out_bytes); // read by several threads
+  if (path != "-" && size && !progress_) {
+    device_.hash_file(mode_, path, out, out_bytes); // a large file is read by several threads
     return;
   }
   // Read by this thread: stdin, a pipe, a small file, or any file whose reading is shown.

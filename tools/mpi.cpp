@@ -2,11 +2,11 @@
 // the tree on its own device and rank 0 finishes it; the root printed is the one `merklize root`
 // prints for the same leaves. `merklize-mpi --help` says how to run it.
 //
-// Parts: the N leaves are cut into shards of 2^S leaves (S leaves about 8 shards a rank) and rank
-// r takes the contiguous shards [r K / R, (r + 1) K / R) of the K shards. A part that starts at a
-// multiple of 2^S and holds a multiple of 2^S leaves (or ends the tree) pairs no node across its
-// ends at levels up to S, so merkleizer::build_part gives the tree's own level-S nodes for it.
-// Rank 0 gathers them in rank order, which is leaf order, and finish_tree hashes the levels above.
+// Parts: the N leaves are cut into shards of 2^S leaves by merklize::plan_shards, the planner of
+// multi_merkleizer (about 8 shards a rank, equal weights), and each rank takes its run of them.
+// Each run obeys the aligned-part rule (parts.hpp), so merkleizer::build_part gives the tree's
+// own level-S nodes for it. Rank 0 gathers them in rank order, which is leaf order, and
+// finish_tree hashes the levels above.
 #include "cli.hpp"
 #include "memory.hpp"
 #include "output.hpp"
@@ -67,39 +67,34 @@ struct part_plan {
   unsigned shard_log2 = 0;
   std::uint64_t first_leaf = 0, count = 0; // count 0: this rank has no part
 
-  part_plan(std::uint64_t leaf_count, unsigned depth, int rank, int ranks) {
-    const int rank_bits = static_cast<int>(merklize::detail::ceil_log2(ranks));
-    shard_log2 = depth == 0 ? 0 : std::max(1, int(depth) - rank_bits - 3);
-    const std::uint64_t shard = std::uint64_t(1) << shard_log2;
-    const std::uint64_t shards = merklize::detail::ceil_shift(leaf_count, shard_log2);
-    const std::uint64_t from = shards * rank / ranks, to = shards * (rank + 1) / ranks;
-    first_leaf = std::min(leaf_count, from * shard);
-    count = std::min(leaf_count, to * shard) - first_leaf;
+  part_plan(std::uint64_t leaf_count, int rank, int ranks) {
+    const auto plan = merklize::plan_shards(leaf_count, std::vector<double>(ranks, 1.0));
+    shard_log2 = plan.shard_log2;
+    first_leaf = plan.first_leaf(rank);
+    count = plan.leaf_count_of(rank);
   }
 };
 
 // The leaf count of FILE (every rank checks it: a bad file fails on all of them alike).
 std::uint64_t file_leaf_count(const std::string &path) {
-  const merklize::detail::file_descriptor file(path);
-  const auto size = merklize::detail::regular_file_size(file.get());
-  if (!size) throw merklize::error(cli::quote(path) + " is not a regular file");
+  const merklize::input file(path);
+  if (!file.size()) throw merklize::error(cli::quote(path) + " is not a regular file");
   try {
-    return merklize::leaf_count_of(*size);
+    return merklize::leaf_count_of(*file.size());
   } catch (const merklize::error &e) {
     throw merklize::error(cli::quote(path) + ": " + e.what());
   }
 }
 
-// This rank's byte range of FILE, read by several threads as hash_file reads.
+// This rank's byte range of FILE, read by several threads.
 void read_range(const std::string &path, std::uint64_t offset, std::uint64_t bytes,
                 std::uint8_t *out) {
-  using namespace merklize::detail;
-  const file_descriptor file(path);
-  const auto size = regular_file_size(file.get());
-  if (!size) throw merklize::error(cli::quote(path) + " is not a regular file");
-  parallel_file_reader reader(file.get(), path, *size, file_read_threads(bytes, 0));
-  reader.request(out, offset, bytes);
-  reader.wait_oldest();
+  merklize::input(path).read_at(offset, bytes, out);
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
 }
 
 void generate_leaves(std::uint64_t first_leaf, std::uint64_t count, std::uint8_t *out) {
@@ -203,8 +198,7 @@ std::optional<job> parse(int argc, char **argv) {
 }
 
 int run(const job &j, int rank, int ranks) {
-  const merklize::tree_layout layout(j.leaf_count);
-  const part_plan plan(j.leaf_count, layout.depth(), rank, ranks);
+  const part_plan plan(j.leaf_count, rank, ranks);
   std::optional<merklize::merkleizer> m;
   merklize::host_buffer leaves;
   merklize::tree t(j.leaf_count, j.options, merklize::output_levels::root_only());
@@ -235,15 +229,14 @@ int run(const job &j, int rank, int ranks) {
     } catch (const std::exception &e) {
       failure = e.what();
     }
-    const double part_ms = merklize::detail::ms_since(start);
+    const double part_ms = ms_since(start);
     if (!all_succeeded(failure, rank)) return 1;
     const double slowest_part_ms = max_over_ranks(part_ms);
     const auto gathered = std::chrono::steady_clock::now();
     const auto level = gather_nodes(mine, rank, ranks);
     if (rank == 0) {
       const merklize::digest root = merklize::finish_tree(t, plan.shard_log2, level);
-      const double finish_ms = merklize::detail::ms_since(gathered),
-                   total_ms = merklize::detail::ms_since(start);
+      const double finish_ms = ms_since(gathered), total_ms = ms_since(start);
       if (iteration + 1 == j.repeat) cli::write_stdout(merklize::to_hex(root) + "\n");
       if (j.times)
         std::fprintf(stderr,

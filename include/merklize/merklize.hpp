@@ -1,12 +1,14 @@
 // merklize: Merkle trees on any OpenCL device. Include this header for the whole library.
 #pragma once
 
+#include "aot.hpp"
 #include "blake3.hpp"
 #include "build_config.hpp"
 #include "device.hpp"
 #include "digest.hpp"
 #include "error.hpp"
 #include "hash.hpp"
+#include "input.hpp"
 #include "layer.hpp"
 #include "merkleizer.hpp"
 #include "multi.hpp"
