@@ -268,7 +268,9 @@ double time_file_runs(benchmark::State &state, const options &o, bool cold, Run 
 void file_read_upload_bench(benchmark::State &state, const options &o, bool cold) {
   auto &b3 = hasher(o, merklize::chunk_strategy::automatic);
   const cl::CommandQueue transfer(b3.context(), b3.device(), CL_QUEUE_PROFILING_ENABLE);
-  merklize::detail::piece_pipeline pipeline(b3.context(), transfer);
+  const bool in_place =
+      merklize::detail::device_runtime(b3.context(), b3.device()).shares_host_memory();
+  merklize::detail::piece_pipeline pipeline(b3.context(), transfer, in_place);
   std::uint64_t pieces = 0;
   double upload_ms = 0;
   baseline_ms()[cold] = time_file_runs(state, o, cold, [&](const std::string &path) {

@@ -26,6 +26,7 @@ public:
 private:
   merklize::blake3_device device_;
   merklize::blake3_mode mode_;
+  unsigned threads_; // reading a large regular file (--num-threads; 0: automatic)
   bool stdin_taken_; // by the key (--keyed)
   bool progress_;
 };

@@ -121,9 +121,8 @@ check_line parse_line(std::string line) {
 
 // " (<reason> (os error N))" as Rust shows an I/O error, for a file that cannot be read.
 std::string failure_reason(const merklize::file_error &e) {
-  const auto *input = dynamic_cast<const input_error *>(&e);
   return " (" + e.reason() +
-         (input ? " (os error " + std::to_string(input->code()) + ")" : std::string()) + ")";
+         (e.code() ? " (os error " + std::to_string(e.code()) + ")" : std::string()) + ")";
 }
 
 // Checks the file one line names; false if it fails.

@@ -11,8 +11,6 @@
 #include "progress.hpp"
 #include "quote.hpp"
 
-#include <merklize/detail/file_read.hpp>
-
 #include <algorithm>
 
 namespace cli {
@@ -25,30 +23,24 @@ input_hasher::input_hasher(const b3sum_arguments &args, const merklize::blake3_m
                 config.file_read_threads = args.num_threads;
                 return config;
               }()),
-      mode_(mode), stdin_taken_(args.keyed), progress_(args.progress) {}
+      mode_(mode), threads_(args.num_threads), stdin_taken_(args.keyed), progress_(args.progress) {}
 
 void input_hasher::hash(const std::string &path, const merklize::blake3_device::output_sink &out,
                         std::uint64_t out_bytes) {
   if (path == "-" && stdin_taken_)
     throw merklize::file_error("-", "open", "stdin held the key (--keyed)");
-  input_file input(path);
-  const auto size = input.size();
-  if (path != "-" && size && !progress_) {
-    device_.hash_file(mode_, path, out, out_bytes); // a large file is read by several threads
-    return;
-  }
-  // Read by this thread: stdin, a pipe, a small file, or any file whose reading is shown.
-  constexpr std::size_t read_bytes = std::size_t(16) << 20;
-  progress_meter meter(progress_, input.name(), size);
-  device_.hash_stream(
-      mode_,
-      [&](std::uint8_t *buffer, std::size_t capacity) {
-        const std::size_t got = input.read_some(buffer, std::min(capacity, read_bytes));
-        meter.add(got);
-        if (got == 0) meter.finish(); // before the output, which follows on stdout
-        return got;
+  library_input in(path, progress_); // a large regular file is read by --num-threads threads
+  in.get().set_read_threads(threads_);
+  bool finished = false; // the progress line ends before the output, which follows on stdout
+  device_.hash(
+      mode_, in.get(),
+      [&](const std::uint8_t *bytes, std::size_t size) {
+        if (!finished) in.finish();
+        finished = true;
+        out(bytes, size);
       },
-      out, out_bytes, size.value_or(merklize::blake3_device::unknown_size));
+      out_bytes);
+  if (!finished) in.finish();
 }
 
 } // namespace b3sum

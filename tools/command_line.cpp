@@ -33,6 +33,13 @@ CLI::Option *add_progress(CLI::App &command, bool &progress) {
                           "left), updated in place");
 }
 
+CLI::Option *add_chunk_log2(CLI::App &command, std::optional<unsigned> &chunk_log2) {
+  return add_parsed(command, "--chunk-log2", chunk_log2, parse_chunk_log2, "S",
+                    "stream the leaves through the device in chunks of 2^S leaves, S from 1 to "
+                    "40 (default: the device's, 2^21 on GPUs and 2^20 on CPUs); the memory held "
+                    "is a few chunks, whatever FILE's size");
+}
+
 CLI::Option *add_leaves(CLI::App &command, std::string &file) {
   return command.add_option("FILE", file, "N x 32 bytes of leaves, or - for stdin")
       ->required()
@@ -57,7 +64,8 @@ command_runner add_root(CLI::App &app) {
   const auto verbose = c.add_flag("-v,--verbose", args->verbose,
                                   "say on stderr where the kernels came from: \"program: "
                                   "jit|spirv|spir-bitcode|cache\"");
-  devices->excludes(device)->excludes(verbose);
+  const auto chunk_log2 = add_chunk_log2(c, args->chunk_log2);
+  devices->excludes(device)->excludes(verbose)->excludes(chunk_log2);
   add_progress(c, args->progress);
   add_leaves(c, args->file);
   return [args] { return root_command(*args); };
@@ -75,6 +83,7 @@ command_runner add_proof(CLI::App &app) {
   add_text(c, "-o,--output", args->output, "PROOF",
            "write the proof to PROOF, not stdout: to a temporary file renamed over PROOF once "
            "whole, so that PROOF is never left half-written");
+  add_chunk_log2(c, args->chunk_log2);
   add_progress(c, args->progress);
   add_leaves(c, args->file);
   return [args] { return proof_command(*args); };

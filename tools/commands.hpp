@@ -18,6 +18,7 @@ struct root_arguments {
   std::optional<std::string> device;
   std::optional<std::string> devices; // several devices, SPEC,SPEC...
   std::optional<unsigned> shard_log2;
+  std::optional<unsigned> chunk_log2; // the input streams in chunks of 2^S leaves
   bool verbose = false, progress = false;
   std::string file;
 };
@@ -28,6 +29,7 @@ struct proof_arguments {
   merklize::tree_options tree;
   std::optional<std::string> device;
   std::optional<std::string> output; // a file, else stdout
+  std::optional<unsigned> chunk_log2;
   bool progress = false;
   std::string file;
 };

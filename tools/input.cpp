@@ -18,7 +18,21 @@
 namespace cli {
 
 input_error::input_error(const std::string &name, const std::string &action, int code)
-    : merklize::file_error(quote(name), action, std::strerror(code)), code_(code) {}
+    : merklize::file_error(quote(name), action, std::strerror(code), code) {}
+
+library_input::library_input(const std::string &path, bool progress) {
+  input_ = path == "-" ? std::make_unique<merklize::input>(STDIN_FILENO, "stdin")
+                       : std::make_unique<merklize::input>(path, quote(path));
+  meter_ = std::make_unique<progress_meter>(progress, input_->name(), input_->size());
+  input_->set_progress([this, shown = std::uint64_t(0)](std::uint64_t done) mutable {
+    meter_->add(done - shown);
+    shown = done;
+  });
+}
+
+library_input::~library_input() = default;
+
+void library_input::finish() { meter_->finish(); }
 
 input_file::input_file(const std::string &path)
     : path_(path), name_(path == "-" ? "stdin" : path),

@@ -3,23 +3,38 @@
 #pragma once
 
 #include <merklize/error_type.hpp>
+#include <merklize/input.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace cli {
 
+class progress_meter;
+
 // A file that cannot be opened or read ("cannot open \"x\": No such file or directory"), with the
-// system's error number (`b3sum --check` shows it).
+// system's error number (file_error::code(); `b3sum --check` shows it).
 class input_error : public merklize::file_error {
 public:
   input_error(const std::string &name, const std::string &action, int code);
-  int code() const noexcept { return code_; }
+};
+
+// The input at `path` for the library to read itself (merklize::input): stdin for "-". With
+// `progress`, --progress is shown as the library reads it, ended once it is read.
+class library_input {
+public:
+  library_input(const std::string &path, bool progress);
+  ~library_input();
+  merklize::input &get() { return *input_; }
+  // The input is read: the progress line's last state.
+  void finish();
 
 private:
-  int code_;
+  std::unique_ptr<merklize::input> input_;
+  std::unique_ptr<progress_meter> meter_;
 };
 
 // An input opened for reading: the file at `path`, or stdin for "-".
@@ -44,8 +59,8 @@ private:
   int fd_;
 };
 
-// The whole content of the file at `path` (stdin for "-"), with --progress shown if `progress`.
-// The one place root, proof and verify read their input.
+// The whole content of the file at `path` (stdin for "-"), with --progress shown if `progress`:
+// for inputs the library cannot stream (a proof to verify, leaves for several devices).
 std::vector<std::uint8_t> read_input(const std::string &path, bool progress);
 
 // The same, checked to hold N >= 1 leaves of 32 bytes, else an error naming the input.

@@ -10,23 +10,34 @@
 
 namespace cli {
 
+namespace {
+
+// Several devices (multi.hpp) build from leaves in memory: the file is read whole first.
+merklize::digest root_on_devices(const root_arguments &args, merklize::config cfg) {
+  const auto leaves = read_leaves(args.file, args.progress);
+  if (args.shard_log2) cfg.shard_log2 = *args.shard_log2;
+  merklize::multi_merkleizer m(merklize::select_devices(*args.devices), cfg);
+  return while_doing("building the tree of " +
+                         std::to_string(leaves.size() / merklize::node_bytes) + " leaves (" +
+                         size_text(leaves.size()) + ")",
+                     [&] { return m.build(leaves).root(); });
+}
+
+} // namespace
+
 int root_command(const root_arguments &args) {
   merklize::config cfg;
   cfg.tree = args.tree;
-  const auto leaves = read_leaves(args.file, args.progress);
-  const std::string building = "building the tree of " +
-                               std::to_string(leaves.size() / merklize::node_bytes) + " leaves (" +
-                               size_text(leaves.size()) + ")";
-  if (args.devices) { // the tree spread over several devices (multi.hpp)
-    cfg.output = merklize::output_levels::root_only();
-    if (args.shard_log2) cfg.shard_log2 = *args.shard_log2;
-    merklize::multi_merkleizer m(merklize::select_devices(*args.devices), cfg);
-    const auto root = while_doing(building, [&] { return m.build(leaves).root(); });
-    write_stdout(merklize::to_hex(root) + "\n");
+  cfg.output = merklize::output_levels::root_only();
+  if (args.devices) {
+    write_stdout(merklize::to_hex(root_on_devices(args, cfg)) + "\n");
     return 0;
   }
+  if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;
   merklize::merkleizer m(chosen_device(args.device), cfg);
-  const auto root = while_doing(building, [&] { return m.build(leaves).root(); });
+  library_input in(args.file, args.progress); // streamed: only chunks in flight are held
+  const auto root = m.root(in.get());
+  in.finish();
   write_stdout(merklize::to_hex(root) + "\n");
   report_program(args.verbose, m);
   return 0;

@@ -50,6 +50,12 @@ unsigned parse_shard_log2(const std::string &option, const std::string &text) {
   return static_cast<unsigned>(s);
 }
 
+unsigned parse_chunk_log2(const std::string &option, const std::string &text) {
+  const std::uint64_t s = parse_count(option, text);
+  if (s < 1 || s > 40) refuse(option, "1 to 40 (chunks of 2^S leaves)", text);
+  return static_cast<unsigned>(s);
+}
+
 unsigned parse_threads(const std::string &option, const std::string &text) {
   const std::uint64_t n = parse_count(option, text);
   if (n > 1024) refuse(option, "0 (automatic) to 1024 threads", text);

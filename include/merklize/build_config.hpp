@@ -45,6 +45,9 @@ struct config {
   // Chunks on the device at once in host builds, each with its own memory: one uploading, one
   // hashed, one downloading, and any more absorb delays between the three.
   unsigned chunks_in_flight = 0;
+  // Trees of inputs (merkleizer::root(input), prove(input)) stream chunks of 2^input_chunk_log2
+  // leaves (at most 2^40).
+  unsigned input_chunk_log2 = 0;
   // Nodes per work-item in vector lanes (1, 2, 4, 8 or 16; BLAKE3 node hashes only), one launch
   // per level (PoCL does not vectorize across work-items; GPUs keep one node per work-item).
   unsigned lanes = 0;
@@ -86,6 +89,9 @@ inline void check_config(const config &cfg) {
     throw error("nodes_per_item must be 0, 1, 2 or 4, not " + std::to_string(cfg.nodes_per_item));
   if (cfg.levels_per_item == 1 || cfg.levels_per_item > 3)
     throw error("levels_per_item must be 0, 2 or 3, not " + std::to_string(cfg.levels_per_item));
+  if (cfg.input_chunk_log2 > 40)
+    throw error("input_chunk_log2 must be 0 (the device's) or 1 .. 40, not " +
+                std::to_string(cfg.input_chunk_log2));
   if (cfg.lanes > 16 || (cfg.lanes & (cfg.lanes - 1)))
     throw error("lanes must be 0, 1, 2, 4, 8 or 16, not " + std::to_string(cfg.lanes));
 }

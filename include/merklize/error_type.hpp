@@ -15,17 +15,22 @@ public:
 
 // A file that cannot be opened or read: "cannot <action> <path>: <reason>". reason() alone (the
 // system's words, e.g. "No such file or directory") is for messages that name the file their
-// own way, as `merklize b3sum` does.
+// own way, as `merklize b3sum` does; code() is the system's error number (errno), 0 where the
+// failure is not the system's (a file that shrank).
 class file_error : public error {
 public:
-  file_error(const std::string &path, const std::string &action, const std::string &reason)
-      : error("cannot " + action + " " + path + ": " + reason), path_(path), reason_(reason) {}
+  file_error(const std::string &path, const std::string &action, const std::string &reason,
+             int code = 0)
+      : error("cannot " + action + " " + path + ": " + reason), path_(path), reason_(reason),
+        code_(code) {}
   const std::string &path() const noexcept { return path_; }
   const std::string &reason() const noexcept { return reason_; }
+  int code() const noexcept { return code_; }
 
 private:
   std::string path_;
   std::string reason_;
+  int code_;
 };
 
 } // namespace merklize

@@ -22,6 +22,7 @@
 #include "detail/piece_pipeline.hpp"
 #include "detail/runtime.hpp"
 #include "hash_config.hpp"
+#include "input.hpp"
 #include "profiling.hpp"
 
 #include <algorithm>
@@ -66,7 +67,7 @@ public:
         chunk_local_(cfg.work_group_size ? cfg.work_group_size
                                          : runtime_.tuning_row().hash_work_group_size),
         queue_(runtime_.make_queue()), transfer_(runtime_.make_queue()),
-        pipeline_(runtime_.context(), transfer_) {
+        pipeline_(runtime_.context(), transfer_, runtime_.shares_host_memory()) {
     load_kernels();
   }
 
@@ -149,34 +150,34 @@ public:
     });
   }
 
-  // The file at `path`. A regular file of more than 1 MiB is hashed as it is when opened: pieces
-  // of it are read straight into page-locked staging by hash_config::file_read_threads threads,
-  // two pieces ahead of the one uploading. Anything else (a small file, a pipe, a device) is
-  // read to its end by this thread, as hash_stream reads. A file that cannot be opened or read,
-  // or that shrinks while it is read, is a file_error naming it, and `out` is left as it was.
+  // An input (input.hpp): a regular file of more than 1 MiB is hashed as it is when opened,
+  // pieces of it read straight into page-locked staging by its read threads, two pieces ahead of
+  // the one uploading; anything else (a small file, a pipe, a device) is read to its end by this
+  // thread, as hash_stream reads. A file that cannot be read, or that shrinks or grows while it
+  // is read, is a file_error naming it, and nothing is given to `out`.
+  void hash(const blake3_mode &mode, input &in, const output_sink &out, std::uint64_t out_bytes) {
+    if (!in.read_at_offsets()) {
+      // Also what keeps b3sum's answer for files whose size says nothing, as in /proc and /sys.
+      hash_stream(mode, detail::stream_reader(in), out, out_bytes,
+                  in.size().value_or(unknown_size));
+      return;
+    }
+    guarded([&] {
+      detail::file_pieces source(in, stream_piece_bytes(*in.size()));
+      hash_pieces(mode, source, out, out_bytes, [&] { in.check_unchanged(); });
+    });
+  }
+
+  // The file at `path`, read by hash_config::file_read_threads threads (see hash(input)).
   void hash_file(const blake3_mode &mode, const std::string &path, std::uint8_t *out,
                  std::uint64_t out_bytes) {
     hash_file(mode, path, into(out), out_bytes);
   }
   void hash_file(const blake3_mode &mode, const std::string &path, const output_sink &out,
                  std::uint64_t out_bytes) {
-    const detail::file_descriptor file(path);
-    const std::optional<std::uint64_t> size = detail::regular_file_size(file.get());
-    if (!size || *size <= detail::parallel_file_reader::block_bytes) {
-      // Also what keeps b3sum's answer for files whose size says nothing, as in /proc and /sys.
-      hash_stream(
-          mode,
-          [&](std::uint8_t *buffer, std::size_t capacity) {
-            return detail::read_some(file.get(), path, buffer, capacity);
-          },
-          out, out_bytes, size.value_or(unknown_size));
-      return;
-    }
-    guarded([&] {
-      detail::file_pieces source(file.get(), path, *size, stream_piece_bytes(*size),
-                                 detail::file_read_threads(*size, config_.file_read_threads));
-      hash_pieces(mode, source, out, out_bytes);
-    });
+    input in(path);
+    in.set_read_threads(config_.file_read_threads);
+    hash(mode, in, out, out_bytes);
   }
 
   digest hash_file(const std::string &path) {
@@ -310,9 +311,11 @@ private:
   // Streams a source's pieces to the device, each reduced there to its subtree's chaining value
   // while the next ones are read and uploaded, then merges those values on the host and
   // computes the output. An input of one piece is hashed whole.
-  template <class Source>
-  void hash_pieces(const blake3_mode &mode, Source &source, const output_sink &out,
-                   std::uint64_t out_bytes) {
+  // `before_output` runs once the input is all read, before any output is given.
+  template <class Source, class Check = void (*)()>
+  void hash_pieces(
+      const blake3_mode &mode, Source &source, const output_sink &out, std::uint64_t out_bytes,
+      Check before_output = [] {}) {
     input_ = cl::Buffer(); // the device holds one path's input at a time
     input_bytes_ = 0;
     subtrees_.clear();
@@ -334,6 +337,7 @@ private:
       root = &node_;
       is_parent = true;
     }
+    before_output();
     read_output(mode, *root, is_parent, out, out_bytes);
     finish_times(pieces);
   }

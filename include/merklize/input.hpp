@@ -26,10 +26,11 @@ public:
   // Told the bytes read so far, on the thread that reads (the caller's), once per piece.
   using progress_callback = std::function<void(std::uint64_t bytes_read)>;
 
-  // The file at `path`.
-  explicit input(const std::string &path)
-      : name_(path), fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)), owned_(true) {
-    if (fd_ < 0) throw file_error(path, "open", std::strerror(errno));
+  // The file at `path`, named `name` in messages (by default the path itself).
+  explicit input(const std::string &path) : input(path, path) {}
+  input(const std::string &path, std::string name)
+      : name_(std::move(name)), fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)), owned_(true) {
+    if (fd_ < 0) detail::throw_file_error(name_, "open", errno);
     size_ = detail::regular_file_size(fd_);
   }
 

@@ -16,11 +16,13 @@
 #pragma once
 
 #include "build_config.hpp"
+#include "detail/chunk_stream.hpp"
 #include "detail/leaf_sources.hpp"
 #include "detail/level_runner.hpp"
 #include "detail/node_sinks.hpp"
 #include "detail/stream.hpp"
 #include "host_buffer.hpp"
+#include "input.hpp"
 #include "parts.hpp"
 #include "profiling.hpp"
 
@@ -83,7 +85,9 @@ public:
         memory_limits_(detail::memory_for(runtime_.facts(), config_.max_device_bytes)),
         queues_(runtime_), memory_(runtime_, queues_),
         levels_(runtime_, config_,
-                detail::resolve_launch_settings(runtime_.facts(), tuning(), config_)) {}
+                detail::resolve_launch_settings(runtime_.facts(), tuning(), config_)),
+        pieces_(runtime_.context(), queues_.uploads, runtime_.shares_host_memory()),
+        chunk_stream_(runtime_) {}
 
   const cl::Context &context() const { return runtime_.context(); }
   const cl::Device &device() const { return runtime_.device(); }
@@ -209,6 +213,23 @@ public:
     return nodes;
   }
 
+  // The root of the leaves an input gives (N x 32 bytes; for a pipe N is known only at its end),
+  // streamed through the device in chunks of 2^input_chunk_log2 leaves (config::input_chunk_log2,
+  // else the tuning row's), each read into
+  // page-locked staging ahead of its upload (a regular file by several threads). Only each
+  // chunk's top node comes back; the host finishes the few levels above. Memory: the staging
+  // (three chunks for a file, two for a pipe) and two chunks of leaves and nodes on the device,
+  // whatever N. Errors name the input.
+  digest root(input &in) { return stream_input(in, std::nullopt).root(); }
+
+  // The inclusion proof of leaf `index` of an input's leaves, streamed as root() streams them:
+  // the chunk holding the leaf comes back whole, the others as their top node.
+  inclusion_proof prove(input &in, std::uint64_t index) {
+    if (in.read_at_offsets()) // a leaf out of range, before any work
+      detail::check_leaf_index(index, detail::checked_leaf_count(in.name(), *in.size()));
+    return stream_input(in, index).prove(index);
+  }
+
   // Host builds stream chunks of 2^chunk_log2() leaves (config::chunk_log2, else the tuning
   // row's), smaller ones where the device's memory asks.
   unsigned chunk_log2() const { return chunk_log2_; }
@@ -217,7 +238,7 @@ public:
   build_times last_times() const {
     return {events_ms(log_.uploads),   events_ms(log_.kernels),
             events_ms(log_.downloads), wall_ms_,
-            log_.kernels.size(),       chunks_};
+            log_.kernels.size(),       last_chunks_};
   }
 
   // Every command of the last host build, ordered by start.
@@ -246,6 +267,39 @@ private:
     return cfg;
   }
 
+  detail::streamed_tree stream_input(input &in, std::optional<std::uint64_t> keep_leaf) {
+    const auto start = std::chrono::steady_clock::now();
+    log_.clear();
+    const std::uint64_t piece = input_piece_bytes(in.size());
+    detail::streamed_tree streamed;
+    if (in.read_at_offsets()) {
+      detail::checked_leaf_count(in.name(), *in.size()); // before any work
+      detail::file_pieces source(in, piece);
+      streamed = chunk_stream_.run(source, in.name(), pieces_, levels_, queue(), log_, config_.tree,
+                                   keep_leaf);
+    } else {
+      const detail::piece_reader read = detail::stream_reader(in);
+      detail::reader_pieces source(read, piece);
+      streamed = chunk_stream_.run(source, in.name(), pieces_, levels_, queue(), log_, config_.tree,
+                                   keep_leaf);
+    }
+    in.check_unchanged();
+    last_chunks_ = streamed.tops.size();
+    wall_ms_ = detail::ms_since(start);
+    return streamed;
+  }
+
+  // Bytes of the chunks of an input of `size` bytes (unknown for a pipe): 2^input_chunk_log2
+  // leaves, no more than a known size needs (a small file allocates small staging).
+  std::uint64_t input_piece_bytes(std::optional<std::uint64_t> size) const {
+    std::uint64_t leaves = std::uint64_t(1)
+                           << (config_.input_chunk_log2 ? config_.input_chunk_log2
+                                                        : tuning().input_chunk_log2);
+    while (size && leaves > 1 && (leaves / 2) * node_bytes >= *size)
+      leaves /= 2;
+    return leaves * node_bytes;
+  }
+
   detail::stream_plan plan_for(const tree_part &part) const {
     return detail::plan_stream(part, chunk_log2_, in_flight_, tuning().min_read_log2,
                                memory_limits_);
@@ -257,7 +311,7 @@ private:
                                    bool nodes_pinned, const tree_part &part, tree &t,
                                    const detail::stream_plan &plan) {
     log_.clear();
-    chunks_ = 0;
+    last_chunks_ = 0;
     if (part.levels == 0) { // the part's level 0 is its leaves
       std::vector<digest> nodes(part.layout.leaf_count());
       std::memcpy(nodes.data(), leaves, nodes.size() * node_bytes);
@@ -269,7 +323,7 @@ private:
     }
     detail::stream_context s{plan, queues_, memory_, log_};
     detail::tree_sink sink(s, part, t, !nodes_pinned);
-    chunks_ = plan.chunks();
+    last_chunks_ = plan.chunks();
     if (leaves_pinned) {
       detail::pinned_leaves source(s, leaves);
       return detail::run_stream(s, levels_, part, t.root_depth(), source, sink);
@@ -281,8 +335,7 @@ private:
   // CPU devices share the host's memory: the kernels read the leaves and write the nodes where
   // they are, with no copy at all (when the tree keeps every level above the leaves).
   bool zero_copy(const tree &t) const {
-    const device_facts &f = runtime_.facts();
-    return config_.zero_copy && t.first_node_level() == 1 && f.unified_memory && f.is_cpu();
+    return config_.zero_copy && t.first_node_level() == 1 && runtime_.shares_host_memory();
   }
 
   void build_in_place(const std::uint8_t *leaves, tree &t) {
@@ -305,7 +358,7 @@ private:
     detail::call("clEnqueueUnmapMemObject",
                  [&] { return queue().enqueueUnmapMemObject(out, mapped, nullptr, &unmapped); });
     detail::call("clWaitForEvents", [&] { return unmapped.wait(); });
-    chunks_ = 1;
+    last_chunks_ = 1;
   }
 
   // build_part's refusals, before anything is written.
@@ -329,10 +382,12 @@ private:
   detail::stream_queues queues_;
   detail::stream_memory memory_;
   detail::level_runner levels_;
+  detail::piece_pipeline pieces_;     // inputs' chunks into page-locked staging and up
+  detail::chunk_stream chunk_stream_; // their levels on the device
   // The last host build.
   detail::event_log log_;
   double wall_ms_ = 0;
-  std::uint64_t chunks_ = 0;
+  std::uint64_t last_chunks_ = 0;
 };
 
 } // namespace merklize

@@ -57,6 +57,8 @@ struct tuning {
   unsigned chunks_in_flight; // chunks on the device at once
   unsigned min_read_log2;    // a chunk's levels of 2^min_read_log2 nodes or more come back with
                              // it; the levels above them come back in one read at the end
+  unsigned input_chunk_log2; // trees of files and pipes (merkleizer::root(input)): chunks of
+                             // 2^input_chunk_log2 leaves, each staging buffer in flight one
   // Full BLAKE3 (hash.hpp).
   unsigned hash_chunks_per_item; // 1, 2, 4, 8 or 16 chunks per work-item in vector lanes; 0: the
                                  // preferred int vector width, rounded down to one of those
@@ -65,76 +67,62 @@ struct tuning {
   std::size_t batch_work_group_size;
 };
 
-// The rows, first match wins; the last row matches every device.
+// The rows, first match wins; the last row matches every device. Each row names its fields, so
+// a new one for another device reads as what it changes.
 inline const std::vector<tuning> &tuning_table() {
-  static const std::vector<tuning> rows = {
-      {"NVIDIA GPU",
-       device_type::gpu,
-       "nvidia",
-       "",
-       "bench/kernel_variants.sh, bench/closing_run.sh and hash_bench on an NVIDIA H200 "
-       "(docs/BENCHMARKS.md): merkle_levels x2 at 128 work-items 1.242 / 0.073 ms at 2^25 / 2^20 "
-       "leaves, x3 1.439 / 0.090 (72 registers), merkle_level x2 1.323 / 0.082, merkle_subtree "
-       "1.419 / 0.082; chunks of 2^21 the best end to end of 2^18 .. 2^22; one chunk per "
-       "work-item 1.53 TB/s against lanes2 1.50",
-       128,
-       1,
-       16,
-       level_kernel_kind::levels,
-       level_kernel_kind::subtree,
-       16,
-       2,
-       2,
-       2,
-       21,
-       3,
-       15,
-       1,
-       64,
-       256},
-      {"CPU (PoCL)",
-       device_type::cpu,
-       "",
-       "",
-       "merklize_bench --variants and hash_bench with PoCL 3.1 on 2 AMD EPYC cores (AVX-512) "
-       "and PoCL 5 on 16 Xeon cores: PoCL does not vectorize across work-items, so nodes and "
-       "chunks go in the lanes of the preferred int vector (lanes 4..16)",
-       256,
-       0,
-       16,
-       level_kernel_kind::levels,
-       level_kernel_kind::subtree,
-       16,
-       2,
-       1,
-       2,
-       22,
-       3,
-       15,
-       0,
-       64,
-       256},
-      {"any other device",
-       std::nullopt,
-       "",
-       "",
-       "none of its own: the NVIDIA GPU row's numbers, a starting point to measure from",
-       128,
-       1,
-       16,
-       level_kernel_kind::levels,
-       level_kernel_kind::subtree,
-       16,
-       2,
-       2,
-       2,
-       21,
-       3,
-       15,
-       1,
-       64,
-       256},
-  };
+  static const std::vector<tuning> rows = [] {
+    tuning nvidia{};
+    nvidia.row = "NVIDIA GPU";
+    nvidia.type = device_type::gpu;
+    nvidia.vendor = "nvidia";
+    nvidia.name = "";
+    nvidia.measured_by =
+        "bench/kernel_variants.sh, bench/closing_run.sh and hash_bench on an NVIDIA H200 "
+        "(docs/BENCHMARKS.md): merkle_levels x2 at 128 work-items 1.242 / 0.073 ms at 2^25 / 2^20 "
+        "leaves, x3 1.439 / 0.090 (72 registers), merkle_level x2 1.323 / 0.082, merkle_subtree "
+        "1.419 / 0.082; chunks of 2^21 the best end to end of 2^18 .. 2^22; one chunk per "
+        "work-item 1.53 TB/s against lanes2 1.50";
+    nvidia.work_group_size = 128;
+    nvidia.lanes = 1;
+    nvidia.lanes_work_group_size = 16;
+    nvidia.blake3_kernel = level_kernel_kind::levels;
+    nvidia.sha256_kernel = level_kernel_kind::subtree;
+    nvidia.level_kernel_waves = 16;
+    nvidia.fuse_waves = 2;
+    nvidia.nodes_per_item = 2;
+    nvidia.levels_per_item = 2;
+    nvidia.chunk_log2 = 21;
+    nvidia.chunks_in_flight = 3;
+    nvidia.min_read_log2 = 15;
+    nvidia.input_chunk_log2 = 21;
+    nvidia.hash_chunks_per_item = 1;
+    nvidia.hash_work_group_size = 64;
+    nvidia.batch_work_group_size = 256;
+
+    tuning cpu = nvidia;
+    cpu.row = "CPU (PoCL)";
+    cpu.type = device_type::cpu;
+    cpu.vendor = "";
+    cpu.measured_by =
+        "merklize_bench --variants and hash_bench with PoCL 3.1 on 2 AMD EPYC cores (AVX-512) and "
+        "PoCL 5 on 16 Xeon cores: PoCL does not vectorize across work-items, so nodes and chunks "
+        "go in the lanes of the preferred int vector; chunks of 2^22 leaves for host builds, and "
+        "2^20 for files and pipes, where the staging is host memory too";
+    cpu.work_group_size = 256;
+    cpu.lanes = 0;
+    cpu.nodes_per_item = 1;
+    cpu.chunk_log2 = 22;
+    cpu.input_chunk_log2 = 20;
+    cpu.hash_chunks_per_item = 0;
+
+    tuning other = nvidia;
+    other.row = "any other device";
+    other.type = std::nullopt;
+    other.vendor = "";
+    other.measured_by = "none of its own: the NVIDIA GPU row's numbers, a starting point to "
+                        "measure from";
+    return std::vector<tuning>{nvidia, cpu, other};
+  }();
   return rows;
 }
 

@@ -25,6 +25,12 @@
 namespace merklize {
 namespace detail {
 
+// The failure of a system call on a file, with the system's reason and error number (`code`,
+// taken before anything else can change errno).
+[[noreturn]] inline void throw_file_error(const std::string &path, const char *action, int code) {
+  throw file_error(path, action, std::strerror(code), code);
+}
+
 // Threads for host copies and file reads: min(8, hardware threads). One core copies far slower
 // than a PCIe 5 link moves data; eight leave the rest of a large machine to other work.
 inline unsigned host_threads() {
@@ -36,7 +42,7 @@ class file_descriptor {
 public:
   explicit file_descriptor(const std::string &path)
       : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-    if (fd_ < 0) throw file_error(path, "open", std::strerror(errno));
+    if (fd_ < 0) throw_file_error(path, "open", errno);
   }
   file_descriptor(const file_descriptor &) = delete;
   file_descriptor &operator=(const file_descriptor &) = delete;
@@ -62,7 +68,7 @@ inline std::size_t read_some(int fd, const std::string &name, std::uint8_t *buff
   for (;;) {
     const ssize_t got = ::read(fd, buffer, capacity);
     if (got >= 0) return static_cast<std::size_t>(got);
-    if (errno != EINTR) throw file_error(name, "read", std::strerror(errno));
+    if (errno != EINTR) throw_file_error(name, "read", errno);
   }
 }
 
@@ -159,7 +165,7 @@ private:
       const ssize_t got =
           ::pread(fd_, into, static_cast<std::size_t>(bytes), static_cast<off_t>(offset));
       if (got < 0 && errno == EINTR) continue;
-      if (got < 0) throw file_error(path_, "read", std::strerror(errno));
+      if (got < 0) throw_file_error(path_, "read", errno);
       if (got == 0)
         throw file_error(path_, "read",
                          "it ends at byte " + std::to_string(offset) + ", before the " +

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "../host_buffer.hpp"
+#include "../input.hpp"
 #include "buffers.hpp"
 #include "file_read.hpp"
 
@@ -70,6 +71,12 @@ public:
               unsigned threads)
       : size_(size), piece_(piece), reader_(fd, path, size, threads) {}
 
+  // An input read at offsets (input::read_at_offsets()), its progress told as pieces come in.
+  file_pieces(input &in, std::uint64_t piece)
+      : file_pieces(in.descriptor(), in.name(), *in.size(), piece, in.read_threads(*in.size())) {
+    input_ = &in;
+  }
+
   std::uint64_t piece_bytes() const { return piece_; }
 
   void start(std::uint64_t j, std::uint8_t *into) {
@@ -77,6 +84,7 @@ public:
   }
   std::uint64_t bytes(std::uint64_t j) {
     if (bytes_of(j) > 0) reader_.wait_oldest();
+    if (input_) input_->add_progress(bytes_of(j));
     return bytes_of(j);
   }
   bool is_last(std::uint64_t j) const { return bytes_of(j + 1) == 0; }
@@ -88,7 +96,18 @@ private:
 
   const std::uint64_t size_, piece_;
   parallel_file_reader reader_;
+  input *input_ = nullptr;
 };
+
+// What an input gives as a stream (input::read_at_offsets() false), its progress told as it is
+// read.
+inline piece_reader stream_reader(input &in) {
+  return [&in](std::uint8_t *buffer, std::size_t capacity) {
+    const std::size_t got = in.read_some(buffer, capacity);
+    in.add_progress(got);
+    return got;
+  };
+}
 
 inline std::vector<cl::Event> live(const cl::Event &event) {
   return event() ? std::vector<cl::Event>{event} : std::vector<cl::Event>{};
@@ -116,9 +135,10 @@ inline cl::Event enqueue_upload(const cl::CommandQueue &queue, const cl::Buffer 
 class piece_pipeline {
 public:
   // Uploads go through `transfer`, which should be a queue of their own so that they overlap the
-  // work on the pieces before.
-  piece_pipeline(const cl::Context &context, const cl::CommandQueue &transfer)
-      : context_(context), transfer_(transfer) {}
+  // work on the pieces before. `in_place`: the device shares the host's memory (a CPU), so the
+  // work reads each piece where it was read, in its page-locked staging, with no upload.
+  piece_pipeline(const cl::Context &context, const cl::CommandQueue &transfer, bool in_place)
+      : context_(context), transfer_(transfer), in_place_(in_place) {}
 
   // Runs `source` through to its end: each piece j, once its upload (event `uploaded`) is
   // enqueued, goes to on_piece(device buffer, bytes, j, is_last, uploaded), which enqueues the
@@ -128,22 +148,30 @@ public:
   std::uint64_t run(Source &source, std::vector<cl::Event> &uploads, OnPiece &&on_piece) {
     constexpr unsigned slots = Source::read_ahead + 1;
     reserve(source.piece_bytes(), slots);
-    cl::Event uploaded[slots], consumed[2];
+    // Per staging buffer, its last upload and, in place, the work on its last piece; per device
+    // buffer, the work on its last piece.
+    cl::Event uploaded[slots], worked[slots], device_free[2];
     for (unsigned j = 0; j < Source::read_ahead; ++j)
       source.start(j, staging_[j].data());
     for (std::uint64_t j = 0;; ++j) {
       const std::uint64_t bytes = source.bytes(j);
-      const cl::Buffer &target = device_[j % 2];
-      cl::Event &upload = uploaded[j % slots];
-      upload = bytes == 0 ? cl::Event()
-                          : enqueue_upload(transfer_, target, staging_[j % slots].data(), bytes,
-                                           live(consumed[j % 2]), uploads);
-      // Piece j + read_ahead goes where piece j - 1 came from, once that has been uploaded.
-      const std::uint64_t next = (j + Source::read_ahead) % slots;
-      if (uploaded[next]()) wait_for(uploaded[next]);
+      const unsigned slot = static_cast<unsigned>(j % slots);
+      const cl::Buffer &target = in_place_ ? in_staging_[slot] : device_[j % 2];
+      cl::Event upload;
+      if (bytes > 0)
+        upload = in_place_ ? marker()
+                           : enqueue_upload(transfer_, target, staging_[slot].data(), bytes,
+                                            live(device_free[j % 2]), uploads);
+      // Piece j + read_ahead goes where piece j - 1 came from, once that has been uploaded (or,
+      // in place, worked on).
+      const unsigned next = static_cast<unsigned>((j + Source::read_ahead) % slots);
+      const cl::Event &freed = in_place_ ? worked[next] : uploaded[next];
+      if (freed()) wait_for(freed);
       source.start(j + Source::read_ahead, staging_[next].data());
       const bool last = source.is_last(j);
-      consumed[j % 2] = on_piece(target, bytes, j, last, live(upload));
+      const cl::Event done = on_piece(target, bytes, j, last, live(upload));
+      uploaded[slot] = upload;
+      (in_place_ ? worked[slot] : device_free[j % 2]) = done;
       if (last) return j + 1;
     }
   }
@@ -158,21 +186,45 @@ public:
 
 private:
   void reserve(std::uint64_t piece, unsigned slots) {
-    for (int i = 0; i < 2; ++i)
-      grow_buffer(context_, device_[i], device_bytes_[i], piece);
-    if (staging_.size() < slots) staging_.resize(slots);
+    if (!in_place_)
+      for (int i = 0; i < 2; ++i)
+        grow_buffer(context_, device_[i], device_bytes_[i], piece);
+    if (staging_.size() < slots) {
+      staging_.resize(slots);
+      in_staging_.resize(slots);
+    }
     for (unsigned s = 0; s < slots; ++s)
       if (staging_[s].size() < piece) {
+        in_staging_[s] = cl::Buffer();
         staging_[s] = host_buffer(); // release the old one first
         staging_[s] = host_buffer(context_, transfer_, static_cast<std::size_t>(piece));
+        if (in_place_) in_staging_[s] = wrap(staging_[s]);
       }
+  }
+
+  // A buffer the kernels read the staging's memory through, where the device shares it.
+  cl::Buffer wrap(const host_buffer &staging) const {
+    return create("clCreateBuffer", [&](cl_int *err) {
+      return cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, staging.size(),
+                        staging.data(), err);
+    });
+  }
+
+  // An event that completes at once: an in-place piece's "upload".
+  cl::Event marker() const {
+    cl::Event done;
+    call("clEnqueueMarkerWithWaitList",
+         [&] { return transfer_.enqueueMarkerWithWaitList(nullptr, &done); });
+    return done;
   }
 
   cl::Context context_;
   cl::CommandQueue transfer_;
+  bool in_place_;
   cl::Buffer device_[2];
   std::uint64_t device_bytes_[2] = {0, 0};
-  std::vector<host_buffer> staging_; // page-locked: uploads from it need no staging by the driver
+  std::vector<host_buffer> staging_;   // page-locked: uploads from it need no staging by the driver
+  std::vector<cl::Buffer> in_staging_; // in place: the staging, as the kernels see it
 };
 
 } // namespace detail

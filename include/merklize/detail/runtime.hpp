@@ -56,6 +56,9 @@ public:
   const cl::Device &device() const { return device_; }
   const device_facts &facts() const { return facts_; }
   const tuning &tuning_row() const { return *tuning_; }
+  // Whether the device works on the host's own memory (a CPU): kernels can read host memory in
+  // place, with no copy.
+  bool shares_host_memory() const { return facts_.is_cpu() && facts_.unified_memory; }
 
   // In order, with profiling. In-order queues: a build's launches depend on each other anyway,
   // and on an H200 an out-of-order kernel queue held a chunk's launches back until the download
