@@ -322,46 +322,95 @@ inline verification verify(const inclusion_proof &proof, const digest &leaf, con
   return detail::check_root(computed, root);
 }
 
+namespace detail {
+
+// Node hashes that verify(const multiproof &, ...) computed on this thread: the tests read it to
+// show that a malformed multiproof is rejected before any hashing.
+inline thread_local std::uint64_t multiproof_hashes = 0;
+
+// How many nodes the multiproof of `indices` (strictly increasing, each below leaf_count) holds
+// for a root `depth` levels up, found by climbing positions only; nothing where it is more than
+// `limit`. The climb stops there, so that its work is bounded by the proof's size.
+inline std::optional<std::uint64_t> multiproof_node_count(std::uint64_t leaf_count, unsigned depth,
+                                                          const std::vector<std::uint64_t> &indices,
+                                                          std::uint64_t limit) {
+  struct past_limit {};
+  std::vector<std::pair<std::uint64_t, nothing>> known;
+  known.reserve(indices.size());
+  for (const std::uint64_t index : indices)
+    known.emplace_back(index, nothing{});
+  std::uint64_t count = 0;
+  try {
+    climb<nothing>(
+        std::move(known), leaf_count, depth, [](unsigned, nothing, nothing) { return nothing{}; },
+        [&](unsigned, std::uint64_t, nothing) {
+          if (++count > limit) throw past_limit{};
+          return nothing{};
+        },
+        [](unsigned, nothing) { return nothing{}; });
+  } catch (const past_limit &) {
+    return std::nullopt;
+  }
+  return count;
+}
+
+// Fails a multiproof whose indices or node count do not fit its tree, without hashing.
+inline verification check_multiproof_structure(const multiproof &proof, std::size_t leaves) {
+  if (proof.indices.empty()) return reject("the multiproof proves no leaf");
+  if (leaves != proof.indices.size())
+    return reject(std::to_string(leaves) + " leaves given for " +
+                  std::to_string(proof.indices.size()) + " proven indices");
+  for (std::size_t k = 0; k < proof.indices.size(); ++k) {
+    const std::uint64_t index = proof.indices[k];
+    if (index >= proof.leaf_count)
+      return reject("leaf index " + std::to_string(index) +
+                    " out of range: the proof claims a tree of " +
+                    std::to_string(proof.leaf_count) + " leaves");
+    if (k > 0 && index <= proof.indices[k - 1])
+      return reject("leaf indices are not strictly increasing at position " + std::to_string(k));
+  }
+  const auto needed =
+      multiproof_node_count(proof.leaf_count, root_depth_of(proof.options, proof.leaf_count),
+                            proof.indices, proof.nodes.size());
+  if (!needed)
+    return reject("the proof holds " + std::to_string(proof.nodes.size()) +
+                  " nodes, the tree needs more (truncated)");
+  return check_node_count("nodes", proof.nodes.size(), *needed);
+}
+
+} // namespace detail
+
 // Whether `proof` shows that leaves[k] is the leaf at proof.indices[k], for every k, in the tree
-// whose root is `root`.
+// whose root is `root`. The proof's structure (indices, node count) is checked before any
+// hashing, so a hostile proof costs work in proportion to its size.
 inline verification verify(const multiproof &proof, const std::vector<digest> &leaves,
                            const digest &root, const proof_expectations &expect = {}) {
   if (auto claims = detail::check_claims(proof.options, proof.leaf_count, expect); !claims)
     return claims;
-  if (proof.indices.empty()) return detail::reject("the multiproof proves no leaf");
-  if (leaves.size() != proof.indices.size())
-    return detail::reject(std::to_string(leaves.size()) + " leaves given for " +
-                          std::to_string(proof.indices.size()) + " proven indices");
+  if (auto structure = detail::check_multiproof_structure(proof, leaves.size()); !structure)
+    return structure;
   std::vector<std::pair<std::uint64_t, digest>> known;
-  for (std::size_t k = 0; k < leaves.size(); ++k) {
-    const std::uint64_t index = proof.indices[k];
-    if (index >= proof.leaf_count)
-      return detail::reject("leaf index " + std::to_string(index) +
-                            " out of range: the proof claims a tree of " +
-                            std::to_string(proof.leaf_count) + " leaves");
-    if (k > 0 && index <= proof.indices[k - 1])
-      return detail::reject("leaf indices are not strictly increasing at position " +
-                            std::to_string(k));
-    known.emplace_back(index, leaves[k]);
-  }
+  known.reserve(leaves.size());
+  for (std::size_t k = 0; k < leaves.size(); ++k)
+    known.emplace_back(proof.indices[k], leaves[k]);
   const hash_kind hash = proof.options.hash;
   const unsigned depth = detail::root_depth_of(proof.options, proof.leaf_count);
   const bool zero_pad = proof.options.pad == shape::zero;
   const auto zeros = zero_pad ? zero_subtree_roots(hash, depth) : std::vector<digest>{};
+  const auto parent = [&](unsigned level, const digest &left, const digest &right) {
+    ++detail::multiproof_hashes;
+    return node_hash(hash, left, right, level + 1 == depth);
+  };
   detail::node_stream nodes(proof.nodes);
   const digest computed = detail::climb<digest>(
-      std::move(known), proof.leaf_count, depth,
-      [&](unsigned level, const digest &left, const digest &right) {
-        return node_hash(hash, left, right, level + 1 == depth);
-      },
+      std::move(known), proof.leaf_count, depth, parent,
       [&](unsigned level, std::uint64_t i, const digest &node) {
-        return detail::parent_of(hash, i, node, nodes.next(), level + 1 == depth);
+        const digest sibling = nodes.next();
+        return i % 2 ? parent(level, sibling, node) : parent(level, node, sibling);
       },
       [&](unsigned level, const digest &node) {
-        return zero_pad ? node_hash(hash, node, zeros[level], level + 1 == depth) : node;
+        return zero_pad ? parent(level, node, zeros[level]) : node;
       });
-  if (auto count = detail::check_node_count("nodes", proof.nodes.size(), nodes.taken()); !count)
-    return count;
   return detail::check_root(computed, root);
 }
 
