@@ -55,13 +55,15 @@ private:
   std::vector<std::string> warnings_;
 };
 
-// A new empty folder, removed with everything in it when the object goes.
+// A new empty folder, removed with everything in it when the object goes. Only its owner may
+// write it (mode 0700, whatever the umask), as the program cache requires of its folder.
 class scratch_folder {
 public:
   explicit scratch_folder(const std::string &name)
       : path_(fs::temp_directory_path() / ("merklize-" + name + "-" + std::to_string(::getpid()) +
                                            "-" + std::to_string(rng()() % 1000000000))) {
     fs::create_directories(path_);
+    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::replace);
   }
   ~scratch_folder() {
     std::error_code ignored;

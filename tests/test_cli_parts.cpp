@@ -14,13 +14,13 @@ TEST_CASE("cli::quote and cli::printable escape control characters and cut long 
           "[cli][parts]") {
   CHECK(cli::quote("plain name.bin") == "\"plain name.bin\"");
   CHECK(cli::quote("a\"b\\c") == "\"a\\\"b\\\\c\"");
-  CHECK(cli::quote("\x1b[2J\n\t\x7f") == "\"\\x1B[2J\\x0A\\x09\\x7F\"");
+  CHECK(cli::quote("\x1b[2J\n\t\x7f") == "\"\\x1b[2J\\x0a\\x09\\x7f\"");
   CHECK(cli::quote("caf\xC3\xA9 \xF0\x9F\x98\x80") ==
         "\"caf\xC3\xA9 \xF0\x9F\x98\x80\""); // UTF-8 kept
   CHECK(cli::quote("\xC2\x9B"
-                   "1m") == "\"\\xC2\\x9B1m\"");                    // C1 control (CSI)
-  CHECK(cli::quote("bad\xFF\xE2\x82") == "\"bad\\xFF\\xE2\\x82\""); // not UTF-8
-  CHECK(cli::printable("a\\b \"c\"\r", 100) == "a\\b \"c\"\\x0D");  // only controls escaped
+                   "1m") == "\"\\xc2\\x9b1m\"");                    // C1 control (CSI)
+  CHECK(cli::quote("bad\xFF\xE2\x82") == "\"bad\\xff\\xe2\\x82\""); // not UTF-8
+  CHECK(cli::printable("a\\b \"c\"\r", 100) == "a\\b \"c\"\\x0d");  // only controls escaped
   const std::string long_text(10 << 20, 'x');
   const std::string cut = cli::quote(long_text, 64);
   CHECK(cut.size() <= 66);

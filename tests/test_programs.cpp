@@ -1,12 +1,19 @@
 // Where programs come from without ahead-of-time kernels: compiled once per context, and the
 // disk cache, which is hit on a second build and falls back to compiling, with a warning and
-// correct trees, whenever an entry is damaged, foreign or unwritable.
+// correct trees, whenever an entry is damaged, foreign or unwritable, its folder or an entry is
+// not the user's own, or a process died loading an entry.
+#include "process.hpp"
 #include "program_helpers.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cstdlib>
+#include <set>
 #include <thread>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 using merklize::program_form;
 using test::contains;
@@ -215,4 +222,264 @@ TEST_CASE("builds sharing a cache folder leave only whole entries", "[cache][thr
   CHECK_NOTHROW(
       merklize::detail::cache_payload(merklize::detail::read_file(entry.path), entry.key));
   CHECK(settings.warnings().empty());
+}
+
+// ---- A cache folder and entries that are not to be trusted, or that crash the driver ----
+
+namespace {
+
+// A user that does not run the tests (they run as root in CI, so chown works).
+constexpr uid_t stranger = 12345;
+
+bool can_chown() { return ::geteuid() == 0; }
+
+struct stat status_of(const fs::path &path) {
+  struct stat status {};
+  REQUIRE(::lstat(path.c_str(), &status) == 0);
+  return status;
+}
+
+// The load marks left beside the cache's entries.
+std::vector<fs::path> load_marks(const fs::path &dir) {
+  std::vector<fs::path> marks;
+  for (const auto &path : entries(dir))
+    if (contains(path.filename().string(), ".loading-")) marks.push_back(path);
+  return marks;
+}
+
+// The binary of another program than the level program, with kernels of other names.
+std::vector<unsigned char> other_program_binary() {
+  using namespace merklize::detail;
+  const auto spec = sha256_layer_program();
+  const cl::Device device = test::test_device();
+  const auto program =
+      build_program(cl::Context(device), device, kernel_program_source(spec.files), spec.options);
+  return program_binary(program, device);
+}
+
+// Runs tests/cache_helper.cpp, which builds the level program through the cache in `dir`.
+test::run_result run_cache_helper(const test::scratch_folder &dir, bool die_in_driver = false) {
+  std::vector<std::string> argv{MERKLIZE_CACHE_HELPER, dir.str()};
+  if (die_in_driver) argv.push_back("--die-in-driver");
+  return test::run_program(argv);
+}
+
+// That the cache holds a valid entry for the level program, and nothing else.
+void check_only_valid_entry(const test::scratch_folder &cache) {
+  const auto entry = entry_of(cache);
+  CHECK(entries(cache.path()) == std::vector<fs::path>{entry.path});
+  CHECK_NOTHROW(
+      merklize::detail::cache_payload(merklize::detail::read_file(entry.path), entry.key));
+  CHECK(status_of(entry.path).st_uid == ::geteuid());
+}
+
+} // namespace
+
+TEST_CASE("a cache folder not the user's own, or writable by others, is not used", "[cache]") {
+  const test::scratch_folder cache("cache");
+  std::string reason;
+  SECTION("writable by its group") {
+    REQUIRE(::chmod(cache.path().c_str(), 0770) == 0);
+    reason = "writable by its group (mode 0770)";
+  }
+  SECTION("writable by everyone") {
+    REQUIRE(::chmod(cache.path().c_str(), 0777) == 0);
+    reason = "writable by its group and others (mode 0777)";
+  }
+  SECTION("another user's") {
+    if (!can_chown()) {
+      WARN("not checked: chown needs root");
+      return;
+    }
+    REQUIRE(::chmod(cache.path().c_str(), 0700) == 0);
+    REQUIRE(::chown(cache.path().c_str(), stranger, stranger) == 0);
+    reason = "it belongs to uid 12345";
+  }
+  const test::program_settings settings("", cache.str());
+  for (int run = 0; run < 2; ++run) {
+    auto m = test::fresh_merkleizer();
+    CHECK(m.program_form() == program_form::jit);
+    CHECK(test::tree_mismatch(m).empty());
+  }
+  INFO(settings.all_warnings());
+  CHECK(contains(settings.all_warnings(), "program cache folder " + cache.str() + " not used: "));
+  CHECK(contains(settings.all_warnings(), reason));
+  CHECK(settings.warnings().size() == 1); // once per process
+  CHECK(entries(cache.path()).empty());   // nothing written into a folder refused
+}
+
+TEST_CASE("a cache entry not the user's own, or writable by others, is replaced", "[cache]") {
+  const test::scratch_folder cache("cache");
+  const test::program_settings settings("", cache.str());
+  const auto entry = cached_entry(cache);
+  std::string reason;
+  SECTION("writable by its group") {
+    fs::permissions(entry, fs::perms::group_write, fs::perm_options::add);
+    reason = "it is writable by its group (mode 0664)";
+  }
+  SECTION("another user's") {
+    if (!can_chown()) {
+      WARN("not checked: chown needs root");
+      return;
+    }
+    REQUIRE(::chown(entry.c_str(), stranger, stranger) == 0);
+    reason = "it belongs to uid 12345";
+  }
+  auto m = test::fresh_merkleizer();
+  CHECK(m.program_form() == program_form::jit);
+  CHECK(test::tree_mismatch(m).empty());
+  INFO(settings.all_warnings());
+  CHECK(contains(settings.all_warnings(),
+                 "program cache entry " + entry.string() + " not used: " + reason));
+  check_only_valid_entry(cache);
+  CHECK((status_of(entry).st_mode & 022) == 0);
+  CHECK(test::fresh_merkleizer().program_form() == program_form::cache);
+}
+
+TEST_CASE("a directory or special file at an entry's path is passed over", "[cache]") {
+  const test::scratch_folder cache("cache");
+  const auto entry = entry_of(cache).path; // before the settings: it may build the program
+  const test::program_settings settings("", cache.str());
+  std::string what;
+  SECTION("a directory") {
+    fs::create_directory(entry);
+    what = "it is a directory";
+  }
+  SECTION("a FIFO, which a read would wait on forever") {
+    REQUIRE(::mkfifo(entry.c_str(), 0600) == 0);
+    what = "it is a FIFO";
+  }
+  SECTION("a symbolic link") {
+    fs::create_symlink("/dev/zero", entry);
+    what = "it is a symbolic link";
+  }
+  const auto type = status_of(entry).st_mode & S_IFMT;
+  for (int run = 0; run < 2; ++run) {
+    auto m = test::fresh_merkleizer();
+    CHECK(m.program_form() == program_form::jit);
+    CHECK(test::tree_mismatch(m).empty());
+  }
+  INFO(settings.all_warnings());
+  CHECK(contains(settings.all_warnings(), "program cache entry " + entry.string() + " not used: " +
+                                              what + "; compiling without the cache"));
+  CHECK(!contains(settings.all_warnings(), "basic_filebuf"));
+  CHECK((status_of(entry).st_mode & S_IFMT) == type); // left alone, not replaced
+  CHECK(entries(cache.path()) == std::vector<fs::path>{entry});
+}
+
+TEST_CASE("another program's valid binary under an entry's name is replaced", "[cache]") {
+  const test::scratch_folder cache("cache");
+  const test::program_settings settings("", cache.str());
+  const auto entry = entry_of(cache);
+  // A well-formed entry: its key and checksum are right, only the program is another's.
+  test::write_bytes(entry.path, merklize::detail::cache_entry(entry.key, other_program_binary()));
+  auto m = test::fresh_merkleizer();
+  CHECK(m.program_form() == program_form::jit);
+  CHECK(test::tree_mismatch(m).empty());
+  INFO(settings.all_warnings());
+  CHECK(contains(settings.all_warnings(), "program cache entry " + entry.path.string() +
+                                              " not used: its program holds the kernels "
+                                              "\"sha256_layer\", not "));
+  check_only_valid_entry(cache);
+  CHECK(test::fresh_merkleizer().program_form() == program_form::cache);
+}
+
+TEST_CASE("the kernels a program's source declares are the kernels it holds", "[cache]") {
+  using namespace merklize::detail;
+  std::set<std::vector<std::string>> file_sets; // the kernels depend on the files only
+  const cl::Device device = test::test_device();
+  const cl::Context context(device);
+  for (const auto &spec : all_program_specs()) {
+    if (!file_sets.insert(spec.files).second) continue;
+    INFO(spec.name);
+    const std::string source = kernel_program_source(spec.files);
+    const auto declared = kernel_names_in(source);
+    CHECK(!declared.empty());
+    CHECK(declared == kernel_names_of(build_program(context, device, source, spec.options)));
+  }
+  CHECK(kernel_names_in("/* __kernel void a( */ // kernel void b(\n"
+                        "kernel void c(int x) {}\n__kernel\n__attribute__((x(1, (2))))\nvoid\nd\n"
+                        "(int y) {} void e(int kernel) {} __kernel void\n") ==
+        std::vector<std::string>{"c", "d"});
+}
+
+TEST_CASE("stale temporary files and load marks are removed when the cache is used", "[cache]") {
+  const test::scratch_folder cache("cache");
+  const test::program_settings settings("", cache.str());
+  const auto entry = cached_entry(cache);
+  const auto old_temp = fs::path(entry.string() + ".tmp-4194399-1");
+  const auto new_temp = fs::path(entry.string() + ".tmp-4194399-2");
+  // The mark of a process that is gone (Linux pids stay below 2^22), loading an entry since
+  // removed.
+  const auto gone_mark = cache.path() / "program-0123.bin.loading-4194399";
+  for (const auto &path : {old_temp, new_temp, gone_mark})
+    test::write_bytes(path, {1, 2, 3});
+  fs::last_write_time(old_temp, fs::file_time_type::clock::now() - std::chrono::seconds(61));
+  auto m = test::fresh_merkleizer();
+  CHECK(m.program_form() == program_form::cache);
+  CHECK(!fs::exists(old_temp)); // left over by a write cut short
+  CHECK(fs::exists(new_temp));  // may be a write in progress
+  CHECK(!fs::exists(gone_mark));
+  CHECK(settings.warnings().empty());
+}
+
+TEST_CASE("a process that dies in the driver loading an entry does not make the next one die",
+          "[cache][crash]") {
+  const test::scratch_folder cache("cache");
+  const test::program_settings settings("", cache.str());
+  const auto entry = cached_entry(cache);
+  const auto died = run_cache_helper(cache, true);
+  INFO(died.err);
+  CHECK(died.status == -1); // killed by the signal raised in clCreateProgramWithBinary
+  CHECK(load_marks(cache.path()).size() == 1);
+  auto m = test::fresh_merkleizer();
+  CHECK(m.program_form() == program_form::jit);
+  CHECK(test::tree_mismatch(m).empty());
+  INFO(settings.all_warnings());
+  CHECK(contains(settings.all_warnings(),
+                 "program cache entry " + entry.string() + " not used: process "));
+  CHECK(contains(settings.all_warnings(), "ended while loading it"));
+  check_only_valid_entry(cache); // rewritten; the mark is gone
+  CHECK(test::fresh_merkleizer().program_form() == program_form::cache);
+}
+
+TEST_CASE("a truncated payload under a correct header crashes no run after the first",
+          "[cache][crash]") {
+  const test::scratch_folder cache("cache");
+  const test::program_settings settings("", cache.str());
+  const auto entry = entry_of(cache);
+  auto payload =
+      merklize::detail::cache_payload(merklize::detail::read_file(cached_entry(cache)), entry.key);
+  payload.resize(payload.size() / 2);
+  // Size and checksum match the half payload: nothing but the driver can tell.
+  test::write_bytes(entry.path, merklize::detail::cache_entry(entry.key, payload));
+  // PoCL dies on it (an assertion or SIGSEGV in clCreateProgramWithBinary); a driver that
+  // refuses it instead replaces it at once.
+  const auto first = run_cache_helper(cache);
+  INFO("first run: status " << first.status << ", " << first.out << first.err);
+  CHECK((first.status == -1 || first.status == 0));
+  const auto second = run_cache_helper(cache);
+  INFO("second run: status " << second.status << ", " << second.out << second.err);
+  CHECK(second.status == 0);
+  check_only_valid_entry(cache);
+  CHECK(test::fresh_merkleizer().program_form() == program_form::cache);
+}
+
+TEST_CASE("read_file names the system's reason and refuses what is not a regular file",
+          "[cache][errors]") {
+  using merklize::detail::read_file;
+  const test::scratch_folder scratch("read-file");
+  const auto missing = scratch.path() / "missing", fifo = scratch.path() / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(read_file(missing),
+                    "cannot open " + missing.string() + ": No such file or directory");
+  CHECK_THROWS_WITH(read_file(scratch.path()),
+                    "cannot read " + scratch.str() + ": it is a directory");
+  CHECK_THROWS_WITH(read_file(fifo), "cannot read " + fifo.string() + ": it is a FIFO");
+  CHECK_THROWS_WITH(read_file("/dev/zero"), "cannot read /dev/zero: it is a device");
+  const auto file = scratch.path() / "file";
+  test::write_bytes(file, {1, 2, 3});
+  CHECK(read_file(file) == std::vector<unsigned char>{1, 2, 3});
+  CHECK_THROWS_WITH(read_file(file, 2),
+                    "cannot read " + file.string() + ": it is 3 bytes, more than 2");
 }

@@ -13,8 +13,8 @@ int proof_command(const proof_arguments &args) {
   merklize::config cfg;
   cfg.tree = args.tree;
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;
+  library_input in(args.file, args.progress); // opened first: a bad FILE fails at once
   merklize::merkleizer m(chosen_device(args.device), cfg);
-  library_input in(args.file, args.progress);
   const std::string json = merklize::to_json(m.prove(in.get(), args.index)) + "\n";
   in.finish();
   if (args.output)

@@ -9,7 +9,7 @@ namespace {
 
 std::string hex_escape(unsigned char byte) {
   char text[5];
-  std::snprintf(text, sizeof text, "\\x%02X", byte);
+  std::snprintf(text, sizeof text, "\\x%02x", byte);
   return text;
 }
 

@@ -34,8 +34,8 @@ int root_command(const root_arguments &args) {
     return 0;
   }
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;
-  merklize::merkleizer m(chosen_device(args.device), cfg);
   library_input in(args.file, args.progress); // streamed: only chunks in flight are held
+  merklize::merkleizer m(chosen_device(args.device), cfg);
   const auto root = m.root(in.get());
   in.finish();
   write_stdout(merklize::to_hex(root) + "\n");

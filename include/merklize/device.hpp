@@ -6,6 +6,7 @@
 // device type ("gpu", "cpu", "accelerator"): "nvidia", "pocl", "cpu".
 #pragma once
 
+#include "detail/quote.hpp"
 #include "error.hpp"
 
 #include <algorithm>
@@ -143,7 +144,7 @@ inline cl::Device select_device(const std::string &spec) {
            {&e.platform_name, &e.platform_vendor, &e.device_name, &e.device_vendor, &e.type})
         if (detail::lowercase(*field).find(needle) != std::string::npos) return e.device;
   }
-  throw error("unknown device \"" + spec + "\": no OpenCL device matches it; " +
+  throw error("unknown device " + detail::quoted(spec) + ": no OpenCL device matches it; " +
               detail::available_devices_text(devices));
 }
 

@@ -1,6 +1,7 @@
 // A 32-byte digest (a tree node) and its lowercase hex form.
 #pragma once
 
+#include "detail/quote.hpp"
 #include "error_type.hpp"
 
 #include <array>
@@ -32,9 +33,10 @@ inline std::vector<std::uint8_t> from_hex(const std::string &hex) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    throw error("not a hex digit: '" + std::string(1, c) + "' in \"" + hex + "\"");
+    throw error("not a hex digit: " + detail::quoted(std::string(1, c)) + " in " +
+                detail::quoted(hex));
   };
-  if (hex.size() % 2) throw error("hex string has an odd number of digits: \"" + hex + "\"");
+  if (hex.size() % 2) throw error("hex string has an odd number of digits: " + detail::quoted(hex));
   std::vector<std::uint8_t> bytes(hex.size() / 2);
   for (std::size_t i = 0; i < bytes.size(); ++i)
     bytes[i] = static_cast<std::uint8_t>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "blake3.hpp"
+#include "detail/quote.hpp"
 #include "digest.hpp"
 #include "sha256.hpp"
 
@@ -43,13 +44,13 @@ inline hash_kind parse_hash_kind(const std::string &name) {
   if (name == "blake3") return hash_kind::blake3;
   if (name == "blake3-parent") return hash_kind::blake3_parent;
   if (name == "sha256") return hash_kind::sha256;
-  throw error("unknown hash \"" + name + "\" (known: blake3, blake3-parent, sha256)");
+  throw error("unknown hash " + detail::quoted(name) + " (known: blake3, blake3-parent, sha256)");
 }
 
 inline shape parse_shape(const std::string &name) {
   if (name == "promote") return shape::promote;
   if (name == "zero") return shape::zero;
-  throw error("unknown shape \"" + name + "\" (known: promote, zero)");
+  throw error("unknown shape " + detail::quoted(name) + " (known: promote, zero)");
 }
 
 struct tree_options {

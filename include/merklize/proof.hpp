@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <utility>
@@ -322,52 +323,103 @@ inline verification verify(const inclusion_proof &proof, const digest &leaf, con
   return detail::check_root(computed, root);
 }
 
+namespace detail {
+
+// Node hashes that verify(const multiproof &, ...) computed on this thread: the tests read it to
+// show that a malformed multiproof is rejected before any hashing.
+inline thread_local std::uint64_t multiproof_hashes = 0;
+
+// How many nodes the multiproof of `indices` (strictly increasing, each below leaf_count) holds
+// for a root `depth` levels up, found by climbing positions only; nothing where it is more than
+// `limit`. The climb stops there, so that its work is bounded by the proof's size.
+inline std::optional<std::uint64_t> multiproof_node_count(std::uint64_t leaf_count, unsigned depth,
+                                                          const std::vector<std::uint64_t> &indices,
+                                                          std::uint64_t limit) {
+  struct past_limit {};
+  std::vector<std::pair<std::uint64_t, nothing>> known;
+  known.reserve(indices.size());
+  for (const std::uint64_t index : indices)
+    known.emplace_back(index, nothing{});
+  std::uint64_t count = 0;
+  try {
+    climb<nothing>(
+        std::move(known), leaf_count, depth, [](unsigned, nothing, nothing) { return nothing{}; },
+        [&](unsigned, std::uint64_t, nothing) {
+          if (++count > limit) throw past_limit{};
+          return nothing{};
+        },
+        [](unsigned, nothing) { return nothing{}; });
+  } catch (const past_limit &) {
+    return std::nullopt;
+  }
+  return count;
+}
+
+// Fails a multiproof whose indices or node count do not fit its tree, without hashing.
+inline verification check_multiproof_structure(const multiproof &proof, std::size_t leaves) {
+  if (proof.indices.empty()) return reject("the multiproof proves no leaf");
+  if (leaves != proof.indices.size())
+    return reject(std::to_string(leaves) + " leaves given for " +
+                  std::to_string(proof.indices.size()) + " proven indices");
+  for (std::size_t k = 0; k < proof.indices.size(); ++k) {
+    const std::uint64_t index = proof.indices[k];
+    if (index >= proof.leaf_count)
+      return reject("leaf index " + std::to_string(index) +
+                    " out of range: the proof claims a tree of " +
+                    std::to_string(proof.leaf_count) + " leaves");
+    if (k > 0 && index <= proof.indices[k - 1])
+      return reject("leaf indices are not strictly increasing at position " + std::to_string(k));
+  }
+  const auto needed =
+      multiproof_node_count(proof.leaf_count, root_depth_of(proof.options, proof.leaf_count),
+                            proof.indices, proof.nodes.size());
+  if (!needed)
+    return reject("the proof holds " + std::to_string(proof.nodes.size()) +
+                  " nodes, the tree needs more (truncated)");
+  return check_node_count("nodes", proof.nodes.size(), *needed);
+}
+
+} // namespace detail
+
 // Whether `proof` shows that leaves[k] is the leaf at proof.indices[k], for every k, in the tree
-// whose root is `root`.
+// whose root is `root`. The proof's structure (indices, node count) is checked before any
+// hashing, so a hostile proof costs work in proportion to its size.
 inline verification verify(const multiproof &proof, const std::vector<digest> &leaves,
                            const digest &root, const proof_expectations &expect = {}) {
   if (auto claims = detail::check_claims(proof.options, proof.leaf_count, expect); !claims)
     return claims;
-  if (proof.indices.empty()) return detail::reject("the multiproof proves no leaf");
-  if (leaves.size() != proof.indices.size())
-    return detail::reject(std::to_string(leaves.size()) + " leaves given for " +
-                          std::to_string(proof.indices.size()) + " proven indices");
+  if (auto structure = detail::check_multiproof_structure(proof, leaves.size()); !structure)
+    return structure;
   std::vector<std::pair<std::uint64_t, digest>> known;
-  for (std::size_t k = 0; k < leaves.size(); ++k) {
-    const std::uint64_t index = proof.indices[k];
-    if (index >= proof.leaf_count)
-      return detail::reject("leaf index " + std::to_string(index) +
-                            " out of range: the proof claims a tree of " +
-                            std::to_string(proof.leaf_count) + " leaves");
-    if (k > 0 && index <= proof.indices[k - 1])
-      return detail::reject("leaf indices are not strictly increasing at position " +
-                            std::to_string(k));
-    known.emplace_back(index, leaves[k]);
-  }
+  known.reserve(leaves.size());
+  for (std::size_t k = 0; k < leaves.size(); ++k)
+    known.emplace_back(proof.indices[k], leaves[k]);
   const hash_kind hash = proof.options.hash;
   const unsigned depth = detail::root_depth_of(proof.options, proof.leaf_count);
   const bool zero_pad = proof.options.pad == shape::zero;
   const auto zeros = zero_pad ? zero_subtree_roots(hash, depth) : std::vector<digest>{};
+  const auto parent = [&](unsigned level, const digest &left, const digest &right) {
+    ++detail::multiproof_hashes;
+    return node_hash(hash, left, right, level + 1 == depth);
+  };
   detail::node_stream nodes(proof.nodes);
   const digest computed = detail::climb<digest>(
-      std::move(known), proof.leaf_count, depth,
-      [&](unsigned level, const digest &left, const digest &right) {
-        return node_hash(hash, left, right, level + 1 == depth);
-      },
+      std::move(known), proof.leaf_count, depth, parent,
       [&](unsigned level, std::uint64_t i, const digest &node) {
-        return detail::parent_of(hash, i, node, nodes.next(), level + 1 == depth);
+        const digest sibling = nodes.next();
+        return i % 2 ? parent(level, sibling, node) : parent(level, node, sibling);
       },
       [&](unsigned level, const digest &node) {
-        return zero_pad ? node_hash(hash, node, zeros[level], level + 1 == depth) : node;
+        return zero_pad ? parent(level, node, zeros[level]) : node;
       });
-  if (auto count = detail::check_node_count("nodes", proof.nodes.size(), nodes.taken()); !count)
-    return count;
   return detail::check_root(computed, root);
 }
 
 // ---- Encodings (docs/PROOFS.md) ----
 
 constexpr unsigned proof_format_version = 1;
+// The longest JSON proof the decoders read (64 MiB); the binary encoding has no such limit.
+constexpr std::size_t max_json_proof_bytes = detail::json::max_text_bytes;
 
 namespace detail {
 
@@ -524,42 +576,138 @@ inline std::string json_nodes(const std::vector<digest> &nodes) {
   return out + "]";
 }
 
-// The members of a JSON proof of `kind`, checking its format, version, kind, hash and shape;
-// returns the two members after "depth", named body0 and body1.
-inline std::vector<const json::value *> read_json_header(const json::value &document,
-                                                         proof_kind kind, const char *body0,
-                                                         const char *body1, tree_options &options,
-                                                         std::uint64_t &leaf_count) {
-  // The kind first: the other kind's members would otherwise be reported as unknown keys.
-  const json::value *found = json::member(document, "kind");
-  if (found && found->type == json::value::kind::string && found->text != kind_name(kind))
-    throw error("kind \"" + found->text + "\" where \"" + kind_name(kind) + "\" was expected");
-  const auto m = json::exact_members(
-      document, {"format", "version", "kind", "hash", "shape", "leaf_count", "depth", body0, body1},
-      "the proof");
-  if (json::as_string(*m[0], "\"format\"") != "merklize-proof")
-    throw error("\"format\" is not \"merklize-proof\"");
-  check_version(json::as_u64(*m[1], "\"version\""));
-  json::as_string(*m[2], "\"kind\"");
-  options.hash = parse_hash_kind(json::as_string(*m[3], "\"hash\""));
-  options.pad = parse_shape(json::as_string(*m[4], "\"shape\""));
-  leaf_count = json::as_u64(*m[5], "\"leaf_count\"");
-  set_root_depth(options, leaf_count, json::as_u64(*m[6], "\"depth\""));
-  return {m[7], m[8]};
+// A JSON proof's header members as read, checked once the whole object is read.
+struct json_proof_header {
+  std::string format, kind, hash, shape;
+  std::uint64_t version = 0, leaf_count = 0, depth = 0;
+};
+
+// The keys of a JSON proof: the header's, then the two of its kind (json_body_keys).
+constexpr const char *json_header_keys[] = {"format", "version",    "kind", "hash",
+                                            "shape",  "leaf_count", "depth"};
+constexpr std::size_t json_header_members = std::size(json_header_keys);
+
+inline const char *const *json_body_keys(proof_kind kind) {
+  static constexpr const char *inclusion[] = {"index", "siblings"};
+  static constexpr const char *multi[] = {"indices", "nodes"};
+  return kind == inclusion_kind ? inclusion : multi;
 }
 
-inline std::vector<digest> read_json_nodes(const json::value &v, const std::string &what) {
-  std::vector<digest> nodes;
-  for (const auto &item : json::as_array(v, what)) {
-    const std::string where = what + "[" + std::to_string(nodes.size()) + "]";
-    const std::string &hex = json::as_string(item, where);
-    try {
-      nodes.push_back(digest_from_hex(hex));
-    } catch (const error &e) {
-      throw error(where + ": " + e.what());
-    }
+// The position of `key` among the proof's keys, or nothing where it is not one of them.
+inline std::optional<std::size_t> json_key_position(const std::string &key, proof_kind kind) {
+  for (std::size_t i = 0; i < json_header_members; ++i)
+    if (key == json_header_keys[i]) return i;
+  for (std::size_t i = 0; i < 2; ++i)
+    if (key == json_body_keys(kind)[i]) return json_header_members + i;
+  return std::nullopt;
+}
+
+inline void check_json_kind(const std::string &found, proof_kind kind) {
+  if (found != kind_name(kind))
+    throw error("kind " + detail::quoted(found) + " where \"" + kind_name(kind) +
+                "\" was expected");
+}
+
+// Reads the value of header member `position` into `h`; the kind is checked at once, so that
+// the other kind's members are not reported as unknown keys.
+inline void read_json_header_member(json::reader &r, std::size_t position, proof_kind kind,
+                                    json_proof_header &h) {
+  const json::place where{json_header_keys[position], {}};
+  switch (position) {
+  case 0:
+    h.format = json::read_string(r, where);
+    return;
+  case 1:
+    h.version = json::read_u64(r, where);
+    return;
+  case 2:
+    h.kind = json::read_string(r, where);
+    return check_json_kind(h.kind, kind);
+  case 3:
+    h.hash = json::read_string(r, where);
+    return;
+  case 4:
+    h.shape = json::read_string(r, where);
+    return;
+  case 5:
+    h.leaf_count = json::read_u64(r, where);
+    return;
+  default:
+    h.depth = json::read_u64(r, where);
   }
-  return nodes;
+}
+
+inline void check_json_header(const json_proof_header &h, tree_options &options,
+                              std::uint64_t &leaf_count) {
+  if (h.format != "merklize-proof") throw error("\"format\" is not \"merklize-proof\"");
+  check_version(h.version);
+  options.hash = parse_hash_kind(h.hash);
+  options.pad = parse_shape(h.shape);
+  leaf_count = h.leaf_count;
+  set_root_depth(options, leaf_count, h.depth);
+}
+
+// Reads a JSON proof of `kind` in one pass, holding only what it decodes: the header into
+// `options` and `leaf_count`, the value of body member i (json_body_keys) through
+// read_body(reader, i). Every key is required once and no other is allowed.
+template <class ReadBody>
+void read_json_proof(const std::string &text, proof_kind kind, tree_options &options,
+                     std::uint64_t &leaf_count, ReadBody read_body) {
+  json::reader r(text);
+  if (r.peek() != json::kind::object) {
+    r.skip();
+    throw error("the proof is not a JSON object");
+  }
+  json_proof_header header;
+  std::uint32_t seen = 0;             // a bit per key position
+  std::optional<std::string> unknown; // the first key that is not the proof's
+  std::string key;
+  r.begin_object();
+  while (r.next_key(key)) {
+    const auto position = json_key_position(key, kind);
+    if (!position) {
+      if (!unknown) unknown = key;
+      r.skip();
+      continue;
+    }
+    if (seen >> *position & 1) r.fail("duplicate key " + detail::quoted(key));
+    seen |= std::uint32_t(1) << *position;
+    if (*position < json_header_members)
+      read_json_header_member(r, *position, kind, header);
+    else
+      read_body(r, *position - json_header_members);
+  }
+  r.finish();
+  for (std::size_t i = 0; i < json_header_members + 2; ++i)
+    if (!(seen >> i & 1))
+      throw error(std::string("the proof has no \"") +
+                  (i < json_header_members ? json_header_keys[i]
+                                           : json_body_keys(kind)[i - json_header_members]) +
+                  "\"");
+  if (unknown) throw error("the proof has an unknown key " + detail::quoted(*unknown));
+  check_json_header(header, options, leaf_count);
+}
+
+// A node: 64 hex digits.
+inline digest read_json_node(json::reader &r, const json::place &where) {
+  const std::string hex = json::read_string(r, where);
+  try {
+    return digest_from_hex(hex);
+  } catch (const error &e) {
+    throw error(where.str() + ": " + e.what());
+  }
+}
+
+inline std::vector<digest> read_json_nodes(json::reader &r, const char *member) {
+  constexpr std::size_t quoted_hex_bytes = 2 * node_bytes + 2;
+  return json::read_array(r, member, quoted_hex_bytes, read_json_node);
+}
+
+inline std::vector<std::uint64_t> read_json_indices(json::reader &r) {
+  // A lambda rather than a function pointer, so that the read of each index is inlined.
+  return json::read_array(r, "indices", 1, [](json::reader &items, const json::place &where) {
+    return json::read_u64(items, where);
+  });
 }
 
 // Runs a decoder over untrusted input, naming the encoding in its errors.
@@ -642,26 +790,28 @@ inline std::string to_json(const multiproof &proof) {
 
 inline inclusion_proof inclusion_proof_from_json(const std::string &text) {
   return detail::decoding("proof JSON", [&] {
-    const auto document = detail::json::parse(text); // the members below point into it
     inclusion_proof proof;
-    const auto body = detail::read_json_header(document, detail::inclusion_kind, "index",
-                                               "siblings", proof.options, proof.leaf_count);
-    proof.index = detail::json::as_u64(*body[0], "\"index\"");
-    proof.siblings = detail::read_json_nodes(*body[1], "\"siblings\"");
+    detail::read_json_proof(text, detail::inclusion_kind, proof.options, proof.leaf_count,
+                            [&](detail::json::reader &r, std::size_t member) {
+                              if (member == 0)
+                                proof.index = detail::json::read_u64(r, {"index", {}});
+                              else
+                                proof.siblings = detail::read_json_nodes(r, "siblings");
+                            });
     return proof;
   });
 }
 
 inline multiproof multiproof_from_json(const std::string &text) {
   return detail::decoding("proof JSON", [&] {
-    const auto document = detail::json::parse(text); // the members below point into it
     multiproof proof;
-    const auto body = detail::read_json_header(document, detail::multiproof_kind, "indices",
-                                               "nodes", proof.options, proof.leaf_count);
-    for (const auto &index : detail::json::as_array(*body[0], "\"indices\""))
-      proof.indices.push_back(
-          detail::json::as_u64(index, "\"indices\"[" + std::to_string(proof.indices.size()) + "]"));
-    proof.nodes = detail::read_json_nodes(*body[1], "\"nodes\"");
+    detail::read_json_proof(text, detail::multiproof_kind, proof.options, proof.leaf_count,
+                            [&](detail::json::reader &r, std::size_t member) {
+                              if (member == 0)
+                                proof.indices = detail::read_json_indices(r);
+                              else
+                                proof.nodes = detail::read_json_nodes(r, "nodes");
+                            });
     return proof;
   });
 }

@@ -5,19 +5,27 @@
 // version, so another device or a driver update never loads it. <dir>/<name>-<key>.bin holds
 //   "MRKLZPC1", the key (64 hex digits), the payload's size (8 bytes little-endian), the
 //   payload's BLAKE3 (32 bytes), the payload.
-// An entry that is truncated, corrupt or fails to load is passed over with a warning and
-// rewritten after compiling. Entries are written atomically, so processes can share a folder.
+// The folder and its entries must be the user's own (cache_folder.hpp). An entry is checked
+// whole (header, key, size, checksum) before the driver sees it, and the program it gives must
+// have the kernels its source declares. One that fails any of this, or that a process was
+// loading when it died (a driver can crash on a damaged binary), is removed with a warning,
+// compiled anew and rewritten. Entries are written atomically, so processes can share a folder.
 #pragma once
 
+#include "cache_folder.hpp"
 #include "file_io.hpp"
+#include "kernel_names.hpp"
 #include "program_build.hpp"
 #include "program_spec.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace merklize {
@@ -28,6 +36,8 @@ constexpr std::size_t cache_key_offset = 8, cache_key_chars = 64,
                       cache_size_offset = cache_key_offset + cache_key_chars,
                       cache_sum_offset = cache_size_offset + 8,
                       cache_header_bytes = cache_sum_offset + 32;
+// Larger than any program binary a driver gives (NVIDIA's PTX, PoCL's bundles are megabytes).
+constexpr std::uintmax_t cache_entry_max_bytes = std::uintmax_t(1) << 30;
 
 // What, besides the program, decides the binary a driver produces.
 struct device_identity {
@@ -92,20 +102,70 @@ inline std::vector<unsigned char> cache_payload(const std::vector<unsigned char>
   return payload;
 }
 
-// The cached program, if the entry exists and loads; one that fails is reported through warn().
-inline std::optional<built_program> load_cached(const cl::Context &context,
-                                                const cl::Device &device, const program_spec &spec,
-                                                const std::filesystem::path &path,
-                                                const std::string &key) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+// What a look in the cache came to.
+struct cache_lookup {
+  std::optional<built_program> program; // the entry's, where it was used
+  bool store = true;                    // whether to store the compiled program as the entry
+};
+
+// Reports an entry passed over, removes it, and has the compiled program stored in its place.
+inline cache_lookup replace_entry(const std::filesystem::path &path, const std::string &why) {
+  warn("program cache entry " + path.string() + " not used: " + why + "; compiling");
+  std::error_code ignored;
+  std::filesystem::remove(path, ignored);
+  return {};
+}
+
+// Reports an entry's path that holds something other than an entry: it is left alone, and the
+// compiled program is not stored.
+inline cache_lookup leave_entry(const std::filesystem::path &path, const std::string &why) {
+  warn("program cache entry " + path.string() + " not used: " + why +
+       "; compiling without the cache");
+  return {std::nullopt, false};
+}
+
+// Loads the entry at `path` where it exists and passes every check; reports through warn() why
+// it does not.
+inline cache_lookup load_cached(const cl::Context &context, const cl::Device &device,
+                                const program_spec &spec, const std::string &source,
+                                const std::filesystem::path &path, const std::string &key) {
+  struct stat status {};
+  if (::lstat(path.c_str(), &status) != 0)
+    return errno == ENOENT || errno == ENOTDIR ? cache_lookup{}
+                                               : leave_entry(path, system_reason(errno));
+  if (!S_ISREG(status.st_mode))
+    return leave_entry(path, std::string("it is ") + file_type_name(status.st_mode));
+  if (auto reason = untrusted_reason(status)) return replace_entry(path, *reason);
+  if (auto pid = ended_loader(path))
+    return replace_entry(path, "process " + std::to_string(*pid) +
+                                   " ended while loading it (did the driver crash on it?)");
   try {
-    const auto binary = cache_payload(read_file(path), key);
-    return built_program{build_binary(context, device, binary, spec.options), program_form::cache};
+    const auto binary = cache_payload(read_file(path, cache_entry_max_bytes), key);
+    const load_mark mark(path); // removed once the driver is done with the binary
+    built_program built{build_binary(context, device, binary, spec.options), program_form::cache};
+    check_kernel_names(built.program, source);
+    return {std::move(built), true};
   } catch (const error &e) {
-    warn("program cache entry " + path.string() + " not used: " + e.what() + "; compiling");
+    return replace_entry(path, e.what());
+  }
+}
+
+// The cache folder where the cache is on and the folder may be used (then tidied); a folder
+// refused is reported through warn(), once per process, and neither read nor written.
+inline std::optional<std::filesystem::path> usable_cache_folder() {
+  const std::string dir = cache_dir();
+  if (dir.empty()) return std::nullopt;
+  if (auto refusal = cache_folder_refusal(dir)) {
+    static std::mutex mutex;
+    static std::set<std::string> reported;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (reported.insert(dir + "\n" + *refusal).second)
+      warn("program cache folder " + dir + " not used: " + *refusal +
+           "; compiling without the cache");
     return std::nullopt;
   }
+  tidy_cache_folder(dir);
+  return std::filesystem::path(dir);
 }
 
 // Stores the built program's binary; a failure is reported through warn(), never thrown.
@@ -114,8 +174,7 @@ inline void store_cached(const std::filesystem::path &path, const std::string &k
   try {
     const auto binary = program_binary(program, device);
     if (binary.empty()) throw error("the driver returned no binary");
-    std::error_code ec;
-    std::filesystem::create_directories(path.parent_path(), ec);
+    make_cache_folder(path.parent_path());
     const auto entry = cache_entry(key, binary);
     write_file_atomically(path, entry.data(), entry.size());
   } catch (const std::exception &e) {

@@ -24,22 +24,26 @@ namespace detail {
 
 // Builds the spec's program for the device from the best form at hand: a disk cache entry, an
 // ahead-of-time kernel the device loads, else the embedded source. Stores the result in the
-// disk cache when that is on. Bypasses the in-memory cache (get_program uses it).
+// disk cache when that is on (and the entry's path held no entry that had to be left alone).
+// Bypasses the in-memory cache (get_program uses it).
 inline built_program load_program(const cl::Context &context, const cl::Device &device,
                                   const program_spec &spec) {
   const std::string source = kernel_program_source(spec.files);
-  const std::string dir = cache_dir();
+  const auto dir = usable_cache_folder();
   std::string key;
   std::filesystem::path entry;
-  if (!dir.empty()) {
+  bool store = false;
+  if (dir) {
     key = cache_key(source, spec.options, identity_of(device));
-    entry = cache_entry_path(dir, spec, key);
-    if (auto cached = load_cached(context, device, spec, entry, key)) return *cached;
+    entry = cache_entry_path(*dir, spec, key);
+    auto cached = load_cached(context, device, spec, source, entry, key);
+    if (cached.program) return *cached.program;
+    store = cached.store;
   }
   auto built = load_aot(context, device, spec, source);
   if (!built)
     built = built_program{build_program(context, device, source, spec.options), program_form::jit};
-  if (!dir.empty()) store_cached(entry, key, built->program, device);
+  if (store) store_cached(entry, key, built->program, device);
   return *built;
 }
 

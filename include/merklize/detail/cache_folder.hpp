@@ -1,0 +1,151 @@
+// The program cache's folder: whom it and its entries may belong to, the temporary files of
+// writes that were cut short, and the marks of entries being loaded. Needs no OpenCL.
+//
+// The folder is trusted as a compiler's cache is (ccache): its entries are native code that the
+// driver loads into the process. So the folder and every entry must belong to the user running
+// the process and be writable by no one else; anything else is refused with a warning.
+#pragma once
+
+#include "file_io.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace merklize {
+namespace detail {
+
+// Why a file or folder of the cache, as stat() describes it, is not to be trusted, or nothing.
+inline std::optional<std::string> untrusted_reason(const struct stat &status) {
+  if (status.st_uid != ::geteuid())
+    return "it belongs to uid " + std::to_string(status.st_uid) + ", not to uid " +
+           std::to_string(::geteuid()) + " running this process";
+  if (status.st_mode & (S_IWGRP | S_IWOTH)) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(status.st_mode & 07777));
+    return std::string("it is writable by ") +
+           ((status.st_mode & S_IWGRP) && (status.st_mode & S_IWOTH) ? "its group and others"
+            : (status.st_mode & S_IWGRP)                             ? "its group"
+                                                                     : "others") +
+           " (mode " + mode + ")";
+  }
+  return std::nullopt;
+}
+
+// Why the cache may not use `dir`, or nothing. A folder that does not exist yet, or a path that
+// is no folder, is not refused here: the first store creates the folder, or says why it cannot.
+inline std::optional<std::string> cache_folder_refusal(const std::filesystem::path &dir) {
+  struct stat status {};
+  if (::stat(dir.c_str(), &status) != 0)
+    return errno == ENOENT || errno == ENOTDIR ? std::nullopt
+                                               : std::optional<std::string>(system_reason(errno));
+  if (!S_ISDIR(status.st_mode)) return std::nullopt;
+  return untrusted_reason(status);
+}
+
+// Creates the cache folder where it is missing (mode 0700, its parents as the umask says) and
+// checks that it may be used; throws the reason where it may not.
+inline void make_cache_folder(const std::filesystem::path &dir) {
+  std::error_code ec;
+  if (dir.has_parent_path()) std::filesystem::create_directories(dir.parent_path(), ec);
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    throw error("cannot create the folder " + dir.string() + ": " + system_reason(errno));
+  struct stat status {};
+  if (::stat(dir.c_str(), &status) != 0)
+    throw error("cannot examine " + dir.string() + ": " + system_reason(errno));
+  if (!S_ISDIR(status.st_mode)) throw error(dir.string() + " is not a folder");
+  if (auto reason = untrusted_reason(status))
+    throw error("the folder " + dir.string() + " is not trusted: " + *reason);
+}
+
+// Entries are "<name>-<key>.bin"; these follow an entry's name in the names of its temporary
+// files (file_io.hpp) and of the marks of processes loading it.
+constexpr const char cache_temp_infix[] = ".bin.tmp-";
+constexpr const char load_mark_infix[] = ".loading-";
+
+// The process id a name ends with after `prefix`, or nothing where it holds anything else.
+inline std::optional<pid_t> pid_after(const std::string &name, const std::string &prefix) {
+  if (name.compare(0, prefix.size(), prefix) != 0 || name.size() == prefix.size() ||
+      name.size() - prefix.size() > 9)
+    return std::nullopt;
+  long pid = 0;
+  for (std::size_t i = prefix.size(); i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return std::nullopt;
+    pid = pid * 10 + (name[i] - '0');
+  }
+  if (pid <= 0) return std::nullopt; // kill() takes 0 and below as process groups
+  return static_cast<pid_t>(pid);
+}
+
+inline bool process_ended(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; }
+
+// Removes the temporary files of entries last written more than a minute ago (a process killed
+// while writing one leaves it; a younger one may still be being written), and the marks of
+// processes that ended while loading an entry that is gone since.
+inline void tidy_cache_folder(const std::filesystem::path &dir) {
+  std::error_code ec;
+  const std::time_t now = std::time(nullptr);
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::filesystem::path path = it->path();
+    const std::string name = path.filename().string();
+    std::error_code ignored;
+    if (const auto temp = name.find(cache_temp_infix); temp != std::string::npos) {
+      struct stat status {};
+      if (::lstat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode) &&
+          now - status.st_mtime > 60)
+        std::filesystem::remove(path, ignored);
+    } else if (const auto mark = name.find(load_mark_infix); mark != std::string::npos) {
+      const auto pid = pid_after(name, name.substr(0, mark) + load_mark_infix);
+      if (pid && process_ended(*pid) &&
+          !std::filesystem::exists(dir / name.substr(0, mark), ignored))
+        std::filesystem::remove(path, ignored);
+    }
+  }
+}
+
+// Marks `entry` as being loaded by this process while it lives: a process that dies in the
+// driver while loading a damaged entry leaves its mark, so the next one does not load it again.
+class load_mark {
+public:
+  explicit load_mark(const std::filesystem::path &entry)
+      : path_(entry.string() + load_mark_infix + std::to_string(::getpid())) {
+    fd_guard fd(::open(path_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+    made_ = fd.get() >= 0; // a folder we cannot write: load without a mark
+  }
+  ~load_mark() {
+    if (made_) ::unlink(path_.c_str());
+  }
+  load_mark(const load_mark &) = delete;
+  load_mark &operator=(const load_mark &) = delete;
+
+private:
+  std::string path_;
+  bool made_ = false;
+};
+
+// The process id of a process that began to load `entry` and ended before it finished, if any;
+// removes the marks of all such processes.
+inline std::optional<pid_t> ended_loader(const std::filesystem::path &entry) {
+  const std::string prefix = entry.filename().string() + load_mark_infix;
+  std::optional<pid_t> ended;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(entry.parent_path(), ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const auto pid = pid_after(it->path().filename().string(), prefix);
+    if (!pid || !process_ended(*pid)) continue;
+    ended = pid;
+    std::error_code ignored;
+    std::filesystem::remove(it->path(), ignored);
+  }
+  return ended;
+}
+
+} // namespace detail
+} // namespace merklize

@@ -1,0 +1,53 @@
+// Builds one tree through the program cache in a process of its own, for the tests of a process
+// that dies while loading a cache entry (test_programs.cpp):
+//   merklize_cache_helper CACHE_DIR [--die-in-driver]
+// Prints the program's form and exits 0 where the tree is right, 1 on an error. It defines
+// clCreateProgramWithBinary, to which the library's calls bind ahead of the OpenCL library's:
+// with --die-in-driver that raises SIGSEGV, as a driver may on a damaged binary; otherwise it
+// calls the OpenCL library's.
+#include "program_helpers.hpp"
+
+#include <csignal>
+#include <iostream>
+
+#include <dlfcn.h>
+#include <sys/resource.h>
+
+namespace {
+bool die_in_driver = false;
+}
+
+extern "C" CL_API_ENTRY cl_program CL_API_CALL
+clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+                          const size_t *lengths, const unsigned char **binaries,
+                          cl_int *binary_status, cl_int *errcode_ret) CL_API_SUFFIX__VERSION_1_0 {
+  if (die_in_driver) {
+    std::signal(SIGSEGV, SIG_DFL); // the OpenCL runtime may handle it, and carry on
+    std::raise(SIGSEGV);
+  }
+  using function = decltype(&clCreateProgramWithBinary);
+  static const auto library = reinterpret_cast<function>(::dlsym(RTLD_NEXT, __func__));
+  return library(context, num_devices, device_list, lengths, binaries, binary_status, errcode_ret);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || argc > 3) {
+    std::cerr << "usage: merklize_cache_helper CACHE_DIR [--die-in-driver]\n";
+    return 2;
+  }
+  die_in_driver = argc == 3 && std::string(argv[2]) == "--die-in-driver";
+  const rlimit no_core_file{0, 0}; // dying is what the tests ask of it
+  ::setrlimit(RLIMIT_CORE, &no_core_file);
+  merklize::set_kernel_dir("");
+  merklize::set_cache_dir(std::string(argv[1]));
+  try {
+    auto m = test::fresh_merkleizer();
+    std::cout << merklize::to_string(m.program_form()) << "\n";
+    const std::string mismatch = test::tree_mismatch(m);
+    if (mismatch.empty()) return 0;
+    std::cerr << mismatch << "\n";
+  } catch (const std::exception &e) {
+    std::cerr << e.what() << "\n";
+  }
+  return 1;
+}
