@@ -5,7 +5,7 @@
 #pragma once
 
 #include "../parts.hpp"
-#include "../proof.hpp"
+#include "../proof_model.hpp"
 
 #include <cstdint>
 #include <optional>

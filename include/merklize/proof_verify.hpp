@@ -1,0 +1,225 @@
+// Verification of inclusion proofs and multiproofs on the host. Proofs are untrusted: any proof,
+// however malformed, is rejected with a reason and never read out of bounds, and a multiproof's
+// structure is checked before any hashing. No OpenCL.
+#pragma once
+
+#include "proof_model.hpp"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace merklize {
+
+// What the verifier knows of the tree apart from the proof. A root commits neither to the leaf
+// count nor to the hash, shape and depth that made it, so a proof relabelled with another of
+// these can still verify where the computation stays the same (docs/PROOFS.md): pin what you
+// know. `depth` is the root's depth (tree::root_depth()).
+struct proof_expectations {
+  std::optional<hash_kind> hash;
+  std::optional<shape> pad;
+  std::optional<std::uint64_t> leaf_count;
+  std::optional<unsigned> depth;
+};
+
+// The outcome of a verification: valid, or the reason it is not.
+struct verification {
+  bool valid = false;
+  std::string reason; // empty when valid
+  explicit operator bool() const { return valid; }
+};
+
+namespace detail {
+
+// Hands out a proof's nodes in order. Past the end it hands out zeros and keeps counting, so the
+// verifier learns how many nodes the proof should hold without reading out of bounds.
+class node_stream {
+public:
+  explicit node_stream(const std::vector<digest> &nodes) : nodes_(nodes) {}
+  digest next() { return taken_ < nodes_.size() ? nodes_[taken_++] : (++taken_, digest{}); }
+  std::size_t taken() const { return taken_; }
+
+private:
+  const std::vector<digest> &nodes_;
+  std::size_t taken_ = 0;
+};
+
+// The parent of a node and its sibling: the node is the left child when its index is even.
+inline digest parent_of(hash_kind hash, std::uint64_t index, const digest &node,
+                        const digest &sibling, bool is_root) {
+  return index % 2 ? node_hash(hash, sibling, node, is_root)
+                   : node_hash(hash, node, sibling, is_root);
+}
+
+inline verification reject(std::string reason) { return {false, std::move(reason)}; }
+
+inline verification check_claims(const tree_options &options, std::uint64_t leaf_count,
+                                 const proof_expectations &expect) {
+  if (expect.hash && *expect.hash != options.hash)
+    return reject(std::string("the proof is for hash ") + to_string(options.hash) + ", not " +
+                  to_string(*expect.hash));
+  if (expect.pad && *expect.pad != options.pad)
+    return reject(std::string("the proof is for shape ") + to_string(options.pad) + ", not " +
+                  to_string(*expect.pad));
+  if (expect.leaf_count && *expect.leaf_count != leaf_count)
+    return reject("the proof is for a tree of " + std::to_string(leaf_count) + " leaves, not " +
+                  std::to_string(*expect.leaf_count));
+  const unsigned depth = root_depth_of(options, leaf_count);
+  if (expect.depth && *expect.depth != depth)
+    return reject("the proof is for a root of depth " + std::to_string(depth) + ", not " +
+                  std::to_string(*expect.depth));
+  if (leaf_count == 0) return reject("the proof claims a tree of 0 leaves");
+  if (depth != depth_of(leaf_count)) {
+    if (options.pad != shape::zero)
+      return reject("the proof claims a fixed depth, which only shape zero has");
+    if (depth < depth_of(leaf_count) || depth > 64)
+      return reject("the proof claims a root of depth " + std::to_string(depth) +
+                    ", which cannot hold " + std::to_string(leaf_count) + " leaves");
+  }
+  return {true, {}};
+}
+
+inline verification check_node_count(const char *what, std::size_t held, std::size_t needed) {
+  if (held == needed) return {true, {}};
+  return reject("the proof holds " + std::to_string(held) + " " + what + ", the tree needs " +
+                std::to_string(needed) + (held < needed ? " (truncated)" : " (overlong)"));
+}
+
+inline verification check_root(const digest &computed, const digest &root) {
+  if (computed == root) return {true, {}};
+  return reject("the proof leads to root " + to_hex(computed) + ", not " + to_hex(root));
+}
+
+} // namespace detail
+
+// Whether `proof` shows that `leaf` is in the tree whose root is `root`.
+inline verification verify(const inclusion_proof &proof, const digest &leaf, const digest &root,
+                           const proof_expectations &expect = {}) {
+  if (auto claims = detail::check_claims(proof.options, proof.leaf_count, expect); !claims)
+    return claims;
+  if (proof.index >= proof.leaf_count)
+    return detail::reject("leaf index " + std::to_string(proof.index) +
+                          " out of range: the proof claims a tree of " +
+                          std::to_string(proof.leaf_count) + " leaves");
+  const hash_kind hash = proof.options.hash;
+  const unsigned depth = detail::root_depth_of(proof.options, proof.leaf_count);
+  const bool zero_pad = proof.options.pad == shape::zero;
+  const auto zeros = zero_pad ? zero_subtree_roots(hash, depth) : std::vector<digest>{};
+  detail::node_stream siblings(proof.siblings);
+  std::optional<unsigned> bad_padding; // a level whose zero-subtree sibling is wrong
+  const digest computed = detail::climb<digest>(
+      {{proof.index, leaf}}, proof.leaf_count, depth,
+      [](unsigned, const digest &, const digest &) { return digest{}; }, // one leaf: no pairs
+      [&](unsigned level, std::uint64_t i, const digest &node) {
+        return detail::parent_of(hash, i, node, siblings.next(), level + 1 == depth);
+      },
+      [&](unsigned level, const digest &node) {
+        if (!zero_pad) return node;
+        const digest sibling = siblings.next();
+        if (sibling != zeros[level] && !bad_padding) bad_padding = level;
+        return node_hash(hash, node, sibling, level + 1 == depth);
+      });
+  if (auto count = detail::check_node_count("siblings", proof.siblings.size(), siblings.taken());
+      !count)
+    return count;
+  if (bad_padding)
+    return detail::reject("the sibling at level " + std::to_string(*bad_padding) +
+                          " must be the zero-subtree root " + to_hex(zeros[*bad_padding]) +
+                          ": the path's node is the last of its level");
+  return detail::check_root(computed, root);
+}
+
+namespace detail {
+
+// Node hashes that verify(const multiproof &, ...) computed on this thread: the tests read it to
+// show that a malformed multiproof is rejected before any hashing.
+inline thread_local std::uint64_t multiproof_hashes = 0;
+
+// How many nodes the multiproof of `indices` (strictly increasing, each below leaf_count) holds
+// for a root `depth` levels up, found by climbing positions only; nothing where it is more than
+// `limit`. The climb stops there, so that its work is bounded by the proof's size.
+inline std::optional<std::uint64_t> multiproof_node_count(std::uint64_t leaf_count, unsigned depth,
+                                                          const std::vector<std::uint64_t> &indices,
+                                                          std::uint64_t limit) {
+  struct past_limit {};
+  std::vector<std::pair<std::uint64_t, nothing>> known;
+  known.reserve(indices.size());
+  for (const std::uint64_t index : indices)
+    known.emplace_back(index, nothing{});
+  std::uint64_t count = 0;
+  try {
+    climb<nothing>(
+        std::move(known), leaf_count, depth, [](unsigned, nothing, nothing) { return nothing{}; },
+        [&](unsigned, std::uint64_t, nothing) {
+          if (++count > limit) throw past_limit{};
+          return nothing{};
+        },
+        [](unsigned, nothing) { return nothing{}; });
+  } catch (const past_limit &) {
+    return std::nullopt;
+  }
+  return count;
+}
+
+// Fails a multiproof whose indices or node count do not fit its tree, without hashing.
+inline verification check_multiproof_structure(const multiproof &proof, std::size_t leaves) {
+  if (proof.indices.empty()) return reject("the multiproof proves no leaf");
+  if (leaves != proof.indices.size())
+    return reject(std::to_string(leaves) + " leaves given for " +
+                  std::to_string(proof.indices.size()) + " proven indices");
+  for (std::size_t k = 0; k < proof.indices.size(); ++k) {
+    const std::uint64_t index = proof.indices[k];
+    if (index >= proof.leaf_count)
+      return reject("leaf index " + std::to_string(index) +
+                    " out of range: the proof claims a tree of " +
+                    std::to_string(proof.leaf_count) + " leaves");
+    if (k > 0 && index <= proof.indices[k - 1])
+      return reject("leaf indices are not strictly increasing at position " + std::to_string(k));
+  }
+  const auto needed =
+      multiproof_node_count(proof.leaf_count, root_depth_of(proof.options, proof.leaf_count),
+                            proof.indices, proof.nodes.size());
+  if (!needed)
+    return reject("the proof holds " + std::to_string(proof.nodes.size()) +
+                  " nodes, the tree needs more (truncated)");
+  return check_node_count("nodes", proof.nodes.size(), *needed);
+}
+
+} // namespace detail
+
+// Whether `proof` shows that leaves[k] is the leaf at proof.indices[k], for every k, in the tree
+// whose root is `root`. The proof's structure (indices, node count) is checked before any
+// hashing, so a hostile proof costs work in proportion to its size.
+inline verification verify(const multiproof &proof, const std::vector<digest> &leaves,
+                           const digest &root, const proof_expectations &expect = {}) {
+  if (auto claims = detail::check_claims(proof.options, proof.leaf_count, expect); !claims)
+    return claims;
+  if (auto structure = detail::check_multiproof_structure(proof, leaves.size()); !structure)
+    return structure;
+  std::vector<std::pair<std::uint64_t, digest>> known;
+  known.reserve(leaves.size());
+  for (std::size_t k = 0; k < leaves.size(); ++k)
+    known.emplace_back(proof.indices[k], leaves[k]);
+  const hash_kind hash = proof.options.hash;
+  const unsigned depth = detail::root_depth_of(proof.options, proof.leaf_count);
+  const bool zero_pad = proof.options.pad == shape::zero;
+  const auto zeros = zero_pad ? zero_subtree_roots(hash, depth) : std::vector<digest>{};
+  const auto parent = [&](unsigned level, const digest &left, const digest &right) {
+    ++detail::multiproof_hashes;
+    return node_hash(hash, left, right, level + 1 == depth);
+  };
+  detail::node_stream nodes(proof.nodes);
+  const digest computed = detail::climb<digest>(
+      std::move(known), proof.leaf_count, depth, parent,
+      [&](unsigned level, std::uint64_t i, const digest &node) {
+        const digest sibling = nodes.next();
+        return i % 2 ? parent(level, sibling, node) : parent(level, node, sibling);
+      },
+      [&](unsigned level, const digest &node) {
+        return zero_pad ? parent(level, node, zeros[level]) : node;
+      });
+  return detail::check_root(computed, root);
+}
+
+} // namespace merklize
