@@ -17,6 +17,7 @@
 
 #include "build_config.hpp"
 #include "detail/chunk_stream.hpp"
+#include "detail/host_pool.hpp"
 #include "detail/leaf_sources.hpp"
 #include "detail/level_runner.hpp"
 #include "detail/node_sinks.hpp"
@@ -87,7 +88,7 @@ public:
         levels_(runtime_, config_,
                 detail::resolve_launch_settings(runtime_.facts(), tuning(), config_)),
         pieces_(runtime_.context(), queues_.uploads, runtime_.shares_host_memory()),
-        chunk_stream_(runtime_) {}
+        chunk_stream_(runtime_), pool_(runtime_.context(), queues_.uploads) {}
 
   const cl::Context &context() const { return runtime_.context(); }
   const cl::Device &device() const { return runtime_.device(); }
@@ -145,17 +146,26 @@ public:
                 bytes ? allocate_host(bytes).share() : nullptr);
   }
 
-  // Host leaves in (N x 32 bytes), the levels config::output asks for out.
+  // Host leaves in (N x 32 bytes), the levels config::output asks for out. The tree's memory is
+  // page-locked and comes from this merkleizer's pool: freed trees give it back, so a build
+  // after one whose tree is gone reuses it (see "Memory" in the README). The leaves, where the
+  // tree keeps them, are copied into it chunk by chunk and uploaded from there.
   tree build(const void *leaves, std::uint64_t leaf_bytes) {
     const tree_layout layout(leaf_count_of(leaf_bytes));
     root_depth(config_.tree, layout); // refuses a bad fixed depth before anything is allocated
     const tree_part whole{0, layout, layout.depth()};
     const detail::stream_plan plan = plan_for(whole); // before any allocation: the tree must fit
-    tree t(layout.leaf_count(), config_.tree, config_.output);
+    tree t = pooled_tree(layout);
+    const auto *from = static_cast<const std::uint8_t *>(leaves);
+    const bool nodes_pinned = is_page_locked(context(), t.nodes_data(), t.nodes_size());
     const auto start = std::chrono::steady_clock::now();
-    detail::with_leaf_copy(t, whole, leaves, [&] {
-      build_levels(static_cast<const std::uint8_t *>(leaves), false, false, whole, t, plan);
-    });
+    if (t.first_level() == 0 && layout.depth() > 0 && !zero_copy(t) &&
+        is_page_locked(context(), t.level_data(0), t.leaves_size()))
+      build_levels(from, leaf_route::into_tree, nodes_pinned, whole, t, plan);
+    else
+      detail::with_leaf_copy(t, whole, leaves, [&] {
+        build_levels(from, leaf_route::pageable, nodes_pinned, whole, t, plan);
+      });
     wall_ms_ = detail::ms_since(start);
     return t;
   }
@@ -179,7 +189,7 @@ public:
     const detail::stream_plan plan = plan_for(whole);
     const auto start = std::chrono::steady_clock::now();
     out = std::move(on_leaves);
-    build_levels(leaves.data(), true, true, whole, out, plan);
+    build_levels(leaves.data(), leaf_route::pinned, true, whole, out, plan);
     wall_ms_ = detail::ms_since(start);
   }
 
@@ -203,10 +213,11 @@ public:
     const auto start = std::chrono::steady_clock::now();
     std::vector<digest> nodes;
     detail::with_leaf_copy(out, part, leaves, [&] {
-      nodes = build_levels(static_cast<const std::uint8_t *>(leaves),
-                           is_page_locked(context(), leaves, count * node_bytes),
-                           is_page_locked(context(), out.nodes_data(), out.nodes_size()), part, out,
-                           plan);
+      nodes = build_levels(
+          static_cast<const std::uint8_t *>(leaves),
+          is_page_locked(context(), leaves, count * node_bytes) ? leaf_route::pinned
+                                                                : leaf_route::pageable,
+          is_page_locked(context(), out.nodes_data(), out.nodes_size()), part, out, plan);
     });
     if (part.levels < top) nodes = {lift_lone_node(nodes.front(), part, top, out)};
     wall_ms_ = detail::ms_since(start);
@@ -305,10 +316,31 @@ private:
                                memory_limits_);
   }
 
+  static constexpr std::uint64_t pooled_bytes = std::uint64_t(1) << 20;
+
+  // How a host build's leaves reach the device: from page-locked memory; from pageable memory
+  // through staging; or copied into the tree's page-locked level 0 and uploaded from there.
+  enum class leaf_route { pinned, pageable, into_tree };
+
+  // A tree over `layout` with config::output's levels, its memory from the pool (page-locked;
+  // plain memory for a level run under 1 MiB, where pinning costs more than staging).
+  tree pooled_tree(const tree_layout &layout) const {
+    const tree shape(layout, config_.tree, config_.output, nullptr, nullptr);
+    const auto storage = [&](std::uint64_t bytes) -> std::shared_ptr<std::uint8_t> {
+      if (bytes == 0) return nullptr;
+      if (bytes >= pooled_bytes) return pool_.take(bytes);
+      return {new std::uint8_t[bytes], std::default_delete<std::uint8_t[]>()};
+    };
+    return tree(layout, config_.tree, config_.output,
+                shape.first_level() == 0 ? storage(shape.leaves_size()) : nullptr,
+                storage(shape.nodes_size()));
+  }
+
   // Levels 1..part.levels of a part into t (level 0 is the caller's business: copied or
-  // shared), leaves from host memory. Returns the part's nodes of level part.levels.
-  std::vector<digest> build_levels(const std::uint8_t *leaves, bool leaves_pinned,
-                                   bool nodes_pinned, const tree_part &part, tree &t,
+  // shared, but for leaf_route::into_tree), leaves from host memory. Returns the part's nodes
+  // of level part.levels.
+  std::vector<digest> build_levels(const std::uint8_t *leaves, leaf_route route, bool nodes_pinned,
+                                   const tree_part &part, tree &t,
                                    const detail::stream_plan &plan) {
     log_.clear();
     last_chunks_ = 0;
@@ -324,8 +356,12 @@ private:
     detail::stream_context s{plan, queues_, memory_, log_};
     detail::tree_sink sink(s, part, t, !nodes_pinned);
     last_chunks_ = plan.chunks();
-    if (leaves_pinned) {
+    if (route == leaf_route::pinned) {
       detail::pinned_leaves source(s, leaves);
+      return detail::run_stream(s, levels_, part, t.root_depth(), source, sink);
+    }
+    if (route == leaf_route::into_tree) {
+      detail::copied_leaves source(s, leaves, t.level_data(0) + part.first_leaf * node_bytes);
       return detail::run_stream(s, levels_, part, t.root_depth(), source, sink);
     }
     detail::staged_leaves source(s, leaves);
@@ -384,6 +420,7 @@ private:
   detail::level_runner levels_;
   detail::piece_pipeline pieces_;     // inputs' chunks into page-locked staging and up
   detail::chunk_stream chunk_stream_; // their levels on the device
+  detail::host_pool pool_;            // page-locked memory of the trees build() returns
   // The last host build.
   detail::event_log log_;
   double wall_ms_ = 0;

@@ -10,6 +10,11 @@
 namespace merklize {
 namespace detail {
 
+// The options every program is built with: OpenCL C 1.2, which every device here takes, and no
+// warnings: a compiler's warnings are for the kernels' authors, and PoCL prints clang's on the
+// user's terminal ("224 warnings generated.", the ABI notes of the 16-lane vectors on AVX2).
+constexpr const char *base_build_options = "-cl-std=CL1.2 -w";
+
 // The node hash function a hash file defines for merkle.cl, and the file.
 struct node_kernel {
   const char *file, *function, *name;
@@ -34,7 +39,7 @@ inline program_spec merkle_program(hash_kind hash, std::size_t work_group_size,
                                    unsigned lanes = 1) {
   const node_kernel node = node_kernel_of(hash);
   program_spec spec{{node.file, "merkle.cl"},
-                    std::string("-cl-std=CL1.2 -DMERKLIZE_NODE=") + node.function +
+                    std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function +
                         " -DMERKLIZE_WG=" + std::to_string(work_group_size),
                     std::string(node.name) + "-wg" + std::to_string(work_group_size)};
   if (lanes > 1) {
@@ -54,7 +59,7 @@ inline program_spec merkle_level_program(hash_kind hash, std::size_t work_group_
                                          unsigned nodes_per_item, bool wide_index) {
   const node_kernel node = node_kernel_of(hash);
   return {{node.file, "merkle_level.cl"},
-          std::string("-cl-std=CL1.2 -DMERKLIZE_NODE=") + node.function +
+          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function +
               " -DMERKLIZE_WG=" + std::to_string(work_group_size) +
               " -DMERKLIZE_NODES_PER_ITEM=" + std::to_string(nodes_per_item) +
               " -DMERKLIZE_INDEX=" + (wide_index ? "ulong" : "uint"),
@@ -69,9 +74,9 @@ inline program_spec merkle_levels_program(hash_kind hash, std::size_t work_group
                                           unsigned levels, bool wide_index) {
   const node_kernel node = node_kernel_of(hash);
   return {{node.file, "merkle_levels.cl"},
-          std::string("-cl-std=CL1.2 -DMERKLIZE_NODE=") + node.function + " -DMERKLIZE_WG=" +
-              std::to_string(work_group_size) + " -DMERKLIZE_LEVELS=" + std::to_string(levels) +
-              " -DMERKLIZE_INDEX=" + (wide_index ? "ulong" : "uint"),
+          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function +
+              " -DMERKLIZE_WG=" + std::to_string(work_group_size) + " -DMERKLIZE_LEVELS=" +
+              std::to_string(levels) + " -DMERKLIZE_INDEX=" + (wide_index ? "ulong" : "uint"),
           std::string(node.name) + "-levels-wg" + std::to_string(work_group_size) + "-h" +
               std::to_string(levels) + (wide_index ? "-wide" : "")};
 }
@@ -88,14 +93,14 @@ inline program_spec with_extra_options(program_spec spec, const std::string &ext
 
 // The program holding the SHA-256 layer kernel (sha256_layer) of layer.hpp.
 inline program_spec sha256_layer_program() {
-  return {{"sha256.cl"}, "-cl-std=CL1.2", "sha256-layer"};
+  return {{"sha256.cl"}, base_build_options, "sha256-layer"};
 }
 
 // The program hashing whole inputs with BLAKE3 (blake3_chunks.cl, blake3_device), `lanes`
 // chunks per work-item.
 inline program_spec hash_program(unsigned lanes) {
   return {{"blake3.cl", "blake3_chunks.cl"},
-          "-cl-std=CL1.2 -DMERKLIZE_LANES=" + std::to_string(lanes),
+          std::string(base_build_options) + " -DMERKLIZE_LANES=" + std::to_string(lanes),
           "blake3-hash-lanes" + std::to_string(lanes)};
 }
 
@@ -104,7 +109,7 @@ inline program_spec hash_program(unsigned lanes) {
 inline program_spec proof_program(hash_kind hash) {
   const node_kernel node = node_kernel_of(hash);
   return {{node.file, "proof.cl"},
-          std::string("-cl-std=CL1.2 -DMERKLIZE_NODE=") + node.function,
+          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function,
           std::string("proof-") + to_string(hash)};
 }
 
