@@ -152,14 +152,20 @@ TEST_CASE("merklize root --devices builds over several devices", "[cli][multi]")
   }
 }
 
-TEST_CASE("merklize root --verbose says where the program came from", "[cli][programs]") {
+TEST_CASE("merklize root --verbose says where the program came from and the start-up times",
+          "[cli][programs]") {
   const auto file = "\"" + write_file("verbose", test::random_bytes(100 * 32)).string() + "\"";
   const auto root = run("root " + file).out;
   const auto verbose = [&](const std::string &expected_form) {
     const auto r = run("root --verbose " + file);
     CHECK(r.status == 0);
     CHECK(r.out == root);
-    CHECK(r.err == "program: " + expected_form + "\n");
+    const auto lines = r.err.find('\n');
+    CHECK(r.err.substr(0, lines + 1) == "program: " + expected_form + "\n");
+    CHECK_THAT(r.err.substr(lines + 1),
+               Catch::Matchers::Matches("times since start: device [0-9.]+ ms, merkleizer [0-9.]+ "
+                                        "ms, root [0-9.]+ ms; [1-9][0-9]* programs built in "
+                                        "[0-9.]+ ms\n"));
   };
   ::setenv("MERKLIZE_KERNEL_DIR", "", 1);
   ::setenv("MERKLIZE_CACHE_DIR", "", 1);

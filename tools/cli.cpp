@@ -4,7 +4,10 @@
 #include "quote.hpp"
 
 #include <merklize/merkleizer.hpp>
+#include <merklize/program_stats.hpp>
 
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <new>
 
@@ -42,8 +45,28 @@ cl::Device chosen_device(const std::optional<std::string> &spec) {
   return spec ? merklize::select_device(*spec) : merklize::default_device();
 }
 
-void report_program(bool verbose, merklize::merkleizer &m) {
-  if (verbose) std::cerr << "program: " << merklize::to_string(m.program_form()) << "\n";
+namespace {
+const auto process_start = std::chrono::steady_clock::now();
+}
+
+void milestones::reached(const char *what) {
+  const std::chrono::duration<double, std::milli> since =
+      std::chrono::steady_clock::now() - process_start;
+  char line[96];
+  std::snprintf(line, sizeof line, "%s%s %.1f ms", text_.empty() ? "" : ", ", what, since.count());
+  text_ += line;
+}
+
+std::string milestones::text() const { return text_; }
+
+void report_program(bool verbose, merklize::merkleizer &m, const milestones &times) {
+  if (!verbose) return;
+  const merklize::program_builds builds = merklize::program_builds_so_far();
+  char programs[96];
+  std::snprintf(programs, sizeof programs, "; %zu programs built in %.1f ms", builds.count,
+                builds.ms);
+  std::cerr << "program: " << merklize::to_string(m.program_form()) << "\n"
+            << "times since start: " << times.text() << programs << "\n";
 }
 
 } // namespace cli

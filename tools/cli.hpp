@@ -39,8 +39,20 @@ int run_main(const std::string &program, const std::function<int()> &body);
 // The device `spec` names (select_device), or the default device.
 cl::Device chosen_device(const std::optional<std::string> &spec);
 
-// With `verbose`, "program: <form>" on stderr: where m's kernels came from (jit, spirv,
-// spir-bitcode or cache).
-void report_program(bool verbose, merklize::merkleizer &m);
+// The moments a command reached, in milliseconds since the process began (its static
+// initialisation, just after the dynamic loader): where start-up time goes.
+class milestones {
+public:
+  void reached(const char *what);
+  // "device 241.3 ms, merkleizer 252.0 ms, ..." in the order reached.
+  std::string text() const;
+
+private:
+  std::string text_;
+};
+
+// With `verbose`, on stderr: "program: <form>", where m's kernels came from (jit, spirv,
+// spir-bitcode or cache); then the milestones, and the programs built and their time.
+void report_program(bool verbose, merklize::merkleizer &m, const milestones &times);
 
 } // namespace cli

@@ -50,8 +50,9 @@ command_runner add_root(CLI::App &app) {
   auto args = std::make_shared<root_arguments>();
   CLI::App &c = add_command(
       app, "root", "Print the root of the Merkle tree over FILE's leaves as 64 hex digits.",
-      "Kernels come compiled ahead of time from $MERKLIZE_KERNEL_DIR, or from the cache of "
-      "compiled programs in $MERKLIZE_CACHE_DIR, else are compiled now.");
+      "Kernels come from the cache of compiled programs ($MERKLIZE_CACHE_DIR, else "
+      "$XDG_CACHE_HOME/merklize or ~/.cache/merklize; set empty: no cache), or compiled ahead of "
+      "time from $MERKLIZE_KERNEL_DIR, else are compiled now and cached.");
   add_tree_options(c, args->tree);
   const auto device = add_device(c, args->device);
   const auto devices = add_text(c, "--devices", args->devices, "SPEC,SPEC...",
@@ -62,8 +63,10 @@ command_runner add_root(CLI::App &app) {
              "no smaller than a device's chunk)")
       ->needs(devices);
   const auto verbose = c.add_flag("-v,--verbose", args->verbose,
-                                  "say on stderr where the kernels came from: \"program: "
-                                  "jit|spirv|spir-bitcode|cache\"");
+                                  "say on stderr where the kernels came from (\"program: "
+                                  "jit|spirv|spir-bitcode|cache\") and where start-up time "
+                                  "went (\"times since start: device .. ms, merkleizer .. ms, "
+                                  "root .. ms; N programs built in .. ms\")");
   const auto chunk_log2 = add_chunk_log2(c, args->chunk_log2);
   devices->excludes(device)->excludes(verbose)->excludes(chunk_log2);
   add_progress(c, args->progress);

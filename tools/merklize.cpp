@@ -3,6 +3,30 @@
 #include "cli.hpp"
 #include "command_line.hpp"
 
+#include <merklize/programs.hpp>
+
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+// The tool keeps compiled programs across runs, as a library user opts in to: in
+// $MERKLIZE_CACHE_DIR where it is set (empty: no cache), else in $XDG_CACHE_HOME/merklize or
+// ~/.cache/merklize. A program from the cache loads several times faster than its source
+// compiles, and start-up is most of a small command's time.
+void use_program_cache() {
+  if (std::getenv("MERKLIZE_CACHE_DIR")) return; // the library reads it
+  const char *xdg = std::getenv("XDG_CACHE_HOME");
+  const char *home = std::getenv("HOME");
+  if (xdg && *xdg == '/')
+    merklize::set_cache_dir(std::string(xdg) + "/merklize");
+  else if (home && *home == '/')
+    merklize::set_cache_dir(std::string(home) + "/.cache/merklize");
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
+  use_program_cache();
   return cli::run_main("merklize", [&] { return cli::parse_merklize_command_line(argc, argv)(); });
 }

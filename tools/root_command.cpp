@@ -34,12 +34,17 @@ int root_command(const root_arguments &args) {
     return 0;
   }
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;
+  milestones times;
   library_input in(args.file, args.progress); // streamed: only chunks in flight are held
-  merklize::merkleizer m(chosen_device(args.device), cfg);
+  const cl::Device device = chosen_device(args.device);
+  times.reached("device");
+  merklize::merkleizer m(device, cfg);
+  times.reached("merkleizer");
   const auto root = m.root(in.get());
   in.finish();
+  times.reached("root");
   write_stdout(merklize::to_hex(root) + "\n");
-  report_program(args.verbose, m);
+  report_program(args.verbose, m, times);
   return 0;
 }
 

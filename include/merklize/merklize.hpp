@@ -15,6 +15,7 @@
 #include "node_rule.hpp"
 #include "parts.hpp"
 #include "profiling.hpp"
+#include "program_stats.hpp"
 #include "programs.hpp"
 #include "proof.hpp"
 #include "proof_device.hpp"

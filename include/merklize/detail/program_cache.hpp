@@ -12,6 +12,7 @@
 #include "program_spec.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -60,8 +61,11 @@ public:
     std::lock_guard<std::mutex> lock(mutex_);
     auto found = programs_.find(k);
     if (found != programs_.end()) return found->second;
+    const auto start = std::chrono::steady_clock::now();
     built_program built = load_program(context, device, spec);
     ++builds_;
+    build_ms_ +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     programs_.emplace(k, built);
     return built;
   }
@@ -72,11 +76,18 @@ public:
     return builds_;
   }
 
+  // The wall time those builds took, in milliseconds (what a program's start-up owes to them).
+  double build_ms() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return build_ms_;
+  }
+
 private:
   using key = std::tuple<cl_context, cl_device_id, std::string, std::string>;
   mutable std::mutex mutex_;
   std::map<key, built_program> programs_;
   std::size_t builds_ = 0;
+  double build_ms_ = 0;
 };
 
 // The spec's program for the device, built once per context (see load_program for its form).
