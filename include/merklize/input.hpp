@@ -32,11 +32,13 @@ public:
       : name_(std::move(name)), fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)), owned_(true) {
     if (fd_ < 0) detail::throw_file_error(name_, "open", errno);
     size_ = detail::regular_file_size(fd_);
+    if (!size_) detail::widen_pipe(fd_);
   }
 
   // An open descriptor, left open, named `name` in messages: stdin is input(0, "stdin").
   input(int fd, std::string name) : name_(std::move(name)), fd_(fd), owned_(false) {
     size_ = detail::regular_file_size(fd_);
+    if (!size_) detail::widen_pipe(fd_);
   }
 
   input(const input &) = delete;
