@@ -184,3 +184,24 @@ TEST_CASE("merklize root --verbose says where the program came from and the star
   ::unsetenv("MERKLIZE_KERNEL_DIR");
   ::unsetenv("MERKLIZE_CACHE_DIR");
 }
+
+// A first run on a fresh machine compiles every kernel it uses: the compilers' warnings must not
+// reach the user (PoCL printed "224 warnings generated." for the 16-lane kernels), and only a
+// failed build's log does. No program cache of ours or PoCL's, so each kernel is compiled here.
+TEST_CASE("merklize root compiles its kernels without a word on stderr", "[cli][programs]") {
+  const auto file = "\"" + write_file("quiet", test::random_bytes(5000 * 32)).string() + "\"";
+  ::setenv("MERKLIZE_CACHE_DIR", "", 1);
+  ::setenv("POCL_KERNEL_CACHE", "0", 1);
+  for (const char *hash : {"blake3", "blake3-parent", "sha256"}) {
+    INFO(hash);
+    const auto r = run(std::string("root --chunk-log2 10 --hash ") + hash + " " + file);
+    CHECK(r.status == 0);
+    CHECK(r.out.size() == 65);
+    CHECK(r.err.empty());
+  }
+  const auto b3 = run("b3sum " + file);
+  CHECK(b3.status == 0);
+  CHECK(b3.err.empty());
+  ::unsetenv("POCL_KERNEL_CACHE");
+  ::unsetenv("MERKLIZE_CACHE_DIR");
+}
