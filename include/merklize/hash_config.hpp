@@ -3,6 +3,7 @@
 #pragma once
 
 #include "blake3.hpp"
+#include "detail/quote.hpp"
 #include "tuning.hpp"
 
 #include <cstdint>
@@ -37,8 +38,8 @@ inline chunk_strategy parse_chunk_strategy(const std::string &name) {
   if (name == "automatic") return chunk_strategy::automatic;
   for (auto s : all_chunk_strategies)
     if (name == to_string(s)) return s;
-  throw error("unknown chunk strategy \"" + name +
-              "\" (known: automatic, one-chunk, lanes2, lanes4, lanes8, lanes16)");
+  throw error("unknown chunk strategy " + detail::quoted(name) +
+              " (known: automatic, one-chunk, lanes2, lanes4, lanes8, lanes16)");
 }
 
 // The strategy a device gets when none is asked for: its tuning row's chunks per work-item

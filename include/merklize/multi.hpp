@@ -31,6 +31,7 @@
 #pragma once
 
 #include "merkleizer.hpp"
+#include "detail/quote.hpp"
 #include "parts.hpp"
 
 #include <algorithm>
@@ -56,7 +57,8 @@ inline std::vector<cl::Device> select_devices(const std::string &specs) {
     std::string spec = detail::trimmed(specs.substr(at, comma - at));
     spec.erase(0, spec.find_first_not_of(" \t"));
     if (spec.empty())
-      throw error("empty device spec in \"" + specs + "\": give specs separated by commas");
+      throw error("empty device spec in " + detail::quoted(specs) +
+                  ": give specs separated by commas");
     devices.push_back(select_device(spec));
     if (comma == specs.size()) return devices;
     at = comma + 1;
