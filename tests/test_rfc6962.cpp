@@ -64,6 +64,32 @@ TEST_CASE("hash_entries matches OpenSSL for entries of every length across block
                     Contains("runs past the 10 bytes given"));
 }
 
+TEST_CASE("hash_entries splits a batch into launches of bounded bytes, in any span order",
+          "[rfc6962][entries]") {
+  device_queue d;
+  const auto data = test::random_bytes(1000);
+  // Out of order, overlapping, one larger than the limit, an empty one at the end.
+  const std::vector<merklize::entry_span> spans = {{900, 100}, {0, 10},  {5, 30},  {40, 300},
+                                                   {350, 1},   {351, 0}, {10, 20}, {1000, 0}};
+  for (const std::uint64_t limit : {1, 64, 200, 1000}) {
+    const auto hashed = merklize::detail::hash_entries_in_launches(
+        d.queue, data.data(), data.size(), spans, merklize::rfc6962_leaf_prefix, limit);
+    REQUIRE(hashed.size() == spans.size());
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+      INFO("limit " << limit << " entry " << i);
+      CHECK(hashed[i] == openssl_prefixed(0x00, data.data() + spans[i].first, spans[i].size));
+    }
+  }
+  // Launches hold consecutive spans within the limit, or one span alone.
+  const auto first = merklize::detail::next_entries_launch(spans, 0, 200);
+  CHECK(first.begin == 0);
+  CHECK(first.end == 1); // {0, 10} would widen the range to 1000 bytes
+  const auto second = merklize::detail::next_entries_launch(spans, 1, 200);
+  CHECK(second.end == 3); // {0, 10} and {5, 30}; {40, 300} would reach 340
+  CHECK(second.low == 0);
+  CHECK(second.high == 35);
+}
+
 TEST_CASE("the prefixed layer is SHA-256(prefix || block), on device buffers, host memory and "
           "the host",
           "[rfc6962][layer]") {

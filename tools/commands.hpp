@@ -48,6 +48,10 @@ struct verify_arguments {
 };
 int verify_command(const verify_arguments &args);
 
+// A digest given on the command line (LEAFHEX, ROOTHEX, OLDROOT, NEWROOT): 64 hex digits, else an
+// error naming the operand.
+merklize::digest digest_operand(const char *name, const std::string &hex);
+
 struct consistency_arguments {
   std::uint64_t old_size = 0;
   merklize::hash_kind hash = merklize::hash_kind::blake3;

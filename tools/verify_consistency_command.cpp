@@ -10,25 +10,14 @@
 #include <merklize/proof.hpp>
 
 namespace cli {
-namespace {
-
-merklize::digest root_argument(const char *name, const std::string &hex) {
-  try {
-    return merklize::digest_from_hex(hex);
-  } catch (const merklize::error &e) {
-    throw merklize::error(std::string(name) + ": " + e.what());
-  }
-}
-
-} // namespace
 
 int verify_consistency_command(const verify_consistency_arguments &args) {
   const auto text = read_input(args.proof, false);
   const auto proof = while_doing("reading the proof (" + size_text(text.size()) + " of JSON)", [&] {
     return merklize::consistency_proof_from_json(std::string(text.begin(), text.end()));
   });
-  const auto old_root = root_argument("OLDROOT", args.old_root);
-  const auto new_root = root_argument("NEWROOT", args.new_root);
+  const auto old_root = digest_operand("OLDROOT", args.old_root);
+  const auto new_root = digest_operand("NEWROOT", args.new_root);
   merklize::proof_expectations expect;
   expect.hash = args.hash;
   const merklize::verification result = merklize::verify_consistency(
