@@ -17,7 +17,9 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 module=$(echo "$package" | sed 's/[=<>].*//')
 if ! "$venv/bin/python" -c "import $module" 2>/dev/null; then
-  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$package" ||
+  # Few retries, short timeouts: without a network the test is skipped in seconds, not minutes.
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --retries 1 --timeout 15 \
+    "$package" ||
     skip "cannot install $package from PyPI into $venv"
 fi
 exec "$venv/bin/python" "$script" "$@"
