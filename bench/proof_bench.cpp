@@ -4,16 +4,26 @@
 //                            positions on the host, one gather launch);
 //   verify/<log2 N>/<P>:     P inclusion proofs checked in one enqueue_verify launch, beside the
 //                            host verifier on one thread on the same proofs (host_proofs/s, and
-//                            the ratio x_host).
+//                            the ratio x_host);
+//   consistency/<log2 N>:    the consistency proof from old size 2^(log2 N - 1) + 2^(log2 N - 3)
+//                            + 1 (the most nodes a size that large has) to the tree of N leaves
+//                            (gather_consistency: positions on the host, one gather launch), on
+//                            a tree that lives on the device alone (its leaves filled there), so
+//                            that 2^30 leaves need 64 GiB of device memory and none of the host;
+//                            each row checks the gathered nodes against reads of their offsets.
 // Device times are the kernels' own, from OpenCL event profiling (UseManualTime); rates are per
 // second of kernel time. Every row checks its device results against the host prover and
 // verifier first and fails if they differ.
 //
 //   proof_bench [--device=SPEC] [--log2_min=K] [--log2_max=K] [--proofs=P,P,...] [--hash=H]
-//               [--pad=P] [benchmark flags]
+//               [--pad=P] [--consistency_log2_min=K] [--consistency_log2_max=K]
+//               [benchmark flags]
+//   proof_bench --hash=rfc6962 --benchmark_filter=consistency --consistency_log2_min=24
+//               --consistency_log2_max=30                 consistency proofs, 2^24 .. 2^30 leaves
 // Default: 2^16 leaves and 4096 proofs on a CPU (PoCL: seconds), 2^16 .. 2^24 leaves (every
-// other power) and 2^10, 2^16 proofs on a GPU. The device is --device, else MERKLIZE_DEVICE,
-// else the first GPU, else the first device.
+// other power) and 2^10, 2^16 proofs on a GPU; consistency rows at 2^16 on a CPU, 2^24 .. 2^28
+// on a GPU (2^30 needs a device that allocates 32 GiB buffers, as an H200). The device is --device,
+// else MERKLIZE_DEVICE, else the first GPU, else the first device.
 #include <merklize/merklize.hpp>
 
 #include "flags.hpp"
@@ -197,6 +207,74 @@ void verify(benchmark::State &state) {
   state.counters["x_host"] = host_s / (kernel_s / double(state.iterations()));
 }
 
+// A tree of 2^log2 leaves on the device only: its leaves filled there with copies of one digest
+// (the nodes' values do not change a gather's time), its nodes built by enqueue_build.
+struct device_only_tree {
+  std::uint64_t leaf_count;
+  cl::Buffer leaves, nodes;
+};
+
+const device_only_tree &device_only_tree_of(unsigned log2) {
+  static std::unique_ptr<device_only_tree> held;
+  if (held && held->leaf_count == std::uint64_t(1) << log2) return *held;
+  held.reset(); // one size at a time
+  auto &m = bench_merkleizer();
+  const std::uint64_t n = std::uint64_t(1) << log2;
+  const cl::Buffer leaves = device_buffer(n * merklize::node_bytes);
+  const cl::Buffer nodes =
+      device_buffer(merklize::merkleizer::output_node_count(n) * merklize::node_bytes);
+  const merklize::digest pattern = merklize::sha256::hash("merklize", 8);
+  m.queue().enqueueFillBuffer(leaves, pattern, 0, n * merklize::node_bytes);
+  m.enqueue_build(leaves, n, nodes).back().wait();
+  held.reset(new device_only_tree{n, leaves, nodes});
+  return *held;
+}
+
+// The gathered nodes must be those at the proof's positions, each read from the device apart.
+bool consistency_gathered_correctly(const device_only_tree &t,
+                                    const merklize::consistency_proof &proof) {
+  const merklize::tree_layout layout(t.leaf_count);
+  const auto positions = merklize::consistency_positions(proof.old_size, t.leaf_count);
+  if (positions.size() != proof.nodes.size()) return false;
+  auto &queue = bench_merkleizer().queue();
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const std::uint64_t at = layout.level_offset(positions[i].level) + positions[i].index;
+    merklize::digest node;
+    queue.enqueueReadBuffer(at < t.leaf_count ? t.leaves : t.nodes, CL_TRUE,
+                            (at < t.leaf_count ? at : at - t.leaf_count) * merklize::node_bytes,
+                            merklize::node_bytes, node.data());
+    if (node != proof.nodes[i]) return false;
+  }
+  return true;
+}
+
+void consistency(benchmark::State &state) {
+  if (auto reason = merklize::why_no_consistency_proofs(bench_options))
+    return state.SkipWithError(reason->c_str());
+  const unsigned log2 = static_cast<unsigned>(state.range(0));
+  const device_only_tree *t = nullptr;
+  try {
+    t = &device_only_tree_of(log2);
+  } catch (const std::exception &e) {
+    return state.SkipWithError((std::string("no room for the tree: ") + e.what()).c_str());
+  }
+  // Alternating halves below the top give a node on nearly every level of the proof.
+  const std::uint64_t old_size = (t->leaf_count >> 1) + (log2 >= 3 ? t->leaf_count >> 3 : 0) + 1;
+  auto &prover = bench_prover();
+  const auto proof = prover.gather_consistency(t->leaves, t->nodes, t->leaf_count, old_size);
+  if (!consistency_gathered_correctly(*t, proof))
+    return state.SkipWithError("gathered nodes differ from the tree's");
+  double wall_ms = 0;
+  for (auto _ : state) {
+    prover.gather_consistency(t->leaves, t->nodes, t->leaf_count, old_size);
+    state.SetIterationTime(prover.last_times().kernel_ms * 1e-3);
+    wall_ms += prover.last_times().wall_ms;
+  }
+  state.counters["nodes"] = double(proof.nodes.size());
+  state.counters["old_size"] = double(old_size);
+  state.counters["wall_ms"] = wall_ms / double(state.iterations());
+}
+
 std::vector<std::int64_t> numbers(const std::string &list) {
   std::vector<std::int64_t> values;
   std::istringstream in(list);
@@ -214,6 +292,9 @@ int main(int argc, char **argv) {
                      CL_DEVICE_TYPE_GPU;
     std::string log2_min = "16", log2_max = gpu ? "24" : "16", proofs = gpu ? "1024,65536" : "4096";
     std::string hash = "blake3", pad = "promote";
+    std::string consistency_min = gpu ? "24" : "16", consistency_max = gpu ? "28" : "16";
+    bench::take_flag(argc, argv, "consistency_log2_min", consistency_min);
+    bench::take_flag(argc, argv, "consistency_log2_max", consistency_max);
     bench::take_flag(argc, argv, "log2_min", log2_min);
     bench::take_flag(argc, argv, "log2_max", log2_max);
     bench::take_flag(argc, argv, "proofs", proofs);
@@ -238,6 +319,17 @@ int main(int argc, char **argv) {
           ->ArgsProduct({sizes, numbers(proofs)})
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
+    const int consistency_low = std::stoi(consistency_min),
+              consistency_high = std::stoi(consistency_max);
+    if (consistency_low < 1 || consistency_high > 32 || consistency_low > consistency_high) {
+      std::cerr << "proof_bench: need 1 <= --consistency_log2_min <= --consistency_log2_max <= "
+                   "32\n";
+      return 2;
+    }
+    benchmark::RegisterBenchmark("consistency", consistency)
+        ->DenseRange(consistency_low, consistency_high)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
     bench::plain_ms_reporter reporter; // *_ms counters in plain milliseconds

@@ -1,6 +1,10 @@
 // SHA-256 on the device against OpenSSL on one host thread, in the same run:
 //   layer/<k>: the hashtree layer primitive (hash_layer) over the 2^(k-1) blocks of 2^k leaves;
-//   tree/<k>:  a whole sha256 tree (shape zero, SSZ) of 2^k leaves through enqueue_build.
+//   tree/<k>:  a whole sha256 tree (shape zero, SSZ) of 2^k leaves through enqueue_build;
+//   rfc6962_tree/<k>: the same leaves as an rfc6962 tree (RFC 6962's SHA-256(0x01 || l || r),
+//              shape promote), whose 65-byte nodes take a second block that depends on the data:
+//              its kernel time beside tree/<k>'s is the prefix's cost (x_sha256_tree);
+//   rfc6962_layer/<k>: the prefixed layer primitive (hash_layer_prefixed, 0x01).
 // Device times are the kernels' own, from OpenCL event profiling (UseManualTime). Each row
 // reports node hashes per second in kernels (hashes/s), OpenSSL's rate on the same work and the
 // ratio (x_openssl); tree rows add the rate over the span from the first kernel's start to the
@@ -8,6 +12,7 @@
 // against OpenSSL's and fails if they differ.
 //
 //   sha256_bench [--log2_min=K] [--log2_max=K] [benchmark flags]
+//   sha256_bench --log2_min=25 --log2_max=25 --benchmark_filter='tree'   both trees at 2^25
 // Default range: 2^16 .. 2^25 leaves on a GPU, 2^16 .. 2^18 elsewhere (a CPU through PoCL).
 // The device is MERKLIZE_DEVICE, else the first GPU, else the first device.
 
@@ -51,20 +56,25 @@ const std::uint8_t *random_input(std::size_t bytes) {
   return data.data();
 }
 
-void openssl_layer(std::uint8_t *out, const std::uint8_t *in, std::uint64_t count) {
+// SHA-256 of each 64-byte block, after a prefix byte where one is given (rfc6962's 0x01).
+void openssl_layer(std::uint8_t *out, const std::uint8_t *in, std::uint64_t count,
+                   int prefix = -1) {
+  const std::uint8_t prefix_byte = static_cast<std::uint8_t>(prefix);
   for (std::uint64_t i = 0; i < count; ++i) {
     SHA256_CTX ctx;
     SHA256_Init(&ctx);
+    if (prefix >= 0) SHA256_Update(&ctx, &prefix_byte, 1);
     SHA256_Update(&ctx, in + 64 * i, 64);
     SHA256_Final(out + 32 * i, &ctx);
   }
 }
 
-// The root of 2^k leaves, one layer at a time.
-merklize::digest openssl_tree_root(const std::uint8_t *leaves, std::uint64_t leaf_count) {
+// The root of 2^k leaves, one layer at a time (a power of two: no lone node, either shape).
+merklize::digest openssl_tree_root(const std::uint8_t *leaves, std::uint64_t leaf_count,
+                                   int prefix = -1) {
   std::vector<std::uint8_t> level(leaves, leaves + leaf_count * 32);
   for (std::uint64_t size = leaf_count; size > 1; size /= 2)
-    openssl_layer(level.data(), level.data(), size / 2);
+    openssl_layer(level.data(), level.data(), size / 2, prefix);
   merklize::digest root;
   std::memcpy(root.data(), level.data(), 32);
   return root;
@@ -115,7 +125,8 @@ void report(benchmark::State &state, std::uint64_t hashes, double kernel_s,
   state.counters["x_openssl"] = rate / openssl.hashes_per_s;
 }
 
-void layer(benchmark::State &state) {
+// The layer rows: sha256_layer, or with `prefix` >= 0 sha256_layer_prefixed.
+void layer_of(benchmark::State &state, int prefix) {
   const unsigned k = static_cast<unsigned>(state.range(0));
   const std::uint64_t count = std::uint64_t(1) << (k - 1); // the blocks of 2^k leaves
   const std::uint8_t *blocks = random_input(count * 64);
@@ -124,29 +135,41 @@ void layer(benchmark::State &state) {
   const cl::Buffer out(d.context, CL_MEM_WRITE_ONLY, count * 32);
   double kernel_s = 0;
   for (auto _ : state) {
-    cl::Event done = merklize::hash_layer(d.queue, out, in, count);
+    cl::Event done = prefix < 0 ? merklize::hash_layer(d.queue, out, in, count)
+                                : merklize::hash_layer_prefixed(d.queue, out, in, count,
+                                                                static_cast<std::uint8_t>(prefix));
     done.wait();
     const double s = merklize::event_ms(done) * 1e-3;
     state.SetIterationTime(s);
     kernel_s += s;
   }
-  const auto &openssl = openssl_once("layer" + std::to_string(k), count, [&] {
-    std::vector<std::uint8_t> digests(count * 32);
-    openssl_layer(digests.data(), blocks, count);
-    return digests;
-  });
+  const auto &openssl =
+      openssl_once("layer" + std::to_string(k) + "/" + std::to_string(prefix), count, [&] {
+        std::vector<std::uint8_t> digests(count * 32);
+        openssl_layer(digests.data(), blocks, count, prefix);
+        return digests;
+      });
   if (d.download(out, 0, count * 32) != openssl.result)
     return state.SkipWithError("device digests differ from OpenSSL's");
   report(state, count, kernel_s, openssl);
 }
 
-void tree(benchmark::State &state) {
+void layer(benchmark::State &state) { layer_of(state, -1); }
+void rfc6962_layer(benchmark::State &state) { layer_of(state, merklize::rfc6962_node_prefix); }
+
+// Kernel seconds per build of the sha256 tree of 2^k leaves, for rfc6962_tree's ratio.
+std::map<unsigned, double> sha256_tree_s;
+
+// The tree rows: sha256 of shape zero, or rfc6962 (shape promote, the same for 2^k leaves).
+void tree_of(benchmark::State &state, merklize::hash_kind hash) {
+  const bool rfc6962 = hash == merklize::hash_kind::rfc6962;
+  const int prefix = rfc6962 ? merklize::rfc6962_node_prefix : -1;
   const unsigned k = static_cast<unsigned>(state.range(0));
   const std::uint64_t n = std::uint64_t(1) << k;
   const std::uint8_t *leaves = random_input(n * 32);
   device_session d;
   merklize::merkleizer m(d.context, bench_device(),
-                         {{merklize::hash_kind::sha256, merklize::shape::zero}});
+                         {{hash, rfc6962 ? merklize::shape::promote : merklize::shape::zero}});
   const cl::Buffer in = d.upload(leaves, n * 32);
   const std::uint64_t out_nodes = merklize::merkleizer::output_node_count(n);
   const cl::Buffer out(d.context, CL_MEM_READ_WRITE, out_nodes * 32);
@@ -162,16 +185,25 @@ void tree(benchmark::State &state) {
     events.back().getProfilingInfo(CL_PROFILING_COMMAND_END, &last);
     span_s += static_cast<double>(last - first) * 1e-9;
   }
-  const auto &openssl = openssl_once("tree" + std::to_string(k), n - 1, [&] {
-    const auto root = openssl_tree_root(leaves, n);
-    return std::vector<std::uint8_t>(root.begin(), root.end());
-  });
+  const auto &openssl =
+      openssl_once(std::string(merklize::to_string(hash)) + std::to_string(k), n - 1, [&] {
+        const auto root = openssl_tree_root(leaves, n, prefix);
+        return std::vector<std::uint8_t>(root.begin(), root.end());
+      });
   if (d.download(out, (out_nodes - 1) * 32, 32) != openssl.result)
     return state.SkipWithError("device root differs from OpenSSL's");
   report(state, n - 1, kernel_s, openssl);
   state.counters["span_hashes/s"] =
       static_cast<double>(n - 1) * static_cast<double>(state.iterations()) / span_s;
+  const double per_build_s = kernel_s / static_cast<double>(state.iterations());
+  if (!rfc6962)
+    sha256_tree_s[k] = per_build_s;
+  else if (sha256_tree_s.count(k)) // after tree/<k> in the same run
+    state.counters["x_sha256_tree"] = per_build_s / sha256_tree_s[k];
 }
+
+void tree(benchmark::State &state) { tree_of(state, merklize::hash_kind::sha256); }
+void rfc6962_tree(benchmark::State &state) { tree_of(state, merklize::hash_kind::rfc6962); }
 
 } // namespace
 
@@ -191,7 +223,8 @@ int main(int argc, char **argv) {
               << "OpenSSL: " << OpenSSL_version(OPENSSL_VERSION) << " (one thread)\n";
     benchmark::AddCustomContext("device", name);
     benchmark::AddCustomContext("openssl", OpenSSL_version(OPENSSL_VERSION));
-    for (auto [label, fn] : {std::pair{"layer", layer}, std::pair{"tree", tree}})
+    for (auto [label, fn] : {std::pair{"layer", layer}, std::pair{"rfc6962_layer", rfc6962_layer},
+                             std::pair{"tree", tree}, std::pair{"rfc6962_tree", rfc6962_tree}})
       benchmark::RegisterBenchmark(label, fn)
           ->DenseRange(log2_min, log2_max)
           ->UseManualTime()

@@ -1,5 +1,6 @@
 /* SHA-256 (FIPS 180-4) of 64-byte messages in plain OpenCL C 1.2: merklize's "sha256" node,
- * SHA-256(left || right) as in SSZ, and the layer kernel of the hashtree contract.
+ * SHA-256(left || right) as in SSZ, its "rfc6962" node, SHA-256(0x01 || left || right), and the
+ * layer kernels of the hashtree contract.
  *
  * Byte order: SHA-256 works on big-endian 32-bit words, but nodes arrive as uints loaded from
  * memory as they are (vload), whose value depends on the device's byte order. sha256_word takes
@@ -125,6 +126,41 @@ inline uint8 sha256_node(uint8 left, uint8 right, int is_root) {
                  sha256_memory_word(digest.s6), sha256_memory_word(digest.s7));
 }
 
+/* SHA-256 of the 65 bytes prefix || left || right (prefix: one byte, in the low 8 bits). The
+ * byte shifts every word of the message: block 1 is the prefix, left and 31 bytes of right, with
+ * a full message schedule, as much work as sha256_node's first block; block 2 is right's last
+ * byte, the padding (0x80, zeros) and the bit length 520. Only its first word depends on the data,
+ * so its schedule cannot be precomputed as sha256_padding_kw is, but its other fifteen words are
+ * constants here: with the rounds unrolled, the compiler folds every term they contribute
+ * (W[1..14] = 0 adds nothing, K[t] + W[t] of rounds 1..15 is a constant). */
+inline uint8 sha256_prefixed_node(uint prefix, uint8 left, uint8 right) {
+  const uint l[8] = {sha256_word(left.s0), sha256_word(left.s1), sha256_word(left.s2),
+                     sha256_word(left.s3), sha256_word(left.s4), sha256_word(left.s5),
+                     sha256_word(left.s6), sha256_word(left.s7)};
+  const uint r[8] = {sha256_word(right.s0), sha256_word(right.s1), sha256_word(right.s2),
+                     sha256_word(right.s3), sha256_word(right.s4), sha256_word(right.s5),
+                     sha256_word(right.s6), sha256_word(right.s7)};
+  uint w[16] = {prefix << 24 | l[0] >> 8, l[0] << 24 | l[1] >> 8, l[1] << 24 | l[2] >> 8,
+                l[2] << 24 | l[3] >> 8,   l[3] << 24 | l[4] >> 8, l[4] << 24 | l[5] >> 8,
+                l[5] << 24 | l[6] >> 8,   l[6] << 24 | l[7] >> 8, l[7] << 24 | r[0] >> 8,
+                r[0] << 24 | r[1] >> 8,   r[1] << 24 | r[2] >> 8, r[2] << 24 | r[3] >> 8,
+                r[3] << 24 | r[4] >> 8,   r[4] << 24 | r[5] >> 8, r[5] << 24 | r[6] >> 8,
+                r[6] << 24 | r[7] >> 8};
+  uint tail[16] = {r[7] << 24 | 0x00800000u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u,
+                   0u, 520u};
+  const uint8 digest =
+      sha256_compress_message(sha256_compress_message(sha256_iv(), w), tail);
+  return (uint8)(sha256_memory_word(digest.s0), sha256_memory_word(digest.s1),
+                 sha256_memory_word(digest.s2), sha256_memory_word(digest.s3),
+                 sha256_memory_word(digest.s4), sha256_memory_word(digest.s5),
+                 sha256_memory_word(digest.s6), sha256_memory_word(digest.s7));
+}
+
+/* Node mode "rfc6962": RFC 6962's interior node, SHA-256(0x01 || left || right). No root flag. */
+inline uint8 rfc6962_node(uint8 left, uint8 right, int is_root) {
+  return sha256_prefixed_node(0x01u, left, right);
+}
+
 /* The hashtree contract: out[i] = SHA-256(in[64 i .. 64 i + 64)) for i < count, 32 bytes each.
  * Vector pointers let the compiler use wide loads: buffers start aligned, blocks are 64 bytes and
  * digests 32. The global size is rounded up to the work-group size. */
@@ -133,4 +169,14 @@ __kernel void sha256_layer(__global const uint16 *in, __global uint8 *out, ulong
   if (i >= count) return;
   const uint16 block = in[i];
   out[i] = sha256_node(block.lo, block.hi, 0);
+}
+
+/* The same with a prefix byte: out[i] = SHA-256(prefix || in[64 i .. 64 i + 64)), prefix in the
+ * low 8 bits (0x01: a layer of RFC 6962 nodes). */
+__kernel void sha256_layer_prefixed(__global const uint16 *in, __global uint8 *out, ulong count,
+                                    uint prefix) {
+  const ulong i = get_global_id(0);
+  if (i >= count) return;
+  const uint16 block = in[i];
+  out[i] = sha256_prefixed_node(prefix & 0xFFu, block.lo, block.hi);
 }

@@ -130,6 +130,14 @@ TEST_CASE("an H200 builds SHA-256 trees one level a launch, then fused", "[launc
   CHECK(launches[10] == planned_launch{kernel_kind::subtree, 8, 1u << 8, 1u << 7, false});
 }
 
+TEST_CASE("rfc6962 trees get the SHA-256 kernel choice and no lanes", "[launch-plan]") {
+  const merklize::config sha256{{merklize::hash_kind::sha256}};
+  const merklize::config rfc6962{{merklize::hash_kind::rfc6962}};
+  CHECK(plan(h200(), rfc6962, std::uint64_t(1) << 25) ==
+        plan(h200(), sha256, std::uint64_t(1) << 25));
+  CHECK(settings(pocl_cpu(16), rfc6962).lanes == 1);
+}
+
 TEST_CASE("PoCL hashes BLAKE3 nodes in vector lanes, one level a launch", "[launch-plan]") {
   for (unsigned width : {4u, 8u, 16u}) {
     const auto s = settings(pocl_cpu(width), {});

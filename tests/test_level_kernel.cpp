@@ -2,6 +2,7 @@
 // number of nodes per work-item and both index widths against the host's node hash, then
 // through the merkleizer with config::level_kernel set, against the host reference.
 #include "helpers.hpp"
+#include "proof_helpers.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -150,11 +151,15 @@ TEST_CASE("merkle_level matches the host node hash: sha256", "[level-kernel]") {
   check_level_kernel(merklize::hash_kind::sha256, 32);
 }
 
+TEST_CASE("merkle_level matches the host node hash: rfc6962", "[level-kernel][rfc6962]") {
+  check_level_kernel(merklize::hash_kind::rfc6962, GENERATE(3, 32));
+}
+
 TEST_CASE("level_kernel = level builds the reference trees, device buffers, in place and streamed",
           "[level-kernel]") {
-  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
-                             merklize::hash_kind::sha256);
-  const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
+  const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));
+  const auto hash = options.hash;
+  const auto pad = options.pad;
   for (unsigned nodes_per_item : {1u, 2u, 4u})
     for (unsigned levels_per_launch : {0u, 1u}) { // hybrid dispatch, or one launch per level
       const merklize::config cfg = level_config({hash, pad}, nodes_per_item, levels_per_launch);

@@ -3,6 +3,7 @@
 // host's node hash, then through the merkleizer with config::level_kernel = levels and with the
 // automatic choice, against the host reference.
 #include "helpers.hpp"
+#include "proof_helpers.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -195,12 +196,16 @@ TEST_CASE("merkle_levels matches the host node hash: blake3-parent and sha256", 
   check_levels_kernel(GENERATE(merklize::hash_kind::blake3_parent, merklize::hash_kind::sha256), 8);
 }
 
+TEST_CASE("merkle_levels matches the host node hash: rfc6962", "[levels-kernel][rfc6962]") {
+  check_levels_kernel(merklize::hash_kind::rfc6962, GENERATE(3, 8));
+}
+
 TEST_CASE("level_kernel = levels builds the reference trees, device buffers, in place and "
           "streamed",
           "[levels-kernel]") {
-  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
-                             merklize::hash_kind::sha256);
-  const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
+  const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));
+  const auto hash = options.hash;
+  const auto pad = options.pad;
   for (unsigned levels_per_item : {2u, 3u})
     for (std::size_t wg : {4u, 8u, 3u}) { // 3: not a power of two, so no fused launches
       const merklize::config cfg = levels_config({hash, pad}, levels_per_item, wg);
@@ -212,8 +217,12 @@ TEST_CASE("level_kernel = levels builds the reference trees, device buffers, in 
 
 TEST_CASE("the automatic level kernels with one node per lane build the reference trees",
           "[levels-kernel]") {
-  merklize::config cfg{{GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::sha256),
-                        GENERATE(merklize::shape::promote, merklize::shape::zero)}};
+  merklize::config cfg{
+      GENERATE(merklize::tree_options{merklize::hash_kind::blake3},
+               merklize::tree_options{merklize::hash_kind::blake3, merklize::shape::zero},
+               merklize::tree_options{merklize::hash_kind::sha256},
+               merklize::tree_options{merklize::hash_kind::sha256, merklize::shape::zero},
+               merklize::tree_options{merklize::hash_kind::rfc6962})};
   cfg.lanes = 1;
   cfg.work_group_size = GENERATE(4u, 16u);
   check_trees(cfg, std::string(merklize::to_string(cfg.tree.hash)) + " " +

@@ -1,6 +1,7 @@
 // Several devices in one process (multi.hpp), on PoCL as the same device named two and three
 // times: bit for bit the single-device tree and the host reference at awkward sizes, every hash
 // and shape, fixed depths and output levels; build_part in place, finish_tree, and the errors.
+#include "proof_helpers.hpp"
 #include "tree_checks.hpp"
 
 #include <catch2/catch.hpp>
@@ -66,9 +67,9 @@ std::vector<merklize::digest> nodes_of(const merklize::tree &t, unsigned level, 
 
 TEST_CASE("several queues on one device give the single-device tree bit for bit", "[multi]") {
   const std::size_t queues = GENERATE(2, 3);
-  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
-                             merklize::hash_kind::sha256);
-  const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
+  const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));
+  const auto hash = options.hash;
+  const auto pad = options.pad;
   const unsigned s = GENERATE(2u, 4u);
   const auto cfg = multi_config({hash, pad}, s);
   merklize::multi_merkleizer mm(same_device(queues), cfg);
@@ -254,9 +255,9 @@ TEST_CASE("merkle.json: every case up to 2^16 + 1 leaves through two devices", "
 }
 
 TEST_CASE("build_part writes its part of the tree and nothing else", "[multi][build_part]") {
-  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
-                             merklize::hash_kind::sha256);
-  const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
+  const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));
+  const auto hash = options.hash;
+  const auto pad = options.pad;
   merklize::config cfg{{hash, pad}};
   cfg.chunk_log2 = 2;
   cfg.work_group_size = 4;
@@ -343,9 +344,9 @@ TEST_CASE("build_part refuses bad parts before writing anything", "[multi][build
 
 TEST_CASE("finish_tree computes the levels above a given level as the reference does",
           "[multi][finish]") {
-  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
-                             merklize::hash_kind::sha256);
-  const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
+  const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));
+  const auto hash = options.hash;
+  const auto pad = options.pad;
   for (std::uint64_t n : test::awkward_sizes(6)) {
     const auto leaves = test::random_bytes(n * 32);
     const auto full = merklize::reference_tree(leaves.data(), leaves.size(), {hash, pad});

@@ -2,13 +2,14 @@
 // k up to 20, and around the work-group size. Every output is poisoned before the run, and every
 // node is compared, so a node the device failed to write shows up.
 #include "helpers.hpp"
+#include "proof_helpers.hpp"
 
 #include <catch2/catch.hpp>
 
 TEST_CASE("random leaves at awkward sizes match the host reference", "[random]") {
-  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
-                             merklize::hash_kind::sha256);
-  const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
+  const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));
+  const auto hash = options.hash;
+  const auto pad = options.pad;
   merklize::merkleizer m(test::test_device(), {{hash, pad}});
   for (std::uint64_t n : test::awkward_sizes(20)) {
     INFO(merklize::to_string(hash) << " " << merklize::to_string(pad) << " n=" << n);

@@ -1,5 +1,6 @@
 // Host builds stream chunks of 2^s leaves through the device; what they keep depends on the
 // output levels. Every combination is compared with the host reference, node for node.
+#include "proof_helpers.hpp"
 #include "tree_checks.hpp"
 
 #include <catch2/catch.hpp>
@@ -26,9 +27,9 @@ std::uint64_t expected_chunks(std::uint64_t n, unsigned s) {
 } // namespace
 
 TEST_CASE("chunked builds match the reference for every output and shape", "[streaming]") {
-  const auto hash = GENERATE(merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
-                             merklize::hash_kind::sha256);
-  const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
+  const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));
+  const auto hash = options.hash;
+  const auto pad = options.pad;
   const unsigned chunk_log2 = GENERATE(1u, 3u, 4u, 6u);
   for (std::uint64_t n :
        {1ull, 2ull, 3ull, 7ull, 8ull, 9ull, 54ull, 61ull, 63ull, 64ull, 65ull, 1000ull, 4097ull}) {

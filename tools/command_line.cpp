@@ -40,6 +40,22 @@ CLI::Option *add_chunk_log2(CLI::App &command, std::optional<unsigned> &chunk_lo
                     "is a few chunks, whatever FILE's size");
 }
 
+CLI::Option *add_mix_in_length(CLI::App &command, std::optional<std::uint64_t> &length,
+                               const std::string &what) {
+  return add_parsed(command, "--mix-in-length", length, parse_count, "N",
+                    what + " of an SSZ list of N elements: the tree's root with N mixed in, "
+                           "SHA-256(root || N as 32 bytes little-endian); needs --hash sha256 "
+                           "--pad zero");
+}
+
+CLI::Option *add_output(CLI::App &command, std::optional<std::string> &output,
+                        const std::string &what) {
+  return add_text(command, "-o,--output", output, what,
+                  "write to " + what +
+                      ", not stdout: to a temporary file renamed over it once whole, so that it "
+                      "is never left half-written");
+}
+
 CLI::Option *add_leaves(CLI::App &command, std::string &file) {
   return command.add_option("FILE", file, "N x 32 bytes of leaves, or - for stdin")
       ->required()
@@ -54,6 +70,7 @@ command_runner add_root(CLI::App &app) {
       "$XDG_CACHE_HOME/merklize or ~/.cache/merklize; set empty: no cache), or compiled ahead of "
       "time from $MERKLIZE_KERNEL_DIR, else are compiled now and cached.");
   add_tree_options(c, args->tree);
+  add_mix_in_length(c, args->mix_in_length, "print the root");
   const auto device = add_device(c, args->device);
   const auto devices = add_text(c, "--devices", args->devices, "SPEC,SPEC...",
                                 "build over several devices (one named twice: two queues); not "
@@ -82,10 +99,9 @@ command_runner add_proof(CLI::App &app) {
   add_parsed(c, "-i,--index", args->index, parse_count, "I", "the leaf to prove, from 0")
       ->required();
   add_tree_options(c, args->tree);
+  add_mix_in_length(c, args->mix_in_length, "prove the leaf under the root");
   add_device(c, args->device);
-  add_text(c, "-o,--output", args->output, "PROOF",
-           "write the proof to PROOF, not stdout: to a temporary file renamed over PROOF once "
-           "whole, so that PROOF is never left half-written");
+  add_output(c, args->output, "PROOF");
   add_chunk_log2(c, args->chunk_log2);
   add_progress(c, args->progress);
   add_leaves(c, args->file);
@@ -108,6 +124,64 @@ command_runner add_verify(CLI::App &app) {
   c.add_option("LEAFHEX", args->leaf, "the leaf, 64 hex digits")->required()->type_name("");
   c.add_option("ROOTHEX", args->root, "the root, 64 hex digits")->required()->type_name("");
   return [args] { return verify_command(*args); };
+}
+
+command_runner add_consistency(CLI::App &app) {
+  auto args = std::make_shared<consistency_arguments>();
+  CLI::App &c =
+      add_command(app, "consistency",
+                  "Print the consistency proof (RFC 9162 2.1.4) that the tree of FILE's "
+                  "first M leaves is a prefix of the tree of all of them, as one line of "
+                  "JSON (docs/PROOFS.md).",
+                  "Shape promote: hashes rfc6962, sha256 and blake3 (not blake3-parent).");
+  add_parsed(c, "--old-size", args->old_size, parse_count, "M",
+             "the leaves of the old tree, 0 to FILE's leaf count")
+      ->required();
+  add_parsed(c, "--hash", args->hash, parse_hash, "H",
+             "node hash: blake3 (default), sha256 or rfc6962");
+  add_device(c, args->device);
+  add_output(c, args->output, "PROOF");
+  add_progress(c, args->progress);
+  add_leaves(c, args->file);
+  return [args] { return consistency_command(*args); };
+}
+
+command_runner add_verify_consistency(CLI::App &app) {
+  auto args = std::make_shared<verify_consistency_arguments>();
+  CLI::App &c = add_command(app, "verify-consistency",
+                            "Check on the host that PROOF shows the tree whose root is OLDROOT to "
+                            "be a prefix of the tree whose root is NEWROOT: exit status 0 if it "
+                            "does, 1 if not (or if anything is malformed).");
+  add_parsed(c, "--hash", args->hash, parse_hash, "H", "require a proof for this hash");
+  add_parsed(c, "--old-size", args->old_size, parse_count, "M",
+             "require a proof from a tree of M leaves");
+  add_parsed(c, "--new-size", args->new_size, parse_count, "N",
+             "require a proof to a tree of N leaves");
+  c.add_option("PROOF", args->proof, "the proof's JSON, or - for stdin")->required()->type_name("");
+  c.add_option("OLDROOT", args->old_root, "the old tree's root, 64 hex digits")
+      ->required()
+      ->type_name("");
+  c.add_option("NEWROOT", args->new_root, "the new tree's root, 64 hex digits")
+      ->required()
+      ->type_name("");
+  return [args] { return verify_consistency_command(*args); };
+}
+
+command_runner add_leaf_hash(CLI::App &app) {
+  auto args = std::make_shared<leaf_hash_arguments>();
+  CLI::App &c = add_command(app, "leaf-hash",
+                            "Write the leaves of a log: RFC 6962's leaf hash SHA-256(0x00 || "
+                            "entry) of each entry of the FILEs, in order, hashed on the device, "
+                            "32 raw bytes each (the leaves of `merklize root --hash rfc6962`).");
+  add_parsed(c, "--hash", args->hash, parse_hash, "H", "the leaf hash: rfc6962 (the only one)")
+      ->required();
+  add_parsed(c, "--entries", args->entries, parse_entries, "F",
+             "how the FILEs hold entries: lines (default; one a line, the \"\\n\" not part of "
+             "it) or length-prefixed (each a 4-byte big-endian length, then its bytes)");
+  add_device(c, args->device);
+  add_output(c, args->output, "LEAVES");
+  c.add_option("FILE", args->files, "files of entries, or - for stdin")->required()->type_name("");
+  return [args] { return leaf_hash_command(*args); };
 }
 
 command_runner add_b3sum(CLI::App &app) {
@@ -183,8 +257,14 @@ command_runner parse_merklize_command_line(int argc, char **argv) {
   app.footer(std::string(exit_statuses) +
              "\n`merklize help COMMAND` or `merklize COMMAND --help` prints a command's usage.");
   const std::pair<const char *, command_runner> commands[] = {
-      {"root", add_root(app)},   {"proof", add_proof(app)},     {"verify", add_verify(app)},
-      {"b3sum", add_b3sum(app)}, {"devices", add_devices(app)},
+      {"root", add_root(app)},
+      {"proof", add_proof(app)},
+      {"verify", add_verify(app)},
+      {"consistency", add_consistency(app)},
+      {"verify-consistency", add_verify_consistency(app)},
+      {"leaf-hash", add_leaf_hash(app)},
+      {"b3sum", add_b3sum(app)},
+      {"devices", add_devices(app)},
   };
   std::string topic;
   add_help(app, topic);

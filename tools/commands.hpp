@@ -3,6 +3,7 @@
 // <name>_command.cpp each). Each returns its exit status.
 #pragma once
 
+#include <merklize/entries.hpp>
 #include <merklize/proof.hpp>
 #include <merklize/tree.hpp>
 
@@ -15,6 +16,7 @@ namespace cli {
 
 struct root_arguments {
   merklize::tree_options tree;
+  std::optional<std::uint64_t> mix_in_length; // SSZ: the root of a list of this many elements
   std::optional<std::string> device;
   std::optional<std::string> devices; // several devices, SPEC,SPEC...
   std::optional<unsigned> shard_log2;
@@ -24,9 +26,14 @@ struct root_arguments {
 };
 int root_command(const root_arguments &args);
 
+// Refuses --mix-in-length (SSZ's list root) where the tree is not SSZ's: sha256, shape zero.
+void check_mix_in_length(const std::optional<std::uint64_t> &length,
+                         const merklize::tree_options &tree);
+
 struct proof_arguments {
   std::uint64_t index = 0;
   merklize::tree_options tree;
+  std::optional<std::uint64_t> mix_in_length; // SSZ: the proof against the list's root
   std::optional<std::string> device;
   std::optional<std::string> output; // a file, else stdout
   std::optional<unsigned> chunk_log2;
@@ -40,6 +47,36 @@ struct verify_arguments {
   std::string proof, leaf, root;
 };
 int verify_command(const verify_arguments &args);
+
+// A digest given on the command line (LEAFHEX, ROOTHEX, OLDROOT, NEWROOT): 64 hex digits, else an
+// error naming the operand.
+merklize::digest digest_operand(const char *name, const std::string &hex);
+
+struct consistency_arguments {
+  std::uint64_t old_size = 0;
+  merklize::hash_kind hash = merklize::hash_kind::blake3;
+  std::optional<std::string> device;
+  std::optional<std::string> output; // a file, else stdout
+  bool progress = false;
+  std::string file;
+};
+int consistency_command(const consistency_arguments &args);
+
+struct verify_consistency_arguments {
+  std::optional<merklize::hash_kind> hash;
+  std::optional<std::uint64_t> old_size, new_size;
+  std::string proof, old_root, new_root;
+};
+int verify_consistency_command(const verify_consistency_arguments &args);
+
+struct leaf_hash_arguments {
+  merklize::hash_kind hash = merklize::hash_kind::rfc6962;
+  merklize::entry_framing entries = merklize::entry_framing::lines;
+  std::optional<std::string> device;
+  std::optional<std::string> output; // a file, else stdout
+  std::vector<std::string> files;
+};
+int leaf_hash_command(const leaf_hash_arguments &args);
 
 // As the b3sum program takes them (b3sum 1.x), and --device and --progress.
 struct b3sum_arguments {

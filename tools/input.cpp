@@ -105,12 +105,16 @@ std::vector<std::uint8_t> read_input(const std::string &path, bool progress) {
 
 std::vector<std::uint8_t> read_leaves(const std::string &path, bool progress) {
   auto leaves = read_input(path, progress);
+  check_leaves(path, leaves.size());
+  return leaves;
+}
+
+void check_leaves(const std::string &path, std::uint64_t bytes) {
   try {
-    merklize::leaf_count_of(leaves.size());
+    merklize::leaf_count_of(bytes);
   } catch (const merklize::error &e) {
     throw merklize::error((path == "-" ? "stdin" : quote(path)) + ": " + e.what());
   }
-  return leaves;
 }
 
 } // namespace cli

@@ -66,4 +66,7 @@ std::vector<std::uint8_t> read_input(const std::string &path, bool progress);
 // The same, checked to hold N >= 1 leaves of 32 bytes, else an error naming the input.
 std::vector<std::uint8_t> read_leaves(const std::string &path, bool progress);
 
+// Refuses `bytes` bytes read from `path` that are not N >= 1 leaves, naming the input.
+void check_leaves(const std::string &path, std::uint64_t bytes);
+
 } // namespace cli

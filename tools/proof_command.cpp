@@ -10,12 +10,15 @@
 namespace cli {
 
 int proof_command(const proof_arguments &args) {
+  check_mix_in_length(args.mix_in_length, args.tree);
   merklize::config cfg;
   cfg.tree = args.tree;
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;
   library_input in(args.file, args.progress); // opened first: a bad FILE fails at once
   merklize::merkleizer m(chosen_device(args.device), cfg);
-  const std::string json = merklize::to_json(m.prove(in.get(), args.index)) + "\n";
+  auto proof = m.prove(in.get(), args.index);
+  if (args.mix_in_length) proof = merklize::mix_in_length(proof, *args.mix_in_length);
+  const std::string json = merklize::to_json(proof) + "\n";
   in.finish();
   if (args.output)
     write_file_replacing(*args.output, json);

@@ -14,7 +14,10 @@ namespace {
 
 // Several devices (multi.hpp) build from leaves in memory: the file is read whole first.
 merklize::digest root_on_devices(const root_arguments &args, merklize::config cfg) {
-  const auto leaves = read_leaves(args.file, args.progress);
+  const auto leaves = read_input(args.file, args.progress);
+  const auto empty = merklize::empty_tree_root(cfg.tree);
+  if (leaves.empty() && empty) return *empty; // N = 0
+  check_leaves(args.file, leaves.size());
   if (args.shard_log2) cfg.shard_log2 = *args.shard_log2;
   merklize::multi_merkleizer m(merklize::select_devices(*args.devices), cfg);
   return while_doing("building the tree of " +
@@ -23,14 +26,28 @@ merklize::digest root_on_devices(const root_arguments &args, merklize::config cf
                      [&] { return m.build(leaves).root(); });
 }
 
+// The root as printed: with --mix-in-length, the SSZ list's root.
+std::string root_text(const root_arguments &args, const merklize::digest &root) {
+  return merklize::to_hex(args.mix_in_length ? merklize::mix_in_length(root, *args.mix_in_length)
+                                             : root) +
+         "\n";
+}
+
 } // namespace
 
+void check_mix_in_length(const std::optional<std::uint64_t> &length,
+                         const merklize::tree_options &tree) {
+  if (length && (tree.hash != merklize::hash_kind::sha256 || tree.pad != merklize::shape::zero))
+    throw usage_error("--mix-in-length is SSZ's list root: it needs --hash sha256 --pad zero");
+}
+
 int root_command(const root_arguments &args) {
+  check_mix_in_length(args.mix_in_length, args.tree);
   merklize::config cfg;
   cfg.tree = args.tree;
   cfg.output = merklize::output_levels::root_only();
   if (args.devices) {
-    write_stdout(merklize::to_hex(root_on_devices(args, cfg)) + "\n");
+    write_stdout(root_text(args, root_on_devices(args, cfg)));
     return 0;
   }
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;
@@ -43,7 +60,7 @@ int root_command(const root_arguments &args) {
   const auto root = m.root(in.get());
   in.finish();
   times.reached("root");
-  write_stdout(merklize::to_hex(root) + "\n");
+  write_stdout(root_text(args, root));
   report_program(args.verbose, m, times);
   return 0;
 }

@@ -70,4 +70,8 @@ merklize::shape parse_pad(const std::string &option, const std::string &text) {
   return parse_name(option, text, merklize::parse_shape);
 }
 
+merklize::entry_framing parse_entries(const std::string &option, const std::string &text) {
+  return parse_name(option, text, merklize::parse_entry_framing);
+}
+
 } // namespace cli

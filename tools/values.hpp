@@ -2,6 +2,7 @@
 // quotes the value: "--index takes a non-negative integer, not \"-1\"".
 #pragma once
 
+#include <merklize/entries.hpp>
 #include <merklize/tree.hpp>
 
 #include <cstdint>
@@ -28,5 +29,6 @@ unsigned parse_threads(const std::string &option, const std::string &text);
 
 merklize::hash_kind parse_hash(const std::string &option, const std::string &text);
 merklize::shape parse_pad(const std::string &option, const std::string &text);
+merklize::entry_framing parse_entries(const std::string &option, const std::string &text);
 
 } // namespace cli

@@ -9,9 +9,8 @@
 #include <merklize/proof.hpp>
 
 namespace cli {
-namespace {
 
-merklize::digest digest_argument(const char *name, const std::string &hex) {
+merklize::digest digest_operand(const char *name, const std::string &hex) {
   try {
     return merklize::digest_from_hex(hex);
   } catch (const merklize::error &e) {
@@ -19,20 +18,20 @@ merklize::digest digest_argument(const char *name, const std::string &hex) {
   }
 }
 
-} // namespace
-
 int verify_command(const verify_arguments &args) {
   const auto text = read_input(args.proof, false);
   const auto proof = while_doing("reading the proof (" + size_text(text.size()) + " of JSON)", [&] {
     return merklize::inclusion_proof_from_json(std::string(text.begin(), text.end()));
   });
-  const auto leaf = digest_argument("LEAFHEX", args.leaf);
-  const auto root = digest_argument("ROOTHEX", args.root);
+  const auto leaf = digest_operand("LEAFHEX", args.leaf);
+  const auto root = digest_operand("ROOTHEX", args.root);
   const merklize::verification result = merklize::verify(proof, leaf, root, args.expect);
   if (!result) throw merklize::error("invalid proof: " + result.reason);
   write_stdout("valid: leaf " + std::to_string(proof.index) + " of " +
                std::to_string(proof.leaf_count) + " (" + merklize::to_string(proof.options.hash) +
-               ", " + merklize::to_string(proof.options.pad) + ")\n");
+               ", " + merklize::to_string(proof.options.pad) + ")" +
+               (proof.mixed_length ? ", list length " + std::to_string(*proof.mixed_length) : "") +
+               "\n");
   return 0;
 }
 

@@ -81,6 +81,7 @@ struct config {
 
 // Refuses knob values no kernel has, before anything is built.
 inline void check_config(const config &cfg) {
+  check_tree_options(cfg.tree);
   if (cfg.level_kernel != level_kernel_kind::automatic &&
       cfg.level_kernel != level_kernel_kind::subtree &&
       cfg.level_kernel != level_kernel_kind::level && cfg.level_kernel != level_kernel_kind::levels)

@@ -6,6 +6,14 @@
 //   merklize::hash_layer(queue, digests, digest_bytes, chunks, chunk_bytes); // host memory
 //   merklize::hash_layer_host(digests, digest_bytes, chunks, chunk_bytes);   // no device
 //
+// Each has a variant with a prefix byte, digest i being SHA-256(prefix || block i): with 0x01
+// (rfc6962_node_prefix) a layer of RFC 6962's interior nodes, whose blocks are the pairs of
+// children. A prefix makes a 65-byte message, two blocks whose second depends on the data.
+//
+//   merklize::hash_layer_prefixed(queue, out, in, count, 0x01);
+//   merklize::hash_layer_prefixed(queue, digests, digest_bytes, chunks, chunk_bytes, 0x01);
+//   merklize::hash_layer_prefixed_host(digests, digest_bytes, chunks, chunk_bytes, 0x01);
+//
 // Host memory is given as gohashtree's byte slices are, and gets its checks: the input is a whole
 // number of 32-byte chunks, an even number of them, and the output holds a digest per pair.
 // Each failure is a merklize::error naming the sizes, raised before anything is written.
@@ -18,6 +26,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,29 +55,31 @@ template <cl_command_queue_info Name, class T> T queue_info(const cl::CommandQue
   return value;
 }
 
+// A prefix byte, if any, goes before each block (sha256_layer_prefixed).
+using layer_prefix = std::optional<std::uint8_t>;
+
 inline cl::Event enqueue_layer_kernel(const cl::CommandQueue &queue, const cl::Context &context,
                                       const cl::Buffer &out, const cl::Buffer &in,
-                                      std::uint64_t count, const std::vector<cl::Event> &wait) {
+                                      std::uint64_t count, const std::vector<cl::Event> &wait,
+                                      layer_prefix prefix = std::nullopt) {
   const auto device = queue_info<CL_QUEUE_DEVICE, cl::Device>(queue);
   const cl::Program program = get_program(context, device, sha256_layer_program());
+  const char *name = prefix ? "sha256_layer_prefixed" : "sha256_layer";
   // A kernel per call: cheap next to the work, and it keeps concurrent callers apart.
-  cl::Kernel kernel = create("clCreateKernel",
-                             [&](cl_int *err) { return cl::Kernel(program, "sha256_layer", err); });
-  set_args(kernel, in, out, cl_ulong(count));
+  cl::Kernel kernel =
+      create("clCreateKernel", [&](cl_int *err) { return cl::Kernel(program, name, err); });
+  if (prefix)
+    set_args(kernel, in, out, cl_ulong(count), cl_uint(*prefix));
+  else
+    set_args(kernel, in, out, cl_ulong(count));
   const std::size_t local = std::min(tuning_for(read_device_facts(device)).batch_work_group_size,
                                      work_group_limit(kernel, device));
   return launch(queue, kernel, count, local, wait);
 }
 
-} // namespace detail
-
-// Device buffers: enqueues on `queue`, after `wait`, the hashing of the first `count` 64-byte
-// blocks of `in` into the first `count` 32-byte digests of `out`, and returns its event (a
-// marker for count 0). `in` and `out` must be distinct buffers of the queue's context: the
-// device hashes every block at once, so it cannot work in place.
-inline cl::Event hash_layer(const cl::CommandQueue &queue, const cl::Buffer &out,
-                            const cl::Buffer &in, std::uint64_t count,
-                            const std::vector<cl::Event> &wait = {}) {
+inline cl::Event hash_layer_buffers(const cl::CommandQueue &queue, const cl::Buffer &out,
+                                    const cl::Buffer &in, std::uint64_t count,
+                                    const std::vector<cl::Event> &wait, layer_prefix prefix) {
   const auto context = detail::queue_info<CL_QUEUE_CONTEXT, cl::Context>(queue);
   if (in() == out())
     throw error("layer in and out are the same buffer: the device hashes in parallel, so it "
@@ -83,15 +94,12 @@ inline cl::Event hash_layer(const cl::CommandQueue &queue, const cl::Buffer &out
                  [&] { return queue.enqueueMarkerWithWaitList(&wait, &marker); });
     return marker;
   }
-  return detail::enqueue_layer_kernel(queue, context, out, in, count, wait);
+  return detail::enqueue_layer_kernel(queue, context, out, in, count, wait, prefix);
 }
 
-// Host memory through the device on `queue`, with gohashtree's checks: `chunks` holds
-// chunk_bytes bytes of 32-byte chunks, an even number of them; `digests` receives one 32-byte
-// digest per pair and must hold at least chunk_bytes / 2 bytes. Returns when the digests are in
-// place. `digests` may be `chunks` itself (in place).
-inline void hash_layer(const cl::CommandQueue &queue, void *digests, std::uint64_t digest_bytes,
-                       const void *chunks, std::uint64_t chunk_bytes) {
+inline void hash_layer_memory(const cl::CommandQueue &queue, void *digests,
+                              std::uint64_t digest_bytes, const void *chunks,
+                              std::uint64_t chunk_bytes, layer_prefix prefix) {
   const std::uint64_t count = detail::layer_block_count(digest_bytes, chunk_bytes);
   if (count == 0) return;
   const auto context = detail::queue_info<CL_QUEUE_CONTEXT, cl::Context>(queue);
@@ -103,23 +111,71 @@ inline void hash_layer(const cl::CommandQueue &queue, void *digests, std::uint64
     return cl::Buffer(context, CL_MEM_WRITE_ONLY, count * node_bytes, nullptr, err);
   });
   const std::vector<cl::Event> hashed{
-      detail::enqueue_layer_kernel(queue, context, out, in, count, {})};
+      detail::enqueue_layer_kernel(queue, context, out, in, count, {}, prefix)};
   detail::call("clEnqueueReadBuffer", [&] {
     return queue.enqueueReadBuffer(out, CL_TRUE, 0, count * node_bytes, digests, &hashed);
   });
 }
 
-// The host alone, same contract and checks as the device's host-memory hash_layer.
-inline void hash_layer_host(void *digests, std::uint64_t digest_bytes, const void *chunks,
-                            std::uint64_t chunk_bytes) {
+inline void hash_layer_on_host(void *digests, std::uint64_t digest_bytes, const void *chunks,
+                               std::uint64_t chunk_bytes, layer_prefix prefix) {
   const std::uint64_t count = detail::layer_block_count(digest_bytes, chunk_bytes);
   auto out = static_cast<std::uint8_t *>(digests);
   auto in = static_cast<const std::uint8_t *>(chunks);
   for (std::uint64_t i = 0; i < count; ++i) {
     // Block i is read whole before digest i is written, so digests == chunks works in place.
-    const digest d = sha256::hash(in + i * sha256::block_len, sha256::block_len);
+    sha256::hasher h;
+    if (prefix) h.update(&*prefix, 1);
+    const digest d = h.update(in + i * sha256::block_len, sha256::block_len).finalize();
     std::memcpy(out + i * node_bytes, d.data(), node_bytes);
   }
+}
+
+} // namespace detail
+
+// Device buffers: enqueues on `queue`, after `wait`, the hashing of the first `count` 64-byte
+// blocks of `in` into the first `count` 32-byte digests of `out`, and returns its event (a
+// marker for count 0). `in` and `out` must be distinct buffers of the queue's context: the
+// device hashes every block at once, so it cannot work in place.
+inline cl::Event hash_layer(const cl::CommandQueue &queue, const cl::Buffer &out,
+                            const cl::Buffer &in, std::uint64_t count,
+                            const std::vector<cl::Event> &wait = {}) {
+  return detail::hash_layer_buffers(queue, out, in, count, wait, std::nullopt);
+}
+
+// The same, digest i being SHA-256(prefix || block i).
+inline cl::Event hash_layer_prefixed(const cl::CommandQueue &queue, const cl::Buffer &out,
+                                     const cl::Buffer &in, std::uint64_t count, std::uint8_t prefix,
+                                     const std::vector<cl::Event> &wait = {}) {
+  return detail::hash_layer_buffers(queue, out, in, count, wait, prefix);
+}
+
+// Host memory through the device on `queue`, with gohashtree's checks: `chunks` holds
+// chunk_bytes bytes of 32-byte chunks, an even number of them; `digests` receives one 32-byte
+// digest per pair and must hold at least chunk_bytes / 2 bytes. Returns when the digests are in
+// place. `digests` may be `chunks` itself (in place).
+inline void hash_layer(const cl::CommandQueue &queue, void *digests, std::uint64_t digest_bytes,
+                       const void *chunks, std::uint64_t chunk_bytes) {
+  detail::hash_layer_memory(queue, digests, digest_bytes, chunks, chunk_bytes, std::nullopt);
+}
+
+// The same, digest i being SHA-256(prefix || pair i).
+inline void hash_layer_prefixed(const cl::CommandQueue &queue, void *digests,
+                                std::uint64_t digest_bytes, const void *chunks,
+                                std::uint64_t chunk_bytes, std::uint8_t prefix) {
+  detail::hash_layer_memory(queue, digests, digest_bytes, chunks, chunk_bytes, prefix);
+}
+
+// The host alone, same contract and checks as the device's host-memory hash_layer.
+inline void hash_layer_host(void *digests, std::uint64_t digest_bytes, const void *chunks,
+                            std::uint64_t chunk_bytes) {
+  detail::hash_layer_on_host(digests, digest_bytes, chunks, chunk_bytes, std::nullopt);
+}
+
+// The host alone, with a prefix byte, as hash_layer_prefixed.
+inline void hash_layer_prefixed_host(void *digests, std::uint64_t digest_bytes, const void *chunks,
+                                     std::uint64_t chunk_bytes, std::uint8_t prefix) {
+  detail::hash_layer_on_host(digests, digest_bytes, chunks, chunk_bytes, prefix);
 }
 
 } // namespace merklize

@@ -230,14 +230,16 @@ public:
   // page-locked staging ahead of its upload (a regular file by several threads). Only each
   // chunk's top node comes back; the host finishes the few levels above. Memory: the staging
   // (three chunks for a file, two for a pipe) and two chunks of leaves and nodes on the device,
-  // whatever N. Errors name the input.
+  // whatever N. Errors name the input. An empty input (N = 0) has the root empty_tree_root gives
+  // where the tree has one (rfc6962, shape zero with a fixed depth), and is refused otherwise.
   digest root(input &in) { return stream_input(in, std::nullopt).root(); }
 
   // The inclusion proof of leaf `index` of an input's leaves, streamed as root() streams them:
   // the chunk holding the leaf comes back whole, the others as their top node.
   inclusion_proof prove(input &in, std::uint64_t index) {
     if (in.read_at_offsets()) // a leaf out of range, before any work
-      detail::check_leaf_index(index, detail::checked_leaf_count(in.name(), *in.size()));
+      detail::check_leaf_index(index,
+                               detail::checked_leaf_count(in.name(), *in.size(), config_.tree));
     return stream_input(in, index).prove(index);
   }
 
@@ -284,7 +286,7 @@ private:
     const std::uint64_t piece = input_piece_bytes(in.size());
     detail::streamed_tree streamed;
     if (in.read_at_offsets()) {
-      detail::checked_leaf_count(in.name(), *in.size()); // before any work
+      detail::checked_leaf_count(in.name(), *in.size(), config_.tree); // before any work
       detail::file_pieces source(in, piece);
       streamed = chunk_stream_.run(source, in.name(), pieces_, levels_, queue(), log_, config_.tree,
                                    keep_leaf);

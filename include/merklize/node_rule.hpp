@@ -19,6 +19,8 @@ enum class hash_kind {
   blake3,        // node = BLAKE3(left || right), the standard hash of the 64 bytes
   blake3_parent, // node = BLAKE3 parent compression; ROOT on the root only
   sha256,        // node = SHA-256(left || right), as SSZ
+  rfc6962,       // node = SHA-256(0x01 || left || right), RFC 6962 / 9162's interior node;
+                 // shape promote only (the RFC's tree), leaves are the RFC's leaf hashes
 };
 
 enum class shape {
@@ -34,6 +36,8 @@ inline const char *to_string(hash_kind h) {
     return "blake3-parent";
   case hash_kind::sha256:
     return "sha256";
+  case hash_kind::rfc6962:
+    return "rfc6962";
   }
   return "unknown";
 }
@@ -44,7 +48,9 @@ inline hash_kind parse_hash_kind(const std::string &name) {
   if (name == "blake3") return hash_kind::blake3;
   if (name == "blake3-parent") return hash_kind::blake3_parent;
   if (name == "sha256") return hash_kind::sha256;
-  throw error("unknown hash " + detail::quoted(name) + " (known: blake3, blake3-parent, sha256)");
+  if (name == "rfc6962") return hash_kind::rfc6962;
+  throw error("unknown hash " + detail::quoted(name) +
+              " (known: blake3, blake3-parent, sha256, rfc6962)");
 }
 
 inline shape parse_shape(const std::string &name) {
@@ -66,10 +72,38 @@ struct tree_options {
   std::optional<unsigned> depth;
 };
 
+// Whether the node hash is SHA-256 of the two children (sha256, rfc6962): such hashes share the
+// SHA-256 kernels' tuning (tuning::sha256_kernel).
+inline bool is_sha256_node(hash_kind hash) {
+  return hash == hash_kind::sha256 || hash == hash_kind::rfc6962;
+}
+
+// Refuses a hash and shape that do not go together: rfc6962 is the RFC's tree, shape promote
+// (RFC 6962 2.1 splits at the largest power of two, which is what promote computes), never
+// padded with zero leaves.
+inline void check_tree_options(const tree_options &options) {
+  if (options.hash == hash_kind::rfc6962 && options.pad != shape::promote)
+    throw error("hash rfc6962 has shape promote only: RFC 6962's tree moves a lone node up and "
+                "never pads with zero leaves");
+}
+
+// RFC 6962 2.1's prefixes: a leaf hash is SHA-256(0x00 || entry), a node SHA-256(0x01 || l || r).
+constexpr std::uint8_t rfc6962_leaf_prefix = 0x00, rfc6962_node_prefix = 0x01;
+
+// SHA-256(prefix || left || right): a 65-byte message.
+inline digest sha256_prefixed_pair(std::uint8_t prefix, const digest &left, const digest &right) {
+  return sha256::hasher()
+      .update(&prefix, 1)
+      .update(left.data(), left.size())
+      .update(right.data(), right.size())
+      .finalize();
+}
+
 // The node hash on the host, for checks, padding nodes and proofs.
 inline digest node_hash(hash_kind hash, const digest &left, const digest &right, bool is_root) {
   using namespace blake3;
   if (hash == hash_kind::sha256) return sha256::hash_pair(left, right);
+  if (hash == hash_kind::rfc6962) return sha256_prefixed_pair(rfc6962_node_prefix, left, right);
   if (hash == hash_kind::blake3) return compress_pair(left, right, chunk_start | chunk_end | root);
   return compress_pair(left, right, parent | (is_root ? root : 0u));
 }
@@ -91,6 +125,20 @@ inline digest extend_root(hash_kind hash, digest top, unsigned from, unsigned to
   for (unsigned height = from; height < to; ++height)
     top = node_hash(hash, top, zeros[height], height + 1 == to);
   return top;
+}
+
+// The root of a tree of no leaves (N = 0), where the tree's rules give one: for rfc6962 SHA-256
+// of the empty string (RFC 6962 2.1, MTH({})), for shape zero with a fixed depth D the root of
+// 2^D zero leaves (an empty SSZ list's tree). Nothing for any other tree, which needs a leaf.
+inline std::optional<digest> empty_tree_root(const tree_options &options) {
+  check_tree_options(options);
+  if (options.hash == hash_kind::rfc6962) return sha256::hash(nullptr, 0);
+  if (options.pad != shape::zero || !options.depth) return std::nullopt;
+  const unsigned depth = *options.depth;
+  if (depth > 64) throw error("a fixed depth of " + std::to_string(depth) + " is more than 64");
+  if (depth == 0) return digest{};
+  const auto zeros = zero_subtree_roots(options.hash, depth - 1);
+  return node_hash(options.hash, zeros.back(), zeros.back(), true); // blake3-parent's ROOT flag
 }
 
 } // namespace merklize

@@ -1,15 +1,17 @@
 // Proofs on an OpenCL device: the sibling paths of many leaves gathered in one kernel launch from
-// a tree that merkleizer::enqueue_build left on the device, the nodes of a multiproof gathered
-// the same way, and many proofs verified at once. The results are the types of proof.hpp, and
-// agree with its host prover and verifier.
+// a tree that merkleizer::enqueue_build left on the device, the nodes of a multiproof or of a
+// consistency proof gathered the same way, and many proofs verified at once. The results are the
+// types of proof.hpp, and agree with its host prover and verifier.
 //
 //   merklize::merkleizer m(cfg);
 //   const auto built = m.enqueue_build(leaves, n, nodes);    // cl::Buffers, nothing read back
 //   merklize::device_prover prover(m);
 //   auto proofs = prover.gather(leaves, nodes, n, {0, 17, 4095}, built);
 //   std::vector<bool> valid = prover.verify(proofs, proven_leaves, root, n);
+//   auto consistent = prover.gather_consistency(leaves, nodes, n, old_size, built);
 #pragma once
 
+#include "consistency.hpp"
 #include "merkleizer.hpp"
 #include "proof.hpp"
 
@@ -130,30 +132,44 @@ public:
                                std::uint64_t leaf_count, std::vector<std::uint64_t> indices,
                                const std::vector<cl::Event> &wait = {}) {
     multiproof proof{options_, leaf_count, canonical_indices(std::move(indices), leaf_count), {}};
-    const auto positions = multiproof_positions(leaf_count, proof.indices);
-    check_tree_buffers(leaves, nodes, leaf_count);
-    last_ = build_times{};
-    const auto started = std::chrono::steady_clock::now();
-    if (positions.empty()) return proof; // every needed node is computed from the leaves
-    const tree_layout layout(leaf_count);
-    std::vector<std::uint64_t> offsets;
-    for (const auto &p : positions)
-      offsets.push_back(layout.level_offset(p.level) + p.index);
-    const std::uint64_t count = offsets.size();
-    const auto staged = upload(offsets.data(), count * 8, "node offsets");
-    const cl::Buffer out = buffer(count * node_bytes, "multiproof nodes");
-    cl::Kernel &k = kernel("proof_gather_nodes");
-    detail::set_args(k, leaves, nodes, cl_ulong(leaf_count), staged.buffer, cl_ulong(count), out);
-    const std::vector<cl::Event> kernels{launch(k, count, with(wait, staged.event))};
-    proof.nodes.resize(count);
-    record(started, {staged.event}, kernels,
-           {download(out, proof.nodes.data(), count * node_bytes, kernels)});
+    proof.nodes = gather_nodes(leaves, nodes, leaf_count,
+                               multiproof_positions(leaf_count, proof.indices), wait);
     return proof;
+  }
+
+  // The consistency proof (consistency.hpp) that the tree of the first old_size leaves is a prefix
+  // of the tree on the device (leaves and nodes as enqueue_build wrote them, leaf_count leaves),
+  // its nodes gathered in one kernel launch after `wait`. Needs a hash with consistency proofs
+  // and shape promote.
+  consistency_proof gather_consistency(const cl::Buffer &leaves, const cl::Buffer &nodes,
+                                       std::uint64_t leaf_count, std::uint64_t old_size,
+                                       const std::vector<cl::Event> &wait = {}) {
+    if (auto reason = why_no_consistency_proofs(options_)) throw error(*reason);
+    consistency_proof proof{options_, old_size, leaf_count, {}};
+    proof.nodes =
+        gather_nodes(leaves, nodes, leaf_count, consistency_positions(old_size, leaf_count), wait);
+    return proof;
+  }
+
+  // Device buffers in and out: out[p] becomes the node at offsets[p] (`count` uint64) of the tree
+  // on the device laid out whole, leaves first (tree_layout::level_offset(level) + index). Waits
+  // for `wait`; returns the kernel's event. For gathers whose offsets are on the device already.
+  std::vector<cl::Event> enqueue_gather_nodes(const cl::Buffer &leaves, const cl::Buffer &nodes,
+                                              std::uint64_t leaf_count, const cl::Buffer &offsets,
+                                              std::uint64_t count, const cl::Buffer &out,
+                                              const std::vector<cl::Event> &wait = {}) {
+    check_tree_buffers(leaves, nodes, leaf_count);
+    check(offsets, "offsets", count * 8);
+    check(out, "out", count * node_bytes);
+    cl::Kernel &k = kernel("proof_gather_nodes");
+    detail::set_args(k, leaves, nodes, cl_ulong(leaf_count), offsets, cl_ulong(count), out);
+    return {launch(k, count, wait)};
   }
 
   // Whether proofs[p] shows leaves[p] in the tree of `leaf_count` leaves, built with this
   // prover's options, whose root is `root`; one kernel launch for all. A proof for another hash,
-  // shape or leaf count is invalid.
+  // shape or leaf count is invalid, and so is one with a length mixed in (verify(proof, ...) on
+  // the host checks those).
   std::vector<bool> verify(const std::vector<inclusion_proof> &proofs,
                            const std::vector<digest> &leaves, const digest &root,
                            std::uint64_t leaf_count) {
@@ -170,8 +186,9 @@ public:
     for (std::uint64_t p = 0; p < count; ++p) {
       const inclusion_proof &proof = proofs[p];
       indices[p] = proof.index;
+      // A list element's proof (a length mixed in) is verified on the host.
       const bool fits = detail::same_tree(proof.options, proof.leaf_count, options_, leaf_count) &&
-                        proof.siblings.size() <= slots;
+                        proof.siblings.size() <= slots && !proof.mixed_length;
       lengths[p] = fits ? static_cast<cl_uint>(proof.siblings.size()) : no_proof;
       if (fits)
         std::copy(proof.siblings.begin(), proof.siblings.end(),
@@ -192,11 +209,41 @@ public:
     return std::vector<bool>(flags.begin(), flags.end());
   }
 
-  // Profiled times of the last gather, gather_multiproof or verify (kernel_launches: 1).
+  // Profiled times of the last gather, gather_multiproof, gather_consistency or verify
+  // (kernel_launches: 1).
   const build_times &last_times() const { return last_; }
 
 private:
   int pad_with_zero() const { return options_.pad == shape::zero; }
+
+  // The nodes at `positions` of a tree on the device, in one launch: a multiproof's or a
+  // consistency proof's. Positions outside the tree are refused before anything is enqueued.
+  std::vector<digest> gather_nodes(const cl::Buffer &leaves, const cl::Buffer &nodes,
+                                   std::uint64_t leaf_count,
+                                   const std::vector<node_position> &positions,
+                                   const std::vector<cl::Event> &wait) {
+    check_tree_buffers(leaves, nodes, leaf_count);
+    last_ = build_times{};
+    const auto started = std::chrono::steady_clock::now();
+    if (positions.empty()) return {}; // every needed node is computed by the verifier
+    const tree_layout layout(leaf_count);
+    std::vector<std::uint64_t> offsets;
+    for (const auto &p : positions) {
+      if (p.level > layout.depth() || p.index >= layout.level_size(p.level))
+        throw error("node " + std::to_string(p.index) + " of level " + std::to_string(p.level) +
+                    " is not in the tree of " + std::to_string(leaf_count) + " leaves");
+      offsets.push_back(layout.level_offset(p.level) + p.index);
+    }
+    const std::uint64_t count = offsets.size();
+    const auto staged = upload(offsets.data(), count * 8, "node offsets");
+    const cl::Buffer out = buffer(count * node_bytes, "proof nodes");
+    const auto kernels = enqueue_gather_nodes(leaves, nodes, leaf_count, staged.buffer, count, out,
+                                              with(wait, staged.event));
+    std::vector<digest> gathered(count);
+    record(started, {staged.event}, kernels,
+           {download(out, gathered.data(), count * node_bytes, kernels)});
+    return gathered;
+  }
 
   void check(const cl::Buffer &b, const char *what, std::uint64_t needed) const {
     runtime_.check_buffer(b, what, needed, "device_prover", "batch");

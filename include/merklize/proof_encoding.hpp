@@ -21,10 +21,27 @@ constexpr std::size_t max_json_proof_bytes = detail::json::max_text_bytes;
 namespace detail {
 
 constexpr char binary_magic[4] = {'M', 'K', 'L', 'P'};
-enum proof_kind : std::uint8_t { inclusion_kind = 1, multiproof_kind = 2 }; // binary codes
+// The binary codes of the kinds. An inclusion proof with a length mixed in (an SSZ list
+// element's) is a kind of its own in the binary encoding, which has no optional fields; in JSON
+// it is an "inclusion" proof with a "mixed_length" member.
+enum proof_kind : std::uint8_t {
+  inclusion_kind = 1,
+  multiproof_kind = 2,
+  consistency_kind = 3,
+  mixed_inclusion_kind = 4,
+};
 
 inline const char *kind_name(proof_kind kind) {
-  return kind == inclusion_kind ? "inclusion" : "multiproof";
+  switch (kind) {
+  case inclusion_kind:
+  case mixed_inclusion_kind:
+    return "inclusion";
+  case multiproof_kind:
+    return "multiproof";
+  case consistency_kind:
+    return "consistency";
+  }
+  return "unknown";
 }
 
 class byte_writer {
@@ -141,19 +158,22 @@ inline void write_binary_header(byte_writer &w, proof_kind kind, const tree_opti
   w.u8(static_cast<std::uint8_t>(checked_depth(root_depth_of(options, leaf_count))));
 }
 
-// Reads the header up to the root depth into `options` and `leaf_count`.
-inline void read_binary_header(byte_reader &r, proof_kind kind, tree_options &options,
-                               std::uint64_t &leaf_count) {
+// Reads the header up to the root depth into `options` and `leaf_count`; returns the kind, which
+// must be `kind` or `also` (an inclusion proof's two codes).
+inline proof_kind read_binary_header(byte_reader &r, proof_kind kind, tree_options &options,
+                                     std::uint64_t &leaf_count,
+                                     std::optional<proof_kind> also = std::nullopt) {
   r.expect_magic();
   check_version(r.u8("the version"));
   const unsigned found = r.u8("the kind");
-  if (found != kind)
+  if (found != kind && (!also || found != *also))
     throw error("kind " + std::to_string(found) + " where " + std::to_string(kind) + " (" +
                 kind_name(kind) + ") was expected");
   options.hash = parse_hash_kind(r.name("the hash name"));
   options.pad = parse_shape(r.name("the shape name"));
   leaf_count = r.u64("the leaf count");
   set_root_depth(options, leaf_count, r.u8("the depth"));
+  return static_cast<proof_kind>(found);
 }
 
 inline std::string json_header(proof_kind kind, const tree_options &options,
@@ -179,23 +199,32 @@ struct json_proof_header {
   std::uint64_t version = 0, leaf_count = 0, depth = 0;
 };
 
-// The keys of a JSON proof: the header's, then the two of its kind (json_body_keys).
+// The keys of a JSON proof: the header's, then those of its kind (json_body_keys).
 constexpr const char *json_header_keys[] = {"format", "version",    "kind", "hash",
                                             "shape",  "leaf_count", "depth"};
 constexpr std::size_t json_header_members = std::size(json_header_keys);
 
-inline const char *const *json_body_keys(proof_kind kind) {
-  static constexpr const char *inclusion[] = {"index", "siblings"};
+// The members of a kind: `required` of them, then the optional ones.
+struct json_body {
+  const char *const *keys;
+  std::size_t count, required;
+};
+
+inline json_body json_body_keys(proof_kind kind) {
+  static constexpr const char *inclusion[] = {"index", "siblings", "mixed_length"};
   static constexpr const char *multi[] = {"indices", "nodes"};
-  return kind == inclusion_kind ? inclusion : multi;
+  static constexpr const char *consistency[] = {"old_size", "nodes"};
+  if (kind == consistency_kind) return {consistency, 2, 2};
+  return kind == multiproof_kind ? json_body{multi, 2, 2} : json_body{inclusion, 3, 2};
 }
 
 // The position of `key` among the proof's keys, or nothing where it is not one of them.
 inline std::optional<std::size_t> json_key_position(const std::string &key, proof_kind kind) {
   for (std::size_t i = 0; i < json_header_members; ++i)
     if (key == json_header_keys[i]) return i;
-  for (std::size_t i = 0; i < 2; ++i)
-    if (key == json_body_keys(kind)[i]) return json_header_members + i;
+  const json_body body = json_body_keys(kind);
+  for (std::size_t i = 0; i < body.count; ++i)
+    if (key == body.keys[i]) return json_header_members + i;
   return std::nullopt;
 }
 
@@ -275,12 +304,13 @@ void read_json_proof(const std::string &text, proof_kind kind, tree_options &opt
       read_body(r, *position - json_header_members);
   }
   r.finish();
-  for (std::size_t i = 0; i < json_header_members + 2; ++i)
+  const json_body body = json_body_keys(kind);
+  for (std::size_t i = 0; i < json_header_members + body.required; ++i)
     if (!(seen >> i & 1))
-      throw error(std::string("the proof has no \"") +
-                  (i < json_header_members ? json_header_keys[i]
-                                           : json_body_keys(kind)[i - json_header_members]) +
-                  "\"");
+      throw error(
+          std::string("the proof has no \"") +
+          (i < json_header_members ? json_header_keys[i] : body.keys[i - json_header_members]) +
+          "\"");
   if (unknown) throw error("the proof has an unknown key " + detail::quoted(*unknown));
   check_json_header(header, options, leaf_count);
 }
@@ -320,9 +350,12 @@ template <class Decode> auto decoding(const char *encoding, Decode decode) {
 
 inline std::vector<std::uint8_t> to_binary(const inclusion_proof &proof) {
   detail::byte_writer w;
-  detail::write_binary_header(w, detail::inclusion_kind, proof.options, proof.leaf_count);
+  detail::write_binary_header(
+      w, proof.mixed_length ? detail::mixed_inclusion_kind : detail::inclusion_kind, proof.options,
+      proof.leaf_count);
   w.u64(proof.index);
   w.nodes(proof.siblings);
+  if (proof.mixed_length) w.u64(*proof.mixed_length);
   return w.bytes;
 }
 
@@ -340,9 +373,11 @@ inline inclusion_proof inclusion_proof_from_binary(const std::uint8_t *data, std
   return detail::decoding("binary proof", [&] {
     detail::byte_reader r(data, size);
     inclusion_proof proof;
-    detail::read_binary_header(r, detail::inclusion_kind, proof.options, proof.leaf_count);
+    const detail::proof_kind kind = detail::read_binary_header(
+        r, detail::inclusion_kind, proof.options, proof.leaf_count, detail::mixed_inclusion_kind);
     proof.index = r.u64("the leaf index");
     proof.siblings = r.nodes("the siblings");
+    if (kind == detail::mixed_inclusion_kind) proof.mixed_length = r.u64("the mixed-in length");
     r.expect_end();
     return proof;
   });
@@ -374,7 +409,9 @@ inline multiproof multiproof_from_binary(const std::vector<std::uint8_t> &bytes)
 inline std::string to_json(const inclusion_proof &proof) {
   return detail::json_header(detail::inclusion_kind, proof.options, proof.leaf_count) +
          ",\"index\":" + std::to_string(proof.index) +
-         ",\"siblings\":" + detail::json_nodes(proof.siblings) + "}";
+         ",\"siblings\":" + detail::json_nodes(proof.siblings) +
+         (proof.mixed_length ? ",\"mixed_length\":" + std::to_string(*proof.mixed_length) : "") +
+         "}";
 }
 
 inline std::string to_json(const multiproof &proof) {
@@ -388,13 +425,16 @@ inline std::string to_json(const multiproof &proof) {
 inline inclusion_proof inclusion_proof_from_json(const std::string &text) {
   return detail::decoding("proof JSON", [&] {
     inclusion_proof proof;
-    detail::read_json_proof(text, detail::inclusion_kind, proof.options, proof.leaf_count,
-                            [&](detail::json::reader &r, std::size_t member) {
-                              if (member == 0)
-                                proof.index = detail::json::read_u64(r, {"index", {}});
-                              else
-                                proof.siblings = detail::read_json_nodes(r, "siblings");
-                            });
+    detail::read_json_proof(
+        text, detail::inclusion_kind, proof.options, proof.leaf_count,
+        [&](detail::json::reader &r, std::size_t member) {
+          if (member == 0)
+            proof.index = detail::json::read_u64(r, {"index", {}});
+          else if (member == 1)
+            proof.siblings = detail::read_json_nodes(r, "siblings");
+          else
+            proof.mixed_length = detail::json::read_u64(r, {"mixed_length", {}});
+        });
     return proof;
   });
 }

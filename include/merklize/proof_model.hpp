@@ -3,10 +3,12 @@
 // encodings: proof_encoding.hpp; proof.hpp includes all three.
 #pragma once
 
+#include "ssz.hpp"
 #include "tree.hpp"
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,12 +20,18 @@ namespace merklize {
 // node per level up to the root: the sibling of the path's node. Where the path's node is the
 // lone last node of its level, shape::promote records nothing (the node moves up) and
 // shape::zero records the zero-subtree root it was hashed with, as on the levels that a fixed
-// depth adds above the stored tree.
+// depth adds above the stored tree. For rfc6962 the siblings are RFC 9162 2.1.3's audit path.
+//
+// An element of an SSZ list (sha256, shape zero) is proven against the list's root, the tree's
+// root with the list's length mixed in (ssz.hpp): `mixed_length` holds that length, and
+// `siblings` ends with one more node, its length chunk. The siblings are then exactly the
+// consensus specs' branch: is_valid_merkle_branch(leaf, siblings, depth + 1, index, list root).
 struct inclusion_proof {
   tree_options options;
   std::uint64_t leaf_count = 0;
   std::uint64_t index = 0;
   std::vector<digest> siblings;
+  std::optional<std::uint64_t> mixed_length = std::nullopt;
 };
 
 // That the leaves at `indices` (strictly increasing) belong to the tree. `nodes` holds only what
@@ -64,7 +72,7 @@ inline bool same_tree(const tree_options &a, std::uint64_t a_leaves, const tree_
 
 inline bool operator==(const inclusion_proof &a, const inclusion_proof &b) {
   return detail::same_tree(a.options, a.leaf_count, b.options, b.leaf_count) &&
-         a.index == b.index && a.siblings == b.siblings;
+         a.index == b.index && a.siblings == b.siblings && a.mixed_length == b.mixed_length;
 }
 
 inline bool operator==(const multiproof &a, const multiproof &b) {
@@ -148,6 +156,19 @@ inline inclusion_proof prove(const tree &t, std::uint64_t index) {
         if (t.options().pad == shape::zero) proof.siblings.push_back(zeros[level]);
         return nothing{};
       });
+  return proof;
+}
+
+// The proof of an SSZ list element (sha256, shape zero): `proof` against the list's root,
+// mix_in_length(tree root, length), its length chunk added as the last sibling.
+inline inclusion_proof mix_in_length(inclusion_proof proof, std::uint64_t length) {
+  if (proof.options.hash != hash_kind::sha256 || proof.options.pad != shape::zero)
+    throw error(std::string("a length is mixed in to SSZ lists' roots, hash sha256 and shape "
+                            "zero, not ") +
+                to_string(proof.options.hash) + " " + to_string(proof.options.pad));
+  if (proof.mixed_length) throw error("the proof has a length mixed in already");
+  proof.siblings.push_back(length_chunk(length));
+  proof.mixed_length = length;
   return proof;
 }
 

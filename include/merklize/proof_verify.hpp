@@ -70,6 +70,8 @@ inline verification check_claims(const tree_options &options, std::uint64_t leaf
     return reject("the proof is for a root of depth " + std::to_string(depth) + ", not " +
                   std::to_string(*expect.depth));
   if (leaf_count == 0) return reject("the proof claims a tree of 0 leaves");
+  if (options.hash == hash_kind::rfc6962 && options.pad != shape::promote)
+    return reject("the proof claims hash rfc6962 with shape zero, which it does not have");
   if (depth != depth_of(leaf_count)) {
     if (options.pad != shape::zero)
       return reject("the proof claims a fixed depth, which only shape zero has");
@@ -84,6 +86,18 @@ inline verification check_node_count(const char *what, std::size_t held, std::si
   if (held == needed) return {true, {}};
   return reject("the proof holds " + std::to_string(held) + " " + what + ", the tree needs " +
                 std::to_string(needed) + (held < needed ? " (truncated)" : " (overlong)"));
+}
+
+// An SSZ list element's proof: sha256, shape zero, and room for its length chunk.
+inline verification check_mixed_length(const inclusion_proof &proof) {
+  if (!proof.mixed_length) return {true, {}};
+  if (proof.options.hash != hash_kind::sha256 || proof.options.pad != shape::zero)
+    return reject(std::string("the proof mixes a length into the root, which only SSZ lists "
+                              "(hash sha256, shape zero) do, not ") +
+                  to_string(proof.options.hash) + " " + to_string(proof.options.pad));
+  if (proof.siblings.empty())
+    return reject("the proof holds no siblings, not even the length chunk (truncated)");
+  return {true, {}};
 }
 
 inline verification check_root(const digest &computed, const digest &root) {
@@ -102,11 +116,14 @@ inline verification verify(const inclusion_proof &proof, const digest &leaf, con
     return detail::reject("leaf index " + std::to_string(proof.index) +
                           " out of range: the proof claims a tree of " +
                           std::to_string(proof.leaf_count) + " leaves");
+  if (auto mixed = detail::check_mixed_length(proof); !mixed) return mixed;
   const hash_kind hash = proof.options.hash;
   const unsigned depth = detail::root_depth_of(proof.options, proof.leaf_count);
   const bool zero_pad = proof.options.pad == shape::zero;
   const auto zeros = zero_pad ? zero_subtree_roots(hash, depth) : std::vector<digest>{};
-  detail::node_stream siblings(proof.siblings);
+  const std::size_t chunks = proof.mixed_length ? 1 : 0; // the length chunk ends the siblings
+  const std::vector<digest> tree_siblings(proof.siblings.begin(), proof.siblings.end() - chunks);
+  detail::node_stream siblings(tree_siblings);
   std::optional<unsigned> bad_padding; // a level whose zero-subtree sibling is wrong
   const digest computed = detail::climb<digest>(
       {{proof.index, leaf}}, proof.leaf_count, depth,
@@ -120,14 +137,20 @@ inline verification verify(const inclusion_proof &proof, const digest &leaf, con
         if (sibling != zeros[level] && !bad_padding) bad_padding = level;
         return node_hash(hash, node, sibling, level + 1 == depth);
       });
-  if (auto count = detail::check_node_count("siblings", proof.siblings.size(), siblings.taken());
+  if (auto count =
+          detail::check_node_count("siblings", proof.siblings.size(), siblings.taken() + chunks);
       !count)
     return count;
   if (bad_padding)
     return detail::reject("the sibling at level " + std::to_string(*bad_padding) +
                           " must be the zero-subtree root " + to_hex(zeros[*bad_padding]) +
                           ": the path's node is the last of its level");
-  return detail::check_root(computed, root);
+  if (!proof.mixed_length) return detail::check_root(computed, root);
+  const digest chunk = length_chunk(*proof.mixed_length);
+  if (proof.siblings.back() != chunk)
+    return detail::reject("the last sibling must be the length chunk " + to_hex(chunk) + " of " +
+                          std::to_string(*proof.mixed_length) + " elements");
+  return detail::check_root(sha256::hash_pair(computed, chunk), root);
 }
 
 namespace detail {

@@ -67,8 +67,10 @@ struct output_levels {
 };
 
 // The depth of the root of a tree over `layout`'s leaves: options.depth when set, else the
-// natural depth. Throws when options.depth is set with shape promote, or cannot hold the leaves.
+// natural depth. Throws when the hash and shape do not go together (check_tree_options), or
+// options.depth is set with shape promote, or cannot hold the leaves.
 inline unsigned root_depth(const tree_options &options, const tree_layout &layout) {
+  check_tree_options(options);
   if (!options.depth) return layout.depth();
   const std::string asked = "a fixed depth (" + std::to_string(*options.depth) + ")";
   if (options.pad != shape::zero)

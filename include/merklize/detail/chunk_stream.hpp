@@ -28,6 +28,14 @@ inline std::uint64_t checked_leaf_count(const std::string &name, std::uint64_t b
   }
 }
 
+// The same, where a tree of no leaves has a root (empty_tree_root: rfc6962, or shape zero with a
+// fixed depth): 0 for no bytes.
+inline std::uint64_t checked_leaf_count(const std::string &name, std::uint64_t bytes,
+                                        const tree_options &options) {
+  if (bytes == 0 && empty_tree_root(options)) return 0;
+  return checked_leaf_count(name, bytes);
+}
+
 class chunk_stream {
 public:
   explicit chunk_stream(device_runtime runtime) : runtime_(std::move(runtime)) {}
@@ -49,7 +57,8 @@ public:
       pipeline.run(source, log.uploads,
                    [&](const cl::Buffer &chunk, std::uint64_t bytes, std::uint64_t j, bool last,
                        const std::vector<cl::Event> &uploaded) {
-                     leaves = checked_leaf_count(name, j * source.piece_bytes() + bytes);
+                     leaves = checked_leaf_count(name, j * source.piece_bytes() + bytes, options);
+                     if (leaves == 0) return cl::Event(); // an empty input, N = 0
                      tops.emplace_back();
                      const bool kept = keep_leaf && (*keep_leaf >> s) == j;
                      if (kept) result.kept_first = j << s;

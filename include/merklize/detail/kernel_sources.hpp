@@ -884,7 +884,8 @@ __kernel void proof_verify(__global const uint4 *leaves, __global const ulong *i
 }
 )merklize_cl"},
     {"sha256.cl", R"merklize_cl(/* SHA-256 (FIPS 180-4) of 64-byte messages in plain OpenCL C 1.2: merklize's "sha256" node,
- * SHA-256(left || right) as in SSZ, and the layer kernel of the hashtree contract.
+ * SHA-256(left || right) as in SSZ, its "rfc6962" node, SHA-256(0x01 || left || right), and the
+ * layer kernels of the hashtree contract.
  *
  * Byte order: SHA-256 works on big-endian 32-bit words, but nodes arrive as uints loaded from
  * memory as they are (vload), whose value depends on the device's byte order. sha256_word takes
@@ -1010,6 +1011,41 @@ inline uint8 sha256_node(uint8 left, uint8 right, int is_root) {
                  sha256_memory_word(digest.s6), sha256_memory_word(digest.s7));
 }
 
+/* SHA-256 of the 65 bytes prefix || left || right (prefix: one byte, in the low 8 bits). The
+ * byte shifts every word of the message: block 1 is the prefix, left and 31 bytes of right, with
+ * a full message schedule, as much work as sha256_node's first block; block 2 is right's last
+ * byte, the padding (0x80, zeros) and the bit length 520. Only its first word depends on the data,
+ * so its schedule cannot be precomputed as sha256_padding_kw is, but its other fifteen words are
+ * constants here: with the rounds unrolled, the compiler folds every term they contribute
+ * (W[1..14] = 0 adds nothing, K[t] + W[t] of rounds 1..15 is a constant). */
+inline uint8 sha256_prefixed_node(uint prefix, uint8 left, uint8 right) {
+  const uint l[8] = {sha256_word(left.s0), sha256_word(left.s1), sha256_word(left.s2),
+                     sha256_word(left.s3), sha256_word(left.s4), sha256_word(left.s5),
+                     sha256_word(left.s6), sha256_word(left.s7)};
+  const uint r[8] = {sha256_word(right.s0), sha256_word(right.s1), sha256_word(right.s2),
+                     sha256_word(right.s3), sha256_word(right.s4), sha256_word(right.s5),
+                     sha256_word(right.s6), sha256_word(right.s7)};
+  uint w[16] = {prefix << 24 | l[0] >> 8, l[0] << 24 | l[1] >> 8, l[1] << 24 | l[2] >> 8,
+                l[2] << 24 | l[3] >> 8,   l[3] << 24 | l[4] >> 8, l[4] << 24 | l[5] >> 8,
+                l[5] << 24 | l[6] >> 8,   l[6] << 24 | l[7] >> 8, l[7] << 24 | r[0] >> 8,
+                r[0] << 24 | r[1] >> 8,   r[1] << 24 | r[2] >> 8, r[2] << 24 | r[3] >> 8,
+                r[3] << 24 | r[4] >> 8,   r[4] << 24 | r[5] >> 8, r[5] << 24 | r[6] >> 8,
+                r[6] << 24 | r[7] >> 8};
+  uint tail[16] = {r[7] << 24 | 0x00800000u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u,
+                   0u, 520u};
+  const uint8 digest =
+      sha256_compress_message(sha256_compress_message(sha256_iv(), w), tail);
+  return (uint8)(sha256_memory_word(digest.s0), sha256_memory_word(digest.s1),
+                 sha256_memory_word(digest.s2), sha256_memory_word(digest.s3),
+                 sha256_memory_word(digest.s4), sha256_memory_word(digest.s5),
+                 sha256_memory_word(digest.s6), sha256_memory_word(digest.s7));
+}
+
+/* Node mode "rfc6962": RFC 6962's interior node, SHA-256(0x01 || left || right). No root flag. */
+inline uint8 rfc6962_node(uint8 left, uint8 right, int is_root) {
+  return sha256_prefixed_node(0x01u, left, right);
+}
+
 /* The hashtree contract: out[i] = SHA-256(in[64 i .. 64 i + 64)) for i < count, 32 bytes each.
  * Vector pointers let the compiler use wide loads: buffers start aligned, blocks are 64 bytes and
  * digests 32. The global size is rounded up to the work-group size. */
@@ -1018,6 +1054,61 @@ __kernel void sha256_layer(__global const uint16 *in, __global uint8 *out, ulong
   if (i >= count) return;
   const uint16 block = in[i];
   out[i] = sha256_node(block.lo, block.hi, 0);
+}
+
+/* The same with a prefix byte: out[i] = SHA-256(prefix || in[64 i .. 64 i + 64)), prefix in the
+ * low 8 bits (0x01: a layer of RFC 6962 nodes). */
+__kernel void sha256_layer_prefixed(__global const uint16 *in, __global uint8 *out, ulong count,
+                                    uint prefix) {
+  const ulong i = get_global_id(0);
+  if (i >= count) return;
+  const uint16 block = in[i];
+  out[i] = sha256_prefixed_node(prefix & 0xFFu, block.lo, block.hi);
+}
+)merklize_cl"},
+    {"sha256_entries.cl", R"merklize_cl(/* SHA-256 of entries of any length, one work-item an entry, each hashed with a one-byte prefix:
+ * out[i] = SHA-256(prefix || data[bounds[2i] .. bounds[2i + 1])). With prefix 0x00 these are RFC
+ * 6962's leaf hashes. Built after sha256.cl, whose compression function it uses.
+ *
+ * Entries start at any byte, so the message is read a byte at a time and assembled into
+ * big-endian words (byte order of the device does not matter); byte k of the message is the
+ * prefix for k = 0, the entry's byte k - 1 up to its length, then the padding: 0x80, zeros, and
+ * in the last 8 bytes of the last block the message's length in bits. */
+
+inline uint entry_message_byte(__global const uchar *entry, ulong length, uint prefix, ulong k) {
+  if (k == 0) return prefix;
+  if (k <= length) return entry[k - 1];
+  return k == length + 1 ? 0x80u : 0u;
+}
+
+__kernel void sha256_entries(__global const uchar *data, __global const ulong *bounds,
+                             ulong count, uint prefix, __global uint8 *out) {
+  const ulong i = get_global_id(0);
+  if (i >= count) return; /* the global size is rounded up to the work-group size */
+  const ulong first = bounds[2 * i], length = bounds[2 * i + 1] - first;
+  __global const uchar *entry = data + first;
+  const ulong message = length + 1;          /* bytes, the prefix included */
+  const ulong blocks = (message + 72) / 64;  /* room for 0x80 and the 8-byte bit length */
+  uint8 state = sha256_iv();
+  for (ulong b = 0; b < blocks; ++b) {
+    uint w[16];
+    for (int t = 0; t < 16; ++t) {
+      const ulong k = 64 * b + 4 * t;
+      w[t] = entry_message_byte(entry, length, prefix & 0xFFu, k) << 24 |
+             entry_message_byte(entry, length, prefix & 0xFFu, k + 1) << 16 |
+             entry_message_byte(entry, length, prefix & 0xFFu, k + 2) << 8 |
+             entry_message_byte(entry, length, prefix & 0xFFu, k + 3);
+    }
+    if (b + 1 == blocks) {
+      w[14] = (uint)(message >> 29); /* the bit length, 8 * message, big-endian */
+      w[15] = (uint)(message << 3);
+    }
+    state = sha256_compress_message(state, w);
+  }
+  out[i] = (uint8)(sha256_memory_word(state.s0), sha256_memory_word(state.s1),
+                   sha256_memory_word(state.s2), sha256_memory_word(state.s3),
+                   sha256_memory_word(state.s4), sha256_memory_word(state.s5),
+                   sha256_memory_word(state.s6), sha256_memory_word(state.s7));
 }
 )merklize_cl"},
 };

@@ -28,6 +28,8 @@ inline node_kernel node_kernel_of(hash_kind hash) {
     return {"blake3.cl", "blake3_parent_node", "merkle-blake3-parent"};
   case hash_kind::sha256:
     return {"sha256.cl", "sha256_node", "merkle-sha256"};
+  case hash_kind::rfc6962:
+    return {"sha256.cl", "rfc6962_node", "merkle-rfc6962"};
   }
   throw error("no kernels for this hash");
 }
@@ -91,9 +93,15 @@ inline program_spec with_extra_options(program_spec spec, const std::string &ext
   return spec;
 }
 
-// The program holding the SHA-256 layer kernel (sha256_layer) of layer.hpp.
+// The program holding the SHA-256 layer kernels (sha256_layer, sha256_layer_prefixed) of
+// layer.hpp.
 inline program_spec sha256_layer_program() {
   return {{"sha256.cl"}, base_build_options, "sha256-layer"};
+}
+
+// The program hashing entries of any length with a prefix byte (sha256_entries, leaf_hash.hpp).
+inline program_spec sha256_entries_program() {
+  return {{"sha256.cl", "sha256_entries.cl"}, base_build_options, "sha256-entries"};
 }
 
 // The program hashing whole inputs with BLAKE3 (blake3_chunks.cl, blake3_device), `lanes`
@@ -120,7 +128,8 @@ inline std::vector<program_spec> all_program_specs() {
   // 16 with 4, 8 or 16 lanes; merkle_level and merkle_levels with 32-bit indices at each number
   // of nodes or levels per work-item.
   std::vector<program_spec> specs;
-  for (hash_kind hash : {hash_kind::blake3, hash_kind::blake3_parent, hash_kind::sha256}) {
+  for (hash_kind hash :
+       {hash_kind::blake3, hash_kind::blake3_parent, hash_kind::sha256, hash_kind::rfc6962}) {
     specs.push_back(merkle_program(hash, 256));
     for (unsigned nodes_per_item : {1u, 2u, 4u})
       specs.push_back(merkle_level_program(hash, 256, nodes_per_item, false));
@@ -134,6 +143,7 @@ inline std::vector<program_spec> all_program_specs() {
   for (unsigned lanes : {1u, 2u, 4u, 8u, 16u}) // every chunk_strategy of blake3_device
     specs.push_back(hash_program(lanes));
   specs.push_back(sha256_layer_program());
+  specs.push_back(sha256_entries_program());
   return specs;
 }
 

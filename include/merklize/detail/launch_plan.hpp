@@ -47,7 +47,7 @@ struct launch_settings {
 // tuning row's.
 inline level_kernel_kind level_kernel_for(const config &cfg, const tuning &row) {
   if (cfg.level_kernel != level_kernel_kind::automatic) return cfg.level_kernel;
-  return cfg.tree.hash == hash_kind::sha256 ? row.sha256_kernel : row.blake3_kernel;
+  return is_sha256_node(cfg.tree.hash) ? row.sha256_kernel : row.blake3_kernel;
 }
 
 // Levels a fused launch computes: a work-group of W (a power of two) reduces 2W nodes to one.

@@ -40,6 +40,7 @@ struct streamed_tree {
   }
 
   digest root() const {
+    if (leaf_count == 0) return *empty_tree_root(options); // chunk_stream allows N = 0 then only
     tree t(leaf_count, options, output_levels::root_only());
     return finish(t);
   }

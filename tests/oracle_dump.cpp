@@ -1,0 +1,151 @@
+// What merklize computes for the independent oracles of tests/oracles/ (pymerkle for RFC 6962,
+// remerkleable for SSZ lists), as JSON lines on stdout, one process for thousands of trees. The
+// trees are built on the device (PoCL in CI), proofs read from the device-built trees, and each
+// proof is verified by merklize's own verifier too ("ok"). The Python side builds the same
+// inputs, compares, and verifies the proofs with the oracle's verifier.
+//
+//   oracle_dump rfc6962 N...   entries "entry <i>" (lines), leaf hashes on the device; per N: the
+//                              root; audit paths (every index for N <= 300, else a sample);
+//                              consistency proofs (every old size for N <= 300, else a sample)
+//   oracle_dump ssz N...       chunks SHA-256(i as 8 bytes little-endian); per N and limit 2^D
+//                              (D = 0..40, 2^D >= N): the list root and the branches of a few
+//                              elements, the length chunk last
+#include <merklize/merklize.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using merklize::digest;
+
+std::string hex_list(const std::vector<digest> &nodes) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    out += (i ? ",\"" : "\"") + merklize::to_hex(nodes[i]) + "\"";
+  return out + "]";
+}
+
+// Indices 0..n-1 for small trees, else the ends, the middle, powers of two and a stride.
+std::set<std::uint64_t> sample(std::uint64_t n, std::uint64_t first, std::uint64_t last) {
+  std::set<std::uint64_t> picked;
+  if (last - first <= 300) {
+    for (std::uint64_t i = first; i <= last; ++i)
+      picked.insert(i);
+    return picked;
+  }
+  for (std::uint64_t i : {first, first + 1, (first + last) / 2, last - 1, last})
+    picked.insert(i);
+  for (std::uint64_t p = 1; p <= last; p *= 2)
+    for (std::uint64_t i : {p - 1, p, p + 1})
+      if (i >= first && i <= last) picked.insert(i);
+  for (std::uint64_t i = first; i <= last; i += n / 17 + 1)
+    picked.insert(i);
+  return picked;
+}
+
+void dump_rfc6962(const cl::CommandQueue &queue, merklize::merkleizer &m, std::uint64_t n) {
+  std::string entries;
+  for (std::uint64_t i = 0; i < n; ++i)
+    entries += "entry " + std::to_string(i) + "\n";
+  const auto *data = reinterpret_cast<const std::uint8_t *>(entries.data());
+  const auto spans = merklize::split_entries(data, entries.size(), merklize::entry_framing::lines);
+  const auto leaves = merklize::hash_entries(queue, data, entries.size(), spans);
+  if (n == 0) {
+    std::cout << "{\"n\":0,\"root\":\""
+              << merklize::to_hex(*merklize::empty_tree_root({merklize::hash_kind::rfc6962}))
+              << "\"}\n";
+    return;
+  }
+  const merklize::tree t = m.build(leaves.data(), n * merklize::node_bytes);
+  std::cout << "{\"n\":" << n << ",\"root\":\"" << merklize::to_hex(t.root()) << "\",\"leaf0\":\""
+            << merklize::to_hex(leaves.front()) << "\"}\n";
+  for (std::uint64_t i : sample(n, 0, n - 1)) {
+    const auto proof = merklize::prove(t, i);
+    const bool ok = bool(merklize::verify(proof, leaves[i], t.root()));
+    std::cout << "{\"n\":" << n << ",\"i\":" << i << ",\"path\":" << hex_list(proof.siblings)
+              << ",\"ok\":" << (ok ? "true" : "false") << "}\n";
+  }
+  for (std::uint64_t old_size : sample(n, 1, n)) {
+    const auto proof = merklize::prove_consistency(t, old_size);
+    const auto old_root = merklize::reference_tree(leaves.data(), old_size * merklize::node_bytes,
+                                                   {merklize::hash_kind::rfc6962})
+                              .root();
+    const bool ok = bool(merklize::verify_consistency(old_size, n, old_root, t.root(), proof));
+    std::cout << "{\"n\":" << n << ",\"m\":" << old_size << ",\"old_root\":\""
+              << merklize::to_hex(old_root) << "\",\"proof\":" << hex_list(proof.nodes)
+              << ",\"ok\":" << (ok ? "true" : "false") << "}\n";
+  }
+}
+
+// One merkleizer a limit 2^depth, depth = 0..40.
+std::vector<merklize::merkleizer> ssz_merkleizers(const cl::Device &device) {
+  std::vector<merklize::merkleizer> all;
+  for (unsigned depth = 0; depth <= 40; ++depth)
+    all.emplace_back(device,
+                     merklize::config{{merklize::hash_kind::sha256, merklize::shape::zero, depth}});
+  return all;
+}
+
+void dump_ssz(std::vector<merklize::merkleizer> &by_depth, std::uint64_t n) {
+  std::vector<digest> chunks(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::uint8_t le[8];
+    for (int b = 0; b < 8; ++b)
+      le[b] = static_cast<std::uint8_t>(i >> (8 * b));
+    chunks[i] = merklize::sha256::hash(le, sizeof le);
+  }
+  for (unsigned depth = 0; depth <= 40; ++depth) {
+    if (depth < 64 && (std::uint64_t(1) << depth) < n) continue;
+    const merklize::tree_options options{merklize::hash_kind::sha256, merklize::shape::zero, depth};
+    if (n == 0) {
+      const digest root = merklize::mix_in_length(*merklize::empty_tree_root(options), 0);
+      std::cout << "{\"n\":0,\"depth\":" << depth << ",\"root\":\"" << merklize::to_hex(root)
+                << "\"}\n";
+      continue;
+    }
+    const merklize::tree t = by_depth[depth].build(chunks.data(), n * merklize::node_bytes);
+    const digest root = merklize::mix_in_length(t.root(), n);
+    std::cout << "{\"n\":" << n << ",\"depth\":" << depth << ",\"root\":\""
+              << merklize::to_hex(root) << "\"}\n";
+    for (std::uint64_t i : std::set<std::uint64_t>{0, n / 2, n - 1}) {
+      const auto proof = merklize::mix_in_length(merklize::prove(t, i), n);
+      const bool ok = bool(merklize::verify(proof, chunks[i], root));
+      std::cout << "{\"n\":" << n << ",\"depth\":" << depth << ",\"i\":" << i
+                << ",\"branch\":" << hex_list(proof.siblings)
+                << ",\"ok\":" << (ok ? "true" : "false") << "}\n";
+    }
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    if (argc < 2) throw merklize::error("usage: oracle_dump rfc6962|ssz N...");
+    const std::string what = argv[1];
+    const cl::Device device = merklize::default_device();
+    const cl::Context context(device);
+    const cl::CommandQueue queue(context, device);
+    merklize::merkleizer m(device, merklize::config{{merklize::hash_kind::rfc6962}});
+    std::vector<merklize::merkleizer> by_depth;
+    if (what == "ssz") by_depth = ssz_merkleizers(device);
+    for (int a = 2; a < argc; ++a) {
+      const std::uint64_t n = std::stoull(argv[a]);
+      if (what == "rfc6962")
+        dump_rfc6962(queue, m, n);
+      else if (what == "ssz")
+        dump_ssz(by_depth, n);
+      else
+        throw merklize::error("unknown oracle " + what);
+    }
+    std::cout.flush();
+    return std::cout ? 0 : 1;
+  } catch (const std::exception &e) {
+    std::cerr << "oracle_dump: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Runs an oracle script of this folder in a virtual environment of the build tree, made with
+# python3 -m venv and the oracle installed from PyPI on first use (never into the project or the
+# system). Exits 77 (skipped) where python3, its venv module or the package cannot be had.
+#   run.sh VENV PACKAGE SCRIPT DUMP ARGS...
+set -u
+venv=$1 package=$2 script=$3
+shift 3
+skip() {
+  echo "SKIPPED: $1"
+  exit 77
+}
+command -v python3 >/dev/null || skip "python3 not found (install python3 python3-venv)"
+if [ ! -x "$venv/bin/python" ]; then
+  rm -rf "$venv"
+  python3 -m venv "$venv" >/dev/null 2>&1 || skip "python3 -m venv failed (install python3-venv)"
+fi
+module=$(echo "$package" | sed 's/[=<>].*//')
+if ! "$venv/bin/python" -c "import $module" 2>/dev/null; then
+  # Few retries, short timeouts: without a network the test is skipped in seconds, not minutes.
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --retries 1 --timeout 15 \
+    "$package" ||
+    skip "cannot install $package from PyPI into $venv"
+fi
+exec "$venv/bin/python" "$script" "$@"

@@ -1,0 +1,178 @@
+// The command line of transparency logs and SSZ lists, run as a user would: entries to leaves
+// (leaf-hash), the published CT roots from them, consistency proofs and their verification, the
+// empty log, and SSZ list roots and proofs with --mix-in-length and --depth.
+#include "cli_helpers.hpp"
+#include "proof_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+using args = std::vector<std::string>;
+
+test::run_result merklize_cli(args arguments, const std::string &stdin_file = "") {
+  arguments.insert(arguments.begin(), MERKLIZE_CLI);
+  return test::run_program(arguments, stdin_file);
+}
+
+std::string write_text(const std::string &name, const std::string &text) {
+  return test::write_file(name, std::vector<std::uint8_t>(text.begin(), text.end())).string();
+}
+
+// The eight entries of the CT test vectors (see test_consistency.cpp), one a line: none holds a
+// "\n". The root of all eight, as published.
+const std::string ct_lines = std::string("\n") + std::string(1, '\0') +
+                             "\n\x10\n\x20\x21\n"
+                             "\x30\x31\n\x40\x41\x42\x43\n\x50\x51\x52\x53\x54\x55\x56\x57\n"
+                             "\x60\x61\x62\x63\x64\x65\x66\x67\x68\x69\x6a\x6b\x6c\x6d\x6e\x6f\n";
+const char *ct_root_8 = "5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328";
+const char *ct_root_6 = "76e67dadbcdf1e10e1b74ddc608abd2f98dfb16fbce75277b5232a127f2087ef";
+
+} // namespace
+
+TEST_CASE("merklize leaf-hash and root --hash rfc6962 give the published CT root",
+          "[cli][rfc6962]") {
+  const auto entries = write_text("ct-entries", ct_lines);
+  const auto leaves = (test::scratch_dir() / "ct-leaves").string();
+  const auto hashed = merklize_cli({"leaf-hash", "--hash", "rfc6962", "-o", leaves, entries});
+  REQUIRE(hashed.status == 0);
+  CHECK(hashed.err.empty());
+  CHECK(test::slurp(leaves).size() == 8 * 32);
+  const auto root = merklize_cli({"root", "--hash", "rfc6962", leaves});
+  REQUIRE(root.status == 0);
+  CHECK(root.out == std::string(ct_root_8) + "\n");
+  // The same entries length-prefixed, from two files whose entries are one list.
+  std::string framed_a, framed_b;
+  std::size_t line = 0;
+  for (std::size_t at = 0; at < ct_lines.size(); ++line) {
+    const std::size_t end = ct_lines.find('\n', at);
+    const std::string entry = ct_lines.substr(at, end - at);
+    (line < 3 ? framed_a : framed_b) += std::string(3, '\0') + char(entry.size()) + entry;
+    at = end + 1;
+  }
+  const auto a = write_text("framed-a", framed_a), b = write_text("framed-b", framed_b);
+  const auto piped = test::run_shell(
+      test::merklize_word() + " leaf-hash --hash rfc6962 --entries length-prefixed " + a + " " + b +
+      " | " + test::merklize_word() + " root --hash rfc6962 -");
+  REQUIRE(piped.status == 0);
+  CHECK(piped.out == std::string(ct_root_8) + "\n");
+}
+
+TEST_CASE("merklize leaf-hash refuses other hashes and malformed framing", "[cli][rfc6962]") {
+  const auto entries = write_text("entries", "a\nb\n");
+  const auto other = merklize_cli({"leaf-hash", "--hash", "sha256", entries});
+  CHECK(other.status == 2);
+  CHECK_THAT(other.err, Contains("has no leaf hash"));
+  const auto bad =
+      merklize_cli({"leaf-hash", "--hash", "rfc6962", "--entries", "length-prefixed", entries});
+  CHECK(bad.status == 1);
+  CHECK_THAT(bad.err, Contains("entry at offset 0 says"));
+  const auto framing =
+      merklize_cli({"leaf-hash", "--hash", "rfc6962", "--entries", "csv", entries});
+  CHECK(framing.status == 2);
+  CHECK_THAT(framing.err, Contains("unknown entry framing"));
+  const auto missing = merklize_cli({"leaf-hash", entries});
+  CHECK(missing.status == 2);
+}
+
+TEST_CASE("merklize consistency and verify-consistency: the CT proof 6 -> 8, and rejections",
+          "[cli][consistency]") {
+  const auto entries = write_text("ct-entries", ct_lines);
+  const auto leaves = (test::scratch_dir() / "ct-leaves").string();
+  REQUIRE(merklize_cli({"leaf-hash", "--hash", "rfc6962", "-o", leaves, entries}).status == 0);
+  const auto made = merklize_cli({"consistency", "--hash", "rfc6962", "--old-size", "6", leaves});
+  REQUIRE(made.status == 0);
+  const auto proof = merklize::consistency_proof_from_json(made.out);
+  CHECK(proof.old_size == 6);
+  CHECK(proof.new_size == 8);
+  CHECK(merklize::to_hex(proof.nodes.front()) ==
+        "0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a");
+  const auto file = write_text("consistency.json", made.out);
+  const auto ok = merklize_cli({"verify-consistency", file, ct_root_6, ct_root_8});
+  CHECK(ok.status == 0);
+  CHECK_THAT(ok.out, Contains("consistent: the tree of 6 leaves is a prefix of the tree of 8"));
+  CHECK(merklize_cli({"verify-consistency", "--hash", "rfc6962", "--old-size", "6", "--new-size",
+                      "8", "-", ct_root_6, ct_root_8},
+                     file)
+            .status == 0);
+  const auto swapped = merklize_cli({"verify-consistency", file, ct_root_8, ct_root_6});
+  CHECK(swapped.status == 1);
+  CHECK_THAT(swapped.err, Contains("invalid proof: the proof leads to old root"));
+  const auto pinned =
+      merklize_cli({"verify-consistency", "--new-size", "9", file, ct_root_6, ct_root_8});
+  CHECK(pinned.status == 1);
+  CHECK_THAT(pinned.err, Contains("not 6 and 9"));
+  const auto bad_root = merklize_cli({"verify-consistency", file, "xyz", ct_root_8});
+  CHECK(bad_root.status == 1);
+  CHECK_THAT(bad_root.err, Contains("OLDROOT"));
+  const auto too_big =
+      merklize_cli({"consistency", "--hash", "rfc6962", "--old-size", "9", leaves});
+  CHECK(too_big.status == 1);
+  CHECK_THAT(too_big.err, Contains("--old-size 9 is more than"));
+  const auto parent =
+      merklize_cli({"consistency", "--hash", "blake3-parent", "--old-size", "2", leaves});
+  CHECK(parent.status == 2);
+  CHECK_THAT(parent.err, Contains("blake3-parent has no consistency proofs"));
+  // Every old size against the host prover, for blake3 and sha256 as for rfc6962.
+  for (const char *hash : {"blake3", "sha256"})
+    for (const char *m : {"0", "1", "5", "8"}) {
+      INFO(hash << " old size " << m);
+      const auto r = merklize_cli({"consistency", "--hash", hash, "--old-size", m, leaves});
+      REQUIRE(r.status == 0);
+      const auto bytes = test::slurp(leaves);
+      const auto t =
+          merklize::reference_tree(bytes.data(), bytes.size(), {merklize::parse_hash_kind(hash)});
+      CHECK(merklize::consistency_proof_from_json(r.out) ==
+            merklize::prove_consistency(t, std::stoull(m)));
+    }
+}
+
+TEST_CASE("the empty log: root, and consistency from size 0", "[cli][rfc6962]") {
+  const auto empty = write_text("empty-log", "");
+  const auto root = merklize_cli({"root", "--hash", "rfc6962", empty});
+  REQUIRE(root.status == 0);
+  CHECK(root.out == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n");
+  const auto made = merklize_cli({"consistency", "--hash", "rfc6962", "--old-size", "0", empty});
+  REQUIRE(made.status == 0);
+  CHECK(merklize::consistency_proof_from_json(made.out).nodes.empty());
+  const auto refused = merklize_cli({"root", empty});
+  CHECK(refused.status == 1);
+  CHECK_THAT(refused.err, Contains("no leaves"));
+}
+
+TEST_CASE("SSZ lists: --mix-in-length and --depth give the list's root and element proofs",
+          "[cli][ssz]") {
+  const auto leaves = test::random_bytes(5 * 32);
+  const auto file = test::write_file("list", leaves).string();
+  const merklize::tree_options options{merklize::hash_kind::sha256, merklize::shape::zero, 10};
+  const auto t = merklize::reference_tree(leaves.data(), leaves.size(), options);
+  const std::string root = merklize::to_hex(merklize::mix_in_length(t.root(), 5));
+  const args list = {"--hash", "sha256", "--pad", "zero", "--depth", "10", "--mix-in-length", "5"};
+  args command = {"root"};
+  command.insert(command.end(), list.begin(), list.end());
+  command.push_back(file);
+  const auto r = merklize_cli(command);
+  REQUIRE(r.status == 0);
+  CHECK(r.out == root + "\n");
+  command[0] = "proof";
+  command.insert(command.begin() + 1, {"--index", "3"});
+  const auto p = merklize_cli(command);
+  REQUIRE(p.status == 0);
+  const auto proof = merklize::inclusion_proof_from_json(p.out);
+  CHECK(proof == merklize::mix_in_length(merklize::prove(t, 3), 5));
+  const auto proof_file = write_text("list-proof.json", p.out);
+  CHECK(merklize_cli({"verify", proof_file, merklize::to_hex(t.node(0, 3)), root}).status == 0);
+  // The empty list of limit 2^10.
+  const auto empty = write_text("empty-list", "");
+  const auto e = merklize_cli({"root", "--hash", "sha256", "--pad", "zero", "--depth", "10",
+                               "--mix-in-length", "0", empty});
+  REQUIRE(e.status == 0);
+  CHECK(e.out == merklize::to_hex(merklize::mix_in_length(
+                     merklize::zero_subtree_roots(merklize::hash_kind::sha256, 10)[10], 0)) +
+                     "\n");
+  const auto wrong = merklize_cli({"root", "--mix-in-length", "5", file});
+  CHECK(wrong.status == 2);
+  CHECK_THAT(wrong.err, Contains("--mix-in-length is SSZ's list root"));
+}

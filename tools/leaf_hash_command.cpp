@@ -1,0 +1,44 @@
+// merklize leaf-hash: a log's entries into its leaves, RFC 6962's SHA-256(0x00 || entry) of each,
+// hashed on the device and written as 32 raw bytes each (the leaves `merklize root --hash
+// rfc6962` takes). The FILEs' entries, in order, are one list.
+#include "cli.hpp"
+#include "commands.hpp"
+#include "input.hpp"
+#include "memory.hpp"
+#include "output.hpp"
+#include "quote.hpp"
+#include "sizes.hpp"
+
+#include <merklize/merklize.hpp>
+
+#include <string_view>
+
+namespace cli {
+
+int leaf_hash_command(const leaf_hash_arguments &args) {
+  if (args.hash != merklize::hash_kind::rfc6962)
+    throw usage_error(std::string("--hash ") + merklize::to_string(args.hash) +
+                      " has no leaf hash: leaves are hashed by rfc6962 alone (SHA-256(0x00 || "
+                      "entry))");
+  const cl::Device device = chosen_device(args.device);
+  const cl::Context context(device);
+  const cl::CommandQueue queue(context, device);
+  std::string leaves;
+  for (const std::string &file : args.files) {
+    const auto data = read_input(file, false);
+    const auto spans = merklize::split_entries(data.data(), data.size(), args.entries,
+                                               file == "-" ? "stdin" : quote(file));
+    const auto hashed = while_doing(
+        "hashing " + std::to_string(spans.size()) + " entries (" + size_text(data.size()) + ")",
+        [&] { return merklize::hash_entries(queue, data.data(), data.size(), spans); });
+    leaves.append(reinterpret_cast<const char *>(hashed.data()),
+                  hashed.size() * merklize::node_bytes);
+  }
+  if (args.output)
+    write_file_replacing(*args.output, leaves);
+  else
+    write_stdout(std::string_view(leaves));
+  return 0;
+}
+
+} // namespace cli
