@@ -17,7 +17,7 @@ CMAKE_ARGS ?=
 
 PACKAGES := cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers \
             pocl-opencl-icd catch2 libbenchmark-dev libssl-dev b3sum libcli11-dev \
-            libopenmpi-dev openmpi-bin pkgconf
+            libopenmpi-dev openmpi-bin pkgconf cryptsetup-bin fsverity python3
 AOT_PACKAGES := clang-14 llvm-spirv-14 spirv-tools
 PLOT_PACKAGES := python3-matplotlib
 AOT_DIR ?= $(BUILD)/kernels
