@@ -13,6 +13,20 @@
 
 namespace cli {
 
+// Trees over data blocks (block_command.cpp): `merklize root --leaf-size L` or `--format F`.
+struct block_arguments {
+  std::optional<std::uint64_t> leaf_size;
+  std::optional<std::string> leaf_hash; // sha256 or blake3
+  std::optional<std::string> format;    // dm-verity, fs-verity, bao-outboard
+  std::optional<std::string> salt;      // hex
+  std::optional<std::uint64_t> data_block_size, hash_block_size, block_size;
+  std::optional<std::string> hash_output, tree_output, outboard; // files to write
+  bool given() const { return leaf_size || format; }
+};
+
+struct root_arguments;
+int block_root_command(const root_arguments &args);
+
 struct root_arguments {
   merklize::tree_options tree;
   std::optional<std::string> device;
@@ -20,6 +34,7 @@ struct root_arguments {
   std::optional<unsigned> shard_log2;
   std::optional<unsigned> chunk_log2; // the input streams in chunks of 2^S leaves
   bool verbose = false, progress = false;
+  block_arguments blocks;
   std::string file;
 };
 int root_command(const root_arguments &args);

@@ -26,6 +26,7 @@ merklize::digest root_on_devices(const root_arguments &args, merklize::config cf
 } // namespace
 
 int root_command(const root_arguments &args) {
+  if (args.blocks.given()) return block_root_command(args);
   merklize::config cfg;
   cfg.tree = args.tree;
   cfg.output = merklize::output_levels::root_only();

@@ -30,15 +30,19 @@ inline void check_verity_block(const char *what, std::uint64_t bytes) {
 
 } // namespace detail
 
-// Refuses options veritysetup would refuse, and a data size that is not whole data blocks.
-// `name` names the data in the message.
-inline void check_dm_verity(const dm_verity_options &options, std::uint64_t data_bytes,
-                            const std::string &name) {
+// Refuses options veritysetup would refuse.
+inline void check_dm_verity(const dm_verity_options &options) {
   detail::check_verity_block("data block size", options.data_block_bytes);
   detail::check_verity_block("hash block size", options.hash_block_bytes);
   if (options.salt.size() > 256)
     throw error("the salt is " + std::to_string(options.salt.size()) +
                 " bytes: dm-verity takes at most 256");
+}
+
+// The same, and a data size that is not whole data blocks; `name` names the data.
+inline void check_dm_verity(const dm_verity_options &options, std::uint64_t data_bytes,
+                            const std::string &name) {
+  check_dm_verity(options);
   if (data_bytes == 0) throw error(name + " is empty: dm-verity needs at least one data block");
   if (data_bytes % options.data_block_bytes != 0)
     throw error(name + " is " + std::to_string(data_bytes) + " bytes, not a whole number of " +
