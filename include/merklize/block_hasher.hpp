@@ -22,6 +22,7 @@
 #include "hash_config.hpp"
 #include "input.hpp"
 #include "profiling.hpp"
+#include "tree.hpp"
 
 #include <algorithm>
 #include <string>
@@ -98,6 +99,28 @@ public:
                       const cl::Buffer &out, const std::vector<cl::Event> &wait) {
                     return enqueue_leaves(rule, piece, 0, bytes, out, first, wait);
                   });
+  }
+
+  // An input's leaves as they are (N >= 1 leaves of 32 bytes), uploaded into one buffer.
+  device_leaves leaves_as_given(input &in) {
+    device_leaves leaves =
+        stream(in, node_bytes,
+               [&](const cl::Buffer &piece, std::uint64_t bytes, std::uint64_t first,
+                   const cl::Buffer &out, const std::vector<cl::Event> &wait) {
+                 cl::Event copied;
+                 detail::call("clEnqueueCopyBuffer", [&] {
+                   return bytes == 0 ? queue_.enqueueMarkerWithWaitList(&wait, &copied)
+                                     : queue_.enqueueCopyBuffer(piece, out, 0, first * node_bytes,
+                                                                bytes, &wait, &copied);
+                 });
+                 return copied;
+               });
+    try {
+      leaf_count_of(leaves.input_bytes);
+    } catch (const error &e) {
+      throw error(in.name() + ": " + e.what());
+    }
+    return leaves;
   }
 
   // The chaining values of an input's BLAKE3 chunks (an empty input has none here: its one empty
