@@ -8,6 +8,7 @@
 #include "quote.hpp"
 
 #include <merklize/block_tree.hpp>
+#include <merklize/kary_device.hpp>
 
 #include <functional>
 #include <string_view>
@@ -102,8 +103,8 @@ block_job format_job(const block_arguments &b) {
   };
 }
 
-// --leaf-size L: the tree of --hash, --pad and --depth over the blocks' leaves.
-block_job leaf_size_job(const root_arguments &args) {
+// --leaf-size L: the rule of the blocks' leaves.
+merklize::leaf_rule leaf_rule_of(const root_arguments &args) {
   const block_arguments &b = args.blocks;
   merklize::leaf_rule rule;
   rule.block_bytes = *b.leaf_size;
@@ -113,15 +114,48 @@ block_job leaf_size_job(const root_arguments &args) {
     rule.hash = options_checked([&] { return merklize::parse_leaf_hash(*b.leaf_hash); });
   rule.prefix = salt_of(b.salt);
   options_checked([&] { merklize::check_leaf_rule(rule); });
-  return [rule, tree = args.tree](merklize::block_hasher &h, merklize::input &in) {
+  return rule;
+}
+
+// --leaf-size L: the tree of --hash, --pad and --depth over the blocks' leaves.
+block_job leaf_size_job(const root_arguments &args) {
+  return [rule = leaf_rule_of(args), tree = args.tree](merklize::block_hasher &h,
+                                                       merklize::input &in) {
     return merklize::to_hex(merklize::block_tree_root(h, in, rule, tree));
+  };
+}
+
+// --arity K: the k-ary tree over FILE's leaves, or with --leaf-size over its blocks' leaves.
+block_job kary_job(const root_arguments &args) {
+  const merklize::kary_options options = kary_options_of(*args.blocks.arity, args.tree);
+  if (!args.blocks.leaf_size) {
+    if (args.blocks.salt) refuse("--salt needs --leaf-size or --format");
+    return [options](merklize::block_hasher &h, merklize::input &in) {
+      return merklize::to_hex(
+          merklize::kary_tree_on_device(h, h.leaves_as_given(in), options).root);
+    };
+  }
+  return [rule = leaf_rule_of(args), options](merklize::block_hasher &h, merklize::input &in) {
+    return merklize::to_hex(merklize::kary_tree_on_device(h, h.leaves_of(in, rule), options).root);
   };
 }
 
 } // namespace
 
+merklize::kary_options kary_options_of(std::uint64_t arity, const merklize::tree_options &tree) {
+  if (tree.depth) throw usage_error("--depth has no use with --arity");
+  const merklize::kary_options options{
+      tree.hash, static_cast<unsigned>(std::min<std::uint64_t>(arity, 1u << 30)), tree.pad};
+  options_checked([&] { merklize::check_kary(options); });
+  return options;
+}
+
 int block_root_command(const root_arguments &args) {
-  const block_job job = args.blocks.format ? format_job(args.blocks) : leaf_size_job(args);
+  if (!args.blocks.format && !args.blocks.arity && !args.blocks.leaf_size)
+    refuse("--salt needs --leaf-size or --format");
+  const block_job job = args.blocks.format  ? format_job(args.blocks)
+                        : args.blocks.arity ? kary_job(args)
+                                            : leaf_size_job(args);
   library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
   merklize::block_hasher h(chosen_device(args.device));
   const std::string line = job(h, in.get());

@@ -82,13 +82,17 @@ void add_block_options(CLI::App &c, block_arguments &args) {
   add_text(c, "--outboard", args.outboard, "FILE",
            "bao-outboard: write the outboard (docs/FORMATS.md) to FILE")
       ->needs(format);
+  const auto arity = add_parsed(c, "--arity", args.arity, parse_count, "K",
+                                "a k-ary tree: each node the hash of K children (a power of two "
+                                "from 2 to 128), --hash sha256 or blake3, --pad promote or zero; "
+                                "over FILE's leaves, or with --leaf-size its blocks'");
+  arity->excludes(format)->excludes(c.get_option("--depth"));
   leaf_size->excludes(format);
   for (const char *tree_option : {"--hash", "--pad", "--depth"})
     format->excludes(c.get_option(tree_option));
-  for (const char *stream_option : {"--devices", "--verbose", "--chunk-log2"}) {
-    leaf_size->excludes(c.get_option(stream_option));
-    format->excludes(c.get_option(stream_option));
-  }
+  for (const char *stream_option : {"--devices", "--verbose", "--chunk-log2"})
+    for (CLI::Option *option : {leaf_size, format, arity})
+      option->excludes(c.get_option(stream_option));
 }
 
 command_runner add_root(CLI::App &app) {
@@ -132,7 +136,11 @@ command_runner add_proof(CLI::App &app) {
   add_text(c, "-o,--output", args->output, "PROOF",
            "write the proof to PROOF, not stdout: to a temporary file renamed over PROOF once "
            "whole, so that PROOF is never left half-written");
-  add_chunk_log2(c, args->chunk_log2);
+  const auto chunk_log2 = add_chunk_log2(c, args->chunk_log2);
+  add_parsed(c, "--arity", args->arity, parse_count, "K",
+             "the proof of a k-ary tree (merklize root --arity K): K - 1 siblings a level")
+      ->excludes(chunk_log2)
+      ->excludes(c.get_option("--depth"));
   add_progress(c, args->progress);
   add_leaves(c, args->file);
   return [args] { return proof_command(*args); };

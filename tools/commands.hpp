@@ -3,6 +3,7 @@
 // <name>_command.cpp each). Each returns its exit status.
 #pragma once
 
+#include <merklize/kary.hpp>
 #include <merklize/proof.hpp>
 #include <merklize/tree.hpp>
 
@@ -21,7 +22,8 @@ struct block_arguments {
   std::optional<std::string> salt;      // hex
   std::optional<std::uint64_t> data_block_size, hash_block_size, block_size;
   std::optional<std::string> hash_output, tree_output, outboard; // files to write
-  bool given() const { return leaf_size || format; }
+  std::optional<std::uint64_t> arity;                            // a k-ary tree (kary_command.cpp)
+  bool given() const { return leaf_size || format || arity || salt; }
 };
 
 struct root_arguments;
@@ -45,16 +47,22 @@ struct proof_arguments {
   std::optional<std::string> device;
   std::optional<std::string> output; // a file, else stdout
   std::optional<unsigned> chunk_log2;
+  std::optional<std::uint64_t> arity; // a k-ary tree's proof (kary_command.cpp)
   bool progress = false;
   std::string file;
 };
 int proof_command(const proof_arguments &args);
+int kary_proof_command(const proof_arguments &args);
+// --arity K with --hash and --pad, checked: a usage error names what is wrong.
+merklize::kary_options kary_options_of(std::uint64_t arity, const merklize::tree_options &tree);
 
 struct verify_arguments {
   merklize::proof_expectations expect;
   std::string proof, leaf, root;
 };
 int verify_command(const verify_arguments &args);
+// A k-ary proof (kary_command.cpp): `text` is its JSON.
+int kary_verify_command(const verify_arguments &args, const std::string &text);
 
 // As the b3sum program takes them (b3sum 1.x), and --device and --progress.
 struct b3sum_arguments {

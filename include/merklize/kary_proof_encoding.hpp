@@ -80,7 +80,7 @@ inline void read_kary_member(json::reader &r, const std::string &key, kary_proof
       return json::read_array(in, "siblings", 66, read_kary_digest);
     });
   } else {
-    throw error("unknown member " + quoted(key) + " in a k-ary proof");
+    throw error("unknown member " + detail::quoted(key) + " in a k-ary proof");
   }
 }
 
