@@ -62,6 +62,55 @@ CLI::Option *add_leaves(CLI::App &command, std::string &file) {
       ->type_name("");
 }
 
+// --leaf-size and --format: trees over data blocks (block_command.cpp); they exclude the options
+// of trees over ready leaves that they have no use for.
+void add_block_options(CLI::App &c, block_arguments &args) {
+  const auto leaf_size =
+      add_parsed(c, "--leaf-size", args.leaf_size, parse_count, "L",
+                 "FILE is data: leaf i is the hash of its bytes [i L, (i + 1) L), "
+                 "the last block shorter");
+  add_text(c, "--leaf-hash", args.leaf_hash, "H",
+           "with --leaf-size: sha256 or blake3 (default: sha256 for --hash sha256, else blake3)")
+      ->needs(leaf_size);
+  const auto format = add_text(c, "--format", args.format, "F",
+                               "FILE is data, its tree a preset: dm-verity (the root hash "
+                               "veritysetup format --no-superblock prints), fs-verity (the "
+                               "digest fsverity digest prints) or bao-outboard (BLAKE3's root, as "
+                               "b3sum prints)");
+  add_text(c, "--salt", args.salt, "HEX",
+           "dm-verity, fs-verity, or SHA-256 leaves: the salt hashed before each block (default: "
+           "none)");
+  add_parsed(c, "--data-block-size", args.data_block_size, parse_count, "B",
+             "dm-verity: bytes a data block (default 4096)")
+      ->needs(format);
+  add_parsed(c, "--hash-block-size", args.hash_block_size, parse_count, "B",
+             "dm-verity: bytes a hash block (default 4096)")
+      ->needs(format);
+  add_parsed(c, "--block-size", args.block_size, parse_count, "B",
+             "fs-verity: bytes a block (default 4096)")
+      ->needs(format);
+  add_text(c, "--hash-output", args.hash_output, "FILE",
+           "dm-verity: write the hash device (veritysetup's, no superblock) to FILE")
+      ->needs(format);
+  add_text(c, "--tree-output", args.tree_output, "FILE",
+           "fs-verity: write the Merkle tree (fsverity digest --out-merkle-tree's) to FILE")
+      ->needs(format);
+  add_text(c, "--outboard", args.outboard, "FILE",
+           "bao-outboard: write the outboard (docs/FORMATS.md) to FILE")
+      ->needs(format);
+  const auto arity = add_parsed(c, "--arity", args.arity, parse_count, "K",
+                                "a k-ary tree: each node the hash of K children (a power of two "
+                                "from 2 to 128), --hash sha256 or blake3, --pad promote or zero; "
+                                "over FILE's leaves, or with --leaf-size its blocks'");
+  arity->excludes(format)->excludes(c.get_option("--depth"));
+  leaf_size->excludes(format);
+  for (const char *tree_option : {"--hash", "--pad", "--depth"})
+    format->excludes(c.get_option(tree_option));
+  for (const char *stream_option : {"--devices", "--verbose", "--chunk-log2", "--mix-in-length"})
+    for (CLI::Option *option : {leaf_size, format, arity})
+      option->excludes(c.get_option(stream_option));
+}
+
 command_runner add_root(CLI::App &app) {
   auto args = std::make_shared<root_arguments>();
   CLI::App &c = add_command(
@@ -87,6 +136,7 @@ command_runner add_root(CLI::App &app) {
   const auto chunk_log2 = add_chunk_log2(c, args->chunk_log2);
   devices->excludes(device)->excludes(verbose)->excludes(chunk_log2);
   add_progress(c, args->progress);
+  add_block_options(c, args->blocks);
   add_leaves(c, args->file);
   return [args] { return root_command(*args); };
 }
@@ -102,7 +152,12 @@ command_runner add_proof(CLI::App &app) {
   add_mix_in_length(c, args->mix_in_length, "prove the leaf under the root");
   add_device(c, args->device);
   add_output(c, args->output, "PROOF");
-  add_chunk_log2(c, args->chunk_log2);
+  const auto chunk_log2 = add_chunk_log2(c, args->chunk_log2);
+  add_parsed(c, "--arity", args->arity, parse_count, "K",
+             "the proof of a k-ary tree (merklize root --arity K): K - 1 siblings a level")
+      ->excludes(chunk_log2)
+      ->excludes(c.get_option("--depth"))
+      ->excludes(c.get_option("--mix-in-length"));
   add_progress(c, args->progress);
   add_leaves(c, args->file);
   return [args] { return proof_command(*args); };

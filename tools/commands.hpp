@@ -4,6 +4,7 @@
 #pragma once
 
 #include <merklize/entries.hpp>
+#include <merklize/kary.hpp>
 #include <merklize/proof.hpp>
 #include <merklize/tree.hpp>
 
@@ -14,6 +15,21 @@
 
 namespace cli {
 
+// Trees over data blocks (block_command.cpp): `merklize root --leaf-size L` or `--format F`.
+struct block_arguments {
+  std::optional<std::uint64_t> leaf_size;
+  std::optional<std::string> leaf_hash; // sha256 or blake3
+  std::optional<std::string> format;    // dm-verity, fs-verity, bao-outboard
+  std::optional<std::string> salt;      // hex
+  std::optional<std::uint64_t> data_block_size, hash_block_size, block_size;
+  std::optional<std::string> hash_output, tree_output, outboard; // files to write
+  std::optional<std::uint64_t> arity;                            // a k-ary tree (kary_command.cpp)
+  bool given() const { return leaf_size || format || arity || salt; }
+};
+
+struct root_arguments;
+int block_root_command(const root_arguments &args);
+
 struct root_arguments {
   merklize::tree_options tree;
   std::optional<std::uint64_t> mix_in_length; // SSZ: the root of a list of this many elements
@@ -22,6 +38,7 @@ struct root_arguments {
   std::optional<unsigned> shard_log2;
   std::optional<unsigned> chunk_log2; // the input streams in chunks of 2^S leaves
   bool verbose = false, progress = false;
+  block_arguments blocks;
   std::string file;
 };
 int root_command(const root_arguments &args);
@@ -37,16 +54,22 @@ struct proof_arguments {
   std::optional<std::string> device;
   std::optional<std::string> output; // a file, else stdout
   std::optional<unsigned> chunk_log2;
+  std::optional<std::uint64_t> arity; // a k-ary tree's proof (kary_command.cpp)
   bool progress = false;
   std::string file;
 };
 int proof_command(const proof_arguments &args);
+int kary_proof_command(const proof_arguments &args);
+// --arity K with --hash and --pad, checked: a usage error names what is wrong.
+merklize::kary_options kary_options_of(std::uint64_t arity, const merklize::tree_options &tree);
 
 struct verify_arguments {
   merklize::proof_expectations expect;
   std::string proof, leaf, root;
 };
 int verify_command(const verify_arguments &args);
+// A k-ary proof (kary_command.cpp): `text` is its JSON.
+int kary_verify_command(const verify_arguments &args, const std::string &text);
 
 // A digest given on the command line (LEAFHEX, ROOTHEX, OLDROOT, NEWROOT): 64 hex digits, else an
 // error naming the operand.

@@ -11,6 +11,7 @@ namespace cli {
 
 int proof_command(const proof_arguments &args) {
   check_mix_in_length(args.mix_in_length, args.tree);
+  if (args.arity) return kary_proof_command(args);
   merklize::config cfg;
   cfg.tree = args.tree;
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;

@@ -43,6 +43,7 @@ void check_mix_in_length(const std::optional<std::uint64_t> &length,
 
 int root_command(const root_arguments &args) {
   check_mix_in_length(args.mix_in_length, args.tree);
+  if (args.blocks.given()) return block_root_command(args);
   merklize::config cfg;
   cfg.tree = args.tree;
   cfg.output = merklize::output_levels::root_only();

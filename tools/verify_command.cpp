@@ -6,6 +6,7 @@
 #include "output.hpp"
 #include "sizes.hpp"
 
+#include <merklize/kary_proof_encoding.hpp>
 #include <merklize/proof.hpp>
 
 namespace cli {
@@ -20,6 +21,8 @@ merklize::digest digest_operand(const char *name, const std::string &hex) {
 
 int verify_command(const verify_arguments &args) {
   const auto text = read_input(args.proof, false);
+  if (merklize::is_kary_proof_json({reinterpret_cast<const char *>(text.data()), text.size()}))
+    return kary_verify_command(args, std::string(text.begin(), text.end()));
   const auto proof = while_doing("reading the proof (" + size_text(text.size()) + " of JSON)", [&] {
     return merklize::inclusion_proof_from_json(std::string(text.begin(), text.end()));
   });

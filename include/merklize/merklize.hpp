@@ -3,6 +3,7 @@
 
 #include "aot.hpp"
 #include "blake3.hpp"
+#include "block_tree.hpp"
 #include "build_config.hpp"
 #include "device.hpp"
 #include "digest.hpp"

@@ -104,6 +104,12 @@ inline program_spec sha256_entries_program() {
   return {{"sha256.cl", "sha256_entries.cl"}, base_build_options, "sha256-entries"};
 }
 
+// The program hashing data blocks into leaves (block_leaves.cl, block_hasher.hpp): SHA-256 and
+// BLAKE3 of L-byte blocks, and BLAKE3 chunk chaining values.
+inline program_spec block_leaves_program() {
+  return {{"sha256.cl", "blake3.cl", "block_leaves.cl"}, base_build_options, "block-leaves"};
+}
+
 // The program hashing whole inputs with BLAKE3 (blake3_chunks.cl, blake3_device), `lanes`
 // chunks per work-item.
 inline program_spec hash_program(unsigned lanes) {
@@ -144,6 +150,7 @@ inline std::vector<program_spec> all_program_specs() {
     specs.push_back(hash_program(lanes));
   specs.push_back(sha256_layer_program());
   specs.push_back(sha256_entries_program());
+  specs.push_back(block_leaves_program());
   return specs;
 }
 

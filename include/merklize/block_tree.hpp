@@ -1,0 +1,156 @@
+// Trees over data blocks on one OpenCL device: the leaves hashed from an input's blocks by a
+// block_hasher (block_hasher.hpp) stay on the device, and the tree is built there from them,
+// so the data crosses the bus once and only the tree (or its root) comes back.
+//
+//   merklize::block_hasher h(device);
+//   merklize::input in("disk.img");
+//   merklize::digest root = merklize::block_tree_root(h, in, rule, {merklize::hash_kind::sha256});
+//   merklize::verity_tree dm = merklize::dm_verity_tree(h, in, options);  // veritysetup's
+//
+// Each equals its host reference (block_leaves.hpp, formats/*.hpp) bit for bit.
+#pragma once
+
+#include "block_hasher.hpp"
+#include "formats/bao.hpp"
+#include "formats/dm_verity.hpp"
+#include "formats/fs_verity.hpp"
+#include "merkleizer.hpp"
+
+#include <string>
+#include <vector>
+
+namespace merklize {
+namespace detail {
+
+inline void read_blocking(const cl::CommandQueue &queue, const cl::Buffer &from,
+                          std::uint64_t offset, std::uint64_t bytes, void *to,
+                          const std::vector<cl::Event> &after = {}) {
+  if (bytes == 0) return;
+  call("clEnqueueReadBuffer",
+       [&] { return queue.enqueueReadBuffer(from, CL_TRUE, offset, bytes, to, &after); });
+}
+
+// `cfg`'s tree over leaves on the device, built there: the nodes enqueue_build writes (levels
+// 1..depth, or the root alone for one leaf), complete once `built` is.
+struct device_nodes {
+  cl::Buffer nodes;
+  std::uint64_t bytes;
+  cl::CommandQueue queue; // the builder's: reads of the nodes go after `built` on it
+  cl::Event built;
+};
+
+inline device_nodes build_on_leaves(block_hasher &h, const device_leaves &leaves, const config &cfg,
+                                    const std::string &name) {
+  merkleizer m(h.context(), h.device(), cfg);
+  const std::uint64_t bytes = merkleizer::output_node_count(leaves.count) * node_bytes;
+  device_nodes built{h.device_buffer(bytes, "the tree of " + name), bytes, m.queue(), {}};
+  built.built = m.enqueue_build(leaves.buffer, leaves.count, built.nodes).back();
+  detail::call("clWaitForEvents", [&] { return built.built.wait(); }); // before m goes
+  return built;
+}
+
+} // namespace detail
+
+// The root of the binary tree of `options` (node hash, shape, fixed depth) over the leaves of an
+// input's data blocks (at least one byte).
+inline digest block_tree_root(block_hasher &h, input &in, const leaf_rule &rule,
+                              const tree_options &options) {
+  const device_leaves leaves = h.leaves_of(in, rule);
+  if (leaves.count == 0) throw error(in.name() + " is empty: a tree needs at least one data block");
+  config cfg;
+  cfg.tree = options;
+  const tree_layout layout(leaves.count);
+  const unsigned root_level = root_depth(options, layout); // refuses a bad fixed depth
+  const detail::device_nodes built = detail::build_on_leaves(h, leaves, cfg, in.name());
+  digest root; // the last node written: the top stored node
+  detail::read_blocking(built.queue, built.nodes, built.bytes - node_bytes, node_bytes, root.data(),
+                        {built.built});
+  return extend_root(options.hash, root, layout.depth(), root_level);
+}
+
+// The hash-block tree of dm-verity and fs-verity (formats/verity_tree.hpp) over leaves on the
+// device, built there level by level in its stored layout: the root, and with keep_levels the
+// levels as stored, read back.
+inline verity_tree verity_tree_on_device(block_hasher &h, const device_leaves &leaves,
+                                         const leaf_rule &hash_rule, bool keep_levels) {
+  const cl::CommandQueue &queue = h.queue();
+  const std::uint64_t block = hash_rule.block_bytes;
+  const auto blocks = verity_level_blocks(leaves.count, block / node_bytes);
+  verity_tree tree;
+  if (blocks.empty()) { // one leaf: the root itself
+    detail::read_blocking(queue, leaves.buffer, 0, node_bytes, tree.root.data());
+    return tree;
+  }
+  const auto offsets = verity_level_offsets(blocks);
+  const std::uint64_t bytes = (offsets[0] + blocks[0]) * block;
+  const cl::Buffer levels = h.device_buffer(bytes, "the hash blocks");
+  const cl::Buffer root = h.device_buffer(node_bytes, "the root");
+  detail::call("clEnqueueFillBuffer",
+               [&] { return queue.enqueueFillBuffer(levels, cl_uchar(0), 0, bytes); });
+  detail::call("clEnqueueCopyBuffer", [&] {
+    return queue.enqueueCopyBuffer(leaves.buffer, levels, 0, offsets[0] * block,
+                                   leaves.count * node_bytes);
+  });
+  for (std::size_t level = 0; level < blocks.size(); ++level) {
+    const bool top = level + 1 == blocks.size();
+    h.enqueue_leaves(hash_rule, levels, offsets[level] * block, blocks[level] * block,
+                     top ? root : levels, top ? 0 : offsets[level + 1] * block / node_bytes);
+  }
+  detail::read_blocking(queue, root, 0, node_bytes, tree.root.data());
+  if (keep_levels) {
+    tree.levels.resize(static_cast<std::size_t>(bytes));
+    detail::read_blocking(queue, levels, 0, bytes, tree.levels.data());
+  }
+  return tree;
+}
+
+// veritysetup format --no-superblock's root hash and (with keep_levels) hash device, of an
+// input of whole data blocks.
+inline verity_tree dm_verity_tree(block_hasher &h, input &in, const dm_verity_options &options,
+                                  bool keep_levels = true) {
+  if (in.size()) check_dm_verity(options, *in.size(), in.name());
+  const device_leaves leaves = h.leaves_of(in, dm_verity_data_rule(options));
+  check_dm_verity(options, leaves.input_bytes, in.name()); // a pipe's size is known only now
+  return verity_tree_on_device(h, leaves, dm_verity_hash_rule(options), keep_levels);
+}
+
+// fsverity digest's file digest and (with keep_levels) Merkle tree of an input of any size.
+inline fs_verity_result fs_verity_tree(block_hasher &h, input &in, const fs_verity_options &options,
+                                       bool keep_levels = true) {
+  check_fs_verity(options);
+  const device_leaves leaves = h.leaves_of(in, fs_verity_rule(options));
+  fs_verity_result result;
+  if (leaves.count > 0)
+    result.tree = verity_tree_on_device(h, leaves, fs_verity_rule(options), keep_levels);
+  result.file_digest = fs_verity_file_digest(result.tree.root, leaves.input_bytes, options);
+  return result;
+}
+
+// Bao's outboard and the BLAKE3 root of an input of any size: the chunks' chaining values and
+// BLAKE3's tree over them (merklize's blake3-parent tree, shape promote) on the device, the
+// tree read back and walked in pre-order on the host.
+inline bao_outboard bao_outboard_of(block_hasher &h, input &in) {
+  const device_leaves cvs = h.chunk_cvs_of(in);
+  bao_outboard out;
+  const auto header = bao_length_header(cvs.input_bytes);
+  out.bytes.assign(header.begin(), header.end());
+  if (cvs.count <= 1) { // one chunk: its root is the chunk finished as the root
+    out.root = blake3::hash(cvs.small_input.data(), cvs.small_input.size());
+    return out;
+  }
+  config cfg;
+  cfg.tree = {hash_kind::blake3_parent, shape::promote};
+  const detail::device_nodes built = detail::build_on_leaves(h, cvs, cfg, in.name());
+  tree t(cvs.count, cfg.tree);
+  detail::read_blocking(h.queue(), cvs.buffer, 0, t.leaves_size(), t.level_data(0));
+  detail::read_blocking(built.queue, built.nodes, 0, built.bytes, t.nodes_data(), {built.built});
+  out.root = t.node(t.depth(), 0);
+  out.bytes.reserve(static_cast<std::size_t>(bao_outboard_bytes(cvs.input_bytes)));
+  bao_parents_in_preorder(t, [&](const digest &left, const digest &right) {
+    out.bytes.insert(out.bytes.end(), left.begin(), left.end());
+    out.bytes.insert(out.bytes.end(), right.begin(), right.end());
+  });
+  return out;
+}
+
+} // namespace merklize

@@ -1,0 +1,130 @@
+// merklize root --leaf-size and --format against the real tools on the same files: veritysetup,
+// fsverity, b3sum and the Python Bao model, outputs compared byte for byte; stdin; and the
+// mistakes in the command line that are refused with exit status 2.
+#include "format_oracles.hpp"
+
+#include <merklize/block_leaves.hpp>
+#include <merklize/reference.hpp>
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+test::run_result merklize_root(std::vector<std::string> args, const std::string &stdin_file = "") {
+  args.insert(args.begin(),
+              {MERKLIZE_CLI, "root", "--device", merklize::device_name(test::test_device())});
+  return test::run_program(args, stdin_file);
+}
+
+} // namespace
+
+TEST_CASE("merklize root --format dm-verity prints and writes what veritysetup does",
+          "[block-cli]") {
+  if (!test::have_veritysetup()) return;
+  for (std::uint64_t blocks : {1u, 128u, 129u}) {
+    merklize::dm_verity_options options;
+    options.salt = test::random_bytes(32);
+    const auto file = test::write_file("cli-dm.data", test::random_bytes(blocks * 4096));
+    const auto theirs = test::run_veritysetup(file, options);
+    const auto hashes = test::scratch_dir() / "cli-dm.hashes";
+    const auto ours =
+        merklize_root({"--format", "dm-verity", "--salt", test::salt_hex(options.salt),
+                       "--hash-output", hashes.string(), file.string()});
+    INFO(blocks << " blocks: " << ours.err);
+    CHECK(ours.status == 0);
+    CHECK(ours.out == theirs.root + "\n");
+    CHECK(test::slurp(hashes) == theirs.hash_device);
+  }
+}
+
+TEST_CASE("merklize root --format fs-verity prints and writes what fsverity does", "[block-cli]") {
+  if (!test::have_fsverity()) return;
+  for (std::uint64_t size : {0u, 4096u, 4096u * 128 + 1}) {
+    merklize::fs_verity_options options;
+    options.block_bytes = 1024;
+    options.salt = {0x12, 0x34};
+    const auto data = test::random_bytes(size);
+    const auto file = test::write_file("cli-fs.data", data);
+    const auto theirs = test::run_fsverity(file, options);
+    const auto tree = test::scratch_dir() / "cli-fs.tree";
+    const std::vector<std::string> args = {"--format", "fs-verity", "--block-size",  "1024",
+                                           "--salt",   "1234",      "--tree-output", tree.string()};
+    auto with_file = args;
+    with_file.push_back(file.string());
+    const auto ours = merklize_root(with_file);
+    INFO(size << " bytes: " << ours.err);
+    CHECK(ours.out == theirs.digest + "\n");
+    CHECK(test::slurp(tree) == theirs.merkle_tree);
+    auto from_stdin = args;
+    from_stdin.push_back("-");
+    CHECK(merklize_root(from_stdin, file.string()).out == theirs.digest + "\n");
+  }
+}
+
+TEST_CASE("merklize root --format bao-outboard prints b3sum's root and the model's outboard",
+          "[block-cli]") {
+  if (!test::have_python()) return;
+  for (std::uint64_t size : {0u, 1024u, 70000u}) {
+    const auto file = test::write_file("cli-bao.data", test::random_bytes(size));
+    const auto outboard = test::scratch_dir() / "cli-bao.obao";
+    const auto ours =
+        merklize_root({"--format", "bao-outboard", "--outboard", outboard.string(), file.string()});
+    const auto model = test::run_bao_model(file);
+    INFO(size << " bytes: " << ours.err);
+    CHECK(ours.out == model.root + "\n");
+    CHECK(test::slurp(outboard) == model.outboard);
+    if (test::have_tool("/usr/bin/b3sum", "b3sum"))
+      CHECK(test::run_program({"/usr/bin/b3sum", "--no-names", file.string()}).out == ours.out);
+  }
+}
+
+TEST_CASE("merklize root --leaf-size: the tree over the blocks' leaves", "[block-cli]") {
+  const auto data = test::random_bytes(10000);
+  const auto file = test::write_file("cli-leaves.data", data);
+  merklize::leaf_rule rule{merklize::leaf_hash::sha256, 300, {0xab}, false, std::nullopt};
+  const auto leaves = merklize::block_leaves(rule, data.data(), data.size());
+  const merklize::tree_options options{merklize::hash_kind::sha256, merklize::shape::zero};
+  const auto expected =
+      merklize::reference_tree(leaves.data(), leaves.size() * merklize::node_bytes, options);
+  const auto ours = merklize_root(
+      {"--leaf-size", "300", "--salt", "ab", "--hash", "sha256", "--pad", "zero", file.string()});
+  INFO(ours.err);
+  CHECK(ours.out == merklize::to_hex(expected.root()) + "\n");
+  rule = {merklize::leaf_hash::blake3, 1000, {}, false, std::nullopt};
+  const auto b3 = merklize::block_leaves(rule, data.data(), data.size());
+  CHECK(merklize_root({"--leaf-size", "1000", file.string()}).out ==
+        merklize::to_hex(merklize::reference_tree(b3.data(), b3.size() * merklize::node_bytes,
+                                                  merklize::tree_options{})
+                             .root()) +
+            "\n");
+}
+
+TEST_CASE("merklize root --format and --leaf-size: mistakes are refused with exit status 2",
+          "[block-cli]") {
+  const auto file = test::write_file("cli-bad.data", test::random_bytes(5000));
+  const std::pair<std::vector<std::string>, std::string> mistakes[] = {
+      {{"--format", "zfs"}, "unknown format \"zfs\""},
+      {{"--format", "fs-verity", "--hash-block-size", "512"},
+       "--hash-block-size has no use with --format fs-verity"},
+      {{"--format", "bao-outboard", "--salt", "ab"}, "--salt has no use with --format bao"},
+      {{"--format", "dm-verity", "--salt", "abc"}, "--salt: hex string has an odd number"},
+      {{"--format", "dm-verity", "--data-block-size", "1000"}, "data block size is 1000"},
+      {{"--format", "fs-verity", "--hash", "sha256"}, "excludes"},
+      {{"--format", "fs-verity", "--leaf-size", "64"}, "excludes"},
+      {{"--leaf-size", "0"}, "the leaf size is 0"},
+      {{"--leaf-size", "64", "--leaf-hash", "md5"}, "unknown leaf hash \"md5\""},
+      {{"--leaf-size", "64", "--leaf-hash", "blake3", "--salt", "00"}, "takes no prefix"},
+      {{"--tree-output", "x"}, "--tree-output requires --format"},
+  };
+  for (const auto &[args, message] : mistakes) {
+    auto argv = args;
+    argv.push_back(file.string());
+    const auto run = merklize_root(argv);
+    INFO(run.err);
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Contains(message));
+  }
+  const auto partial = merklize_root({"--format", "dm-verity", file.string()});
+  CHECK(partial.status == 1);
+  CHECK_THAT(partial.err, Contains("not a whole number of 4096-byte data blocks"));
+}

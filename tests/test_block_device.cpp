@@ -1,0 +1,178 @@
+// Leaves hashed from data blocks on the device (block_hasher.hpp) and the trees built from them
+// (block_tree.hpp), against the host references (block_leaves.hpp, formats/*.hpp) at awkward
+// sizes: device buffers into poisoned outputs, files and pipes streamed in several pieces.
+#include "format_oracles.hpp"
+#include "pipe_input.hpp"
+
+#include <merklize/block_tree.hpp>
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+merklize::block_hasher &hasher() {
+  static merklize::block_hasher h(test::test_device());
+  return h;
+}
+
+std::vector<merklize::digest> as_digests(const std::vector<std::uint8_t> &bytes) {
+  std::vector<merklize::digest> digests(bytes.size() / merklize::node_bytes);
+  std::memcpy(digests.data(), bytes.data(), digests.size() * merklize::node_bytes);
+  return digests;
+}
+
+// The leaves of `data` hashed on the device from device buffers, written from node `first` on
+// into a poisoned buffer with a poisoned node after them, which must stay poisoned.
+std::vector<merklize::digest> device_leaves(const merklize::leaf_rule &rule,
+                                            const std::vector<std::uint8_t> &data,
+                                            std::uint64_t in_offset = 3, std::uint64_t first = 2) {
+  auto &h = hasher();
+  std::vector<std::uint8_t> padded(in_offset, 0x5a);
+  padded.insert(padded.end(), data.begin(), data.end());
+  const cl::Buffer in(h.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, padded.size(),
+                      padded.data());
+  const std::uint64_t count = merklize::block_count(data.size(), rule.block_bytes);
+  const std::size_t out_bytes = (first + count + 1) * merklize::node_bytes;
+  const cl::Buffer out = test::poisoned_buffer(h.context(), h.queue(), out_bytes);
+  h.enqueue_leaves(rule, in, in_offset, data.size(), out, first).wait();
+  const auto got = test::read_buffer(h.queue(), out, out_bytes);
+  for (std::size_t i = 0; i < merklize::node_bytes; ++i) {
+    REQUIRE(got[i] == test::poison_byte);                                     // before
+    REQUIRE(got[got.size() - merklize::node_bytes + i] == test::poison_byte); // after
+  }
+  return as_digests({got.begin() + static_cast<std::ptrdiff_t>(first * merklize::node_bytes),
+                     got.end() - merklize::node_bytes});
+}
+
+merklize::leaf_rule sha256_rule(std::uint64_t block, std::vector<std::uint8_t> prefix, bool pad) {
+  return {merklize::leaf_hash::sha256, block, std::move(prefix), pad, std::nullopt};
+}
+
+} // namespace
+
+TEST_CASE("device SHA-256 block leaves match the host's", "[block-leaves]") {
+  for (std::uint64_t block : {1u, 55u, 56u, 63u, 64u, 65u, 119u, 120u, 4096u})
+    for (std::size_t prefix : {0u, 3u, 4u, 32u, 64u, 100u})
+      for (bool pad : {false, true}) {
+        const auto rule = sha256_rule(block, test::random_bytes(prefix), pad);
+        const auto data = test::random_bytes(block * 3 + block / 2 + 1);
+        INFO("L " << block << ", prefix " << prefix << " bytes, zero_pad " << pad);
+        CHECK(device_leaves(rule, data) == merklize::block_leaves(rule, data.data(), data.size()));
+      }
+}
+
+TEST_CASE("device BLAKE3 block leaves and chunk chaining values match the host's",
+          "[block-leaves]") {
+  std::array<std::uint8_t, 32> key;
+  for (std::size_t i = 0; i < key.size(); ++i)
+    key[i] = static_cast<std::uint8_t>(7 * i);
+  for (std::uint64_t block : {1u, 64u, 65u, 1024u, 1025u, 2048u, 3073u, 5000u})
+    for (bool keyed : {false, true})
+      for (bool pad : {false, true}) {
+        merklize::leaf_rule rule{merklize::leaf_hash::blake3, block, {}, pad, std::nullopt};
+        if (keyed) rule.key = key;
+        const auto data = test::random_bytes(block * 2 + block / 3 + 1);
+        INFO("L " << block << ", keyed " << keyed << ", zero_pad " << pad);
+        CHECK(device_leaves(rule, data) == merklize::block_leaves(rule, data.data(), data.size()));
+      }
+  auto &h = hasher();
+  const auto data = test::random_bytes(5 * 1024 + 17);
+  const cl::Buffer in(h.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, data.size(),
+                      const_cast<std::uint8_t *>(data.data()));
+  const cl::Buffer out = test::poisoned_buffer(h.context(), h.queue(), 6 * 32);
+  h.enqueue_chunk_cvs(in, data.size(), 0, out, 0).wait();
+  CHECK(as_digests(test::read_buffer(h.queue(), out, 6 * 32)) ==
+        merklize::bao_chunk_cvs(data.data(), data.size()));
+}
+
+TEST_CASE("trees over block leaves from files and pipes in several pieces", "[block-leaves]") {
+  auto &h = hasher();
+  h.set_piece_target(8192); // a few blocks a piece
+  for (std::uint64_t size : {1u, 4095u, 4096u, 4097u, 40000u, 100000u})
+    for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3})
+      for (auto pad : {merklize::shape::promote, merklize::shape::zero}) {
+        const auto data = test::random_bytes(size);
+        merklize::leaf_rule rule;
+        rule.block_bytes = 1000;
+        rule.hash = hash == merklize::hash_kind::sha256 ? merklize::leaf_hash::sha256
+                                                        : merklize::leaf_hash::blake3;
+        const merklize::tree_options options{hash, pad};
+        const auto leaves = merklize::block_leaves(rule, data.data(), data.size());
+        const auto expected =
+            merklize::reference_tree(leaves.data(), leaves.size() * merklize::node_bytes, options);
+        INFO(size << " bytes, " << merklize::to_string(hash) << " " << merklize::to_string(pad));
+        merklize::input file(test::write_file("blocks.data", data).string());
+        CHECK(merklize::block_tree_root(h, file, rule, options) == expected.root());
+        test::pipe_input piped(data);
+        CHECK(merklize::block_tree_root(h, piped.get(), rule, options) == expected.root());
+      }
+  h.set_piece_target(std::uint64_t(16) << 20);
+}
+
+// Runs check(input) on `data` as a file and as a pipe.
+template <class Check> void from_file_and_pipe(const std::vector<std::uint8_t> &data, Check check) {
+  merklize::input file(test::write_file("formats.data", data).string());
+  check(file);
+  test::pipe_input piped(data);
+  check(piped.get());
+}
+
+TEST_CASE("dm-verity on the device matches the host reference", "[block-leaves][formats]") {
+  auto &h = hasher();
+  h.set_piece_target(3 * 4096);
+  merklize::dm_verity_options options;
+  options.hash_block_bytes = 512; // 16 digests a block: three levels from 257 data blocks
+  options.salt = test::random_bytes(32);
+  for (std::uint64_t blocks : {1u, 2u, 16u, 17u, 256u, 257u}) {
+    const auto data = test::random_bytes(blocks * 4096);
+    const auto expected = merklize::dm_verity_tree(data.data(), data.size(), options);
+    INFO(blocks << " data blocks");
+    from_file_and_pipe(data, [&](merklize::input &in) {
+      const auto got = merklize::dm_verity_tree(h, in, options);
+      CHECK(got.root == expected.root);
+      CHECK(got.levels == expected.levels);
+    });
+  }
+  const auto partial = test::random_bytes(4096 + 1);
+  from_file_and_pipe(partial, [&](merklize::input &in) {
+    CHECK_THROWS_WITH(merklize::dm_verity_tree(h, in, options),
+                      Contains("not a whole number of 4096-byte data blocks"));
+  });
+  h.set_piece_target(std::uint64_t(16) << 20);
+}
+
+TEST_CASE("fs-verity on the device matches the host reference", "[block-leaves][formats]") {
+  auto &h = hasher();
+  h.set_piece_target(3 * 1024);
+  merklize::fs_verity_options options;
+  options.block_bytes = 1024; // 32 digests a block
+  options.salt = {1, 2, 3};
+  for (std::uint64_t size :
+       {0u, 1u, 1023u, 1024u, 1025u, 32u * 1024, 32u * 1024 + 1, 32u * 32 * 1024 + 1}) {
+    const auto data = test::random_bytes(size);
+    const auto expected = merklize::fs_verity_tree(data.data(), data.size(), options);
+    INFO(size << " bytes");
+    from_file_and_pipe(data, [&](merklize::input &in) {
+      const auto got = merklize::fs_verity_tree(h, in, options);
+      CHECK(got.file_digest == expected.file_digest);
+      CHECK(got.tree.levels == expected.tree.levels);
+    });
+  }
+  h.set_piece_target(std::uint64_t(16) << 20);
+}
+
+TEST_CASE("Bao outboards on the device match the host reference", "[block-leaves][formats]") {
+  auto &h = hasher();
+  h.set_piece_target(4 * 1024);
+  for (std::uint64_t size : {0u, 1u, 1024u, 1025u, 2049u, 5u * 1024, 33u * 1024 + 7, 100000u}) {
+    const auto data = test::random_bytes(size);
+    const auto expected = merklize::bao_outboard_of(data.data(), data.size());
+    INFO(size << " bytes");
+    from_file_and_pipe(data, [&](merklize::input &in) {
+      const auto got = merklize::bao_outboard_of(h, in);
+      CHECK(got.root == expected.root);
+      CHECK(got.bytes == expected.bytes);
+    });
+  }
+  h.set_piece_target(std::uint64_t(16) << 20);
+}

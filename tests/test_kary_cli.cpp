@@ -1,0 +1,65 @@
+// merklize root --arity, proof --arity and verify of k-ary proofs against the host reference
+// (kary.hpp), and the mistakes refused.
+#include "process.hpp"
+
+#include <merklize/kary.hpp>
+
+#include <catch2/catch.hpp>
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+test::run_result run_merklize(std::vector<std::string> args) {
+  args.insert(args.begin(), MERKLIZE_CLI);
+  if (args[1] != "verify")
+    args.insert(args.begin() + 2, {"--device", merklize::device_name(test::test_device())});
+  return test::run_program(args);
+}
+
+} // namespace
+
+TEST_CASE("merklize root, proof and verify with --arity", "[kary]") {
+  const std::uint64_t n = 300;
+  const auto bytes = test::random_bytes(n * merklize::node_bytes);
+  const auto file = test::write_file("kary-cli.leaves", bytes).string();
+  std::vector<merklize::digest> leaves(n);
+  std::memcpy(leaves.data(), bytes.data(), bytes.size());
+  for (const char *hash : {"sha256", "blake3"})
+    for (const char *pad : {"promote", "zero"}) {
+      const merklize::kary_options options{merklize::parse_hash_kind(hash), 16,
+                                           merklize::parse_shape(pad)};
+      const std::string root = merklize::to_hex(merklize::kary_root(leaves, options));
+      const auto printed =
+          run_merklize({"root", "--arity", "16", "--hash", hash, "--pad", pad, file});
+      INFO(hash << " " << pad << ": " << printed.err);
+      CHECK(printed.out == root + "\n");
+      const auto proof_file = (test::scratch_dir() / "kary-cli.proof").string();
+      REQUIRE(run_merklize({"proof", "--arity", "16", "--hash", hash, "--pad", pad, "-i", "299",
+                            "-o", proof_file, file})
+                  .status == 0);
+      const auto valid = run_merklize({"verify", proof_file, merklize::to_hex(leaves[299]), root});
+      CHECK(valid.status == 0);
+      CHECK_THAT(valid.out, Contains("valid: leaf 299 of 300"));
+      const auto wrong = run_merklize({"verify", proof_file, merklize::to_hex(leaves[298]), root});
+      CHECK(wrong.status == 1);
+      CHECK_THAT(wrong.err, Contains("invalid proof"));
+    }
+}
+
+TEST_CASE("merklize --arity: mistakes are refused", "[kary]") {
+  const auto file = test::write_file("kary-bad.leaves", test::random_bytes(64)).string();
+  const std::pair<std::vector<std::string>, std::string> mistakes[] = {
+      {{"root", "--arity", "3", file}, "arity 3"},
+      {{"root", "--arity", "4", "--hash", "blake3-parent", file}, "blake3-parent"},
+      {{"root", "--arity", "4", "--pad", "zero", "--depth", "5", file}, "--depth excludes --arity"},
+      {{"root", "--arity", "4", "--format", "fs-verity", file}, "excludes"},
+      {{"proof", "--arity", "4", "-i", "2", file}, "leaf index 2 out of range"},
+  };
+  for (const auto &[args, message] : mistakes) {
+    const auto run = run_merklize(args);
+    INFO(run.err);
+    CHECK(run.status != 0);
+    CHECK_THAT(run.err, Contains(message));
+  }
+}

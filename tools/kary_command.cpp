@@ -1,0 +1,60 @@
+// merklize proof --arity K and merklize verify of a k-ary proof: the tree built on the device
+// (kary_device.hpp), the proof taken on the host from its levels (kary.hpp), as JSON
+// (kary_proof_encoding.hpp); verification on the host.
+#include "cli.hpp"
+#include "commands.hpp"
+#include "input.hpp"
+#include "output.hpp"
+
+#include <merklize/kary_device.hpp>
+#include <merklize/kary_proof_encoding.hpp>
+
+namespace cli {
+namespace {
+
+merklize::digest digest_argument(const char *name, const std::string &hex) {
+  try {
+    return merklize::digest_from_hex(hex);
+  } catch (const merklize::error &e) {
+    throw merklize::error(std::string(name) + ": " + e.what());
+  }
+}
+
+} // namespace
+
+int kary_proof_command(const proof_arguments &args) {
+  const merklize::kary_options options = kary_options_of(*args.arity, args.tree);
+  library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
+  merklize::block_hasher h(chosen_device(args.device));
+  const merklize::device_leaves leaves = h.leaves_as_given(in.get());
+  merklize::check_kary_index(args.index, leaves.count);
+  const auto tree = merklize::kary_tree_on_device(h, leaves, options, true);
+  in.finish();
+  const std::string json =
+      merklize::to_json(merklize::kary_prove(tree.levels, options, args.index));
+  if (args.output)
+    write_file_replacing(*args.output, json + "\n");
+  else
+    write_stdout(json + "\n");
+  return 0;
+}
+
+int kary_verify_command(const verify_arguments &args, const std::string &text) {
+  const merklize::kary_proof proof = merklize::kary_proof_from_json(text);
+  const auto leaf = digest_argument("LEAFHEX", args.leaf);
+  const auto root = digest_argument("ROOTHEX", args.root);
+  const merklize::proof_expectations &e = args.expect;
+  if (e.depth) throw merklize::error("invalid proof: --depth has no use with a k-ary proof");
+  if ((e.hash && *e.hash != proof.options.hash) || (e.pad && *e.pad != proof.options.pad) ||
+      (e.leaf_count && *e.leaf_count != proof.leaf_count))
+    throw merklize::error("invalid proof: not for the hash, shape or leaf count required");
+  if (!merklize::kary_verify(proof, leaf, root))
+    throw merklize::error("invalid proof: the leaf and siblings do not hash to the root");
+  write_stdout("valid: leaf " + std::to_string(proof.index) + " of " +
+               std::to_string(proof.leaf_count) + " (" + merklize::to_string(proof.options.hash) +
+               ", " + merklize::to_string(proof.options.pad) + ", arity " +
+               std::to_string(proof.options.arity) + ")\n");
+  return 0;
+}
+
+} // namespace cli
