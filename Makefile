@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Two commands do all the set-up on a fresh Debian 12 / Ubuntu machine (as root, or with sudo):
 #   make test    installs missing packages, builds, runs the tests
 #   make bench   installs missing packages, builds, runs the benchmark on the default device

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # A kernel experiment on the GPU machine, timed beside its baseline in one run: builds the
 # project as it is (A) and a copy whose kernel FILE starts with `#define NAME` (B), checks B on
 # the GPU tests, then times both in turn, twice: the tree kernels at 2^20 and 2^25, and full

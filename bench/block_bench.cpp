@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Leaves hashed from data blocks on the device against the SHA-256 layer primitive, all
 // device-resident (no transfers timed): the same bytes hashed by
 //   layer:        hash_layer over bytes / 64 blocks of 64 bytes (hashtree's contract);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # fs-verity, dm-verity and Bao of one file, whole process, page cache warm: merklize root --format
 # against fsverity digest and veritysetup format (which hash on one core) and b3sum, each the best
 # of three runs, every output checked equal to the tool's.

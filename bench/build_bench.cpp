@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Program build time by the form the program comes from: JIT (the embedded OpenCL C source
 // compiled), AOT (the SPIR-V or SPIR bitcode that `make aot` wrote, whichever the device loads
 // best) and the disk cache of device binaries.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # The GPU machine's shorter run, for a change to kernels or streaming when the rest stands
 # (docs/BENCHMARKS.md): build, the GPU tests, the benchmark on the GPU (every size) with the
 # timeline of a pinned build, the benchmark on PoCL at 2^20 .. 2^max, BLAKE3's hash_many tree on

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # The GPU machine's run (see docs/BENCHMARKS.md): build, test on the GPU, NVIDIA's register
 # report, a kernel sweep, where a pinned build spends its time (--timeline), the benchmark on the
 # GPU and on PoCL over the host's cores, and, where

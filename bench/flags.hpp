@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Flags of the benchmark drivers: --name=value taken out of argv before Google Benchmark, which
 // refuses flags it does not know, reads the rest.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // BLAKE3 of large inputs on the device (merklize::blake3_device), per chunk strategy.
 //
 //   kernel/<strategy>/<MiB>  input already on the device: kernel time only (event profiling)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize_bench --variants (kernel_variants.hpp). Every variant builds the same trees from the
 // same leaves, already on the device. Before a variant's first build of a size the node buffer
 // is poisoned, and the root it then computes must equal the reference root (the host's up to

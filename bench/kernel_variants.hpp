@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize_bench --variants: the tree's kernel time for each kernel variant of the one-level
 // launches, one line per variant (kernel_variants.cpp).
 #pragma once

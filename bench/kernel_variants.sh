@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # The GPU machine's kernel-variant run (issue 3; docs/BENCHMARKS.md): builds Release, checks the
 # trees of every kernel configuration against the host reference on the GPU (merklize_gpu_test,
 # and the level-kernel and streaming tests of merklize_tests), then times every kernel variant at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize_bench: Merkle trees of 2^min .. 2^max leaves on one device, with Google Benchmark.
 //
 // Every time is measured by OpenCL event profiling (UseManualTime), apart from the end-to-end

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // multi_bench: one tree built on every device (multi_merkleizer) against one device, with
 // Google Benchmark. Leaves are in page-locked memory (allocate_host) and the nodes go to a
 // page-locked tree (allocate_tree), both reused from build to build, every internal node kept.

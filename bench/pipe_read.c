@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Reads stdin to its end in 64 MiB reads, after widening the pipe to ARGV[1] bytes if given:
 // the pipe's speed with and without the wider buffer that merklize asks for (bench/startup.sh).
 #define _GNU_SOURCE

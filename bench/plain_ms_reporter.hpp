@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Google Benchmark's console prints every counter with SI suffixes (its human-readable numbers):
 // a copy of 0.00125 ms read "upload_ms=1.24659m" and 1500 ms "1.5k". plain_ms_reporter prints
 // the counters whose names end in "_ms" as plain milliseconds at the end of the line instead

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """Plots merklize_bench's --csv rows: node hashes per second against leaf count, a line per device
 and mode, and the host reference tree on one thread, the CPU baseline, dashed beside them.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Proofs on the device, for a tree that enqueue_build left there:
 //   gather/<log2 N>/<P>:     the sibling paths of P random leaves, one enqueue_gather launch;
 //   multiproof/<log2 N>/<P>: the nodes of one multiproof of P random leaves (gather_multiproof:

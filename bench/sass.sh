@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # On the GPU machine: the SASS of the Merkle kernels as NVIDIA's OpenCL compiles them, from the
 # PTX that merklize_bench --build_log writes (merkle-1.bin), summarized by opcode.
 set -uo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // SHA-256 on the device against OpenSSL on one host thread, in the same run:
 //   layer/<k>: the hashtree layer primitive (hash_layer) over the 2^(k-1) blocks of 2^k leaves;
 //   tree/<k>:  a whole sha256 tree (shape zero, SSZ) of 2^k leaves through enqueue_build;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Where a small command's time goes: `merklize root --verbose` of 2 leaves and of FILE prints the
 # milestones since process start (device found, merkleizer made, root done) and the program
 # builds; hyperfine gives the whole process, so whole - root milestone = exit and teardown.

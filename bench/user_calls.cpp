@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize_user_calls: the library's host-memory builds timed as a program calls them, by the
 // host's clock around the whole call (allocation, pinning, copies, kernels, transfers and the
 // returned tree's release), not by OpenCL events.

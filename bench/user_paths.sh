@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # What users see: whole processes timed with hyperfine, their peak memory, and the library's
 # host-memory builds timed as a program calls them. Runs on the GPU machine and on a CPU-only one.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Target merklize_aot (built by default with MERKLIZE_AOT=ON, and by `make aot`): compiles every
 # program variant (detail::all_program_specs) with clang and llvm-spirv into MERKLIZE_AOT_DIR,
 # through tools/aot.cpp. Point the library there with MERKLIZE_KERNEL_DIR or set_kernel_dir.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Writes include/merklize/detail/kernel_sources.hpp from kernels/*.cl, so that adding include/ to
 # a project is enough to JIT the kernels. Run by the build (CMake and the Makefile):
 #   cmake -DKERNEL_DIR=kernels -DOUTPUT=include/merklize/detail/kernel_sources.hpp -P cmake/embed_kernels.cmake

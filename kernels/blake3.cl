@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* BLAKE3 compression and the two BLAKE3 node hashes of merklize, in plain OpenCL C 1.2.
  *
  * Words are little-endian as BLAKE3 defines them; the host checks that the device is

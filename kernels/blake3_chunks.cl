@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* BLAKE3 of whole inputs, in plain OpenCL C 1.2, built after blake3.cl with
  * -DMERKLIZE_LANES=N: the chunks (1, 2, 4, 8 or 16) that one work-item of blake3_chunk_cvs hashes
  * at once, in the lanes of a uintN.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Leaves hashed from data blocks (include/merklize/block_leaves.hpp), in plain OpenCL C 1.2, built
  * after sha256.cl and blake3.cl. One work-item hashes one block of L bytes: block i is bytes
  * [i L, min((i + 1) L, bytes)) of `in` from in_offset on, the last one shorter, and with zero_pad

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Levels of a binary Merkle tree: node i of a level is NODE(below[2i], below[2i+1]).
  *
  * The node hash is chosen at build time: the host passes -DMERKLIZE_NODE=<function>, a function

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* One level of a binary Merkle tree per launch: node i of the level above is
  * MERKLIZE_NODE(in[2i], in[2i+1]), with merkle_subtree's rules for a lone last node (moved up
  * unchanged, or hashed with the all-zero subtree root zeros[zeros_first] when pad_with_node is

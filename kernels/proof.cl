@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Inclusion proofs on the device: the sibling paths of many leaves gathered at once, the nodes of
  * a multiproof, and the verification of many proofs at once. Built after merkle.cl and its hash
  * file, whose MERKLIZE_NODE(left, right, is_root) the verifier hashes with.

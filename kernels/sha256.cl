@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* SHA-256 (FIPS 180-4) of 64-byte messages in plain OpenCL C 1.2: merklize's "sha256" node,
  * SHA-256(left || right) as in SSZ, its "rfc6962" node, SHA-256(0x01 || left || right), and the
  * layer kernels of the hashtree contract.

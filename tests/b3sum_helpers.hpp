@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize b3sum against the b3sum program (Debian package b3sum): the same arguments to both,
 // stdout compared byte for byte, and the exit status.
 #pragma once

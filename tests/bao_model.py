@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """An independent model of Bao's outboard encoding, written from the Bao and BLAKE3 specs in
 plain Python (no merklize code): BLAKE3's compression function, chunk chaining values, the
 left-balanced tree, and the outboard (the 8-byte little-endian length, then the parent nodes in

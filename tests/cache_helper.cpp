@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Builds one tree through the program cache in a process of its own, for the tests of a process
 // that dies while loading a cache entry (test_programs.cpp):
 //   merklize_cache_helper CACHE_DIR [--die-in-driver]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Running the command-line tools from the tests through a shell, for what needs one (limits,
 // redirections, another user, a working folder), and measuring a run's memory.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The real tools behind the formats of formats/: veritysetup (Debian cryptsetup-bin), fsverity
 // (Debian fsverity), b3sum, and tests/bao_model.py (Python). Each is run on a file; a test whose
 // tool is missing is skipped with a warning naming the package.

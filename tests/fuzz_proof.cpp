@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // libFuzzer harness for the proof decoders: each input is decoded as a JSON and a binary
 // inclusion proof and multiproof, and every proof that decodes is verified and encoded again.
 // Built with clang -fsanitize=fuzzer,address,undefined (tests/CMakeLists.txt), so a crash, an

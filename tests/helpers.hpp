@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Shared test helpers: leaf generators, the device under test, poisoning.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Test helpers that need no OpenCL (the sanitized host-only tests use them too): the test
 // vectors, leaf generators and random bytes.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // A small JSON reader for the test vectors (objects, arrays, strings, integers, booleans, null).
 // Test-only: the library itself parses no JSON.
 #pragma once

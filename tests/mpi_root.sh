@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # merklize-mpi over 4 ranks (and 1, and 3) prints the root `merklize root` prints, on PoCL, for
 # files of awkward sizes, every node hash and shape, a fixed depth, and generated leaves.
 # Usage: mpi_root.sh MPIEXEC MERKLIZE_MPI MERKLIZE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // What merklize computes for the independent oracles of tests/oracles/ (pymerkle for RFC 6962,
 // remerkleable for SSZ lists), as JSON lines on stdout, one process for thousands of trees. The
 // trees are built on the device (PoCL in CI), proofs read from the device-built trees, and each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // A pipe whose write end a thread fills with bytes: an input of unknown length, as a reader of
 // stdin sees it.
 #pragma once

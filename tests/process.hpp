@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Running programs from tests as a user would: a scratch directory, files in it, and a program
 // run with its stdout and stderr captured.
 #pragma once

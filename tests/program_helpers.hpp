@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Helpers of the program-form tests (ahead-of-time kernels, disk cache): settings set for one
 // test and restored after it, scratch folders, merkleizers whose program is built anew, and
 // trees checked against the host reference.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Oracles and generators for the proof tests, without OpenCL (the sanitized host-only tests use
 // them): the hashes and shapes to cover, the siblings of a leaf and the nodes of a multiproof
 // computed straight from the tree convention, and the form of a path.

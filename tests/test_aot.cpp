@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Ahead-of-time kernels (`make aot`, built into MERKLIZE_AOT_DIR by the merklize_aot target):
 // the files of every program variant, SPIR-V that spirv-val accepts, the same trees as the JIT
 // path, and a fallback with a warning and correct trees for every damaged or stale artifact.

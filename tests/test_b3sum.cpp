@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize b3sum against the b3sum program (Debian package b3sum) on files of awkward sizes and
 // awkward names: stdout must be byte-identical. Skipped, saying so, where b3sum is not installed.
 #include "b3sum_helpers.hpp"

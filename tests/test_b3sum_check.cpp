@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize b3sum --check against b3sum --check, and outputs of any --length in bounded memory.
 #include "b3sum_helpers.hpp"
 

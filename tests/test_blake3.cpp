@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The official BLAKE3 vectors: every mode on the host BLAKE3, and the 64-byte case through the
 // device's node hash.
 #include "helpers.hpp"

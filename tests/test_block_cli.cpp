@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize root --leaf-size and --format against the real tools on the same files: veritysetup,
 // fsverity, b3sum and the Python Bao model, outputs compared byte for byte; stdin; and the
 // mistakes in the command line that are refused with exit status 2.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Leaves hashed from data blocks on the device (block_hasher.hpp) and the trees built from them
 // (block_tree.hpp), against the host references (block_leaves.hpp, formats/*.hpp) at awkward
 // sizes: device buffers into poisoned outputs, files and pipes streamed in several pieces.

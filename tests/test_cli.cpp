@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The merklize command-line tool, run as a user would: roots of the vector cases on stdout and
 // nothing else, clear messages and non-zero exits for bad input.
 #include "process.hpp"

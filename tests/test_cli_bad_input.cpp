@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The command-line tool's bad inputs, from a table: each command line must end with its exit
 // status (1 a failure, 2 a mistake in the command line) and a message holding its fragment, with
 // nothing on stdout, no control character and no C++ exception text in the message, and a bounded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The command-line conventions of the merklize tool (GNU style, as b3sum and coreutils): --version,
 // --help for each command, --opt=value, short options, "--" ending the options, exit statuses, a
 // --progress line, and every output checked and written whole or not at all.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Pieces of the command-line tools tested on their own (tools/, linked from
 // merklize_tool_common): quoting of untrusted text, the --progress line, sizes and option values.
 #include <catch2/catch.hpp>

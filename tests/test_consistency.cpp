@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Consistency proofs and the rfc6962 node rule on the host: the published RFC 6962 test vectors,
 // RFC 9162's recursive PROOF(m, D[n]) written out here against the prover, verification of every
 // proof of small trees, hostile proofs rejected with reasons before any hashing, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Fixed depth (SSZ's limit): the root of N leaves padded virtually to 2^D leaves must equal the
 // root of a tree whose leaves were really padded with zero leaves, for every node hash, through
 // the host reference, the host-buffer API and the device-buffer API; bad depths are errors.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Device selection by index pair, by name substring (any case) and by type.
 #include "helpers.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // A device spec is untrusted text (a command-line option, $MERKLIZE_DEVICE): the errors that
 // echo it quote it escaped, so that it cannot drive the terminal, and cut to a bounded length.
 #include "helpers.hpp"

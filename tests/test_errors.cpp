@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Bad input: a clear error naming the problem, and the caller's data untouched.
 #include "helpers.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The formats' host references (formats/*.hpp) against the real tools on the same files:
 // veritysetup for dm-verity, fsverity for fs-verity, b3sum and an independent Python model
 // (tests/bao_model.py) for Bao outboards. Sizes sit on both sides of every level boundary.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // A host_buffer held by a global object is freed after main returns, when function-local statics
 // may already be destroyed: it must still unregister its page-locked memory cleanly. Built with
 // AddressSanitizer, which reports the use after free that a destroyed registry would give.

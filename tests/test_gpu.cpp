@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Needs a GPU: the first GPU of any platform builds the same trees as the host reference, with
 // the default kernels, merkle_level at each number of nodes per work-item, merkle_levels at each
 // number of levels per work-item, work-groups of 256, and streamed in small chunks.

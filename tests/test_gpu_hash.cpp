@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Needs a GPU: blake3_device on the first GPU of any platform, every chunk strategy, matches the
 // official vectors and the host BLAKE3 at awkward lengths up to 1 GiB, in one piece, streamed,
 // and from a file read by several threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // BLAKE3 of whole inputs on the device (blake3_device) against two oracles: the official vectors
 // and the host BLAKE3 (merklize::blake3::hasher). Every chunk strategy, every mode, lengths
 // around every boundary (block, chunk, 2^k chunks, a work-item's lanes, a work-group, a launch of

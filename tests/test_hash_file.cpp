@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // blake3_device::hash_file against the host BLAKE3 and hash_stream: sizes around every boundary
 // of its paths (the calling thread's reads up to 1 MiB, threads above; pieces of one block and
 // of several blocks, their ends +-1), any number of reading threads, files whose size says

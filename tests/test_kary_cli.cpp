@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize root --arity, proof --arity and verify of k-ary proofs against the host reference
 // (kary.hpp), and the mistakes refused.
 #include "process.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // k-ary trees built on the device (kary_device.hpp) against the host reference (kary.hpp): every
 // level, every shape, both hashes, arities 2 to 128 at sizes around their boundaries, from leaves
 // as given (files, pipes) and from data blocks.

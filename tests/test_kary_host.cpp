@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // k-ary trees on the host (kary.hpp), without a device: equal to merklize's binary trees for
 // k = 2, worked small cases, and proofs that verify and untrusted ones that do not. Built without
 // OpenCL, sanitized.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The launch planner and the tuning table, without a device: which kernel computes which levels
 // for a GPU like the H200, for PoCL on a CPU, and under each configuration knob. Built without
 // OpenCL (tests/CMakeLists.txt: merklize_core_tests).

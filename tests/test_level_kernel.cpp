@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merkle_level (kernels/merkle_level.cl), the one-level kernel: launched on its own at every
 // number of nodes per work-item and both index widths against the host's node hash, then
 // through the merkleizer with config::level_kernel set, against the host reference.

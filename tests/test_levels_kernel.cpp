@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merkle_levels (kernels/merkle_levels.cl), several levels per launch with each work-item's
 // subtree in registers: launched on its own at 2 and 3 levels and both index widths against the
 // host's node hash, then through the merkleizer with config::level_kernel = levels and with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The command line of transparency logs and SSZ lists, run as a user would: entries to leaves
 // (leaf-hash), the published CT roots from them, consistency proofs and their verification, the
 // empty log, and SSZ list roots and proofs with --mix-in-length and --depth.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Several devices in one process (multi.hpp), on PoCL as the same device named two and three
 // times: bit for bit the single-device tree and the host reference at awkward sizes, every hash
 // and shape, fixed depths and output levels; build_part in place, finish_tree, and the errors.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The parts module, without a device: the aligned-part rule checked on host trees for every hash
 // and shape, the refusals of parts that break it, and the one shard planner of multi_merkleizer
 // and merklize-mpi. Built without OpenCL.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Where programs come from without ahead-of-time kernels: compiled once per context, and the
 // disk cache, which is hit on a second build and falls back to compiling, with a warning and
 // correct trees, whenever an entry is damaged, foreign or unwritable, its folder or an entry is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize proof and merklize verify, run as a user would: the proof is strict JSON equal to the
 // host prover's, verify exits 0 for it and 1 with a message for anything wrong.
 #include "process.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Proofs on the device against the host prover and verifier of proof.hpp (themselves checked
 // against oracles in test_proof_host.cpp): paths gathered in one launch from trees that
 // enqueue_build left on the device, at awkward sizes and counts around the work-group size, into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The binary and JSON encodings of proofs (docs/PROOFS.md): byte for byte as documented, and
 // every malformed encoding refused with a merklize::error that names the problem. Also the strict
 // JSON reader they use. Host-only, run under AddressSanitizer and UBSan.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // A bounded fuzz loop over the verifier and the decoders: random bytes, random structured proofs
 // and mutated valid encodings. Run under AddressSanitizer and UBSan (tests/CMakeLists.txt), so an
 // out-of-bounds read, overflow or other undefined behaviour fails the test. A decoder may refuse

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Inclusion proofs and multiproofs on the host, for every hash and shape: every leaf of random
 // trees at awkward sizes proves and verifies, the siblings and multiproof nodes match oracles
 // computed straight from the tree convention, and each kind of wrong proof is rejected.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Multiproofs whose claims do not fit their tree are rejected from their structure before any
 // hashing, so a hostile count costs work in proportion to the proof's size, not to what it
 // claims. detail::multiproof_hashes counts the hashes verify() computes. Host-only, run under

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Hostile JSON proofs cost time and memory in proportion to their size: 100,000 keys, a 50 MB
 // array, a text over the size limit, deep nesting. This program replaces the global allocator to
 // measure the peak of what the decoders hold (so it is built without sanitizers, which bring

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Random leaves against the host reference at awkward sizes: 1, 2, 3, 2^k - 1, 2^k, 2^k + 1 for
 // k up to 20, and around the work-group size. Every output is poisoned before the run, and every
 // node is compared, so a node the device failed to write shows up.

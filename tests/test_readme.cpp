@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The README's API example is examples/readme_example.cpp, word for word; ctest also builds and
 // runs that file (test readme_example).
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The README's command-line examples, run as they are written: each ```console block, whose
 // "$ " lines are commands and the lines after one its stdout, runs in a folder of its own with
 // the merklize just built first in PATH, so the README cannot drift from the tool.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // RFC 6962 on the device: leaf hashes of entries of any length against OpenSSL, the prefixed
 // layer primitive, consistency proofs gathered from device-resident trees against the host
 // prover, and empty inputs (N = 0) through the streamed path. The tree kernels themselves are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // SHA-256 against OpenSSL: the host SHA-256 (FIPS 180-4 examples and random messages), the
 // "sha256" node hash, and the layer primitive of layer.hpp on device buffers, on host memory
 // through the device and on the host alone, at awkward block counts; then its errors.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Needs a device that takes SPIR-V: the first one whose CL_DEVICE_IL_VERSION names SPIR-V
 // loads the ahead-of-time SPIR-V kernels (clCreateProgramWithIL) and builds the same trees as
 // the host reference. Exits with 77 (ctest: skipped) where no device takes SPIR-V.

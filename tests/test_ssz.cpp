@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // SSZ lists on the host: mix_in_length, the empty list's root, and proofs of list elements that
 // carry the length chunk, checked with the consensus specs' is_valid_merkle_branch written out
 // here, hostile ones rejected, and their encodings. Built without OpenCL and sanitized

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Host builds stream chunks of 2^s leaves through the device; what they keep depends on the
 // output levels. Every combination is compared with the host reference, node for node.
 #include "proof_helpers.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Untrusted text in messages (detail::quoted): escaped so that it cannot drive a terminal, and cut
 // so that a huge input gives a short message, wherever the decoders and parsers echo their
 // input. Host-only, run under AddressSanitizer and UBSan.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // tests/vectors/merkle.json (reference blake3 package and hashlib): every blake3, blake3-parent
 // and sha256 case, both shapes, roots and every given level, through the host reference, the
 // host-buffer API and the device-buffer API.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Catch2 checks of built trees against the reference.
 #pragma once
 

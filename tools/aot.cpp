@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize-aot: compiles every program variant of the library ahead of time (`make aot`).
 #include "cli.hpp"
 #include "output.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize b3sum, a drop-in for the b3sum program (1.x): the hashing of one input and the names
 // as b3sum shows them, shared by the hashing mode (b3sum_command.cpp) and --check
 // (b3sum_check.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize b3sum --check: reads check files as b3sum (1.x) writes them, "<64 hex>  <name>" a line
 // (a line starting with a backslash holds a name with \\ and \n escaped), hashes each file named
 // and prints "NAME: OK", "NAME: FAILED" or "NAME: FAILED (<reason> (os error N))" on stdout, byte

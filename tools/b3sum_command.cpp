@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize b3sum: the BLAKE3 of files, hashed on the device and printed exactly as the b3sum
 // program (1.x) prints them: "<hex>  <name>" a line, "-" for stdin, a name holding a backslash or a
 // newline escaped (\\ and \n) and its line started with a backslash, a name that is not UTF-8

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 #include "b3sum.hpp"
 #include "utf8.hpp"
 

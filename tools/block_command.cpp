@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize root --leaf-size L / --format F: trees over a file's data blocks, its leaves hashed on
 // the device (block_tree.hpp): a binary tree of any hash and shape, or dm-verity's, fs-verity's
 // or Bao's tree, with their files written where asked.

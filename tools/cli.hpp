@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Shared pieces of the tools (merklize, merklize-aot, merklize-mpi): usage errors, exit
 // statuses and messages, and the choice of device.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize's command line: each command's options, usage and help (CLI11), parsed into the
 // arguments of commands.hpp.
 #include "command_line.hpp"

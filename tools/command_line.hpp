@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize's command line (command_line.cpp, the one file that includes CLI11).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The merklize commands: what each is given, parsed from the command line by command_line.cpp
 // (the only file that knows the options' spellings), and the functions that run them (one
 // <name>_command.cpp each). Each returns its exit status.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize consistency: the consistency proof (RFC 9162 2.1.4) that the tree of a file's first M
 // leaves is a prefix of the tree of all of them, as JSON. The leaves are read whole and the tree
 // is built on the device; the proof's nodes are read from it on the host.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize devices: the OpenCL devices and the specs that select them.
 #include "commands.hpp"
 #include "output.hpp"

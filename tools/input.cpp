@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 #include "input.hpp"
 
 #include "memory.hpp"

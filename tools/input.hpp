@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // What the commands read: a file named on the command line, or stdin for "-". Every failure
 // names the input and gives the system's reason ("cannot read d: Is a directory").
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize proof --arity K and merklize verify of a k-ary proof: the tree built on the device
 // (kary_device.hpp), the proof taken on the host from its levels (kary.hpp), as JSON
 // (kary_proof_encoding.hpp); verification on the host.

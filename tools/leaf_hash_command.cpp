@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize leaf-hash: a log's entries into its leaves, RFC 6962's SHA-256(0x00 || entry) of each,
 // hashed on the device and written as 32 raw bytes each (the leaves `merklize root --hash
 // rfc6962` takes). The FILEs' entries, in order, are one list.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Memory running out, said in words: "out of memory while reading big.bin (8589934592 bytes,
 // 8.0 GiB)" rather than std::bad_alloc.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize: the command-line tool. `merklize --help` says what it does; each command lives in its
 // own <name>_command.cpp, its options in command_line.cpp.
 #include "cli.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize-mpi: one Merkle tree over many processes and hosts. Each MPI rank builds its part of
 // the tree on its own device and rank 0 finishes it; the root printed is the one `merklize root`
 // prints for the same leaves. `merklize-mpi --help` says how to run it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Everything the tools write is checked: a write that fails (a full disk, /dev/full, a file size
 // limit) is an error naming what was written to, never a silent truncation and exit status 0.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The tools' command lines, parsed by CLI11 (Debian's libcli11-dev; see README, "Command line"):
 // --opt=value and --opt value, short options, options before or after the operands, "--" ending
 // the options, --help for each command, a single-valued option given twice refused. Mistakes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // --progress: how far a command has read its input, on stderr, updated in place (a carriage
 // return, no newline) at most four times a second, as `pv` and `dd status=progress` show it:
 //   reading big.bin: 1.5 GiB of 4.0 GiB (37%), 512.0 MiB/s, 0:00:05 left

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize proof: the inclusion proof of one leaf of a file, as JSON. The leaves stream through the
 // device: only the chunk holding the leaf comes back whole (merkleizer::prove(input, index)).
 #include "cli.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Untrusted text in messages (a file name, an option's value, a check file's line, an
 // environment variable): escaped, so that no terminal control sequence reaches the terminal, and
 // cut to a bounded length. Unlike the library's detail::quoted, which writes every non-ASCII byte

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize root: the root of a file of leaves.
 #include "cli.hpp"
 #include "commands.hpp"

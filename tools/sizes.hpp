@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Sizes in messages and on the progress line.
 #pragma once
 

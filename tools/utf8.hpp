@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // UTF-8 as Unicode defines it well-formed (table 3-7), for the tools' printing of names and
 // untrusted text.
 #pragma once

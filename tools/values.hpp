@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Option values of the tools, converted or refused with a usage error that names the option and
 // quotes the value: "--index takes a non-negative integer, not \"-1\"".
 #pragma once

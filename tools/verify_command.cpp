@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize verify: checks an inclusion proof of a leaf against a root, on the host.
 #include "cli.hpp"
 #include "commands.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize verify-consistency: checks on the host that a consistency proof shows the tree whose
 // root is OLDROOT to be a prefix of the tree whose root is NEWROOT.
 #include "cli.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Ahead-of-time kernels, for merklize-aot (`make aot`, tools/aot.cpp): every program variant the
 // library builds, the source each compiles, and the files that hold it compiled ahead of time
 // (the layout is in detail/aot_artifacts.hpp; programs.hpp says how the library loads them).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Portable host BLAKE3: the compression function, the incremental hasher with extendable
 // output, keyed hashing and key derivation, written from the BLAKE3 specification. merklize uses
 // it to check device results, to compute padding nodes and to verify proofs; it favours clarity

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // block_hasher: leaves hashed from data blocks on one OpenCL device (block_leaves.hpp's rule,
 // kernels/block_leaves.cl), from device buffers or streamed from an input, and the chunk
 // chaining values of BLAKE3 that Bao's outboard is made of.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Leaves hashed from data blocks: the data is cut into blocks of L bytes and leaf i is the hash of
 // block i, as storage systems build their trees (dm-verity, fs-verity) and as proof systems
 // commit to the rows of a matrix. This is the rule and its host reference, no OpenCL; the device

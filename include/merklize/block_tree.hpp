@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Trees over data blocks on one OpenCL device: the leaves hashed from an input's blocks by a
 // block_hasher (block_hasher.hpp) stay on the device, and the tree is built there from them,
 // so the data crosses the bus once and only the tree (or its root) comes back.

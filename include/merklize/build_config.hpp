@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // What a tree build is asked for: the tree (node hash, shape, fixed depth), the levels it keeps,
 // and knobs that override the device's tuning row (tuning.hpp). Plain data, no OpenCL, so that
 // the launch and stream planners are tested without a device.

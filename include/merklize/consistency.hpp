@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Consistency proofs (RFC 9162 2.1.4): that the tree of a log's first m leaves is a prefix of
 // the tree of its first n, for trees of shape promote, the RFC's shape. What a proof holds, the
 // prover from a host tree, and the verifier of untrusted proofs. No OpenCL: proof_device.hpp

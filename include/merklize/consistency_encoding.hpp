@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The binary and JSON encodings of consistency proofs (docs/PROOFS.md), beside those of
 // inclusion proofs and multiproofs (proof_encoding.hpp), with the same header: kind 3,
 // "consistency", whose leaf count is the new tree's size; then the old size and the nodes.

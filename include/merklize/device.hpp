@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Choosing an OpenCL device: the default (MERKLIZE_DEVICE, else the first GPU, else the first
 // device), a spec string, or a cl::Device of the caller's.
 //

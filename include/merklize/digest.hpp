@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // A 32-byte digest (a tree node) and its lowercase hex form.
 #pragma once
 

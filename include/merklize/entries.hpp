@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The entries of a log, framed in one buffer of bytes, and RFC 6962 2.1's leaf hash of an entry,
 // SHA-256(0x00 || entry), on the host (leaf_hash.hpp hashes batches on a device). Two framings
 // (entry_framing):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // One error path: every failure is a merklize::error (a std::runtime_error). Failures of OpenCL
 // calls are opencl_error, carrying the error name and the call; failed kernel builds are
 // build_error, carrying the build log of each device.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize::error, the base of every exception merklize throws, without the OpenCL headers, so
 // that the host-only parts (BLAKE3, trees, proofs) compile without OpenCL. error.hpp adds the
 // OpenCL errors.

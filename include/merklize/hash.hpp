@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // blake3_device: BLAKE3 of whole inputs on one OpenCL device, bit-exact with the official BLAKE3,
 // for any input length, in the three modes (hash, keyed_hash, derive_key) and with extendable
 // output of any length.

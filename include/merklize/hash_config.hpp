@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // What blake3_device (hash.hpp) is asked for: the BLAKE3 mode (hash, keyed_hash, derive_key),
 // how many chunks a work-item hashes, the memory it may use, and the times it reports. No OpenCL.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Page-locked host memory allocated by the library, for leaves and results that move between
 // host and device at the bus's full speed.
 //

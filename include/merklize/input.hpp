@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Inputs the library reads itself: a file named by its path, or a descriptor it is handed (stdin,
 // a pipe). A regular file of more than 1 MiB is read as it is when opened, by several threads at
 // once at known offsets (pread, straight into the memory that goes to the device); anything else

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // k-ary trees: each node is the hash of up to k children (k a power of two from 2 to 128), as
 // ICICLE's trees and storage formats with wide nodes have them. Host reference, proofs and their
 // verification; no OpenCL (the device builds the same levels: kary_device.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // k-ary trees (kary.hpp) built on the device from leaves there (block_hasher.hpp): each level's
 // groups of k children are hashed as blocks of k * 32 bytes by the block-leaf kernels, one launch
 // a level, the short last group apart (promoted, hashed alone, or padded with zero-subtree roots

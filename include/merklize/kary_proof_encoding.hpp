@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // k-ary proofs (kary.hpp) as JSON, one object, no OpenCL:
 //
 //   {"kind":"kary-inclusion","arity":16,"hash":"sha256","pad":"zero","leaf_count":1000,

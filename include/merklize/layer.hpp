@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The layer primitive of hashtree and gohashtree, the SHA-256 libraries behind SSZ's
 // hash_tree_root: `count` consecutive 64-byte blocks in, `count` 32-byte digests out, digest i
 // being SHA-256 of block i. One level of a tree is one call: its nodes, two by two, are the blocks.

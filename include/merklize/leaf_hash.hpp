@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // A log's entries into its leaves on a device: RFC 6962 2.1's leaf hash, SHA-256(0x00 || entry),
 // of a batch of entries of any length (one work-item an entry), so that a log goes from raw
 // entries to a tree of hash_kind::rfc6962. The entries' framing: entries.hpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merkleizer: builds Merkle trees on one OpenCL device.
 //
 //   merklize::merkleizer m;                          // default device (see device.hpp)

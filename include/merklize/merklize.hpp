@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize: Merkle trees on any OpenCL device. Include this header for the whole library.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // multi_merkleizer: one tree built on several OpenCL devices of a host at once.
 //
 //   merklize::multi_merkleizer mm;            // MERKLIZE_DEVICES, else every GPU of a platform

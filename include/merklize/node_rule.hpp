@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The node rules: which hash makes a node of its two children (hash_kind), what becomes of the
 // lone last node of a level (shape), and the all-zero subtrees that shape zero and fixed depths
 // hash with. Host code, no OpenCL: the devices' kernels implement the same rules

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // How merklize includes the OpenCL C++ bindings. Include merklize headers before CL/opencl.hpp,
 // or define the same CL_HPP_* macros yourself.
 #pragma once

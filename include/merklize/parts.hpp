@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Parts of a tree built apart: the chunks a host build streams, the shards of several devices
 // (multi.hpp) and of MPI ranks (merklize-mpi). Host code, no OpenCL.
 //

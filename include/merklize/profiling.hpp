@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Profiled times of commands on a device, and the timeline of a host call: shared by every
 // device class (queues are made with profiling on, detail::device_runtime::make_queue).
 #pragma once

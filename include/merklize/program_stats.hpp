@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // What loading programs has cost this process: how many were built (from any form: source, an
 // ahead-of-time kernel or the disk cache) and the wall time those builds took. Start-up is the
 // driver's (finding the platform, creating the context) plus this, plus the first kernels; a

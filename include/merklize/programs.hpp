@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Where the kernels' compiled programs come from, and how to choose.
 //
 //   merklize::set_kernel_dir("build/kernels");   // ahead-of-time kernels (`make aot`), or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Inclusion proofs, multiproofs and consistency proofs (consistency.hpp) of merklize trees: made
 // from a host tree, verified on the host, stored in a versioned binary or JSON encoding
 // (docs/PROOFS.md). This header needs no OpenCL, so a verifier can be built without it;

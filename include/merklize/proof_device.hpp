@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Proofs on an OpenCL device: the sibling paths of many leaves gathered in one kernel launch from
 // a tree that merkleizer::enqueue_build left on the device, the nodes of a multiproof or of a
 // consistency proof gathered the same way, and many proofs verified at once. The results are the

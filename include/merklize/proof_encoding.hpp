@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The versioned binary and JSON encodings of proofs (docs/PROOFS.md). Decoding takes untrusted
 // bytes: malformed encodings are rejected with a merklize::error naming the problem, and JSON is
 // read in one pass within bounded time and memory. No OpenCL.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The model of inclusion proofs and multiproofs (what a proof of a leaf or of many leaves holds)
 // and the provers that make them from a host tree. No OpenCL. Verification: proof_verify.hpp;
 // encodings: proof_encoding.hpp; proof.hpp includes all three.

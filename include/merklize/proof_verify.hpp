@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Verification of inclusion proofs and multiproofs on the host. Proofs are untrusted: any proof,
 // however malformed, is rejected with a reason and never read out of bounds, and a multiproof's
 // structure is checked before any hashing. No OpenCL.

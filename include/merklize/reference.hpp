@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The host reference: the same tree as the device builds, computed one node at a time on the
 // CPU (finish_tree from the leaves up). Slow, simple and independent of OpenCL: the oracle for
 // tests and the CLI's checks, itself checked against tests/vectors/merkle.json.

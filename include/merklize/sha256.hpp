@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Portable host SHA-256, written from FIPS 180-4: the compression function, an incremental hasher
 // for messages of any length, and the 64-byte two-to-one hash of merklize's "sha256" node mode.
 // Words are built from bytes big-endian, so it is right on any host. It favours clarity over

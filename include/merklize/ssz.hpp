@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // SSZ lists (the Ethereum consensus specs' List[T, N]): a list's root is its chunks' tree root
 // with the list's length mixed in, mix_in_length(root, length) = SHA-256(root || length as a
 // 32-byte little-endian integer). The chunks' tree is merklize's sha256 tree of shape zero with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The tree convention, its memory layout, and the host-side tree object.
 //
 // Level 0 holds the N leaves; level k+1 holds ceil(size_k / 2) nodes, node i being

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Tuning as data: what the library chooses for a device (work-group sizes, kernels, chunk sizes,
 // lanes) is one table of device profiles, keyed by device type, vendor and name, with a default
 // row. The fields of merklize::config override a row. Someone tuning for another device adds a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize's version, for #if tests at compile time and merklize::version() at run time.
 // This header is the single place the version number is written: CMakeLists.txt reads the three
 // macros below for project(VERSION), which the CMake package and merklize.pc carry.

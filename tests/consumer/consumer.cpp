@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Built against an installed merklize, once through find_package(merklize) and once through
 // pkg-config (tests/consumer/run.sh): prints "merklize VERSION" and the root of the leaves in the
 // file it is given, built on the default device; fails if that root is not the host reference's

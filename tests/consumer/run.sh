@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # The installed package as a user meets it: installs the build tree into a temporary prefix,
 # checks each file is where the README says, then builds tests/consumer/consumer.cpp against that
 # prefix twice, through find_package(merklize) and through pkg-config, runs both on the same

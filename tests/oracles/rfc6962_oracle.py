@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """merklize's RFC 6962 / 9162 trees against pymerkle (whose defaults are RFC 9162's prefixes).
 
 Run by tests/oracles/run.sh with the oracle_dump program and the tree sizes. For every size: the

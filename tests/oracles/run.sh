@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 # Runs an oracle script of this folder in a virtual environment of the build tree, made with
 # python3 -m venv and the oracle installed from PyPI on first use (never into the project or the
 # system). Exits 77 (skipped) where python3, its venv module or the package cannot be had.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
 """merklize's SSZ list roots and branches against remerkleable (List[Bytes32, 2**D]).
 
 Run by tests/oracles/run.sh with the oracle_dump program and the list lengths. For each length N

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Ahead-of-time kernels: the files `make aot` (tools/aot.cpp) writes into the kernel folder for
 // each program spec, and loading them.
 //

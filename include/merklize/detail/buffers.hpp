@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Device buffers of the caller's, checked before use, and scratch buffers that grow on demand:
 // shared by every device class (through device_runtime) and hash_layer.
 #pragma once

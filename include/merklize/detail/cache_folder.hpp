@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The program cache's folder: whom it and its entries may belong to, the temporary files of
 // writes that were cut short, and the marks of entries being loaded. Needs no OpenCL.
 //

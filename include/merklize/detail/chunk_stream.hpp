@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Trees of leaves that arrive from an input (a file, a pipe), whose count may be known only at the
 // end. The leaves come in chunks of 2^s (the pieces of piece_pipeline.hpp: read into page-locked
 // staging ahead of the upload, uploaded while the device builds the chunk before), and the device

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The disk cache of program binaries (opt-in: set_cache_dir or $MERKLIZE_CACHE_DIR).
 //
 // An entry holds what clGetProgramInfo(CL_PROGRAM_BINARIES) gave for one device after a build,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Whole-file reads and atomic writes for the ahead-of-time kernels and the program cache, with
 // the system's reason in every error.
 #pragma once

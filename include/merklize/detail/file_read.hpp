@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Reading files for blake3_device::hash_file: an owned descriptor, read() that reports failures
 // as file_error, and parallel_file_reader, which fills pieces of a regular file with several
 // threads while the caller uploads the pieces before them.

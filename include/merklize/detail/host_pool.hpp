@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Page-locked memory for the trees that host builds return, reused from build to build. A tree's
 // storage is handed out as a shared_ptr; when its last owner lets go, the memory goes back to the
 // pool (if the pool is still there, and it holds fewer than `keep` idle buffers), so a program

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // A small strict JSON reader (RFC 8259) for the proof encodings, without OpenCL.
 //
 // Strict: one value and nothing but whitespace after it, no trailing commas, no comments, no

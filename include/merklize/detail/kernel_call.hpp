@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Setting a kernel's arguments and launching it: the one way every device class of the library
 // does both, so that a failure names the kernel, the argument and the error the same way.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The kernels a program must hold: those its OpenCL C source declares, and those a built
 // program reports. A program from the disk cache is checked against its source with them, so a
 // binary of another program under an entry's name is caught before a kernel is created from it.

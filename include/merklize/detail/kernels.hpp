@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Which kernel files and build options make each program. One place to add a node hash.
 #pragma once
 

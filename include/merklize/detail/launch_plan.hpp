@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The launch planner: which kernel computes which levels of a tree, and with how many
 // work-items. A pure function of the device (facts and tuning row), the node hash and the
 // configuration, so it is unit-tested without a device (tests/test_launch_plan.cpp); the level

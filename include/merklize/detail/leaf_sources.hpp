@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Where a streaming build's leaves come from. A source uploads chunk c's leaves into the device
 // buffer of the chunk's slot, on the upload queue, once the slot is free (`slot_free`: the
 // kernels of the chunk that held it last have read it), and returns the upload's event.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The level runner: enqueues the launches that the launch planner lays out for the levels above a
 // level of a tree, one after another on one in-order queue. Each kernel is built when a launch
 // first needs it, so a build compiles only the programs it runs.

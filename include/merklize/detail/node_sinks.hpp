@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Where a streaming build's nodes go. A sink is told when a chunk's lower levels are in its slot
 // (chunk_levels) and when every level is computed (upper_levels), enqueues the reads of what it
 // keeps on the download queue, and at the end hands back the part's nodes of its top level.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Moving an input to the device in pieces, the reading of the next pieces overlapping the upload
 // of this one and the caller's work on the one before. Shared by blake3_device, which hashes each
 // piece as it arrives, and hash_bench's read + upload baseline, which does nothing more: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Creating and building programs from each form: OpenCL C source, SPIR-V, and binaries (SPIR
 // bitcode or a device's own), and reading a built program's binary back.
 #pragma once

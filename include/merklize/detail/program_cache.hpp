@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Getting a built program: the single place that chooses its form, and the process-wide
 // caches of contexts and built programs.
 //

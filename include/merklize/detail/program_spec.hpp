@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // What a program is made of: kernel files and build options, and the hashes that tell its
 // compiled forms apart.
 #pragma once

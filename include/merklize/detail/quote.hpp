@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Untrusted text (a proof's names and hex strings, a device spec, a cache path) quoted for a
 // message: it cannot drive the terminal that shows it, and a huge input gives a short message.
 // Needs no OpenCL.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The runtime layer every device class of the library stands on (merkleizer, blake3_device,
 // device_prover; hash_layer uses its free functions): one device and its context, what the
 // library reads off the device and the device's tuning row, read once, queues made one way,

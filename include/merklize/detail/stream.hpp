@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The streaming pipeline of host builds: runs a stream plan (stream_plan.hpp) for a part of a
 // tree, its leaves from a source (leaf_sources.hpp) and its nodes to a sink (node_sinks.hpp).
 // While chunk c is hashed on the kernel queue, chunk c + 1 uploads and chunk c - 1's nodes

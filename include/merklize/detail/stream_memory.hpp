@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // What a streaming host build runs on, kept by its merkleizer from build to build: three
 // in-order queues (uploads, kernels, downloads, so the three overlap), the device memory of the
 // chunks in flight and of the upper levels, and page-locked staging for host memory that is not

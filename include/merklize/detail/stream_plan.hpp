@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The stream planner: how a host build moves a part of a tree through the device in chunks,
 // within the device's memory. A pure function of the part, the chunk size and the memory
 // limits, unit-tested without a device (tests/test_stream_plan.cpp); the pipeline (stream.hpp)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // A tree known only by its parts: the top node of each aligned chunk of 2^s leaves (level s, by
 // the aligned-part rule of parts.hpp) and, for a proof, every level of the one chunk that holds
 // the proven leaf. The root and the proof follow on the host; nothing else of the tree is ever

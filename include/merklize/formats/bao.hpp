@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // Bao's outboard encoding (BLAKE3 verified streaming, as the bao crate and iroh write it), on the
 // host, no OpenCL: the 8-byte little-endian input length, then every parent node of BLAKE3's
 // tree over the input's 1024-byte chunks in pre-order (a parent, its left subtree, its right

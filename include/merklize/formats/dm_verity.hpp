@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // dm-verity's hash tree (format version 1, SHA-256), as `veritysetup format --no-superblock`
 // writes it: the root hash it prints and the hash device's bytes. Host reference, no OpenCL.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // fs-verity's file digest (SHA-256), as `fsverity digest` prints it, and its Merkle tree, as
 // `fsverity digest --out-merkle-tree` writes it. Host reference, no OpenCL.
 //

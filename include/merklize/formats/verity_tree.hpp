@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
 // The tree of hash blocks that dm-verity and fs-verity share, on the host (no OpenCL).
 //
 // The leaves (the digests of the data blocks) are packed B / 32 to a hash block of B bytes, the
