@@ -29,7 +29,7 @@ for round in 1 2; do
   for side in A B; do
     dir=.; [ $side = B ] && dir=$b
     "$dir/build/bench/merklize_bench" --min_log2=20 --max_log2=25 \
-      --benchmark_filter='^kernels/(20|25)$' --benchmark_min_time=0.5 2>&1 |
+      --benchmark_filter='^kernels/(20|25)/' --benchmark_min_time=0.5 2>&1 |
       grep -E '^kernels/' | awk -v s="$side$round" '{print s, $1, $2, $3}'
     "$dir/build/bench/hash_bench" --sizes=1G --strategies=automatic \
       --benchmark_filter='^kernel/' --benchmark_min_time=0.5 2>&1 |
