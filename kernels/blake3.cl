@@ -36,16 +36,13 @@
  * like x, and one macro serves every lane width. */
 #define B3_ROTR(x, n) rotate((x), (x)*0u + (32u - (n)))
 
-/* The rotations by 16 and 8 move whole bytes: for one uint they can be byte permutes (NVIDIA's
- * PRMT, reached through a vector swizzle) where B3_BYTE_PERMUTE is defined. B3_ROTR16 and
- * B3_ROTR8 are set before each width's rounds are defined, below. */
 #define B3_G(a, b, c, d, x, y)                                                                     \
   a = a + b + (x);                                                                                 \
-  d = B3_ROTR16(d ^ a);                                                                            \
+  d = B3_ROTR(d ^ a, 16);                                                                          \
   c = c + d;                                                                                       \
   b = B3_ROTR(b ^ c, 12);                                                                          \
   a = a + b + (y);                                                                                 \
-  d = B3_ROTR8(d ^ a);                                                                             \
+  d = B3_ROTR(d ^ a, 8);                                                                           \
   c = c + d;                                                                                       \
   b = B3_ROTR(b ^ c, 7);
 
@@ -72,18 +69,7 @@
     B3_ROUND(m, 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);                             \
   }
 
-#ifdef B3_BYTE_PERMUTE
-#define B3_ROTR16(x) as_uint(as_ushort2(x).s10)
-#define B3_ROTR8(x) as_uint(as_uchar4(x).s1230)
-#else
-#define B3_ROTR16(x) B3_ROTR(x, 16)
-#define B3_ROTR8(x) B3_ROTR(x, 8)
-#endif
 B3_DEFINE_ROUNDS(uint, blake3_rounds)
-#undef B3_ROTR16
-#undef B3_ROTR8
-#define B3_ROTR16(x) B3_ROTR(x, 16)
-#define B3_ROTR8(x) B3_ROTR(x, 8)
 B3_DEFINE_ROUNDS(uint2, blake3_rounds2)
 B3_DEFINE_ROUNDS(uint4, blake3_rounds4)
 B3_DEFINE_ROUNDS(uint8, blake3_rounds8)

@@ -11,7 +11,8 @@ struct embedded_kernel {
 };
 
 inline constexpr embedded_kernel embedded_kernels[] = {
-    {"blake3.cl", R"merklize_cl(/* BLAKE3 compression and the two BLAKE3 node hashes of merklize, in plain OpenCL C 1.2.
+    {"blake3.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* BLAKE3 compression and the two BLAKE3 node hashes of merklize, in plain OpenCL C 1.2.
  *
  * Words are little-endian as BLAKE3 defines them; the host checks that the device is
  * little-endian, so a node loaded as eight uints is already in message-word order.
@@ -48,16 +49,13 @@ inline constexpr embedded_kernel embedded_kernels[] = {
  * like x, and one macro serves every lane width. */
 #define B3_ROTR(x, n) rotate((x), (x)*0u + (32u - (n)))
 
-/* The rotations by 16 and 8 move whole bytes: for one uint they can be byte permutes (NVIDIA's
- * PRMT, reached through a vector swizzle) where B3_BYTE_PERMUTE is defined. B3_ROTR16 and
- * B3_ROTR8 are set before each width's rounds are defined, below. */
 #define B3_G(a, b, c, d, x, y)                                                                     \
   a = a + b + (x);                                                                                 \
-  d = B3_ROTR16(d ^ a);                                                                            \
+  d = B3_ROTR(d ^ a, 16);                                                                          \
   c = c + d;                                                                                       \
   b = B3_ROTR(b ^ c, 12);                                                                          \
   a = a + b + (y);                                                                                 \
-  d = B3_ROTR8(d ^ a);                                                                             \
+  d = B3_ROTR(d ^ a, 8);                                                                           \
   c = c + d;                                                                                       \
   b = B3_ROTR(b ^ c, 7);
 
@@ -84,18 +82,7 @@ inline constexpr embedded_kernel embedded_kernels[] = {
     B3_ROUND(m, 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);                             \
   }
 
-#ifdef B3_BYTE_PERMUTE
-#define B3_ROTR16(x) as_uint(as_ushort2(x).s10)
-#define B3_ROTR8(x) as_uint(as_uchar4(x).s1230)
-#else
-#define B3_ROTR16(x) B3_ROTR(x, 16)
-#define B3_ROTR8(x) B3_ROTR(x, 8)
-#endif
 B3_DEFINE_ROUNDS(uint, blake3_rounds)
-#undef B3_ROTR16
-#undef B3_ROTR8
-#define B3_ROTR16(x) B3_ROTR(x, 16)
-#define B3_ROTR8(x) B3_ROTR(x, 8)
 B3_DEFINE_ROUNDS(uint2, blake3_rounds2)
 B3_DEFINE_ROUNDS(uint4, blake3_rounds4)
 B3_DEFINE_ROUNDS(uint8, blake3_rounds8)
@@ -179,7 +166,8 @@ B3_INLINE uint8 blake3_parent_node(uint8 left, uint8 right, int is_root) {
   return blake3_two_to_one(left, right, blake3_parent_node_flags(is_root));
 }
 )merklize_cl"},
-    {"blake3_chunks.cl", R"merklize_cl(/* BLAKE3 of whole inputs, in plain OpenCL C 1.2, built after blake3.cl with
+    {"blake3_chunks.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* BLAKE3 of whole inputs, in plain OpenCL C 1.2, built after blake3.cl with
  * -DMERKLIZE_LANES=N: the chunks (1, 2, 4, 8 or 16) that one work-item of blake3_chunk_cvs hashes
  * at once, in the lanes of a uintN.
  *
@@ -422,7 +410,8 @@ __kernel void blake3_root_output(__global const uint *node, int is_parent, uint8
     block[k] = (uchar)(bytes[k / 4] >> (8 * (k % 4)));
 }
 )merklize_cl"},
-    {"block_leaves.cl", R"merklize_cl(/* Leaves hashed from data blocks (include/merklize/block_leaves.hpp), in plain OpenCL C 1.2, built
+    {"block_leaves.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* Leaves hashed from data blocks (include/merklize/block_leaves.hpp), in plain OpenCL C 1.2, built
  * after sha256.cl and blake3.cl. One work-item hashes one block of L bytes: block i is bytes
  * [i L, min((i + 1) L, bytes)) of `in` from in_offset on, the last one shorter, and with zero_pad
  * its message is zero-padded to L bytes. Digest i goes to out[out_first + i], so the pieces of a
@@ -558,7 +547,8 @@ __kernel void blake3_block_leaves(__global const uchar *in, ulong in_offset, ulo
                 : blake3_message(data, aligned, len, zero_pad ? block_bytes : len, key, flags);
 }
 )merklize_cl"},
-    {"merkle.cl", R"merklize_cl(/* Levels of a binary Merkle tree: node i of a level is NODE(below[2i], below[2i+1]).
+    {"merkle.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* Levels of a binary Merkle tree: node i of a level is NODE(below[2i], below[2i+1]).
  *
  * The node hash is chosen at build time: the host passes -DMERKLIZE_NODE=<function>, a function
  * uint8 f(uint8 left, uint8 right, int is_root) defined by one of the hash files built before
@@ -641,7 +631,8 @@ merkle_subtree(__global const uint4 *in, ulong in_first, ulong in_count, __globa
   }
 }
 )merklize_cl"},
-    {"merkle_lanes.cl", R"merklize_cl(/* One level of a BLAKE3-family Merkle tree with one node per vector lane: each work-item hashes
+    {"merkle_lanes.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* One level of a BLAKE3-family Merkle tree with one node per vector lane: each work-item hashes
  * MERKLIZE_LANES nodes at once with uintN arithmetic. CPU devices (PoCL) do not vectorize the
  * one-node-per-work-item kernel across work-items, so they take their preferred vector width;
  * GPUs gain instruction-level parallelism from 2 lanes. The host chooses at run time.
@@ -752,7 +743,8 @@ __kernel void merkle_level_lanes(__global const uint *in, ulong in_first, ulong 
   }
 }
 )merklize_cl"},
-    {"merkle_level.cl", R"merklize_cl(/* One level of a binary Merkle tree per launch: node i of the level above is
+    {"merkle_level.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* One level of a binary Merkle tree per launch: node i of the level above is
  * MERKLIZE_NODE(in[2i], in[2i+1]), with merkle_subtree's rules for a lone last node (moved up
  * unchanged, or hashed with the all-zero subtree root zeros[zeros_first] when pad_with_node is
  * set) and its root flag (is_top: this level's only node is the tree's root).
@@ -824,7 +816,8 @@ merkle_level(__global const uint4 *restrict in, ulong in_first, ulong in_count,
   }
 }
 )merklize_cl"},
-    {"merkle_levels.cl", R"merklize_cl(/* Several levels of a binary Merkle tree per launch, each work-item one subtree in registers:
+    {"merkle_levels.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* Several levels of a binary Merkle tree per launch, each work-item one subtree in registers:
  * work-item i reads the 2^H nodes [i 2^H, (i+1) 2^H) of the level below and computes the
  * 2^H - 1 nodes above them, H = MERKLIZE_LEVELS levels (node k of a level is
  * MERKLIZE_NODE(below[2k], below[2k+1]), with merkle_subtree's rules for a lone last node and
@@ -925,7 +918,8 @@ merkle_levels(__global const uint4 *restrict in, ulong in_first, ulong in_count,
   }
 }
 )merklize_cl"},
-    {"proof.cl", R"merklize_cl(/* Inclusion proofs on the device: the sibling paths of many leaves gathered at once, the nodes of
+    {"proof.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* Inclusion proofs on the device: the sibling paths of many leaves gathered at once, the nodes of
  * a multiproof, and the verification of many proofs at once. Built after merkle.cl and its hash
  * file, whose MERKLIZE_NODE(left, right, is_root) the verifier hashes with.
  *
@@ -1033,7 +1027,8 @@ __kernel void proof_verify(__global const uint4 *leaves, __global const ulong *i
   valid[p] = ok && used == length && all(node == root);
 }
 )merklize_cl"},
-    {"sha256.cl", R"merklize_cl(/* SHA-256 (FIPS 180-4) of 64-byte messages in plain OpenCL C 1.2: merklize's "sha256" node,
+    {"sha256.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* SHA-256 (FIPS 180-4) of 64-byte messages in plain OpenCL C 1.2: merklize's "sha256" node,
  * SHA-256(left || right) as in SSZ, its "rfc6962" node, SHA-256(0x01 || left || right), and the
  * layer kernels of the hashtree contract.
  *
@@ -1216,7 +1211,8 @@ __kernel void sha256_layer_prefixed(__global const uint16 *in, __global uint8 *o
   out[i] = sha256_prefixed_node(prefix & 0xFFu, block.lo, block.hi);
 }
 )merklize_cl"},
-    {"sha256_entries.cl", R"merklize_cl(/* SHA-256 of entries of any length, one work-item an entry, each hashed with a one-byte prefix:
+    {"sha256_entries.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* SHA-256 of entries of any length, one work-item an entry, each hashed with a one-byte prefix:
  * out[i] = SHA-256(prefix || data[bounds[2i] .. bounds[2i + 1])). With prefix 0x00 these are RFC
  * 6962's leaf hashes. Built after sha256.cl, whose compression function it uses.
  *
