@@ -147,10 +147,9 @@ inline uint8 sha256_prefixed_node(uint prefix, uint8 left, uint8 right) {
                 r[0] << 24 | r[1] >> 8,   r[1] << 24 | r[2] >> 8, r[2] << 24 | r[3] >> 8,
                 r[3] << 24 | r[4] >> 8,   r[4] << 24 | r[5] >> 8, r[5] << 24 | r[6] >> 8,
                 r[6] << 24 | r[7] >> 8};
-  uint tail[16] = {r[7] << 24 | 0x00800000u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u,
-                   0u, 520u};
-  const uint8 digest =
-      sha256_compress_message(sha256_compress_message(sha256_iv(), w), tail);
+  uint tail[16] = {
+      r[7] << 24 | 0x00800000u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 520u};
+  const uint8 digest = sha256_compress_message(sha256_compress_message(sha256_iv(), w), tail);
   return (uint8)(sha256_memory_word(digest.s0), sha256_memory_word(digest.s1),
                  sha256_memory_word(digest.s2), sha256_memory_word(digest.s3),
                  sha256_memory_word(digest.s4), sha256_memory_word(digest.s5),

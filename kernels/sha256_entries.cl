@@ -14,14 +14,14 @@ inline uint entry_message_byte(__global const uchar *entry, ulong length, uint p
   return k == length + 1 ? 0x80u : 0u;
 }
 
-__kernel void sha256_entries(__global const uchar *data, __global const ulong *bounds,
-                             ulong count, uint prefix, __global uint8 *out) {
+__kernel void sha256_entries(__global const uchar *data, __global const ulong *bounds, ulong count,
+                             uint prefix, __global uint8 *out) {
   const ulong i = get_global_id(0);
   if (i >= count) return; /* the global size is rounded up to the work-group size */
   const ulong first = bounds[2 * i], length = bounds[2 * i + 1] - first;
   __global const uchar *entry = data + first;
-  const ulong message = length + 1;          /* bytes, the prefix included */
-  const ulong blocks = (message + 72) / 64;  /* room for 0x80 and the 8-byte bit length */
+  const ulong message = length + 1;         /* bytes, the prefix included */
+  const ulong blocks = (message + 72) / 64; /* room for 0x80 and the 8-byte bit length */
   uint8 state = sha256_iv();
   for (ulong b = 0; b < blocks; ++b) {
     uint w[16];

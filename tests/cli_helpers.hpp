@@ -54,4 +54,16 @@ inline fs::path sparse_file(const std::string &name, std::uint64_t size) {
   return p;
 }
 
+// The merklize tool run with `arguments`, without a shell; stdin from `stdin_file` if given.
+inline run_result merklize_cli(std::vector<std::string> arguments,
+                               const std::string &stdin_file = "") {
+  arguments.insert(arguments.begin(), MERKLIZE_CLI);
+  return run_program(arguments, stdin_file);
+}
+
+// A scratch file holding `text`; its path.
+inline std::string write_text(const std::string &name, const std::string &text) {
+  return write_file(name, std::vector<std::uint8_t>(text.begin(), text.end())).string();
+}
+
 } // namespace test

@@ -2,6 +2,7 @@
 // Leaves hashed from data blocks on the device (block_hasher.hpp) and the trees built from them
 // (block_tree.hpp), against the host references (block_leaves.hpp, formats/*.hpp) at awkward
 // sizes: device buffers into poisoned outputs, files and pipes streamed in several pieces.
+#include "block_helpers.hpp"
 #include "format_oracles.hpp"
 #include "pipe_input.hpp"
 
@@ -11,16 +12,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-merklize::block_hasher &hasher() {
-  static merklize::block_hasher h(test::test_device());
-  return h;
-}
-
-std::vector<merklize::digest> as_digests(const std::vector<std::uint8_t> &bytes) {
-  std::vector<merklize::digest> digests(bytes.size() / merklize::node_bytes);
-  std::memcpy(digests.data(), bytes.data(), digests.size() * merklize::node_bytes);
-  return digests;
-}
+using test::as_digests;
+using test::hasher;
 
 // The leaves of `data` hashed on the device from device buffers, written from node `first` on
 // into a poisoned buffer with a poisoned node after them, which must stay poisoned.

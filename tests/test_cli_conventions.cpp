@@ -14,10 +14,7 @@ namespace {
 
 using args = std::vector<std::string>;
 
-test::run_result merklize_cli(args arguments, const std::string &stdin_file = "") {
-  arguments.insert(arguments.begin(), MERKLIZE_CLI);
-  return test::run_program(arguments, stdin_file);
-}
+using test::merklize_cli;
 
 const char *const commands[] = {"root", "proof", "verify", "b3sum", "devices"};
 

@@ -2,6 +2,7 @@
 // k-ary trees built on the device (kary_device.hpp) against the host reference (kary.hpp): every
 // level, every shape, both hashes, arities 2 to 128 at sizes around their boundaries, from leaves
 // as given (files, pipes) and from data blocks.
+#include "block_helpers.hpp"
 #include "pipe_input.hpp"
 #include "process.hpp"
 
@@ -14,16 +15,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-merklize::block_hasher &hasher() {
-  static merklize::block_hasher h(test::test_device());
-  return h;
-}
-
-std::vector<merklize::digest> as_digests(const std::vector<std::uint8_t> &bytes) {
-  std::vector<merklize::digest> digests(bytes.size() / merklize::node_bytes);
-  std::memcpy(digests.data(), bytes.data(), digests.size() * merklize::node_bytes);
-  return digests;
-}
+using test::as_digests;
+using test::hasher;
 
 } // namespace
 

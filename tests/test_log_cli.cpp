@@ -13,14 +13,9 @@ namespace {
 
 using args = std::vector<std::string>;
 
-test::run_result merklize_cli(args arguments, const std::string &stdin_file = "") {
-  arguments.insert(arguments.begin(), MERKLIZE_CLI);
-  return test::run_program(arguments, stdin_file);
-}
+using test::merklize_cli;
 
-std::string write_text(const std::string &name, const std::string &text) {
-  return test::write_file(name, std::vector<std::uint8_t>(text.begin(), text.end())).string();
-}
+using test::write_text;
 
 // The eight entries of the CT test vectors (see test_consistency.cpp), one a line: none holds a
 // "\n". The root of all eight, as published.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize proof and merklize verify, run as a user would: the proof is strict JSON equal to the
 // host prover's, verify exits 0 for it and 1 with a message for anything wrong.
+#include "cli_helpers.hpp"
 #include "process.hpp"
 #include "proof_helpers.hpp"
 
@@ -12,14 +13,9 @@ namespace {
 
 using args = std::vector<std::string>;
 
-test::run_result merklize_cli(args arguments, const std::string &stdin_file = "") {
-  arguments.insert(arguments.begin(), MERKLIZE_CLI);
-  return test::run_program(arguments, stdin_file);
-}
+using test::merklize_cli;
 
-std::string write_text(const std::string &name, const std::string &text) {
-  return test::write_file(name, std::vector<std::uint8_t>(text.begin(), text.end())).string();
-}
+using test::write_text;
 
 std::string hash_name(const merklize::tree_options &o) { return merklize::to_string(o.hash); }
 std::string shape_name(const merklize::tree_options &o) { return merklize::to_string(o.pad); }

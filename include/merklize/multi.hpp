@@ -31,8 +31,8 @@
 // rethrown on the caller's thread (the first one), after every device's thread has ended.
 #pragma once
 
-#include "merkleizer.hpp"
 #include "detail/quote.hpp"
+#include "merkleizer.hpp"
 #include "parts.hpp"
 
 #include <algorithm>

@@ -1176,10 +1176,9 @@ inline uint8 sha256_prefixed_node(uint prefix, uint8 left, uint8 right) {
                 r[0] << 24 | r[1] >> 8,   r[1] << 24 | r[2] >> 8, r[2] << 24 | r[3] >> 8,
                 r[3] << 24 | r[4] >> 8,   r[4] << 24 | r[5] >> 8, r[5] << 24 | r[6] >> 8,
                 r[6] << 24 | r[7] >> 8};
-  uint tail[16] = {r[7] << 24 | 0x00800000u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u,
-                   0u, 520u};
-  const uint8 digest =
-      sha256_compress_message(sha256_compress_message(sha256_iv(), w), tail);
+  uint tail[16] = {
+      r[7] << 24 | 0x00800000u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 520u};
+  const uint8 digest = sha256_compress_message(sha256_compress_message(sha256_iv(), w), tail);
   return (uint8)(sha256_memory_word(digest.s0), sha256_memory_word(digest.s1),
                  sha256_memory_word(digest.s2), sha256_memory_word(digest.s3),
                  sha256_memory_word(digest.s4), sha256_memory_word(digest.s5),
@@ -1227,14 +1226,14 @@ inline uint entry_message_byte(__global const uchar *entry, ulong length, uint p
   return k == length + 1 ? 0x80u : 0u;
 }
 
-__kernel void sha256_entries(__global const uchar *data, __global const ulong *bounds,
-                             ulong count, uint prefix, __global uint8 *out) {
+__kernel void sha256_entries(__global const uchar *data, __global const ulong *bounds, ulong count,
+                             uint prefix, __global uint8 *out) {
   const ulong i = get_global_id(0);
   if (i >= count) return; /* the global size is rounded up to the work-group size */
   const ulong first = bounds[2 * i], length = bounds[2 * i + 1] - first;
   __global const uchar *entry = data + first;
-  const ulong message = length + 1;          /* bytes, the prefix included */
-  const ulong blocks = (message + 72) / 64;  /* room for 0x80 and the 8-byte bit length */
+  const ulong message = length + 1;         /* bytes, the prefix included */
+  const ulong blocks = (message + 72) / 64; /* room for 0x80 and the 8-byte bit length */
   uint8 state = sha256_iv();
   for (ulong b = 0; b < blocks; ++b) {
     uint w[16];
