@@ -3,10 +3,11 @@
 // a pipe). A regular file of more than 1 MiB is read as it is when opened, by several threads at
 // once at known offsets (pread, straight into the memory that goes to the device); anything else
 // is read as a stream, in large reads, to its end. Every failure is a file_error naming the input
-// and giving the system's reason. No OpenCL.
+// and giving the system's reason. No OpenCL. Definitions: impl/input.ipp.
 #pragma once
 
 #include "detail/file_read.hpp"
+#include "detail/separate_compilation.hpp"
 #include "error_type.hpp"
 
 #include <cerrno>
@@ -29,24 +30,14 @@ public:
 
   // The file at `path`, named `name` in messages (by default the path itself).
   explicit input(const std::string &path) : input(path, path) {}
-  input(const std::string &path, std::string name)
-      : name_(std::move(name)), fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)), owned_(true) {
-    if (fd_ < 0) detail::throw_file_error(name_, "open", errno);
-    size_ = detail::regular_file_size(fd_);
-    if (!size_) detail::widen_pipe(fd_);
-  }
+  MERKLIZE_DECL input(const std::string &path, std::string name);
 
   // An open descriptor, left open, named `name` in messages: stdin is input(0, "stdin").
-  input(int fd, std::string name) : name_(std::move(name)), fd_(fd), owned_(false) {
-    size_ = detail::regular_file_size(fd_);
-    if (!size_) detail::widen_pipe(fd_);
-  }
+  MERKLIZE_DECL input(int fd, std::string name);
 
   input(const input &) = delete;
   input &operator=(const input &) = delete;
-  ~input() {
-    if (owned_) ::close(fd_);
-  }
+  MERKLIZE_DECL ~input();
 
   const std::string &name() const { return name_; }
   int descriptor() const { return fd_; }
@@ -63,9 +54,7 @@ public:
 
   // Threads reading a regular file at offsets: `threads`, or 0 for min(8, hardware threads).
   void set_read_threads(unsigned threads) { threads_ = threads; }
-  unsigned read_threads(std::uint64_t bytes) const {
-    return detail::file_read_threads(bytes, threads_);
-  }
+  MERKLIZE_DECL unsigned read_threads(std::uint64_t bytes) const;
 
   void set_progress(progress_callback progress) { progress_ = std::move(progress); }
   // Reports `bytes` more read (the readers call this once a piece is in).
@@ -75,42 +64,18 @@ public:
   }
 
   // A stream: up to `capacity` bytes from where the last read ended; 0 only at the end.
-  std::size_t read_some(std::uint8_t *buffer, std::size_t capacity) {
-    return detail::read_some(fd_, name_, buffer, capacity);
-  }
+  MERKLIZE_DECL std::size_t read_some(std::uint8_t *buffer, std::size_t capacity);
 
   // Reads until `bytes` bytes or the end of the stream; returns how many.
-  std::uint64_t read_full(std::uint8_t *buffer, std::uint64_t bytes) {
-    std::uint64_t have = 0;
-    while (have < bytes) {
-      const std::size_t got = read_some(
-          buffer + have, static_cast<std::size_t>(std::min<std::uint64_t>(bytes - have, max_read)));
-      if (got == 0) break;
-      have += got;
-    }
-    return have;
-  }
+  MERKLIZE_DECL std::uint64_t read_full(std::uint8_t *buffer, std::uint64_t bytes);
 
   // Bytes [offset, offset + bytes) of a regular file, read by several threads; a file_error if
   // the file ends before them (it shrank).
-  void read_at(std::uint64_t offset, std::uint64_t bytes, std::uint8_t *into) const {
-    if (!size_) throw file_error(name_, "read", "it is not a regular file, so it has no offsets");
-    detail::parallel_file_reader reader(fd_, name_, *size_, read_threads(bytes));
-    reader.request(into, offset, bytes);
-    reader.wait_oldest();
-  }
+  MERKLIZE_DECL void read_at(std::uint64_t offset, std::uint64_t bytes, std::uint8_t *into) const;
 
   // Refuses a regular file whose size changed since it was opened: one that grew or shrank
   // while it was read would give a tree of neither its old nor its new content.
-  void check_unchanged() const {
-    if (!size_) return;
-    const auto now = detail::regular_file_size(fd_);
-    if (now != size_)
-      throw file_error(name_, "read",
-                       "it changed size while it was read (" + std::to_string(*size_) +
-                           " bytes when opened, " + (now ? std::to_string(*now) : "gone") +
-                           " now)");
-  }
+  MERKLIZE_DECL void check_unchanged() const;
 
 private:
   // Reads of a stream are at most this large, so progress moves and nothing waits too long.
@@ -126,3 +91,7 @@ private:
 };
 
 } // namespace merklize
+
+#if !defined(MERKLIZE_SEPARATE_COMPILATION)
+#include "impl/input.ipp"
+#endif

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # The installed package as a user meets it: installs the build tree into a temporary prefix,
 # checks each file is where the README says, then builds tests/consumer/consumer.cpp against that
-# prefix twice, through find_package(merklize) and through pkg-config, runs both on the same
-# leaves and compares what they print with the installed `merklize root`.
+# prefix through find_package(merklize) (header-only, and with separate compilation) and through
+# pkg-config, runs each on the same leaves and compares what they print with the installed
+# `merklize root`.
 # Usage: run.sh CMAKE CXX BUILD_DIR PKG_CONFIG PROGRAM...   (PROGRAM: the names installed in bin/)
 set -eu
 cmake=$1 cxx=$2 build=$3 pkg_config=$4
@@ -48,6 +49,7 @@ found=$(sed -n 's/^merklize_DIR:PATH=//p' "$dir/cmake-build/CMakeCache.txt")
   { echo "FAILED: find_package(merklize) found '$found', not $prefix/share/cmake/merklize"; exit 1; }
 "$cmake" --build "$dir/cmake-build" > "$dir/build.log" 2>&1 || { cat "$dir/build.log"; exit 1; }
 check "with find_package(merklize)" "$dir/cmake-build/consumer"
+check "with find_package(merklize) and MERKLIZE_SEPARATE_COMPILATION" "$dir/cmake-build/consumer_compiled"
 
 # pkg-config: its include directory must be the prefix's.
 export PKG_CONFIG_PATH="$prefix/share/pkgconfig"
