@@ -69,7 +69,8 @@ struct sized_tree {
   std::optional<merklize::digest> root;
 };
 
-sized_tree make_tree(const cl::Context &context, const cl::CommandQueue &queue, unsigned log2) {
+sized_tree make_tree(const cl::Context &context, const cl::CommandQueue &queue, unsigned log2,
+                     merklize::hash_kind hash) {
   const std::uint64_t n = std::uint64_t(1) << log2;
   std::vector<std::uint8_t> leaves(n * merklize::node_bytes);
   std::mt19937_64 rng(n);
@@ -82,7 +83,9 @@ sized_tree make_tree(const cl::Context &context, const cl::CommandQueue &queue, 
                           merklize::merkleizer::output_node_count(n) * merklize::node_bytes),
                std::nullopt};
   queue.enqueueWriteBuffer(t.leaves, CL_TRUE, 0, leaves.size(), leaves.data());
-  if (log2 <= 20) t.root = merklize::reference_tree(leaves.data(), leaves.size(), {}).root();
+  merklize::tree_options options;
+  options.hash = hash;
+  if (log2 <= 20) t.root = merklize::reference_tree(leaves.data(), leaves.size(), options).root();
   return t;
 }
 
@@ -172,16 +175,17 @@ struct result {
 } // namespace
 
 int run_kernel_variants(const cl::Device &device, const std::vector<unsigned> &log2_sizes,
-                        const std::string &build_log) {
+                        const std::string &build_log, merklize::hash_kind hash) {
   const cl::Context context = merklize::detail::shared_context(device);
   const cl::CommandQueue queue(context, device);
   std::vector<sized_tree> trees;
   for (unsigned log2 : log2_sizes)
-    trees.push_back(make_tree(context, queue, log2));
+    trees.push_back(make_tree(context, queue, log2, hash));
   const auto variants = variants_for(device);
   std::vector<result> results(variants.size());
   for (std::size_t v = 0; v < variants.size(); ++v) {
     merklize::config cfg = variants[v].cfg;
+    cfg.tree.hash = hash;
     if (!build_log.empty()) cfg.level_options += " " + build_log;
     try {
       merklize::merkleizer m(device, cfg);

@@ -15,7 +15,8 @@
 // copies (config::zero_copy): its rows say "zero-copy" where transfer times would be.
 // Millisecond counters print as plain milliseconds (plain_ms_reporter.hpp).
 // After the run: a summary table per size, and with --csv=FILE the rows for bench/plot.py.
-// --variants[=K,K,...] times the kernels of one-level launches instead (kernel_variants.hpp).
+// --variants[=K,K,...] times the kernels of one-level launches instead (kernel_variants.hpp),
+// with --hash=NAME for nodes other than BLAKE3's (sha256, rfc6962, ...).
 // --timeline=K prints where a pinned build of 2^K leaves, every node kept, spends its time:
 // each queue's busy and idle time on the device's clock, against the host's wall time.
 #include "kernel_variants.hpp"
@@ -46,8 +47,9 @@ struct options {
   std::string build_log; // extra build options: print the Merkle program's build log and exit
   bool sweep = false;    // kernels only, over work-group sizes and levels per launch
   bool variants = false; // kernel variants of the one-level launches, at variant_sizes
-  std::vector<unsigned> variant_sizes; // log2 leaf counts; empty: by device type
-  unsigned timeline = 0;               // log2 leaf count of --timeline; 0: none
+  merklize::hash_kind hash = merklize::hash_kind::blake3; // --hash=NAME: the variants' nodes
+  std::vector<unsigned> variant_sizes;                    // log2 leaf counts; empty: by device type
+  unsigned timeline = 0;                                  // log2 leaf count of --timeline; 0: none
 };
 
 std::vector<unsigned> parse_sizes(const std::string &list) {
@@ -264,7 +266,9 @@ options parse(int &argc, char **argv) {
     else if (const char *v = value("variants")) {
       o.variants = true;
       o.variant_sizes = parse_sizes(v);
-    } else if (const char *v = value("timeline"))
+    } else if (const char *v = value("hash"))
+      o.hash = merklize::parse_hash_kind(v);
+    else if (const char *v = value("timeline"))
       o.timeline = std::stoul(v);
     else if (const char *v = value("device"))
       ::setenv("MERKLIZE_DEVICE", v, 1);
@@ -409,13 +413,14 @@ int run(options o, int argc, char **argv) {
   if (o.variants) {
     if (o.variant_sizes.empty())
       o.variant_sizes = gpu ? std::vector<unsigned>{20, 25} : std::vector<unsigned>{12, 16};
-    return bench::run_kernel_variants(device, o.variant_sizes, o.build_log);
+    return bench::run_kernel_variants(device, o.variant_sizes, o.build_log, o.hash);
   }
   if (!o.build_log.empty()) { // e.g. --build_log=-cl-nv-verbose: registers and spills
     const cl::Context context = merklize::detail::shared_context(device);
     for (unsigned lanes : {1u, 2u}) {
       merklize::config cfg;
       cfg.lanes = lanes;
+      cfg.tree.hash = o.hash;
       const auto spec = merklize::merkleizer(device, cfg).level_program();
       const cl::Program program = merklize::detail::build_program(
           context, device, merklize::detail::kernel_program_source(spec.files),

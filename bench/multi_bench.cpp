@@ -7,11 +7,15 @@
 // The manual time is the host's wall clock around a whole build. Counters: kernels_ms, the
 // kernel time of one device, or for all devices the slowest device's kernel time plus the host's
 // finish (the levels above the shards): the end-to-end time with free transfers; per device
-// dev<i>_kernel_ms and dev<i>_share (its fraction of the leaves). Each size first checks that
+// dev<i>_kernel_ms and dev<i>_share (its fraction of the leaves), and the busy time of each
+// device's copies (upload_ms, download_ms; dev<i>_*) beside its part's wall time
+// (dev<i>_wall_ms). Each size first checks that
 // both builds give the same root. After the run: the devices and a table of speedups.
 //
 //   multi_bench [--min_log2=K] [--max_log2=K] [--output=nodes|root] [--chunk_log2=C]
-//               [--shard_log2=S] [benchmark flags]
+//               [--shard_log2=S] [--raw=1] [benchmark flags]
+// --raw=1 adds the raw copy bandwidth of one device and of all, each way and both ways at once:
+// each build's floor and its share of it (print_floors).
 // Devices: MERKLIZE_DEVICES (e.g. "nvidia", "0:0,0:1", or "pocl,pocl": two queues on PoCL),
 // else every GPU of the default device's platform. Sizes: 2^22 .. 2^27 on GPUs, 2^14 .. 2^18
 // elsewhere. Chunks (config::chunk_log2, both builds) and shards (config::shard_log2): the
@@ -25,6 +29,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -39,11 +44,16 @@ struct options {
   unsigned min_log2 = 0, max_log2 = 0; // 0: by device type
   merklize::output_levels output = merklize::output_levels::from_level(1);
   unsigned chunk_log2 = 0, shard_log2 = 0;
+  bool raw = false; // --raw=1: the raw copy bandwidth after the builds
 };
 
 struct row {
   double one_ms = 0, all_ms = 0, one_kernels_ms = 0, all_kernels_ms = 0;
   std::vector<double> shares;
+};
+
+struct raw_rates { // GB/s in all, by the host's clock
+  double one_up = 0, one_both = 0, all_up = 0, all_both = 0;
 };
 
 std::map<unsigned, row> rows;
@@ -76,18 +86,22 @@ size_data &data_for(unsigned log2) {
 void one(benchmark::State &state, unsigned log2) {
   size_data &d = data_for(log2);
   one_device->build(d.leaves, d.one_tree); // warm-up: program build, buffers
-  double wall = 0, kernels = 0;
+  double wall = 0, kernels = 0, upload = 0, download = 0;
   for (auto _ : state) {
     one_device->build(d.leaves, d.one_tree);
     const auto &t = one_device->last_times();
     state.SetIterationTime(t.wall_ms * 1e-3);
     wall += t.wall_ms;
     kernels += t.kernel_ms;
+    upload += t.upload_ms;
+    download += t.download_ms;
   }
   const double runs = double(state.iterations());
   rows[log2].one_ms = wall / runs;
   rows[log2].one_kernels_ms = kernels / runs;
   state.counters["kernels_ms"] = kernels / runs;
+  state.counters["upload_ms"] = upload / runs;
+  state.counters["download_ms"] = download / runs;
 }
 
 void all(benchmark::State &state, unsigned log2) {
@@ -99,6 +113,7 @@ void all(benchmark::State &state, unsigned log2) {
   const std::size_t count = all_devices->devices().size();
   double wall = 0, kernels = 0;
   std::vector<double> device_kernels(count), shares(count);
+  std::vector<merklize::build_times> device_sums(count);
   for (auto _ : state) {
     all_devices->build(d.leaves, d.all_tree);
     const auto &t = all_devices->last_times();
@@ -106,8 +121,12 @@ void all(benchmark::State &state, unsigned log2) {
     wall += t.wall_ms;
     double slowest = 0;
     for (std::size_t i = 0; i < count; ++i) {
-      slowest = std::max(slowest, t.devices[i].times.kernel_ms);
-      device_kernels[i] += t.devices[i].times.kernel_ms;
+      const merklize::build_times &times = t.devices[i].times;
+      slowest = std::max(slowest, times.kernel_ms);
+      device_kernels[i] += times.kernel_ms;
+      device_sums[i].upload_ms += times.upload_ms;
+      device_sums[i].download_ms += times.download_ms;
+      device_sums[i].wall_ms += times.wall_ms;
       shares[i] += double(t.devices[i].leaves) / double(d.all_tree.leaf_count());
     }
     kernels += slowest + t.finish_ms;
@@ -122,8 +141,31 @@ void all(benchmark::State &state, unsigned log2) {
     r.shares.push_back(shares[i] / runs);
     state.counters["dev" + std::to_string(i) + "_kernel_ms"] = device_kernels[i] / runs;
     state.counters["dev" + std::to_string(i) + "_share"] = shares[i] / runs;
+    // Each device's copies (summed busy time of its queues) against its part's wall time: where
+    // the two devices slow each other down (issue 19).
+    state.counters["dev" + std::to_string(i) + "_upload_ms"] = device_sums[i].upload_ms / runs;
+    state.counters["dev" + std::to_string(i) + "_download_ms"] = device_sums[i].download_ms / runs;
+    state.counters["dev" + std::to_string(i) + "_wall_ms"] = device_sums[i].wall_ms / runs;
   }
   state.counters["shard_log2"] = all_devices->last_times().shard_log2;
+}
+
+// With the raw rates: each build's floor, the bytes it must copy (the leaves up; with every node
+// kept, as many bytes of nodes down) at the raw rate of its devices, and the build's share of
+// it. A drop in that share is a regression of ours; a speedup under 2x with the share high is the
+// host's limit (docs/BENCHMARKS.md, "Several devices").
+void print_floors(const raw_rates &raw, bool every_node) {
+  std::printf("\n%-6s %14s %10s %14s %10s %16s\n", "leaves", "1 dev floor ms", "of floor",
+              "all floor ms", "of floor", "floor speedup");
+  for (const auto &[log2, r] : rows) {
+    const double gb =
+        double(std::uint64_t(1) << log2) * merklize::node_bytes * (every_node ? 2 : 1) / 1e9;
+    const double one = gb / (every_node ? raw.one_both : raw.one_up) * 1e3;
+    const double all = gb / (every_node ? raw.all_both : raw.all_up) * 1e3;
+    std::printf("2^%-4u %14.3f %9.0f%% %14.3f %9.0f%% %15.2fx\n", log2, one,
+                r.one_ms > 0 ? 100 * one / r.one_ms : 0.0, all,
+                r.all_ms > 0 ? 100 * all / r.all_ms : 0.0, one / all);
+  }
 }
 
 void print_summary() {
@@ -143,6 +185,62 @@ void print_summary() {
               count);
 }
 
+// The floor under builds on several devices: raw copies between page-locked host
+// memory and each device, 1 GiB a stream, all streams of a case at once (one queue each), by the
+// host's clock; best of 5. Every-node builds move their leaves up and as many bytes of nodes
+// down, so "all devices, both ways" bounds what several devices can reach.
+raw_rates measure_raw_bandwidth(const std::vector<cl::Device> &devices) {
+  const std::size_t bytes = std::size_t(1) << 30;
+  const cl::Context &context = all_devices->context();
+  struct stream {
+    cl::CommandQueue queue;
+    cl::Buffer buffer;
+    merklize::host_buffer host;
+  };
+  std::vector<stream> up, down; // by device
+  for (const auto &device : devices)
+    for (auto *streams : {&up, &down})
+      streams->push_back({cl::CommandQueue(context, device),
+                          cl::Buffer(context, CL_MEM_READ_WRITE, bytes),
+                          all_devices->allocate_host(bytes)});
+  const auto run = [&](std::size_t device_count, bool upload, bool download) -> double {
+    double best = 1e300;
+    for (int round = 0; round < 6; ++round) { // the first warms up (first touch, migrations)
+      const auto start = std::chrono::steady_clock::now();
+      for (std::size_t d = 0; d < device_count; ++d) {
+        if (upload)
+          up[d].queue.enqueueWriteBuffer(up[d].buffer, CL_FALSE, 0, bytes, up[d].host.data());
+        if (download)
+          down[d].queue.enqueueReadBuffer(down[d].buffer, CL_FALSE, 0, bytes, down[d].host.data());
+      }
+      for (std::size_t d = 0; d < device_count; ++d) {
+        up[d].queue.finish();
+        down[d].queue.finish();
+      }
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
+      if (round > 0) best = std::min(best, ms);
+    }
+    const double streams = double(device_count) * (int(upload) + int(download));
+    std::printf("raw copies, %zu device(s), %-9s %8.3f ms for %.0f GiB: %6.1f GB/s in all\n",
+                device_count,
+                upload && download ? "both ways"
+                : upload           ? "up"
+                                   : "down",
+                best, streams, streams * double(bytes) / (best * 1e6));
+    return streams * double(bytes) / (best * 1e6);
+  };
+  raw_rates rates;
+  rates.one_up = run(1, true, false);
+  run(1, false, true);
+  rates.one_both = run(1, true, true);
+  rates.all_up = devices.size() > 1 ? run(devices.size(), true, false) : rates.one_up;
+  if (devices.size() > 1) run(devices.size(), false, true);
+  rates.all_both = devices.size() > 1 ? run(devices.size(), true, true) : rates.one_both;
+  return rates;
+}
+
 options parse(int &argc, char **argv, bool gpu) {
   options o;
   std::string min = gpu ? "22" : "14", max = gpu ? "27" : "18", output = "nodes";
@@ -152,6 +250,9 @@ options parse(int &argc, char **argv, bool gpu) {
   bench::take_flag(argc, argv, "output", output);
   bench::take_flag(argc, argv, "chunk_log2", chunk);
   bench::take_flag(argc, argv, "shard_log2", shard);
+  std::string raw = "0";
+  bench::take_flag(argc, argv, "raw", raw);
+  o.raw = raw == "1";
   o.min_log2 = static_cast<unsigned>(std::stoul(min));
   o.max_log2 = static_cast<unsigned>(std::stoul(max));
   o.chunk_log2 = static_cast<unsigned>(std::stoul(chunk));
@@ -197,6 +298,9 @@ int main(int argc, char **argv) {
     benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
     print_summary();
+    if (o.raw)
+      print_floors(measure_raw_bandwidth(devices),
+                   o.output.first != merklize::output_levels::root_only().first);
     current.reset();
     return 0;
   } catch (const std::exception &e) {

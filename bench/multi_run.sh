@@ -26,7 +26,7 @@ gpus=$(./build/tools/merklize devices | awk '/\[.*gpu\]/ {print $1}' | paste -sd
 echo "GPUs: $gpus" | tee -a "$log"
 # The tests: the same GPU named twice and three times, and the default devices (both GPUs).
 MERKLIZE_DEVICE=nvidia timeout 300 ./build/tests/merklize_tests "[multi]" 2>&1 | tail -2 | tee -a "$log"
-MERKLIZE_DEVICES=$gpus timeout 300 ./build/bench/multi_bench --min_log2=22 --max_log2="$max" \
+MERKLIZE_DEVICES=$gpus timeout 300 ./build/bench/multi_bench --min_log2=22 --max_log2="$max" --raw=1 \
   --benchmark_min_time=0.5 > "$OUT/multi_bench.log" 2>&1
 sed -n '/^device /p; /^leaves/,$p' "$OUT/multi_bench.log" | tee -a "$log"
 MERKLIZE_DEVICES=$gpus timeout 300 ./build/bench/multi_bench --min_log2=26 --max_log2="$max" \

@@ -4,9 +4,18 @@
 # PTX that merklize_bench --build_log writes (merkle-1.bin), summarized by opcode.
 set -uo pipefail
 ptx=${1:-merkle-1.bin}
-ptxas -arch=sm_90 -v "$ptx" -o /tmp/merkle.cubin 2>&1 | grep -E "registers|spill"
+export PATH=$PATH:/usr/local/cuda/bin
+# The program binary is the PTX text with a NUL at its end, which ptxas refuses.
+tr -d '\000' < "$ptx" > /tmp/merkle.ptx
+ptxas -arch=sm_90 -v /tmp/merkle.ptx -o /tmp/merkle.cubin 2>&1 | grep -E "registers|spill|error"
 cuobjdump -sass /tmp/merkle.cubin > /tmp/merkle.sass
-echo "SASS instructions by opcode (merkle_subtree):"
-awk '/Function : merkle_subtree/{on=1} /Function : merkle_level_lanes/{on=0} on && /\/\*[0-9a-f]+\*\//{
-  for (i = 1; i <= NF; ++i) if ($i ~ /^[A-Z][A-Z0-9_.]+$/ && $i != "P0") { split($i, a, "."); print a[1]; break } }' \
-  /tmp/merkle.sass | sort | uniq -c | sort -rn | head -25
+# Each kernel's instructions by opcode, and its total on the integer ALU pipe (SHF, LOP3, IADD3,
+# PRMT, ...; IMAD and the other FMA-pipe, memory and control instructions apart).
+for function in $(awk '/Function : /{print $3}' /tmp/merkle.sass); do
+  awk -v f="$function" '/Function : /{on = ($3 == f)} on && /\/\*[0-9a-f]+\*\//{
+    for (i = 1; i <= NF; ++i) if ($i ~ /^[A-Z][A-Z0-9_.]+$/ && $i != "P0") { split($i, a, "."); print a[1]; break } }' \
+    /tmp/merkle.sass | sort | uniq -c | sort -rn > /tmp/merkle.ops
+  alu=$(awk '$2 ~ /^(SHF|LOP3|IADD3|PRMT|SHL|SHR|LOP|IADD|ISETP|SEL)$/ {n += $1} END {print n + 0}' /tmp/merkle.ops)
+  echo "$function: $(awk '{n += $1} END {print n}' /tmp/merkle.ops) instructions, $alu on the ALU pipe:" \
+    $(head -8 /tmp/merkle.ops | awk '{printf "%s %s, ", $2, $1}')
+done

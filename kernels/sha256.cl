@@ -5,8 +5,9 @@
  *
  * Byte order: SHA-256 works on big-endian 32-bit words, but nodes arrive as uints loaded from
  * memory as they are (vload), whose value depends on the device's byte order. sha256_word takes
- * the four bytes of such a uint in memory order (as_uchar4, a bitcast) and assembles the word with
- * shifts; sha256_memory_word does the reverse for the digest. Neither assumes an endianness.
+ * the four bytes of such a uint in memory order (as_uchar4, a bitcast) and assembles the word: a
+ * byte swap where the compiler defines __ENDIAN_LITTLE__, shifts elsewhere; sha256_memory_word
+ * does the reverse for the digest.
  *
  * A 64-byte message is hashed as two blocks: the message, then the padding block (0x80, zeros,
  * the bit length 512). The padding block is the same for every input, and so is its message
@@ -101,16 +102,27 @@ inline uint8 sha256_iv(void) {
                  0x1f83d9abu, 0x5be0cd19u);
 }
 
-/* The big-endian word of the four bytes of a uint as it lies in memory. */
+/* The big-endian word of the four bytes of a uint as it lies in memory. On a little-endian
+ * device that is a byte swap, written as a swizzle because NVIDIA's compiler makes one byte
+ * permute (PRMT) of it, where the shifts and ors of the portable form cost about five
+ * instructions: 24 swaps a node, 8% of the SHA-256 tree's time (docs/BENCHMARKS.md). */
 inline uint sha256_word(uint memory_word) {
+#if defined(__ENDIAN_LITTLE__)
+  return as_uint(as_uchar4(memory_word).s3210);
+#else
   const uchar4 bytes = as_uchar4(memory_word);
   return (uint)bytes.s0 << 24 | (uint)bytes.s1 << 16 | (uint)bytes.s2 << 8 | (uint)bytes.s3;
+#endif
 }
 
 /* The uint that lies in memory as the big-endian bytes of `word`. */
 inline uint sha256_memory_word(uint word) {
+#if defined(__ENDIAN_LITTLE__)
+  return as_uint(as_uchar4(word).s3210);
+#else
   return as_uint(
       (uchar4)((uchar)(word >> 24), (uchar)(word >> 16), (uchar)(word >> 8), (uchar)word));
+#endif
 }
 
 /* Node mode "sha256": SHA-256 of the 64 bytes left || right. There is no root flag. */

@@ -121,11 +121,17 @@ TEST_CASE("an H200 builds BLAKE3 trees with merkle_levels, then fused launches a
 
 TEST_CASE("an H200 builds SHA-256 trees one level a launch, then fused", "[launch-plan]") {
   merklize::config cfg{{merklize::hash_kind::sha256}};
+  // merkle_level with one node per work-item (BLAKE3's row value is 2) on the levels of 16 waves
+  // of work-groups or more (132 x 128 x 16 = 270,336 nodes), merkle_subtree one level a launch
+  // below that, then fused.
+  CHECK(settings(h200(), cfg).nodes_per_item == 1);
+  CHECK(settings(h200(), {}).nodes_per_item == 2);
   const auto launches = plan(h200(), cfg, std::uint64_t(1) << 25);
   REQUIRE(launches.size() == 11);
   for (std::size_t i = 0; i < 9; ++i) {
-    CHECK(launches[i].kernel == kernel_kind::subtree);
+    CHECK(launches[i].kernel == (i < 6 ? kernel_kind::level : kernel_kind::subtree));
     CHECK(launches[i].levels == 1);
+    CHECK(launches[i].items == launches[i].in_count / 2);
   }
   CHECK(launches[9] == planned_launch{kernel_kind::subtree, 8, 1u << 16, 1u << 15, false});
   CHECK(launches[10] == planned_launch{kernel_kind::subtree, 8, 1u << 8, 1u << 7, false});

@@ -48,11 +48,12 @@ struct tuning {
   std::size_t lanes_work_group_size; // with lanes > 1
   level_kernel_kind blake3_kernel;   // what level_kernel automatic runs, per node hash
   level_kernel_kind sha256_kernel;
-  unsigned level_kernel_waves; // automatic runs merkle_level on levels with at least this many
-                               // waves of work-groups on every compute unit
-  unsigned fuse_waves;         // fused launches on levels of at most this many waves
-  unsigned nodes_per_item;     // merkle_level
-  unsigned levels_per_item;    // merkle_levels
+  unsigned level_kernel_waves;    // automatic runs merkle_level on levels with at least this many
+                                  // waves of work-groups on every compute unit
+  unsigned fuse_waves;            // fused launches on levels of at most this many waves
+  unsigned nodes_per_item;        // merkle_level
+  unsigned sha256_nodes_per_item; // merkle_level with SHA-256 nodes (sha256, rfc6962)
+  unsigned levels_per_item;       // merkle_levels
   // Streaming host builds.
   unsigned chunk_log2;       // chunks of 2^chunk_log2 leaves
   unsigned chunks_in_flight; // chunks on the device at once
@@ -81,16 +82,18 @@ inline const std::vector<tuning> &tuning_table() {
         "bench/kernel_variants.sh, bench/closing_run.sh and hash_bench on an NVIDIA H200 "
         "(docs/BENCHMARKS.md): merkle_levels x2 at 128 work-items 1.242 / 0.073 ms at 2^25 / 2^20 "
         "leaves, x3 1.439 / 0.090 (72 registers), merkle_level x2 1.323 / 0.082, merkle_subtree "
-        "1.419 / 0.082; chunks of 2^21 the best end to end of 2^18 .. 2^22; one chunk per "
-        "work-item 1.53 TB/s against lanes2 1.50";
+        "1.419 / 0.082; SHA-256 nodes (merklize_bench --variants --hash=sha256): merkle_level x1 "
+        "4.413 ms at 2^25, merkle_subtree 4.486, merkle_levels x2 4.728; chunks of 2^21 the best "
+        "end to end of 2^18 .. 2^22; one chunk per work-item 1.53 TB/s against lanes2 1.50";
     nvidia.work_group_size = 128;
     nvidia.lanes = 1;
     nvidia.lanes_work_group_size = 16;
     nvidia.blake3_kernel = level_kernel_kind::levels;
-    nvidia.sha256_kernel = level_kernel_kind::subtree;
+    nvidia.sha256_kernel = level_kernel_kind::level;
     nvidia.level_kernel_waves = 16;
     nvidia.fuse_waves = 2;
     nvidia.nodes_per_item = 2;
+    nvidia.sha256_nodes_per_item = 1;
     nvidia.levels_per_item = 2;
     nvidia.chunk_log2 = 21;
     nvidia.chunks_in_flight = 3;
@@ -112,6 +115,7 @@ inline const std::vector<tuning> &tuning_table() {
     cpu.work_group_size = 256;
     cpu.lanes = 0;
     cpu.nodes_per_item = 1;
+    cpu.sha256_kernel = level_kernel_kind::subtree; // not measured on CPUs with merkle_level
     cpu.chunk_log2 = 22;
     cpu.input_chunk_log2 = 20;
     cpu.hash_chunks_per_item = 0;
