@@ -155,10 +155,26 @@ TEST_CASE("fs-verity on the device matches the host reference", "[block-leaves][
   h.set_piece_target(std::uint64_t(16) << 20);
 }
 
+namespace {
+
+// Input lengths around Bao's boundaries: an empty chunk, one byte, a chunk's edges, 2^k chunks
+// and one byte either side, 2^k - 1 chunks, and a few MiB.
+std::vector<std::uint64_t> bao_sizes() {
+  std::vector<std::uint64_t> sizes = {0, 1, 1023, 1024, 1025, 2048, 2049, 3072, 33 * 1024 + 7};
+  for (unsigned k = 1; k <= 11; k += 2)
+    for (std::uint64_t chunks : {(std::uint64_t(1) << k) - 1, std::uint64_t(1) << k})
+      for (int edge : {-1, 0, 1})
+        sizes.push_back(chunks * 1024 + edge);
+  sizes.push_back((std::uint64_t(3) << 20) + 5);
+  return sizes;
+}
+
+} // namespace
+
 TEST_CASE("Bao outboards on the device match the host reference", "[block-leaves][formats]") {
   auto &h = hasher();
-  h.set_piece_target(4 * 1024);
-  for (std::uint64_t size : {0u, 1u, 1024u, 1025u, 2049u, 5u * 1024, 33u * 1024 + 7, 100000u}) {
+  h.set_piece_target(64 * 1024); // several pieces from 65 chunks on
+  for (const std::uint64_t size : bao_sizes()) {
     const auto data = test::random_bytes(size);
     const auto expected = merklize::bao_outboard_of(data.data(), data.size());
     INFO(size << " bytes");
@@ -169,4 +185,24 @@ TEST_CASE("Bao outboards on the device match the host reference", "[block-leaves
     });
   }
   h.set_piece_target(std::uint64_t(16) << 20);
+}
+
+TEST_CASE("Bao outboards on the device: the Python model's bytes, b3sum's root",
+          "[block-leaves][formats][bao]") {
+  if (!test::have_python()) return;
+  const bool b3sum = test::have_tool("/usr/bin/b3sum", "b3sum");
+  for (std::uint64_t size :
+       {0u, 1u, 1023u, 1024u, 1025u, 2048u, 3072u, 3u * 1024 * 1024 / 4 + 1, 1024u * 1024 + 1}) {
+    const auto data = test::random_bytes(size);
+    const auto file = test::write_file("bao-device.data", data);
+    INFO(size << " bytes");
+    merklize::input in(file.string());
+    const auto got = merklize::bao_outboard_of(hasher(), in);
+    const auto model = test::run_bao_model(file);
+    CHECK(test::as_text(got.bytes) == model.outboard);
+    CHECK(merklize::to_hex(got.root) == model.root);
+    if (b3sum)
+      CHECK(test::run_program({"/usr/bin/b3sum", "--no-names", file.string()}).out ==
+            merklize::to_hex(got.root) + "\n");
+  }
 }

@@ -4,6 +4,7 @@
 #include "process.hpp"
 
 #include <merklize/kary.hpp>
+#include <merklize/kary_proof_encoding.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -11,11 +12,11 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-test::run_result run_merklize(std::vector<std::string> args) {
+test::run_result run_merklize(std::vector<std::string> args, const std::string &stdin_file = "") {
   args.insert(args.begin(), MERKLIZE_CLI);
   if (args[1] != "verify")
     args.insert(args.begin() + 2, {"--device", merklize::device_name(test::test_device())});
-  return test::run_program(args);
+  return test::run_program(args, stdin_file);
 }
 
 } // namespace
@@ -63,4 +64,40 @@ TEST_CASE("merklize --arity: mistakes are refused", "[kary]") {
     CHECK(run.status != 0);
     CHECK_THAT(run.err, Contains(message));
   }
+}
+
+TEST_CASE("merklize proof --arity prints the host's proof, byte for byte", "[kary]") {
+  for (unsigned k : {2u, 4u, 128u}) {
+    const std::uint64_t n = std::uint64_t(k) * k + 1;
+    const auto bytes = test::random_bytes(n * merklize::node_bytes);
+    const auto file = test::write_file("kary-cli-exact.leaves", bytes).string();
+    std::vector<merklize::digest> leaves(n);
+    std::memcpy(leaves.data(), bytes.data(), bytes.size());
+    for (const char *pad : {"promote", "zero"}) {
+      const merklize::kary_options options{merklize::hash_kind::blake3, k,
+                                           merklize::parse_shape(pad)};
+      const auto levels = merklize::kary_levels(leaves, options);
+      for (const std::uint64_t index : {std::uint64_t(0), n / 2, n - 1}) {
+        const auto printed =
+            run_merklize({"proof", "--arity", std::to_string(k), "--hash", "blake3", "--pad", pad,
+                          "-i", std::to_string(index), file});
+        INFO("k=" << k << " " << pad << " index " << index << ": " << printed.err);
+        CHECK(printed.out ==
+              merklize::to_json(merklize::kary_prove(levels, options, index)) + "\n");
+      }
+    }
+  }
+}
+
+TEST_CASE("merklize proof --arity refuses an index outside a file before opening a device",
+          "[kary]") {
+  const auto file = test::write_file("kary-range.leaves", test::random_bytes(3 * 32)).string();
+  // No device of this name exists: the index is refused before one is looked for.
+  const auto run = test::run_program(
+      {MERKLIZE_CLI, "proof", "--device", "no-such-device", "--arity", "4", "-i", "3", file});
+  CHECK(run.status != 0);
+  CHECK_THAT(run.err, Contains("leaf index 3 out of range: the tree has 3 leaves"));
+  CHECK_THAT(run.err, !Contains("device"));
+  const auto stdin_run = run_merklize({"proof", "--arity", "4", "-i", "9", "-"}, file);
+  CHECK_THAT(stdin_run.err, Contains("leaf index 9 out of range"));
 }

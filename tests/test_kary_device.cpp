@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // k-ary trees built on the device (kary_device.hpp) against the host reference (kary.hpp): every
 // level, every shape, both hashes, arities 2 to 128 at sizes around their boundaries, from leaves
-// as given (files, pipes) and from data blocks.
+// as given (files, pipes) and from data blocks; and the proofs read from the tree on the device,
+// bit for bit the host's.
 #include "block_helpers.hpp"
 #include "pipe_input.hpp"
 #include "process.hpp"
@@ -56,4 +57,56 @@ TEST_CASE("k-ary trees on the device from pipes and from data blocks", "[kary]")
   CHECK_THROWS_WITH(h.leaves_as_given(partial.get()),
                     Contains("the pipe: leaf data is 100 bytes, not a multiple of 32"));
   h.set_piece_target(std::uint64_t(16) << 20);
+}
+
+namespace {
+
+// `leaves` uploaded as a block hasher's leaves are.
+merklize::device_leaves uploaded(const std::vector<std::uint8_t> &leaves) {
+  return {cl::Buffer(hasher().context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, leaves.size(),
+                     const_cast<std::uint8_t *>(leaves.data())),
+          leaves.size() / merklize::node_bytes,
+          leaves.size(),
+          {}};
+}
+
+} // namespace
+
+TEST_CASE("k-ary proofs from the tree on the device equal the host's and verify", "[kary]") {
+  auto &h = hasher();
+  for (unsigned k = 2; k <= 128; k *= 2) {
+    const std::uint64_t sizes[] = {1, 2, 3, k - 1, k, k + 1, k * k - 1, k * k, k * k + 1};
+    for (const std::uint64_t n : sizes)
+      for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3})
+        for (auto pad : {merklize::shape::promote, merklize::shape::zero}) {
+          const merklize::kary_options options{hash, k, pad};
+          const auto bytes = test::random_bytes(n * merklize::node_bytes);
+          const auto leaves = as_digests(bytes);
+          const auto levels = merklize::kary_levels(leaves, options);
+          INFO("k=" << k << " n=" << n << " " << merklize::to_string(hash) << " "
+                    << merklize::to_string(pad));
+          const merklize::kary_device_tree tree(h, uploaded(bytes), options);
+          REQUIRE(tree.root() == levels.back().front());
+          const std::vector<std::uint64_t> indices = {0, n / 2, n - 1}; // n = 1: one leaf thrice
+          const auto proofs = tree.prove(indices);
+          REQUIRE(proofs.size() == indices.size());
+          for (std::size_t p = 0; p < indices.size(); ++p) {
+            const auto expected = merklize::kary_prove(levels, options, indices[p]);
+            CHECK(proofs[p].index == indices[p]);
+            CHECK(proofs[p].leaf_count == n);
+            CHECK(proofs[p].siblings == expected.siblings);
+            CHECK(merklize::kary_verify(proofs[p], leaves[indices[p]], tree.root()));
+          }
+          CHECK(tree.prove(n - 1).siblings == proofs.back().siblings);
+        }
+  }
+}
+
+TEST_CASE("k-ary proofs on the device: an index outside the tree is refused", "[kary]") {
+  const merklize::kary_options options{merklize::hash_kind::sha256, 4, merklize::shape::zero};
+  const auto bytes = test::random_bytes(5 * merklize::node_bytes);
+  const merklize::kary_device_tree tree(hasher(), uploaded(bytes), options);
+  CHECK_THROWS_WITH(tree.prove(5), Contains("leaf index 5 out of range: the tree has 5 leaves"));
+  CHECK_THROWS_WITH(tree.prove({0, 1, 7}), Contains("leaf index 7 out of range"));
+  CHECK(tree.levels() == merklize::kary_levels(as_digests(bytes), options));
 }

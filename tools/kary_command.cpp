@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// merklize proof --arity K and merklize verify of a k-ary proof: the tree built on the device
-// (kary_device.hpp), the proof taken on the host from its levels (kary.hpp), as JSON
-// (kary_proof_encoding.hpp); verification on the host.
+// merklize proof --arity K and merklize verify of a k-ary proof: the tree built and kept on the
+// device (kary_device.hpp), only the proof's groups of children read back, printed as JSON
+// (kary_proof_encoding.hpp); verification on the host (kary.hpp).
 #include "cli.hpp"
 #include "commands.hpp"
 #include "input.hpp"
@@ -21,18 +21,39 @@ merklize::digest digest_argument(const char *name, const std::string &hex) {
   }
 }
 
+// A file's leaf count is known from its size: a bad index is refused before the device is asked
+// anything (a pipe's once its leaves are read, before the tree is built).
+void check_index_of_file(merklize::input &in, std::uint64_t index) {
+  if (!in.size()) return;
+  std::uint64_t leaves = 0;
+  try {
+    leaves = merklize::leaf_count_of(*in.size());
+  } catch (const merklize::error &e) {
+    throw merklize::error(in.name() + ": " + e.what());
+  }
+  merklize::check_kary_index(index, leaves);
+}
+
+merklize::kary_proof proof_on_device(merklize::block_hasher &h, merklize::input &in,
+                                     const merklize::kary_options &options, std::uint64_t index) {
+  const merklize::kary_device_tree tree = [&] {
+    const merklize::device_leaves leaves = h.leaves_as_given(in);
+    merklize::check_kary_index(index, leaves.count);
+    return merklize::kary_device_tree(h, leaves, options);
+  }(); // the leaves' buffer goes here: the tree holds its own copy
+  return tree.prove(index);
+}
+
 } // namespace
 
 int kary_proof_command(const proof_arguments &args) {
   const merklize::kary_options options = kary_options_of(*args.arity, args.tree);
   library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
+  check_index_of_file(in.get(), args.index);
   merklize::block_hasher h(chosen_device(args.device));
-  const merklize::device_leaves leaves = h.leaves_as_given(in.get());
-  merklize::check_kary_index(args.index, leaves.count);
-  const auto tree = merklize::kary_tree_on_device(h, leaves, options, true);
+  const merklize::kary_proof proof = proof_on_device(h, in.get(), options, args.index);
   in.finish();
-  const std::string json =
-      merklize::to_json(merklize::kary_prove(tree.levels, options, args.index));
+  const std::string json = merklize::to_json(proof);
   if (args.output)
     write_file_replacing(*args.output, json + "\n");
   else

@@ -17,6 +17,8 @@
 #include "formats/fs_verity.hpp"
 #include "merkleizer.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -127,30 +129,50 @@ inline fs_verity_result fs_verity_tree(block_hasher &h, input &in, const fs_veri
   return result;
 }
 
-// Bao's outboard and the BLAKE3 root of an input of any size: the chunks' chaining values and
-// BLAKE3's tree over them (merklize's blake3-parent tree, shape promote) on the device, the
-// tree read back and walked in pre-order on the host.
+namespace detail {
+
+// Bao's outboard pairs (formats/bao.hpp) laid out on the device from the chaining values of
+// cvs.count > 1 chunks, one launch of bao_outboard_level a level from the chunks up
+// (kernels/bao_outboard.cl): each node's chaining value goes straight to its slot, a parent's
+// compressed from its own pair, so the outboard is the only tree kept. Complete on h's queue.
+inline cl::Buffer bao_pairs_on_device(block_hasher &h, const device_leaves &cvs,
+                                      const std::string &name) {
+  const device_runtime runtime(h.context(), h.device());
+  const std::size_t local = std::min<std::size_t>(64, runtime.facts().max_work_group_size);
+  cl::Kernel level_kernel = runtime.kernel(bao_outboard_program(), "bao_outboard_level", local);
+  const cl::Buffer pairs =
+      h.device_buffer(2 * (cvs.count - 1) * node_bytes, "the Bao outboard of " + name);
+  for (unsigned level = 0; (std::uint64_t(1) << level) < cvs.count; ++level) {
+    const std::uint64_t count = ((cvs.count - 1) >> level) + 1; // the nodes of the level
+    set_args(level_kernel, cvs.buffer, pairs, cl_ulong(cvs.count), cl_uint(level), cl_ulong(count));
+    launch(h.queue(), level_kernel, count, local, {});
+  }
+  return pairs;
+}
+
+} // namespace detail
+
+// Bao's outboard and the BLAKE3 root of an input of any size: the chunks' chaining values
+// computed on the device and the outboard laid out there, read back in one read; the root is
+// pair 0, the root's children, compressed as the root on the host.
 inline bao_outboard bao_outboard_of(block_hasher &h, input &in) {
   const device_leaves cvs = h.chunk_cvs_of(in);
   bao_outboard out;
   const auto header = bao_length_header(cvs.input_bytes);
-  out.bytes.assign(header.begin(), header.end());
   if (cvs.count <= 1) { // one chunk: its root is the chunk finished as the root
+    out.bytes.assign(header.begin(), header.end());
     out.root = blake3::hash(cvs.small_input.data(), cvs.small_input.size());
     return out;
   }
-  config cfg;
-  cfg.tree = {hash_kind::blake3_parent, shape::promote};
-  const detail::device_nodes built = detail::build_on_leaves(h, cvs, cfg, in.name());
-  tree t(cvs.count, cfg.tree);
-  detail::read_blocking(h.queue(), cvs.buffer, 0, t.leaves_size(), t.level_data(0));
-  detail::read_blocking(built.queue, built.nodes, 0, built.bytes, t.nodes_data(), {built.built});
-  out.root = t.node(t.depth(), 0);
-  out.bytes.reserve(static_cast<std::size_t>(bao_outboard_bytes(cvs.input_bytes)));
-  bao_parents_in_preorder(t, [&](const digest &left, const digest &right) {
-    out.bytes.insert(out.bytes.end(), left.begin(), left.end());
-    out.bytes.insert(out.bytes.end(), right.begin(), right.end());
-  });
+  const cl::Buffer pairs = detail::bao_pairs_on_device(h, cvs, in.name());
+  out.bytes.resize(static_cast<std::size_t>(bao_outboard_bytes(cvs.input_bytes)));
+  std::copy(header.begin(), header.end(), out.bytes.begin());
+  detail::read_blocking(h.queue(), pairs, 0, out.bytes.size() - header.size(),
+                        out.bytes.data() + header.size());
+  digest left, right;
+  std::memcpy(left.data(), out.bytes.data() + header.size(), node_bytes);
+  std::memcpy(right.data(), out.bytes.data() + header.size() + node_bytes, node_bytes);
+  out.root = node_hash(hash_kind::blake3_parent, left, right, true);
   return out;
 }
 

@@ -2,15 +2,20 @@
 // k-ary trees (kary.hpp) built on the device from leaves there (block_hasher.hpp): each level's
 // groups of k children are hashed as blocks of k * 32 bytes by the block-leaf kernels, one launch
 // a level, the short last group apart (promoted, hashed alone, or padded with zero-subtree roots
-// in a small scratch buffer, as the shape says).
+// in a small scratch buffer, as the shape says). The tree stays on the device, where proofs are
+// read from it a group of children at a time.
 //
 //   merklize::device_leaves leaves = h.leaves_as_given(in);          // or h.leaves_of(in, rule)
-//   merklize::kary_tree t = merklize::kary_tree_on_device(h, leaves, {hash_kind::sha256, 16});
+//   merklize::kary_device_tree t(h, leaves, {hash_kind::sha256, 16});
+//   merklize::digest root = t.root();
+//   merklize::kary_proof p = t.prove(7);                              // kary_prove's, bit for bit
 #pragma once
 
 #include "block_hasher.hpp"
 #include "kary.hpp"
 
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace merklize {
@@ -60,36 +65,130 @@ inline void enqueue_kary_level(block_hasher &h, const kary_options &o, const cl:
 
 } // namespace detail
 
+// A k-ary tree built on the device and kept there: every level, leaves first, back to back in
+// one device buffer. Its root is read once built; its levels or proofs are read on demand.
+class kary_device_tree {
+public:
+  // Builds the tree over `leaves` (on h's device, at least one) on h's queue and waits for it.
+  // The leaves are copied into the tree: `leaves` may go once this returns.
+  kary_device_tree(block_hasher &h, const device_leaves &leaves, const kary_options &options)
+      : queue_(h.queue()), options_(options) {
+    check_kary(options);
+    sizes_ = kary_level_sizes(leaves.count, options.arity);
+    offsets_ = {0};
+    for (const std::uint64_t size : sizes_)
+      offsets_.push_back(offsets_.back() + size);
+    zeros_ = kary_zero_roots(options, static_cast<unsigned>(sizes_.size()));
+    nodes_ = h.device_buffer(offsets_.back() * node_bytes, "the k-ary tree");
+    const cl::Buffer scratch = h.device_buffer(options.arity * node_bytes, "a group of children");
+    detail::call("clEnqueueCopyBuffer", [&] {
+      return queue_.enqueueCopyBuffer(leaves.buffer, nodes_, 0, 0, leaves.count * node_bytes);
+    });
+    for (std::size_t level = 0; level + 1 < sizes_.size(); ++level)
+      detail::enqueue_kary_level(h, options, nodes_, offsets_, sizes_, level, scratch, zeros_);
+    read(offsets_.back() - 1, 1, &root_, CL_TRUE);
+  }
+
+  const kary_options &options() const { return options_; }
+  std::uint64_t leaf_count() const { return sizes_.front(); }
+  const digest &root() const { return root_; }
+
+  // Every level, leaves first, the root alone last: the whole tree read back.
+  std::vector<std::vector<digest>> levels() const {
+    std::vector<digest> all(static_cast<std::size_t>(offsets_.back()));
+    read(0, all.size(), all.data(), CL_TRUE);
+    std::vector<std::vector<digest>> levels;
+    for (std::size_t level = 0; level < sizes_.size(); ++level)
+      levels.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(offsets_[level]),
+                          all.begin() + static_cast<std::ptrdiff_t>(offsets_[level + 1]));
+    return levels;
+  }
+
+  // The proof of leaf `index`, equal to kary_prove's over levels().
+  kary_proof prove(std::uint64_t index) const {
+    return prove(std::vector<std::uint64_t>{index}).front();
+  }
+
+  // The proofs of `indices` (each below leaf_count(), else refused before the device is asked
+  // anything), equal to kary_prove's. Only the groups on the leaves' paths come back: per level,
+  // each group of children is one read of at most k * 32 bytes (its children are contiguous),
+  // read once however many of the proofs share it.
+  //
+  // Reads, not a gather kernel: a proof has one group a level, at most 64 levels (k = 2 over
+  // 2^64 leaves; 20 over 2^20), each already contiguous on the device, so its reads are enqueued
+  // without blocking and waited for once: one command a level and nothing else. A kernel
+  // gathering the groups into one buffer would need their positions uploaded, a launch and a
+  // read (three commands, one of them a launch, where a proof of a tree of 2^20 leaves of
+  // arity 16 needs five reads) and a program built on first use: dearer for the few proofs a
+  // command asks for; it would pay only for thousands of proofs at once.
+  std::vector<kary_proof> prove(const std::vector<std::uint64_t> &indices) const {
+    for (const std::uint64_t index : indices)
+      check_kary_index(index, leaf_count());
+    const auto groups = read_groups(indices);
+    std::vector<kary_proof> proofs;
+    for (const std::uint64_t index : indices) {
+      kary_proof proof{options_, leaf_count(), index, {}};
+      on_path(index, [&](std::size_t level, std::uint64_t first, std::uint64_t at) {
+        std::vector<digest> siblings = groups.at({level, first}); // as kary_group fills it:
+        if (options_.pad == shape::zero) siblings.resize(options_.arity, zeros_[level]);
+        siblings.erase(siblings.begin() + static_cast<std::ptrdiff_t>(at - first));
+        proof.siblings.push_back(std::move(siblings));
+      });
+      proofs.push_back(std::move(proof));
+    }
+    return proofs;
+  }
+
+private:
+  // (level, first child) -> the children of that group present in the tree.
+  using group_map = std::map<std::pair<std::size_t, std::uint64_t>, std::vector<digest>>;
+
+  // Calls f(level, first, at) for each level below the root of leaf `index`'s path: `at` the
+  // path's node there, `first` the first child of its group.
+  template <class F> void on_path(std::uint64_t index, const F &f) const {
+    for (std::size_t level = 0; level + 1 < sizes_.size(); ++level, index /= options_.arity)
+      f(level, index / options_.arity * options_.arity, index);
+  }
+
+  // The groups on the paths of `indices`, every read enqueued before any is waited for.
+  group_map read_groups(const std::vector<std::uint64_t> &indices) const {
+    group_map groups;
+    try {
+      for (const std::uint64_t index : indices)
+        on_path(index, [&](std::size_t level, std::uint64_t first, std::uint64_t) {
+          std::vector<digest> &group = groups[{level, first}];
+          if (!group.empty()) return; // a group the map holds never moves or grows again
+          group.resize(static_cast<std::size_t>(
+              std::min<std::uint64_t>(options_.arity, sizes_[level] - first)));
+          read(offsets_[level] + first, group.size(), group.data(), CL_FALSE);
+        });
+      detail::call("clFinish", [&] { return queue_.finish(); });
+    } catch (...) { // no read may still be writing into the groups
+      queue_.finish();
+      throw;
+    }
+    return groups;
+  }
+
+  void read(std::uint64_t first, std::size_t count, digest *to, cl_bool blocking) const {
+    detail::call("clEnqueueReadBuffer", [&] {
+      return queue_.enqueueReadBuffer(nodes_, blocking, first * node_bytes, count * node_bytes, to);
+    });
+  }
+
+  cl::CommandQueue queue_; // the block_hasher's: in order, after the leaves
+  kary_options options_;
+  std::vector<std::uint64_t> sizes_, offsets_; // of the levels in nodes_, in nodes
+  std::vector<digest> zeros_;
+  cl::Buffer nodes_;
+  digest root_{};
+};
+
 // The k-ary tree over `leaves` (on the device): its root, and with keep_levels every level.
 inline kary_tree kary_tree_on_device(block_hasher &h, const device_leaves &leaves,
                                      const kary_options &options, bool keep_levels = false) {
-  check_kary(options);
-  const auto sizes = kary_level_sizes(leaves.count, options.arity);
-  std::vector<std::uint64_t> offsets = {0};
-  for (const std::uint64_t size : sizes)
-    offsets.push_back(offsets.back() + size);
-  const cl::Buffer nodes = h.device_buffer(offsets.back() * node_bytes, "the k-ary tree");
-  const cl::Buffer scratch = h.device_buffer(options.arity * node_bytes, "a group of children");
-  const auto zeros = kary_zero_roots(options, static_cast<unsigned>(sizes.size()));
-  const cl::CommandQueue &queue = h.queue();
-  detail::call("clEnqueueCopyBuffer", [&] {
-    return queue.enqueueCopyBuffer(leaves.buffer, nodes, 0, 0, leaves.count * node_bytes);
-  });
-  for (std::size_t level = 0; level + 1 < sizes.size(); ++level)
-    detail::enqueue_kary_level(h, options, nodes, offsets, sizes, level, scratch, zeros);
-  kary_tree tree;
-  std::vector<digest> all(static_cast<std::size_t>(keep_levels ? offsets.back() : 1));
-  const std::uint64_t first = keep_levels ? 0 : offsets.back() - 1;
-  detail::call("clEnqueueReadBuffer", [&] {
-    return queue.enqueueReadBuffer(nodes, CL_TRUE, first * node_bytes, all.size() * node_bytes,
-                                   all.data());
-  });
-  tree.root = all.back();
-  if (keep_levels)
-    for (std::size_t level = 0; level < sizes.size(); ++level)
-      tree.levels.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(offsets[level]),
-                               all.begin() + static_cast<std::ptrdiff_t>(offsets[level + 1]));
-  return tree;
+  const kary_device_tree tree(h, leaves, options);
+  return {tree.root(), keep_levels ? tree.levels() : std::vector<std::vector<digest>>{}};
 }
 
 } // namespace merklize

@@ -111,6 +111,11 @@ inline program_spec block_leaves_program() {
   return {{"sha256.cl", "blake3.cl", "block_leaves.cl"}, base_build_options, "block-leaves"};
 }
 
+// The program laying Bao's outboard out on the device (bao_outboard.cl, block_tree.hpp).
+inline program_spec bao_outboard_program() {
+  return {{"blake3.cl", "bao_outboard.cl"}, base_build_options, "bao-outboard"};
+}
+
 // The program hashing whole inputs with BLAKE3 (blake3_chunks.cl, blake3_device), `lanes`
 // chunks per work-item.
 inline program_spec hash_program(unsigned lanes) {
@@ -152,6 +157,7 @@ inline std::vector<program_spec> all_program_specs() {
   specs.push_back(sha256_layer_program());
   specs.push_back(sha256_entries_program());
   specs.push_back(block_leaves_program());
+  specs.push_back(bao_outboard_program());
   return specs;
 }
 

@@ -9,7 +9,8 @@
 // BLAKE3's tree is left-balanced: a subtree of c > 1 chunks has the largest power of two below c
 // on its left. Pairing each level's nodes two by two and moving a lone last node up unchanged
 // builds the same tree, so merklize's blake3-parent tree with shape promote over the chunks'
-// chaining values holds every node of it: bao_outboard_of walks such a tree.
+// chaining values holds every node of it: bao_outboard_of walks such a tree, and the device
+// (block_tree.hpp) places each node by bao_node_slot's arithmetic instead.
 #pragma once
 
 #include "../tree.hpp"
@@ -19,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace merklize {
@@ -85,6 +87,40 @@ inline std::uint64_t left_chunks(std::uint64_t count) {
 }
 
 } // namespace detail
+
+// Where BLAKE3's tree over `chunks` chunks (chunks > 1) stores its nodes in the outboard, without
+// walking it. Node (level, index) is merklize's (the blake3-parent tree of shape promote over the
+// chunks' chaining values): the subtree of chunks [index << level, ...), a parent where its
+// right child exists, (2 index + 1) << (level - 1) < chunks, else a lone node moved up.
+//
+// The pre-order position of a parent: walking down from the root, a step into a left child
+// passes over one parent (the one stepped from) and a step into a right child passes over the
+// parent and its left subtree, whose left_chunks - 1 parents and the step's own 1 add up to the
+// chunks skipped. So position = (first chunk) + (left steps), and a step into the left child at
+// level m - 1 is a step where the child's index is even and its parent at level m is a parent
+// (a lone node's step is no step: it is the same node). kernels/bao_outboard.cl computes the same.
+inline std::uint64_t bao_parent_position(std::uint64_t chunks, unsigned level,
+                                         std::uint64_t index) {
+  std::uint64_t position = index << level;
+  for (unsigned m = level + 1; (std::uint64_t(1) << (m - 1)) < chunks; ++m) {
+    const std::uint64_t child = index >> (m - 1 - level); // the path's node at level m - 1
+    if ((child & 1) == 0 && ((child + 1) << (m - 1)) < chunks) ++position;
+  }
+  return position;
+}
+
+// The outboard's 32-byte slot (pair p's left child is slot 2 p, its right 2 p + 1) holding node
+// (level, index): its first ancestor that is a parent holds it, on the side it came from. The
+// root has none.
+inline std::optional<std::uint64_t> bao_node_slot(std::uint64_t chunks, unsigned level,
+                                                  std::uint64_t index) {
+  for (; (std::uint64_t(1) << level) < chunks; ++level, index >>= 1) {
+    const bool right = (index & 1) != 0;
+    if (right || ((index + 1) << level) < chunks)
+      return 2 * bao_parent_position(chunks, level + 1, index >> 1) + (right ? 1 : 0);
+  }
+  return std::nullopt;
+}
 
 // Calls parent(left, right) for each parent node of BLAKE3's tree over t's leaves, in pre-order.
 // `t` is a blake3-parent tree with shape promote over the chunks' chaining values, keeping every
