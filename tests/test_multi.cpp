@@ -2,6 +2,7 @@
 // Several devices in one process (multi.hpp), on PoCL as the same device named two and three
 // times: bit for bit the single-device tree and the host reference at awkward sizes, every hash
 // and shape, fixed depths and output levels; build_part in place, finish_tree, and the errors.
+#include "multi_helpers.hpp"
 #include "proof_helpers.hpp"
 #include "tree_checks.hpp"
 
@@ -15,38 +16,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::vector<cl::Device> same_device(std::size_t times) {
-  return std::vector<cl::Device>(times, test::test_device());
-}
-
-// Shards of 2^shard_log2 leaves, each part streamed in chunks of half a shard, several
-// launches a chunk, and a short calibration.
-merklize::config multi_config(merklize::tree_options options, unsigned shard_log2,
-                              merklize::output_levels output = {}) {
-  merklize::config cfg{options, output};
-  cfg.shard_log2 = shard_log2;
-  cfg.chunk_log2 = std::max(1u, shard_log2 - 1);
-  cfg.work_group_size = 4;
-  cfg.calibration_log2 = 6;
-  return cfg;
-}
-
-const merklize::digest poison_digest = [] {
-  merklize::digest d;
-  d.fill(test::poison_byte);
-  return d;
-}();
-
-void poison_nodes(merklize::tree &t) {
-  if (t.nodes_data()) std::fill(t.nodes_data(), t.nodes_data() + t.nodes_size(), test::poison_byte);
-}
-
-// Nodes and leaves, for a tree that owns its level 0 (not one from allocate_tree).
-void poison(merklize::tree &t) {
-  poison_nodes(t);
-  if (t.first_level() == 0)
-    std::fill(t.level_data(0), t.level_data(0) + t.leaves_size(), test::poison_byte);
-}
+using test::multi_config;
+using test::same_device;
 
 std::uint64_t leaves_built(const merklize::multi_times &times) {
   std::uint64_t leaves = 0;
@@ -121,7 +92,7 @@ TEST_CASE("output levels below, at and above the shard level, and the root alone
     test::check_kept(mm.build(leaves), full, first);
     merklize::tree reused = mm.allocate_tree(n);
     for (int round = 0; round < 2; ++round) {
-      poison_nodes(reused);
+      test::poison_nodes(reused);
       mm.build(leaves, reused);
       test::check_kept(reused, full, first);
       if (first == 0) CHECK(reused.level_data(0) == leaves.data()); // shared, not copied
@@ -214,7 +185,7 @@ TEST_CASE("2^16 leaves over three queues, and the default shard size", "[multi][
   merklize::host_buffer leaves = mm.allocate_host(n * 32);
   std::copy(random.begin(), random.end(), leaves.data());
   merklize::tree out = mm.allocate_tree(n);
-  poison_nodes(out);
+  test::poison_nodes(out);
   mm.build(leaves, out);
   CHECK(out == full);
 }
@@ -276,16 +247,10 @@ TEST_CASE("build_part writes its part of the tree and nothing else", "[multi][bu
              << " " << merklize::to_string(pad) << " n=" << n << " top " << top << " part ["
              << first << ", " << first + count << ")");
         merklize::tree t(n, cfg.tree);
-        poison(t);
+        test::poison(t);
         const auto nodes = m.build_part(leaves.data() + first * 32, first, count, top, t);
         CHECK(nodes == nodes_of(full, top, first >> top, merklize::detail::ceil_shift(count, top)));
-        for (unsigned k = 0; k <= full.depth(); ++k)
-          for (std::uint64_t i = 0; i < full.layout().level_size(k); ++i) {
-            const bool in_part = k <= top && i >= (first >> k) &&
-                                 i < (first >> k) + merklize::detail::ceil_shift(count, k);
-            if (t.node(k, i) != (in_part ? full.node(k, i) : poison_digest))
-              FAIL_CHECK("level " << k << " node " << i << (in_part ? " wrong" : " written"));
-          }
+        test::check_part_only(t, full, first, count, top);
       }
     }
   }
@@ -305,7 +270,7 @@ TEST_CASE("parts in turn and finish_tree give the whole tree for any kept levels
     const auto leaves = test::random_bytes(n * 32);
     const auto full = merklize::reference_tree(leaves.data(), leaves.size(), cfg.tree);
     merklize::tree t(n, cfg.tree, cfg.output);
-    poison(t);
+    test::poison(t);
     std::vector<merklize::digest> level;
     for (std::uint64_t part = 0; part < n; part += 40) {
       const auto nodes = m.build_part(leaves.data() + part * 32, part,
@@ -323,7 +288,7 @@ TEST_CASE("build_part refuses bad parts before writing anything", "[multi][build
   const std::uint64_t n = 100;
   const auto leaves = test::random_bytes(n * 32);
   merklize::tree t(n, {});
-  poison(t);
+  test::poison(t);
   const auto *p = leaves.data();
   CHECK_THROWS_WITH(m.build_part(p, 4, 8, 3, t),
                     Contains("leaves [4, 12)") && Contains("multiple of 2^3 = 8"));
@@ -340,7 +305,7 @@ TEST_CASE("build_part refuses bad parts before writing anything", "[multi][build
   CHECK_THROWS_WITH(m.build_part(p, 0, 8, 3, unbuilt), Contains("no storage"));
   for (unsigned k = 0; k <= t.depth(); ++k)
     for (std::uint64_t i = 0; i < t.layout().level_size(k); ++i)
-      REQUIRE(t.node(k, i) == poison_digest);
+      REQUIRE(t.node(k, i) == test::poison_digest());
 }
 
 TEST_CASE("finish_tree computes the levels above a given level as the reference does",
@@ -356,11 +321,11 @@ TEST_CASE("finish_tree computes the levels above a given level as the reference 
         INFO(merklize::to_string(hash) << " " << merklize::to_string(pad) << " n=" << n
                                        << " from level " << level << ", kept from " << first);
         merklize::tree t(n, {hash, pad}, {first});
-        poison(t);
+        test::poison(t);
         CHECK(merklize::finish_tree(t, level, full.level(level)) == full.root());
         for (unsigned k = std::max(t.first_level(), level); k <= full.depth(); ++k)
           CHECK(t.level(k) == full.level(k));
-        if (t.first_level() < level) CHECK(t.node(t.first_level(), 0) == poison_digest);
+        if (t.first_level() < level) CHECK(t.node(t.first_level(), 0) == test::poison_digest());
       }
   }
 }

@@ -104,20 +104,6 @@ block_job format_job(const block_arguments &b) {
   };
 }
 
-// --leaf-size L: the rule of the blocks' leaves.
-merklize::leaf_rule leaf_rule_of(const root_arguments &args) {
-  const block_arguments &b = args.blocks;
-  merklize::leaf_rule rule;
-  rule.block_bytes = *b.leaf_size;
-  rule.hash = args.tree.hash == merklize::hash_kind::sha256 ? merklize::leaf_hash::sha256
-                                                            : merklize::leaf_hash::blake3;
-  if (b.leaf_hash)
-    rule.hash = options_checked([&] { return merklize::parse_leaf_hash(*b.leaf_hash); });
-  rule.prefix = salt_of(b.salt);
-  options_checked([&] { merklize::check_leaf_rule(rule); });
-  return rule;
-}
-
 // --leaf-size L: the tree of --hash, --pad and --depth over the blocks' leaves.
 block_job leaf_size_job(const root_arguments &args) {
   return [rule = leaf_rule_of(args), tree = args.tree](merklize::block_hasher &h,
@@ -142,6 +128,19 @@ block_job kary_job(const root_arguments &args) {
 }
 
 } // namespace
+
+merklize::leaf_rule leaf_rule_of(const root_arguments &args) {
+  const block_arguments &b = args.blocks;
+  merklize::leaf_rule rule;
+  rule.block_bytes = *b.leaf_size;
+  rule.hash = args.tree.hash == merklize::hash_kind::sha256 ? merklize::leaf_hash::sha256
+                                                            : merklize::leaf_hash::blake3;
+  if (b.leaf_hash)
+    rule.hash = options_checked([&] { return merklize::parse_leaf_hash(*b.leaf_hash); });
+  rule.prefix = salt_of(b.salt);
+  options_checked([&] { merklize::check_leaf_rule(rule); });
+  return rule;
+}
 
 merklize::kary_options kary_options_of(std::uint64_t arity, const merklize::tree_options &tree) {
   if (tree.depth) throw usage_error("--depth has no use with --arity");

@@ -107,9 +107,11 @@ void add_block_options(CLI::App &c, block_arguments &args) {
   leaf_size->excludes(format);
   for (const char *tree_option : {"--hash", "--pad", "--depth"})
     format->excludes(c.get_option(tree_option));
-  for (const char *stream_option : {"--devices", "--verbose", "--chunk-log2", "--mix-in-length"})
+  for (const char *stream_option : {"--verbose", "--chunk-log2", "--mix-in-length"})
     for (CLI::Option *option : {leaf_size, format, arity})
       option->excludes(c.get_option(stream_option));
+  for (CLI::Option *option : {format, arity}) // --devices takes --leaf-size alone
+    option->excludes(c.get_option("--devices"));
 }
 
 command_runner add_root(CLI::App &app) {
@@ -124,10 +126,13 @@ command_runner add_root(CLI::App &app) {
   const auto device = add_device(c, args->device);
   const auto devices = add_text(c, "--devices", args->devices, "SPEC,SPEC...",
                                 "build over several devices (one named twice: two queues); not "
-                                "with --device or --verbose");
+                                "with --device or --verbose. FILE is read whole into memory first, "
+                                "but with --leaf-size a regular file, which each device reads at "
+                                "its own offsets");
   add_parsed(c, "--shard-log2", args->shard_log2, parse_shard_log2, "S",
-             "with --devices: shards of 2^S leaves, S from 1 to 64 (default: about 8 a device, "
-             "no smaller than a device's chunk)")
+             "with --devices: shards of 2^S leaves (with --leaf-size: blocks), S from 1 to 64 "
+             "(default: about 8 a device, no smaller than a device's chunk, or with --leaf-size "
+             "than a piece of 16 MiB of data)")
       ->needs(devices);
   const auto verbose = c.add_flag("-v,--verbose", args->verbose,
                                   "say on stderr where the kernels came from (\"program: "

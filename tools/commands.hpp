@@ -4,6 +4,7 @@
 // <name>_command.cpp each). Each returns its exit status.
 #pragma once
 
+#include <merklize/block_leaves.hpp>
 #include <merklize/entries.hpp>
 #include <merklize/kary.hpp>
 #include <merklize/proof.hpp>
@@ -30,6 +31,9 @@ struct block_arguments {
 
 struct root_arguments;
 int block_root_command(const root_arguments &args);
+// --leaf-size L with --leaf-hash and --salt: the rule of the blocks' leaves, checked (a usage
+// error names what is wrong).
+merklize::leaf_rule leaf_rule_of(const root_arguments &args);
 
 struct root_arguments {
   merklize::tree_options tree;

@@ -8,6 +8,10 @@
 // Each run obeys the aligned-part rule (parts.hpp), so merkleizer::build_part gives the tree's
 // own level-S nodes for it. Rank 0 gathers them in rank order, which is leaf order, and
 // finish_tree hashes the levels above.
+//
+// With --leaf-size L, FILE is data and its leaves are hashed from its blocks of L bytes: the
+// shards are runs of blocks, and each rank reads its own blocks' bytes, hashes them and builds its
+// part on its device (block_part_builder, multi_blocks.hpp), the data crossing the bus once.
 #include "cli.hpp"
 #include "memory.hpp"
 #include "output.hpp"
@@ -24,6 +28,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,21 +81,29 @@ struct part_plan {
   }
 };
 
-// The leaf count of FILE (every rank checks it: a bad file fails on all of them alike).
-std::uint64_t file_leaf_count(const std::string &path) {
+// The size of FILE (every rank checks it: a bad file fails on all of them alike).
+std::uint64_t file_size(const std::string &path) {
   const merklize::input file(path);
   if (!file.size()) throw merklize::error(cli::quote(path) + " is not a regular file");
+  return *file.size();
+}
+
+// The leaf count of FILE.
+std::uint64_t file_leaf_count(const std::string &path) {
   try {
-    return merklize::leaf_count_of(*file.size());
+    return merklize::leaf_count_of(file_size(path));
   } catch (const merklize::error &e) {
     throw merklize::error(cli::quote(path) + ": " + e.what());
   }
 }
 
-// This rank's byte range of FILE, read by several threads.
-void read_range(const std::string &path, std::uint64_t offset, std::uint64_t bytes,
-                std::uint8_t *out) {
-  merklize::input(path).read_at(offset, bytes, out);
+// The block count of FILE's data (at least one byte).
+std::uint64_t file_block_count(const std::string &path, std::uint64_t block_bytes,
+                               std::uint64_t &bytes) {
+  bytes = file_size(path);
+  if (bytes == 0)
+    throw merklize::error(cli::quote(path) + " is empty: a tree needs at least one data block");
+  return merklize::block_count(bytes, block_bytes);
 }
 
 double ms_since(std::chrono::steady_clock::time_point start) {
@@ -149,7 +162,69 @@ struct job {
   std::optional<std::uint64_t> generate;
   unsigned repeat = 1;
   bool times = false;
-  std::uint64_t leaf_count = 0; // FILE's or --generate's
+  // --leaf-size: FILE is data, its leaves hashed from its blocks by `rule`.
+  std::optional<std::uint64_t> leaf_size;
+  std::optional<std::string> leaf_hash, salt;
+  std::optional<merklize::leaf_rule> rule;
+  std::uint64_t leaf_count = 0; // FILE's or --generate's; with --leaf-size, FILE's blocks
+  std::uint64_t data_bytes = 0; // with --leaf-size, FILE's size
+};
+
+// What a rank builds, made ready before the timed builds: its part of the tree, over leaves held
+// in page-locked memory (read from FILE or generated), or over FILE's blocks, read as it builds.
+class rank_part {
+public:
+  rank_part(const job &j, const part_plan &plan) : job_(j), plan_(plan) {
+    const cl::Device device = device_for(j.device, local_rank());
+    device_name_ = merklize::device_name(device);
+    if (j.rule) {
+      blocks_.emplace(device, merklize::config(j.options));
+      blocks_->program_form(); // builds the kernels now, so no timed build includes it
+      file_ = std::make_unique<merklize::input>(*j.file, cli::quote(*j.file));
+      return;
+    }
+    leaves_builder_.emplace(device, merklize::config(j.options));
+    leaves_builder_->program_form();
+    if (!plan.count) return;
+    const std::uint64_t bytes = plan.count * merklize::node_bytes;
+    leaves_ = cli::while_doing("holding this rank's " + cli::size_text(bytes) + " of leaves",
+                               [&] { return leaves_builder_->allocate_host(bytes); });
+    if (j.generate)
+      generate_leaves(plan.first_leaf, plan.count, leaves_.data());
+    else
+      merklize::input(*j.file).read_at(plan.first_leaf * merklize::node_bytes, bytes,
+                                       leaves_.data());
+  }
+
+  const std::string &device_name() const { return device_name_; }
+
+  // This rank's nodes of level plan.shard_log2, its levels written into `t` (none for a rank
+  // without a part).
+  std::vector<merklize::digest> build(merklize::tree &t) {
+    if (!plan_.count) return {};
+    if (!blocks_)
+      return leaves_builder_->build_part(leaves_.data(), plan_.first_leaf, plan_.count,
+                                         plan_.shard_log2, t);
+    const std::uint64_t block = job_.rule->block_bytes, from = plan_.first_leaf * block;
+    const std::uint64_t to = std::min(job_.data_bytes, (plan_.first_leaf + plan_.count) * block);
+    const merklize::data_reader read = [this](std::uint64_t offset, std::uint64_t bytes,
+                                              std::uint8_t *into) {
+      file_->read_at(offset, bytes, into);
+    };
+    auto nodes =
+        blocks_->build_part(read, *job_.rule, plan_.first_leaf, to - from, plan_.shard_log2, t);
+    file_->check_unchanged();
+    return nodes;
+  }
+
+private:
+  const job &job_;
+  const part_plan &plan_;
+  std::string device_name_;
+  std::optional<merklize::merkleizer> leaves_builder_;
+  merklize::host_buffer leaves_;
+  std::optional<merklize::block_part_builder> blocks_;
+  std::unique_ptr<merklize::input> file_;
 };
 
 unsigned parse_repeat(const std::string &option, const std::string &text) {
@@ -159,12 +234,46 @@ unsigned parse_repeat(const std::string &option, const std::string &text) {
   return static_cast<unsigned>(n);
 }
 
+// --leaf-size, --leaf-hash and --salt, as `merklize root` takes them; returns --leaf-size.
+CLI::Option *add_leaf_options(CLI::App &app, job &j) {
+  const auto leaf_size =
+      cli::add_parsed(app, "--leaf-size", j.leaf_size, cli::parse_count, "L",
+                      "FILE is data: leaf i is the hash of its bytes [i L, (i + 1) L), the last "
+                      "block shorter, hashed on each rank's device from the blocks it reads");
+  cli::add_text(app, "--leaf-hash", j.leaf_hash, "H",
+                "with --leaf-size: sha256 or blake3 (default: sha256 for --hash sha256, else "
+                "blake3)")
+      ->needs(leaf_size);
+  cli::add_text(app, "--salt", j.salt, "HEX",
+                "with --leaf-size, SHA-256 leaves: the salt hashed before each block (default: "
+                "none)")
+      ->needs(leaf_size);
+  return leaf_size;
+}
+
+// The rule of --leaf-size's leaves, checked: a mistake is a usage error.
+merklize::leaf_rule leaf_rule_of(const job &j, const char *hint) {
+  try {
+    merklize::leaf_rule rule;
+    rule.block_bytes = *j.leaf_size;
+    rule.hash = j.options.hash == merklize::hash_kind::sha256 ? merklize::leaf_hash::sha256
+                                                              : merklize::leaf_hash::blake3;
+    if (j.leaf_hash) rule.hash = merklize::parse_leaf_hash(*j.leaf_hash);
+    if (j.salt && *j.salt != "-") rule.prefix = merklize::from_hex(*j.salt);
+    merklize::check_leaf_rule(rule);
+    return rule;
+  } catch (const merklize::error &e) {
+    throw cli::usage_error(e.what(), hint);
+  }
+}
+
 // The command line (the same on every rank); nothing when --help or --version was answered.
 std::optional<job> parse(int argc, char **argv) {
   job j;
   CLI::App app("One Merkle tree over MPI ranks, each building its part on its own device: prints "
                "the root `merklize root` prints for FILE's leaves (N x 32 bytes; each rank reads "
-               "only its own byte range), or for N generated leaves.",
+               "only its own byte range), for the leaves of FILE's data blocks (--leaf-size; "
+               "each rank hashes its own), or for N generated leaves.",
                "merklize-mpi");
   app.formatter(std::make_shared<cli::help_formatter>());
   app.set_help_flag("-h,--help", "print this help and exit");
@@ -183,39 +292,32 @@ std::optional<job> parse(int argc, char **argv) {
                       "little-endian bytes, then 24 zero bytes (each rank makes its own; not "
                       "timed)");
   cli::add_parsed(app, "--repeat", j.repeat, parse_repeat, "K",
-                  "build K times (pinned buffers reused)");
+                  "build K times (pinned buffers reused; with --leaf-size each build reads its "
+                  "blocks from FILE again)");
   app.add_flag("--times", j.times,
                "per build, on stderr: the slowest rank's part, the gather and finish, and the "
                "whole, in ms (host clock, after a barrier), and each rank's device, leaves and "
                "part time");
-  cli::add_text(app, "FILE", j.file, "", "N x 32 bytes of leaves")->excludes(generate);
+  add_leaf_options(app, j)->excludes(generate);
+  cli::add_text(app, "FILE", j.file, "", "N x 32 bytes of leaves, or with --leaf-size data")
+      ->excludes(generate);
   if (!cli::parse_command_line(app, argc, argv)) return std::nullopt;
   const char *hint = "Try 'merklize-mpi --help' for more information.";
   if (!j.file && !j.generate)
     throw cli::usage_error("give one FILE of leaves, or --generate N", hint);
   if (j.generate == std::uint64_t(0))
     throw cli::usage_error("--generate 0: a tree needs at least one leaf", hint);
+  if (j.leaf_size) j.rule = leaf_rule_of(j, hint);
   return j;
 }
 
 int run(const job &j, int rank, int ranks) {
   const part_plan plan(j.leaf_count, rank, ranks);
-  std::optional<merklize::merkleizer> m;
-  merklize::host_buffer leaves;
+  std::optional<rank_part> part;
   merklize::tree t(j.leaf_count, j.options, merklize::output_levels::root_only());
   std::optional<std::string> failure;
   try {
-    m.emplace(device_for(j.device, local_rank()), merklize::config(j.options));
-    m->program_form(); // builds the kernels now, so no timed build includes it
-    if (plan.count) {
-      const std::uint64_t bytes = plan.count * merklize::node_bytes;
-      leaves = cli::while_doing("holding this rank's " + cli::size_text(bytes) + " of leaves",
-                                [&] { return m->allocate_host(bytes); });
-      if (j.generate)
-        generate_leaves(plan.first_leaf, plan.count, leaves.data());
-      else
-        read_range(*j.file, plan.first_leaf * merklize::node_bytes, bytes, leaves.data());
-    }
+    part.emplace(j, plan);
   } catch (const std::exception &e) {
     failure = e.what();
   }
@@ -225,8 +327,7 @@ int run(const job &j, int rank, int ranks) {
     const auto start = std::chrono::steady_clock::now();
     std::vector<merklize::digest> mine;
     try {
-      if (plan.count)
-        mine = m->build_part(leaves.data(), plan.first_leaf, plan.count, plan.shard_log2, t);
+      mine = part->build(t);
     } catch (const std::exception &e) {
       failure = e.what();
     }
@@ -248,8 +349,7 @@ int run(const job &j, int rank, int ranks) {
     }
     if (j.times)
       std::fprintf(stderr, "mpi: rank %d on %s: %llu leaves from %llu, part %.3f ms\n", rank,
-                   merklize::device_name(m->device()).c_str(),
-                   static_cast<unsigned long long>(plan.count),
+                   part->device_name().c_str(), static_cast<unsigned long long>(plan.count),
                    static_cast<unsigned long long>(plan.first_leaf), part_ms);
   }
   return 0;
@@ -258,7 +358,9 @@ int run(const job &j, int rank, int ranks) {
 // The leaf count of the job's input, or a failure to report on every rank.
 std::optional<std::string> count_leaves(job &j) {
   try {
-    j.leaf_count = j.generate ? *j.generate : file_leaf_count(*j.file);
+    j.leaf_count = j.generate ? *j.generate
+                   : j.rule   ? file_block_count(*j.file, j.rule->block_bytes, j.data_bytes)
+                              : file_leaf_count(*j.file);
   } catch (const std::exception &e) {
     return e.what();
   }

@@ -27,6 +27,19 @@ merklize::digest root_on_devices(const root_arguments &args, merklize::config cf
                      [&] { return m.build(leaves).root(); });
 }
 
+// Several devices over FILE's data blocks (multi_blocks.hpp): a regular file is read by each
+// device at its own offsets, a few pieces at a time; stdin or a pipe is read whole first.
+merklize::digest block_root_on_devices(const root_arguments &args, merklize::config cfg) {
+  const merklize::leaf_rule rule = leaf_rule_of(args);
+  if (args.shard_log2) cfg.shard_log2 = *args.shard_log2;
+  library_input in(args.file, args.progress); // opened before the devices: a bad FILE fails at once
+  merklize::multi_block_merkleizer m(merklize::select_devices(*args.devices), cfg);
+  const auto root = while_doing("building the tree of the blocks of " + in.get().name(),
+                                [&] { return m.build(in.get(), rule).root(); });
+  in.finish();
+  return root;
+}
+
 // The root as printed: with --mix-in-length, the SSZ list's root.
 std::string root_text(const root_arguments &args, const merklize::digest &root) {
   return merklize::to_hex(args.mix_in_length ? merklize::mix_in_length(root, *args.mix_in_length)
@@ -44,12 +57,14 @@ void check_mix_in_length(const std::optional<std::uint64_t> &length,
 
 int root_command(const root_arguments &args) {
   check_mix_in_length(args.mix_in_length, args.tree);
-  if (args.blocks.given()) return block_root_command(args);
+  const bool blocks_on_devices = args.devices && args.blocks.leaf_size;
+  if (args.blocks.given() && !blocks_on_devices) return block_root_command(args);
   merklize::config cfg;
   cfg.tree = args.tree;
   cfg.output = merklize::output_levels::root_only();
   if (args.devices) {
-    write_stdout(root_text(args, root_on_devices(args, cfg)));
+    write_stdout(root_text(args, blocks_on_devices ? block_root_on_devices(args, cfg)
+                                                   : root_on_devices(args, cfg)));
     return 0;
   }
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;

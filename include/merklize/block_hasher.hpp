@@ -48,9 +48,10 @@ public:
 
   // For buffers of the caller's own context: `device` must belong to `context`.
   block_hasher(const cl::Context &context, const cl::Device &device)
-      : runtime_(context, device),
-        local_(std::min<std::size_t>(64, runtime_.facts().max_work_group_size)),
-        queue_(runtime_.make_queue()), transfer_(runtime_.make_queue()),
+      : runtime_(context, device), local_(std::min(runtime_.tuning_row().block_work_group_size,
+                                                   runtime_.facts().max_work_group_size)),
+        piece_target_(runtime_.tuning_row().block_piece_bytes), queue_(runtime_.make_queue()),
+        transfer_(runtime_.make_queue()),
         pipeline_(runtime_.context(), transfer_, runtime_.shares_host_memory()),
         sha256_(runtime_.kernel(detail::block_leaves_program(), "sha256_block_leaves", local_)),
         blake3_(runtime_.kernel(detail::block_leaves_program(), "blake3_block_leaves", local_)) {}
@@ -145,8 +146,12 @@ public:
     return {events_ms(log_.uploads), events_ms(log_.kernels), 0, 0, log_.kernels.size(), pieces_};
   }
 
-  // Inputs stream in pieces of about this many bytes (16 MiB unless set; tests set less).
+  // Inputs stream in pieces of about this many bytes (the tuning row's, block_piece_bytes,
+  // unless set; tests set less).
   void set_piece_target(std::uint64_t bytes) { piece_target_ = std::max<std::uint64_t>(1, bytes); }
+  std::uint64_t piece_target() const { return piece_target_; }
+  // Work-items a work-group of the leaf kernels: the tuning row's, at most the device's limit.
+  std::size_t work_group_size() const { return local_; }
 
   // Bytes of the pieces an input streams in, for blocks of `block_bytes` bytes: a whole number
   // of blocks, about the piece target (one block where blocks are larger), no more than `size`
@@ -271,14 +276,14 @@ private:
   }
 
   detail::device_runtime runtime_;
-  std::size_t local_;
-  cl::CommandQueue queue_;    // kernels
-  cl::CommandQueue transfer_; // uploads, overlapping the kernels of the piece before
+  std::size_t local_;          // the tuning row's work-group size, at most the device's
+  std::uint64_t piece_target_; // the tuning row's piece size, unless set_piece_target
+  cl::CommandQueue queue_;     // kernels
+  cl::CommandQueue transfer_;  // uploads, overlapping the kernels of the piece before
   detail::piece_pipeline pipeline_;
   cl::Kernel sha256_, blake3_;
   detail::event_log log_;
   std::uint64_t pieces_ = 0;
-  std::uint64_t piece_target_ = std::uint64_t(16) << 20;
 };
 
 } // namespace merklize

@@ -16,6 +16,7 @@
 #include "leaf_hash.hpp"
 #include "merkleizer.hpp"
 #include "multi.hpp"
+#include "multi_blocks.hpp"
 #include "node_rule.hpp"
 #include "parts.hpp"
 #include "profiling.hpp"

@@ -85,6 +85,69 @@ inline std::vector<cl::Device> default_devices() {
   return gpus;
 }
 
+namespace detail {
+
+// Refuses weights that are not one positive number per device (none: measured). `who` starts
+// the message.
+inline void check_weights(const std::vector<double> &w, std::size_t devices,
+                          const std::string &who) {
+  if (w.empty()) return;
+  if (w.size() != devices)
+    throw error(who + ": " + std::to_string(w.size()) + " weights for " + std::to_string(devices) +
+                " devices (give one per device, or none)");
+  for (double x : w)
+    if (!(x > 0) || !std::isfinite(x))
+      throw error(who + ": weight " + std::to_string(x) +
+                  " is not a positive number (a device's relative speed)");
+}
+
+// The shared context of the devices of `devices` that belong to `device`'s platform.
+inline cl::Context platform_context(const std::vector<cl::Device> &devices,
+                                    const cl::Device &device) {
+  const auto platform_of = [](const cl::Device &d) {
+    return device_info<CL_DEVICE_PLATFORM, cl_platform_id>(d);
+  };
+  std::vector<cl::Device> same;
+  for (const auto &d : devices)
+    if (platform_of(d) == platform_of(device)) same.push_back(d);
+  return shared_context(same);
+}
+
+// Runs work(i) for each builder i with shards, the last one on the caller's thread and the
+// others on threads of their own; once all have ended, rethrows the first exception thrown.
+template <class Work> void on_each_builder(const shard_plan &plan, Work &&work) {
+  std::mutex mutex;
+  std::exception_ptr first_error;
+  const auto guarded = [&](std::size_t i) {
+    try {
+      work(i);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!first_error) first_error = std::current_exception();
+    }
+  };
+  std::vector<std::size_t> busy;
+  for (std::size_t i = 0; i < plan.builders(); ++i)
+    if (plan.leaf_count_of(i) > 0) busy.push_back(i);
+  std::vector<std::thread> threads;
+  const auto join_all = [&] {
+    for (auto &thread : threads)
+      thread.join();
+  };
+  try {
+    for (std::size_t j = 0; j + 1 < busy.size(); ++j)
+      threads.emplace_back(guarded, busy[j]);
+  } catch (...) { // a thread that could not start: the others still end first
+    join_all();
+    throw;
+  }
+  guarded(busy.back());
+  join_all();
+  if (first_error) std::rethrow_exception(first_error);
+}
+
+} // namespace detail
+
 // What one device did in the last build of a multi_merkleizer.
 struct device_times {
   std::uint64_t leaves = 0; // leaves it built; 0 when it had no shard
@@ -106,14 +169,14 @@ public:
   multi_merkleizer(std::vector<cl::Device> devices, config cfg = {})
       : devices_(std::move(devices)), config_(std::move(cfg)) {
     if (devices_.empty()) throw error("multi_merkleizer: no devices given");
-    check_weights();
+    detail::check_weights(config_.weights, devices_.size(), "multi_merkleizer");
     check_calibration();
     weights_ =
         config_.weights.empty() ? std::vector<double>(devices_.size(), 1.0) : config_.weights;
     weights_known_ = !config_.weights.empty();
     for (const auto &device : devices_)
-      merkleizers_.push_back(
-          std::make_unique<merkleizer>(platform_context(device), device, config_));
+      merkleizers_.push_back(std::make_unique<merkleizer>(
+          detail::platform_context(devices_, device), device, config_));
   }
 
   const std::vector<cl::Device> &devices() const { return devices_; }
@@ -164,33 +227,10 @@ public:
 private:
   static constexpr unsigned default_calibration_log2 = 20;
 
-  void check_weights() const {
-    const auto &w = config_.weights;
-    if (w.empty()) return;
-    if (w.size() != devices_.size())
-      throw error("multi_merkleizer: " + std::to_string(w.size()) + " weights for " +
-                  std::to_string(devices_.size()) + " devices (give one per device, or none)");
-    for (double x : w)
-      if (!(x > 0) || !std::isfinite(x))
-        throw error("multi_merkleizer: weight " + std::to_string(x) +
-                    " is not a positive number (a device's relative speed)");
-  }
-
   void check_calibration() const {
     if (config_.calibration_log2 == 1 || config_.calibration_log2 > 40)
       throw error("multi_merkleizer: calibration_log2 is " +
                   std::to_string(config_.calibration_log2) + ": 0 (2^20 leaves) or 2 .. 40");
-  }
-
-  // The shared context of the devices given that belong to `device`'s platform.
-  cl::Context platform_context(const cl::Device &device) const {
-    const auto platform_of = [](const cl::Device &d) {
-      return detail::device_info<CL_DEVICE_PLATFORM, cl_platform_id>(d);
-    };
-    std::vector<cl::Device> same;
-    for (const auto &d : devices_)
-      if (platform_of(d) == platform_of(device)) same.push_back(d);
-    return detail::shared_context(same);
   }
 
   // The shards of a tree of `leaf_count` leaves by the current weights: none smaller than the
@@ -213,7 +253,7 @@ private:
     const unsigned s = plan.shard_log2;
     last_ = multi_times{std::vector<device_times>(devices_.size()), s, plan.shards()};
     std::vector<digest> level(plan.shards());
-    on_each_device(plan, [&](std::size_t i) {
+    detail::on_each_builder(plan, [&](std::size_t i) {
       const std::uint64_t first = plan.first_leaf(i), count = plan.leaf_count_of(i);
       const auto nodes =
           merkleizers_[i]->build_part(leaves + first * node_bytes, first, count, s, out);
@@ -225,39 +265,6 @@ private:
     last_.finish_ms = detail::ms_since(finish_start);
     if (plan.is_spread() && config_.weights.empty()) update_weights();
     last_.wall_ms = detail::ms_since(start);
-  }
-
-  // Runs work(i) for each device i with shards, the last one on the caller's thread and the
-  // others on threads of their own; once all have ended, rethrows the first exception thrown.
-  template <class Work> void on_each_device(const shard_plan &plan, Work &&work) {
-    std::mutex mutex;
-    std::exception_ptr first_error;
-    const auto guarded = [&](std::size_t i) {
-      try {
-        work(i);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!first_error) first_error = std::current_exception();
-      }
-    };
-    std::vector<std::size_t> busy;
-    for (std::size_t i = 0; i < devices_.size(); ++i)
-      if (plan.leaf_count_of(i) > 0) busy.push_back(i);
-    std::vector<std::thread> threads;
-    const auto join_all = [&] {
-      for (auto &thread : threads)
-        thread.join();
-    };
-    try {
-      for (std::size_t j = 0; j + 1 < busy.size(); ++j)
-        threads.emplace_back(guarded, busy[j]);
-    } catch (...) { // a thread that could not start: the others still end first
-      join_all();
-      throw;
-    }
-    guarded(busy.back());
-    join_all();
-    if (first_error) std::rethrow_exception(first_error);
   }
 
   // Each device in turn builds the same page-locked leaves twice, 2^calibration_log2 of them but

@@ -67,6 +67,11 @@ struct tuning {
   std::size_t hash_work_group_size;
   // Batches of one work-item per item: the SHA-256 layer and the proof kernels.
   std::size_t batch_work_group_size;
+  // Leaves from data blocks (block_hasher.hpp): one block per work-item.
+  std::size_t block_work_group_size;
+  std::uint64_t block_piece_bytes; // inputs stream through the device in pieces of about this
+                                   // many bytes (whole blocks); shards of data (multi_blocks.hpp)
+                                   // hold at least one piece
 };
 
 // The rows, first match wins; the last row matches every device. Each row names its fields, so
@@ -84,7 +89,10 @@ inline const std::vector<tuning> &tuning_table() {
         "leaves, x3 1.439 / 0.090 (72 registers), merkle_level x2 1.323 / 0.082, merkle_subtree "
         "1.419 / 0.082; SHA-256 nodes (merklize_bench --variants --hash=sha256): merkle_level x1 "
         "4.413 ms at 2^25, merkle_subtree 4.486, merkle_levels x2 4.728; chunks of 2^21 the best "
-        "end to end of 2^18 .. 2^22; one chunk per work-item 1.53 TB/s against lanes2 1.50";
+        "end to end of 2^18 .. 2^22; one chunk per work-item 1.53 TB/s against lanes2 1.50; block "
+        "leaves in work-groups of 64 (SHA-256 leaves of 4 KiB blocks at 673 GB/s, "
+        "bench/block_bench.cpp) streamed in pieces of 16 MiB (fs-verity of 4 GiB in 0.566 s, "
+        "bench/block_formats.sh), neither varied yet";
     nvidia.work_group_size = 128;
     nvidia.lanes = 1;
     nvidia.lanes_work_group_size = 16;
@@ -102,6 +110,8 @@ inline const std::vector<tuning> &tuning_table() {
     nvidia.hash_chunks_per_item = 1;
     nvidia.hash_work_group_size = 64;
     nvidia.batch_work_group_size = 256;
+    nvidia.block_work_group_size = 64;
+    nvidia.block_piece_bytes = std::uint64_t(16) << 20;
 
     tuning cpu = nvidia;
     cpu.row = "CPU (PoCL)";
