@@ -23,5 +23,5 @@ python3 bench/plot.py "$OUT/bench.csv" "$OUT/throughput.png" && echo "plot writt
 if [ -d .baseline ]; then
   (bash .baseline/build.sh > /dev/null 2>&1 && .baseline/tree_bench 20 "$max" 16) 2>&1 | tail -8 | tee -a "$log"
 fi
-(cd build && MERKLIZE_DEVICE=nvidia timeout 150 ctest -j 8 --output-on-failure > ctest.log 2>&1;
+(cd build && MERKLIZE_DEVICE=nvidia timeout 240 ctest -j 8 --output-on-failure > ctest.log 2>&1;
  grep -E "tests passed|FAILED|Failed|Skipped" ctest.log) | tee -a "$log"

@@ -102,7 +102,10 @@ TEST_CASE("merklize --progress shows bytes, rate and time on stderr", "[cli][con
   const auto r = merklize_cli({"root", "--progress", file});
   CHECK(r.status == 0);
   CHECK(r.out == root);
-  CHECK_THAT(r.err, StartsWith("\rreading " + file + ": 31.2 KiB in 0:00:0") && EndsWith("/s\n"));
+  // Updates may come first where reading takes long enough (a GPU driver's start); the line
+  // always ends with the total, in place.
+  CHECK_THAT(r.err, StartsWith("\rreading " + file + ": ") &&
+                        Contains("\rreading " + file + ": 31.2 KiB in 0:00:0") && EndsWith("/s\n"));
   CHECK(merklize_cli({"root", file}).err.empty()); // only when asked
 
   // A slow pipe: the line is updated in place (a carriage return, no newline) while reading.

@@ -505,8 +505,10 @@ __kernel void sha256_block_leaves(__global const uchar *in, ulong in_offset, ulo
   const ulong end = (total + 9 + 63) / 64 * 64;
   const ulong bits = (head_bytes + total) * 8;
   __global const uchar *data = in + in_offset + i * block_bytes;
-  /* Whole words of the block load as words where they are 4-byte aligned. */
-  const int aligned = ((in_offset + i * block_bytes + tail_len) & 3) == 0;
+  /* Whole words of the block load as words where they are 4-byte aligned: message byte `at` is
+   * data byte at - tail_len, so the block's start less the tail's length must be (unsigned
+   * arithmetic keeps the remainder mod 4). NVIDIA faults on a misaligned word; x86 does not. */
+  const int aligned = ((in_offset + i * block_bytes - tail_len) & 3) == 0;
   uint8 state = midstate;
   for (ulong at = 0; at < end; at += 64) {
     uint w[16];
