@@ -99,7 +99,7 @@ public:
     return stream(in, rule.block_bytes,
                   [&](const cl::Buffer &piece, std::uint64_t bytes, std::uint64_t first,
                       const cl::Buffer &out, const std::vector<cl::Event> &wait) {
-                    return enqueue_leaves(rule, piece, 0, bytes, out, first, wait);
+                    return logged(enqueue_leaves(rule, piece, 0, bytes, out, first, wait));
                   });
   }
 
@@ -131,7 +131,7 @@ public:
     return stream(in, blake3::chunk_len,
                   [&](const cl::Buffer &piece, std::uint64_t bytes, std::uint64_t first,
                       const cl::Buffer &out, const std::vector<cl::Event> &wait) {
-                    return enqueue_chunk_cvs(piece, bytes, first, out, first, wait);
+                    return logged(enqueue_chunk_cvs(piece, bytes, first, out, first, wait));
                   });
   }
 
@@ -200,6 +200,13 @@ private:
     return launch(blake3_, block_count(bytes, block_bytes), wait);
   }
 
+  // A kernel of the stream under way, kept for last_times. Only streams log: callers of
+  // enqueue_leaves keep their own events, so a long-lived hasher holds none past its last stream.
+  cl::Event logged(const cl::Event &kernel) {
+    log_.kernels.push_back(kernel);
+    return kernel;
+  }
+
   cl::Event launch(const cl::Kernel &kernel, std::uint64_t items,
                    const std::vector<cl::Event> &wait) {
     if (items == 0) {
@@ -208,8 +215,7 @@ private:
                    [&] { return queue_.enqueueMarkerWithWaitList(&wait, &marker); });
       return marker;
     }
-    log_.kernels.push_back(detail::launch(queue_, kernel, items, local_, wait));
-    return log_.kernels.back();
+    return detail::launch(queue_, kernel, items, local_, wait);
   }
 
   // Streams an input through the device in pieces of whole blocks of `block_bytes`, each hashed
