@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # merklize-mpi over 4 ranks (and 1, 2, and 3) prints the root `merklize root` prints, on PoCL, for
-# files of awkward sizes, every node hash and shape, a fixed depth, and generated leaves; and
-# with --leaf-size, for data files whose leaves each rank hashes from its own blocks.
+# files of awkward sizes, every node hash and shape, a fixed depth, and generated leaves; with
+# --leaf-size, for data files whose leaves each rank hashes from its own blocks; and k-ary trees
+# (--arity) of both.
 # Usage: mpi_root.sh MPIEXEC MERKLIZE_MPI MERKLIZE
 set -eu
 mpiexec=$1 mpi=$2 merklize=$3
@@ -47,12 +48,25 @@ check 4 "$dir/data-64k" --leaf-size 4096 --hash sha256
 check 2 "$dir/data-64k" --leaf-size 1
 check 4 "$dir/data-1" --leaf-size 4096
 check 1 "$dir/data" --leaf-size 777 --leaf-hash blake3
+# --arity K: k-ary trees, shards of k^S leaves; over leaves and over data blocks.
+check 4 "$dir/leaves-4097" --arity 4
+check 3 "$dir/leaves-4097" --arity 16 --hash sha256 --pad zero
+check 4 "$dir/leaves-1000" --arity 2 --pad zero
+check 4 "$dir/leaves-3" --arity 128
+check 2 "$dir/leaves-1" --arity 8 --hash sha256
+check 4 "$dir/data" --arity 8 --leaf-size 1000
+check 3 "$dir/data" --arity 128 --leaf-size 64 --hash sha256 --pad zero --salt 00ff
+check 4 "$dir/data-1" --arity 4 --leaf-size 4096
 # --generate N: leaf i is i as 8 little-endian bytes, then 24 zero bytes.
 perl -e 'print pack("Q<", $_), "\0" x 24 for 0 .. 5000' > "$dir/generated"
 want=$("$merklize" root "$dir/generated")
 got=$("$mpiexec" --oversubscribe -np 4 "$mpi" --generate 5001)
 [ "$got" = "$want" ] && echo "ok: --generate 5001" ||
   { echo "FAILED: --generate 5001: '$got', merklize root '$want'"; failures=$((failures + 1)); }
+want=$("$merklize" root --arity 4 "$dir/generated")
+got=$("$mpiexec" --oversubscribe -np 4 "$mpi" --arity 4 --generate 5001)
+[ "$got" = "$want" ] && echo "ok: --arity 4 --generate 5001" ||
+  { echo "FAILED: --arity 4 --generate 5001: '$got', merklize root '$want'"; failures=$((failures + 1)); }
 # Bad input fails on every rank with one clear message, and no hang.
 head -c 33 /dev/urandom > "$dir/partial"
 if "$mpiexec" --oversubscribe -np 4 "$mpi" "$dir/partial" > "$dir/out" 2> "$dir/err"; then
@@ -81,7 +95,9 @@ else
   echo "FAILED: a bad command line exited $status:"; cat "$dir/err"; failures=$((failures + 1))
 fi
 for mistake in "--leaf-size 0|the leaf size is 0" "--leaf-size 64 --leaf-hash md5|unknown leaf hash" \
-    "--salt 00|--salt requires --leaf-size" "--leaf-size 64 --generate 5|excludes"; do
+    "--salt 00|--salt requires --leaf-size" "--leaf-size 64 --generate 5|excludes" \
+    "--arity 6|arity 6: a k-ary tree takes a power of two" "--arity 4 --depth 9|excludes" \
+    "--arity 4 --hash blake3-parent|blake3-parent compresses two children only"; do
   args=${mistake%%|*} message=${mistake#*|} status=0
   # shellcheck disable=SC2086 # the options are words
   "$mpiexec" --oversubscribe -np 2 "$mpi" $args "$dir/data" > "$dir/out" 2> "$dir/err" || status=$?

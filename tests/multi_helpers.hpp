@@ -19,6 +19,14 @@ inline std::vector<cl::Device> same_device(std::size_t times) {
 
 // Shards of 2^shard_log2 leaves (or blocks), each part streamed in chunks of half a shard,
 // several launches a chunk, and a short calibration (none of which the block path has).
+// The spec (`merklize devices`) that selects the test device on the command line.
+inline std::string test_device_spec() {
+  for (const auto &e : merklize::list_devices())
+    if (e.device() == test_device()()) return e.spec();
+  FAIL("the test device is not among merklize::list_devices()");
+  return {};
+}
+
 inline merklize::config multi_config(merklize::tree_options options, unsigned shard_log2,
                                      merklize::output_levels output = {}) {
   merklize::config cfg{options, output};

@@ -110,8 +110,7 @@ void add_block_options(CLI::App &c, block_arguments &args) {
   for (const char *stream_option : {"--verbose", "--chunk-log2", "--mix-in-length"})
     for (CLI::Option *option : {leaf_size, format, arity})
       option->excludes(c.get_option(stream_option));
-  for (CLI::Option *option : {format, arity}) // --devices takes --leaf-size alone
-    option->excludes(c.get_option("--devices"));
+  format->excludes(c.get_option("--devices")); // --devices takes --leaf-size and --arity
 }
 
 command_runner add_root(CLI::App &app) {
@@ -127,10 +126,11 @@ command_runner add_root(CLI::App &app) {
   const auto devices = add_text(c, "--devices", args->devices, "SPEC,SPEC...",
                                 "build over several devices (one named twice: two queues); not "
                                 "with --device or --verbose. FILE is read whole into memory first, "
-                                "but with --leaf-size a regular file, which each device reads at "
-                                "its own offsets");
+                                "but with --leaf-size or --arity a regular file, which each "
+                                "device reads at its own offsets");
   add_parsed(c, "--shard-log2", args->shard_log2, parse_shard_log2, "S",
-             "with --devices: shards of 2^S leaves (with --leaf-size: blocks), S from 1 to 64 "
+             "with --devices: shards of 2^S leaves (with --leaf-size: blocks; with --arity K: a "
+             "power of K), S from 1 to 64 "
              "(default: about 8 a device, no smaller than a device's chunk, or with --leaf-size "
              "than a piece of 16 MiB of data)")
       ->needs(devices);

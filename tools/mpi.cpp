@@ -9,6 +9,10 @@
 // own level-S nodes for it. Rank 0 gathers them in rank order, which is leaf order, and
 // finish_tree hashes the levels above.
 //
+// With --arity K the tree is k-ary (kary.hpp): the shards are subtrees of k^S leaves
+// (merklize::plan_kary_shards), each rank builds its part's levels up to S on its device
+// (kary_device_tree), and rank 0 finishes the levels above (kary_levels_above).
+//
 // With --leaf-size L, FILE is data and its leaves are hashed from its blocks of L bytes: the
 // shards are runs of blocks, and each rank reads its own blocks' bytes, hashes them and builds its
 // part on its device (block_part_builder, multi_blocks.hpp), the data crossing the bus once.
@@ -68,13 +72,23 @@ cl::Device device_for(const std::optional<std::string> &spec, int local) {
   return devices[static_cast<std::size_t>(local) % devices.size()];
 }
 
-// Where the tree is cut: shards of 2^shard_log2 leaves, and this rank's run of them.
+// Where the tree is cut: shards of 2^shard_log2 leaves (k-ary: k^shard_levels), and this
+// rank's run of them.
 struct part_plan {
-  unsigned shard_log2 = 0;
+  unsigned shard_log2 = 0, shard_levels = 0;
   std::uint64_t first_leaf = 0, count = 0; // count 0: this rank has no part
 
-  part_plan(std::uint64_t leaf_count, int rank, int ranks) {
-    const auto plan = merklize::plan_shards(leaf_count, std::vector<double>(ranks, 1.0));
+  part_plan(std::uint64_t leaf_count, const std::optional<merklize::kary_options> &kary, int rank,
+            int ranks) {
+    const std::vector<double> even(ranks, 1.0);
+    if (kary) {
+      const auto plan = merklize::plan_kary_shards(leaf_count, kary->arity, even);
+      shard_levels = plan.shard_levels;
+      first_leaf = plan.first_leaf(rank);
+      count = plan.leaf_count_of(rank);
+      return;
+    }
+    const auto plan = merklize::plan_shards(leaf_count, even);
     shard_log2 = plan.shard_log2;
     first_leaf = plan.first_leaf(rank);
     count = plan.leaf_count_of(rank);
@@ -166,21 +180,35 @@ struct job {
   std::optional<std::uint64_t> leaf_size;
   std::optional<std::string> leaf_hash, salt;
   std::optional<merklize::leaf_rule> rule;
+  std::optional<std::uint64_t> arity;
+  std::optional<merklize::kary_options> kary; // --arity K: a k-ary tree
   std::uint64_t leaf_count = 0; // FILE's or --generate's; with --leaf-size, FILE's blocks
   std::uint64_t data_bytes = 0; // with --leaf-size, FILE's size
 };
 
 // What a rank builds, made ready before the timed builds: its part of the tree, over leaves held
-// in page-locked memory (read from FILE or generated), or over FILE's blocks, read as it builds.
+// in memory (read from FILE or generated; page-locked for a binary tree), or over FILE's blocks,
+// read as it builds.
 class rank_part {
 public:
   rank_part(const job &j, const part_plan &plan) : job_(j), plan_(plan) {
     const cl::Device device = device_for(j.device, local_rank());
     device_name_ = merklize::device_name(device);
+    if (j.rule) file_ = std::make_unique<merklize::input>(*j.file, cli::quote(*j.file));
+    if (j.kary) { // its kernels built now, so no timed build includes them
+      kary_hasher_.emplace(device);
+      if (!j.rule && plan.count) {
+        kary_leaves_ = cli::while_doing(
+            "holding this rank's " + cli::size_text(plan.count * merklize::node_bytes) +
+                " of leaves",
+            [&] { return std::vector<std::uint8_t>(plan.count * merklize::node_bytes); });
+        read_leaves(kary_leaves_.data());
+      }
+      return;
+    }
     if (j.rule) {
       blocks_.emplace(device, merklize::config(j.options));
-      blocks_->program_form(); // builds the kernels now, so no timed build includes it
-      file_ = std::make_unique<merklize::input>(*j.file, cli::quote(*j.file));
+      blocks_->program_form();
       return;
     }
     leaves_builder_.emplace(device, merklize::config(j.options));
@@ -189,41 +217,76 @@ public:
     const std::uint64_t bytes = plan.count * merklize::node_bytes;
     leaves_ = cli::while_doing("holding this rank's " + cli::size_text(bytes) + " of leaves",
                                [&] { return leaves_builder_->allocate_host(bytes); });
-    if (j.generate)
-      generate_leaves(plan.first_leaf, plan.count, leaves_.data());
-    else
-      merklize::input(*j.file).read_at(plan.first_leaf * merklize::node_bytes, bytes,
-                                       leaves_.data());
+    read_leaves(leaves_.data());
   }
 
   const std::string &device_name() const { return device_name_; }
 
-  // This rank's nodes of level plan.shard_log2, its levels written into `t` (none for a rank
-  // without a part).
+  // This rank's nodes of level plan.shard_log2 (k-ary: shard_levels), its levels written into
+  // `t` (none for a rank without a part).
   std::vector<merklize::digest> build(merklize::tree &t) {
     if (!plan_.count) return {};
+    if (job_.kary) return build_kary();
     if (!blocks_)
       return leaves_builder_->build_part(leaves_.data(), plan_.first_leaf, plan_.count,
                                          plan_.shard_log2, t);
-    const std::uint64_t block = job_.rule->block_bytes, from = plan_.first_leaf * block;
-    const std::uint64_t to = std::min(job_.data_bytes, (plan_.first_leaf + plan_.count) * block);
-    const merklize::data_reader read = [this](std::uint64_t offset, std::uint64_t bytes,
-                                              std::uint8_t *into) {
-      file_->read_at(offset, bytes, into);
-    };
-    auto nodes =
-        blocks_->build_part(read, *job_.rule, plan_.first_leaf, to - from, plan_.shard_log2, t);
+    const auto [from, to] = block_bytes();
+    auto nodes = blocks_->build_part(file_reader(), *job_.rule, plan_.first_leaf, to - from,
+                                     plan_.shard_log2, t);
     file_->check_unchanged();
     return nodes;
   }
 
 private:
+  // The rank's leaves, generated or read from FILE.
+  void read_leaves(std::uint8_t *into) const {
+    if (job_.generate)
+      generate_leaves(plan_.first_leaf, plan_.count, into);
+    else
+      merklize::input(*job_.file)
+          .read_at(plan_.first_leaf * merklize::node_bytes, plan_.count * merklize::node_bytes,
+                   into);
+  }
+
+  // The bytes of FILE that the rank's blocks are.
+  std::pair<std::uint64_t, std::uint64_t> block_bytes() const {
+    const std::uint64_t block = job_.rule->block_bytes;
+    return {plan_.first_leaf * block,
+            std::min(job_.data_bytes, (plan_.first_leaf + plan_.count) * block)};
+  }
+
+  merklize::data_reader file_reader() const {
+    return [this](std::uint64_t offset, std::uint64_t bytes, std::uint8_t *into) {
+      file_->read_at(offset, bytes, into);
+    };
+  }
+
+  // The k-ary part: its nodes of level shard_levels, built on the rank's device from its leaves
+  // or blocks.
+  std::vector<merklize::digest> build_kary() {
+    merklize::block_hasher &h = *kary_hasher_;
+    const std::string what = "leaves [" + std::to_string(plan_.first_leaf) + ", " +
+                             std::to_string(plan_.first_leaf + plan_.count) + ")";
+    merklize::device_leaves leaves;
+    if (job_.rule) {
+      const auto [from, to] = block_bytes();
+      leaves = h.leaves_of(file_reader(), from, to - from, *job_.rule, what);
+      file_->check_unchanged();
+    } else {
+      leaves = h.leaves_as_given(merklize::memory_reader(kary_leaves_.data()), 0,
+                                 kary_leaves_.size(), what);
+    }
+    return merklize::kary_device_tree(h, leaves, *job_.kary, plan_.shard_levels).top_nodes();
+  }
+
   const job &job_;
   const part_plan &plan_;
   std::string device_name_;
   std::optional<merklize::merkleizer> leaves_builder_;
   merklize::host_buffer leaves_;
   std::optional<merklize::block_part_builder> blocks_;
+  std::optional<merklize::block_hasher> kary_hasher_;
+  std::vector<std::uint8_t> kary_leaves_;
   std::unique_ptr<merklize::input> file_;
 };
 
@@ -267,6 +330,19 @@ merklize::leaf_rule leaf_rule_of(const job &j, const char *hint) {
   }
 }
 
+// The options of --arity's tree, checked: a mistake is a usage error.
+merklize::kary_options kary_options_of(const job &j, const char *hint) {
+  const merklize::kary_options options{
+      j.options.hash, static_cast<unsigned>(std::min<std::uint64_t>(*j.arity, 1u << 30)),
+      j.options.pad};
+  try {
+    merklize::check_kary(options);
+  } catch (const merklize::error &e) {
+    throw cli::usage_error(e.what(), hint);
+  }
+  return options;
+}
+
 // The command line (the same on every rank); nothing when --help or --version was answered.
 std::optional<job> parse(int argc, char **argv) {
   job j;
@@ -298,6 +374,10 @@ std::optional<job> parse(int argc, char **argv) {
                "per build, on stderr: the slowest rank's part, the gather and finish, and the "
                "whole, in ms (host clock, after a barrier), and each rank's device, leaves and "
                "part time");
+  cli::add_parsed(app, "--arity", j.arity, cli::parse_count, "K",
+                  "a k-ary tree (merklize root --arity K): each node the hash of K children, K a "
+                  "power of two from 2 to 128, --hash sha256 or blake3")
+      ->excludes(app.get_option("--depth"));
   add_leaf_options(app, j)->excludes(generate);
   cli::add_text(app, "FILE", j.file, "", "N x 32 bytes of leaves, or with --leaf-size data")
       ->excludes(generate);
@@ -308,11 +388,12 @@ std::optional<job> parse(int argc, char **argv) {
   if (j.generate == std::uint64_t(0))
     throw cli::usage_error("--generate 0: a tree needs at least one leaf", hint);
   if (j.leaf_size) j.rule = leaf_rule_of(j, hint);
+  if (j.arity) j.kary = kary_options_of(j, hint);
   return j;
 }
 
 int run(const job &j, int rank, int ranks) {
-  const part_plan plan(j.leaf_count, rank, ranks);
+  const part_plan plan(j.leaf_count, j.kary, rank, ranks);
   std::optional<rank_part> part;
   merklize::tree t(j.leaf_count, j.options, merklize::output_levels::root_only());
   std::optional<std::string> failure;
@@ -337,7 +418,9 @@ int run(const job &j, int rank, int ranks) {
     const auto gathered = std::chrono::steady_clock::now();
     const auto level = gather_nodes(mine, rank, ranks);
     if (rank == 0) {
-      const merklize::digest root = merklize::finish_tree(t, plan.shard_log2, level);
+      const merklize::digest root =
+          j.kary ? merklize::kary_levels_above(level, *j.kary, plan.shard_levels).back().front()
+                 : merklize::finish_tree(t, plan.shard_log2, level);
       const double finish_ms = ms_since(gathered), total_ms = ms_since(start);
       if (iteration + 1 == j.repeat) cli::write_stdout(merklize::to_hex(root) + "\n");
       if (j.times)

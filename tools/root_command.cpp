@@ -40,6 +40,36 @@ merklize::digest block_root_on_devices(const root_arguments &args, merklize::con
   return root;
 }
 
+// --shard-log2 S with --arity K: shards of 2^S leaves are subtrees of S / log2 K levels.
+unsigned kary_shard_levels(const std::optional<unsigned> &shard_log2, unsigned arity) {
+  if (!shard_log2) return 0;
+  const unsigned per_level = merklize::detail::ceil_log2(arity);
+  if (*shard_log2 % per_level != 0)
+    throw usage_error("--shard-log2 " + std::to_string(*shard_log2) + " with --arity " +
+                      std::to_string(arity) + ": a shard of a k-ary tree is a power of K leaves " +
+                      "(S a multiple of " + std::to_string(per_level) + ")");
+  return *shard_log2 / per_level;
+}
+
+// A k-ary tree over several devices (kary_multi.hpp): over FILE's leaves, or with --leaf-size its
+// blocks'; a regular file is read by each device at its own offsets, stdin or a pipe whole first.
+merklize::digest kary_root_on_devices(const root_arguments &args) {
+  const merklize::kary_options options = kary_options_of(*args.blocks.arity, args.tree);
+  if (args.blocks.salt && !args.blocks.leaf_size)
+    throw usage_error("--salt needs --leaf-size or --format");
+  std::optional<merklize::leaf_rule> rule;
+  if (args.blocks.leaf_size) rule = leaf_rule_of(args);
+  const merklize::multi_kary_config cfg{
+      options, {}, kary_shard_levels(args.shard_log2, options.arity)};
+  library_input in(args.file, args.progress); // opened before the devices: a bad FILE fails at once
+  merklize::multi_kary_merkleizer m(merklize::select_devices(*args.devices), cfg);
+  const auto root = while_doing("building the tree of " + in.get().name(), [&] {
+    return rule ? m.build(in.get(), *rule).root() : m.build(in.get()).root();
+  });
+  in.finish();
+  return root;
+}
+
 // The root as printed: with --mix-in-length, the SSZ list's root.
 std::string root_text(const root_arguments &args, const merklize::digest &root) {
   return merklize::to_hex(args.mix_in_length ? merklize::mix_in_length(root, *args.mix_in_length)
@@ -57,8 +87,12 @@ void check_mix_in_length(const std::optional<std::uint64_t> &length,
 
 int root_command(const root_arguments &args) {
   check_mix_in_length(args.mix_in_length, args.tree);
-  const bool blocks_on_devices = args.devices && args.blocks.leaf_size;
+  const bool blocks_on_devices = args.devices && (args.blocks.leaf_size || args.blocks.arity);
   if (args.blocks.given() && !blocks_on_devices) return block_root_command(args);
+  if (args.devices && args.blocks.arity) {
+    write_stdout(root_text(args, kary_root_on_devices(args)));
+    return 0;
+  }
   merklize::config cfg;
   cfg.tree = args.tree;
   cfg.output = merklize::output_levels::root_only();

@@ -26,10 +26,25 @@
 #include "tree.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace merklize {
+
+// Reads bytes [offset, offset + bytes) of some data into `into`, or throws. Several devices may
+// call one at once, each for bytes of its own.
+using data_reader =
+    std::function<void(std::uint64_t offset, std::uint64_t bytes, std::uint8_t *into)>;
+
+// The data_reader of bytes in host memory from `data` on.
+inline data_reader memory_reader(const void *data) {
+  return [from = static_cast<const std::uint8_t *>(data)](std::uint64_t offset, std::uint64_t n,
+                                                          std::uint8_t *into) {
+    std::memcpy(into, from + offset, n);
+  };
+}
 
 // An input's leaves on the device: `count` digests at the start of `buffer`.
 struct device_leaves {
@@ -96,33 +111,33 @@ public:
   // name the input.
   device_leaves leaves_of(input &in, const leaf_rule &rule) {
     check_leaf_rule(rule);
-    return stream(in, rule.block_bytes,
-                  [&](const cl::Buffer &piece, std::uint64_t bytes, std::uint64_t first,
-                      const cl::Buffer &out, const std::vector<cl::Event> &wait) {
-                    return logged(enqueue_leaves(rule, piece, 0, bytes, out, first, wait));
-                  });
+    return stream(in, rule.block_bytes, leaf_kernel(rule));
   }
 
   // An input's leaves as they are (N >= 1 leaves of 32 bytes), uploaded into one buffer.
   device_leaves leaves_as_given(input &in) {
-    device_leaves leaves =
-        stream(in, node_bytes,
-               [&](const cl::Buffer &piece, std::uint64_t bytes, std::uint64_t first,
-                   const cl::Buffer &out, const std::vector<cl::Event> &wait) {
-                 cl::Event copied;
-                 detail::call("clEnqueueCopyBuffer", [&] {
-                   return bytes == 0 ? queue_.enqueueMarkerWithWaitList(&wait, &copied)
-                                     : queue_.enqueueCopyBuffer(piece, out, 0, first * node_bytes,
-                                                                bytes, &wait, &copied);
-                 });
-                 return copied;
-               });
+    device_leaves leaves = stream(in, node_bytes, leaf_copy());
     try {
       leaf_count_of(leaves.input_bytes);
     } catch (const error &e) {
       throw error(in.name() + ": " + e.what());
     }
     return leaves;
+  }
+
+  // The same over bytes [offset, offset + bytes) of data that `read` gives (on this thread, a
+  // piece at a time): a part of a tree whose data several devices or ranks share. `what` names
+  // the data in errors.
+  device_leaves leaves_of(const data_reader &read, std::uint64_t offset, std::uint64_t bytes,
+                          const leaf_rule &rule, const std::string &what) {
+    check_leaf_rule(rule);
+    return stream_range(read, offset, bytes, what, rule.block_bytes, leaf_kernel(rule));
+  }
+  device_leaves leaves_as_given(const data_reader &read, std::uint64_t offset, std::uint64_t bytes,
+                                const std::string &what) {
+    if (bytes % node_bytes != 0)
+      throw error(what + ": " + std::to_string(bytes) + " bytes are not whole 32-byte leaves");
+    return stream_range(read, offset, bytes, what, node_bytes, leaf_copy());
   }
 
   // The chaining values of an input's BLAKE3 chunks (an empty input has none here: its one empty
@@ -218,38 +233,93 @@ private:
     return detail::launch(queue_, kernel, items, local_, wait);
   }
 
+  // What stream does with each piece: enqueues, after `wait`, its leaves from block `first` on
+  // into `out`, and returns the event of that.
+  using piece_work =
+      std::function<cl::Event(const cl::Buffer &piece, std::uint64_t bytes, std::uint64_t first,
+                              const cl::Buffer &out, const std::vector<cl::Event> &wait)>;
+
+  // Hashes the piece's blocks into leaves.
+  piece_work leaf_kernel(const leaf_rule &rule) {
+    return [this, &rule](const cl::Buffer &piece, std::uint64_t bytes, std::uint64_t first,
+                         const cl::Buffer &out, const std::vector<cl::Event> &wait) {
+      return logged(enqueue_leaves(rule, piece, 0, bytes, out, first, wait));
+    };
+  }
+
+  // Copies the piece: leaves as given.
+  piece_work leaf_copy() {
+    return [this](const cl::Buffer &piece, std::uint64_t bytes, std::uint64_t first,
+                  const cl::Buffer &out, const std::vector<cl::Event> &wait) {
+      cl::Event copied;
+      detail::call("clEnqueueCopyBuffer", [&] {
+        return bytes == 0 ? queue_.enqueueMarkerWithWaitList(&wait, &copied)
+                          : queue_.enqueueCopyBuffer(piece, out, 0, first * node_bytes, bytes,
+                                                     &wait, &copied);
+      });
+      return copied;
+    };
+  }
+
   // Streams an input through the device in pieces of whole blocks of `block_bytes`, each hashed
   // by hash(piece, bytes, first block, leaves, wait) into one buffer of leaves.
   template <class Hash>
   device_leaves stream(input &in, std::uint64_t block_bytes, const Hash &hash) {
-    log_.clear();
     const std::uint64_t piece = piece_bytes(block_bytes, in.size());
     device_leaves result;
-    if (in.size()) reserve(result, block_count(*in.size(), block_bytes), in.name());
+    if (in.read_at_offsets()) {
+      detail::file_pieces source(in, piece);
+      result = stream_pieces(source, in.size(), in.name(), block_bytes, hash);
+    } else {
+      const detail::piece_reader read = detail::stream_reader(in);
+      detail::reader_pieces source(read, piece);
+      result = stream_pieces(source, in.size(), in.name(), block_bytes, hash);
+    }
+    in.check_unchanged();
+    return result;
+  }
+
+  // The same over bytes [offset, offset + bytes) of what `read` gives.
+  template <class Hash>
+  device_leaves stream_range(const data_reader &read, std::uint64_t offset, std::uint64_t bytes,
+                             const std::string &what, std::uint64_t block_bytes, const Hash &hash) {
+    std::uint64_t at = offset;
+    const detail::piece_reader next = [&](std::uint8_t *into, std::size_t capacity) {
+      const std::uint64_t n = std::min<std::uint64_t>(capacity, offset + bytes - at);
+      if (n > 0) read(at, n, into);
+      at += n;
+      return static_cast<std::size_t>(n);
+    };
+    detail::reader_pieces source(next, piece_bytes(block_bytes, bytes));
+    return stream_pieces(source, bytes, what, block_bytes, hash);
+  }
+
+  // The pieces of `source` (`size` bytes in all where known) hashed into one buffer of leaves.
+  template <class Source, class Hash>
+  device_leaves stream_pieces(Source &source, std::optional<std::uint64_t> size,
+                              const std::string &name, std::uint64_t block_bytes,
+                              const Hash &hash) {
+    log_.clear();
+    const std::uint64_t piece = source.piece_bytes();
+    device_leaves result;
+    if (size) reserve(result, block_count(*size, block_bytes), name);
     try {
-      const auto on_piece = [&](const cl::Buffer &buffer, std::uint64_t bytes, std::uint64_t j,
-                                bool last, const std::vector<cl::Event> &uploaded) {
-        const std::uint64_t first = j * (piece / block_bytes);
-        result.input_bytes = j * piece + bytes;
-        reserve(result, first + block_count(bytes, block_bytes), in.name());
-        if (j == 0 && last && bytes <= blake3::chunk_len) keep_small_input(result, buffer, bytes);
-        return hash(buffer, bytes, first, result.buffer, uploaded);
-      };
-      if (in.read_at_offsets()) {
-        detail::file_pieces source(in, piece);
-        pieces_ = pipeline_.run(source, log_.uploads, on_piece);
-      } else {
-        const detail::piece_reader read = detail::stream_reader(in);
-        detail::reader_pieces source(read, piece);
-        pieces_ = pipeline_.run(source, log_.uploads, on_piece);
-      }
+      pieces_ = pipeline_.run(source, log_.uploads,
+                              [&](const cl::Buffer &buffer, std::uint64_t bytes, std::uint64_t j,
+                                  bool last, const std::vector<cl::Event> &uploaded) {
+                                const std::uint64_t first = j * (piece / block_bytes);
+                                result.input_bytes = j * piece + bytes;
+                                reserve(result, first + block_count(bytes, block_bytes), name);
+                                if (j == 0 && last && bytes <= blake3::chunk_len)
+                                  keep_small_input(result, buffer, bytes);
+                                return hash(buffer, bytes, first, result.buffer, uploaded);
+                              });
       detail::call("clFinish", [&] { return queue_.finish(); });
     } catch (...) { // nothing in flight may still use the staging
       transfer_.finish();
       queue_.finish();
       throw;
     }
-    in.check_unchanged();
     result.count = block_count(result.input_bytes, block_bytes);
     return result;
   }

@@ -74,23 +74,39 @@ inline std::vector<digest> kary_group(const kary_options &options, const std::ve
   return group;
 }
 
+// The levels of a tree from its level `first_level` (`nodes`) up: `nodes` first, the root alone
+// last. A tree's top above the parts that several devices build (kary_multi.hpp): shape zero's
+// padding is the zero-subtree roots of each level's height in the whole tree.
+inline std::vector<std::vector<digest>> kary_levels_above(const std::vector<digest> &nodes,
+                                                          const kary_options &options,
+                                                          unsigned first_level) {
+  check_kary(options);
+  const auto sizes = kary_level_sizes(nodes.size(), options.arity);
+  const auto zeros = kary_zero_roots(options, first_level + static_cast<unsigned>(sizes.size()));
+  std::vector<std::vector<digest>> levels = {nodes};
+  for (std::size_t level = 1; level < sizes.size(); ++level) {
+    const std::vector<digest> &below = levels.back();
+    std::vector<digest> parents(static_cast<std::size_t>(sizes[level]));
+    for (std::size_t i = 0; i < parents.size(); ++i) {
+      const auto group =
+          kary_group(options, below, i * options.arity, zeros[first_level + level - 1]);
+      parents[i] =
+          group.size() == 1 ? group.front() : kary_node(options, group.data(), group.size());
+    }
+    levels.push_back(std::move(parents));
+  }
+  return levels;
+}
+
 // Every level of the tree over `leaves`, leaves first, the root alone last.
 inline std::vector<std::vector<digest>> kary_levels(const std::vector<digest> &leaves,
                                                     const kary_options &options) {
-  check_kary(options);
-  const auto sizes = kary_level_sizes(leaves.size(), options.arity);
-  const auto zeros = kary_zero_roots(options, static_cast<unsigned>(sizes.size()));
-  std::vector<std::vector<digest>> levels = {leaves};
-  for (std::size_t level = 1; level < sizes.size(); ++level) {
-    const std::vector<digest> &below = levels.back();
-    std::vector<digest> nodes(static_cast<std::size_t>(sizes[level]));
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      const auto group = kary_group(options, below, i * options.arity, zeros[level - 1]);
-      nodes[i] = group.size() == 1 ? group.front() : kary_node(options, group.data(), group.size());
-    }
-    levels.push_back(std::move(nodes));
-  }
-  return levels;
+  return kary_levels_above(leaves, options, 0);
+}
+
+// The number of levels above the leaves of a tree of `leaf_count` leaves (0 for one leaf).
+inline unsigned kary_height(std::uint64_t leaf_count, unsigned arity) {
+  return static_cast<unsigned>(kary_level_sizes(leaf_count, arity).size() - 1);
 }
 
 inline digest kary_root(const std::vector<digest> &leaves, const kary_options &options) {
@@ -113,21 +129,29 @@ inline void check_kary_index(std::uint64_t index, std::uint64_t leaf_count) {
                 std::to_string(leaf_count) + " leaves");
 }
 
+// The siblings of node `index` of level first_level on its path up `levels` (levels
+// first_level, first_level + 1, ... of a tree, as kary_levels_above gives them), a level each.
+inline std::vector<std::vector<digest>>
+kary_path_siblings(const std::vector<std::vector<digest>> &levels, const kary_options &options,
+                   std::uint64_t index, unsigned first_level) {
+  const auto zeros = kary_zero_roots(options, first_level + static_cast<unsigned>(levels.size()));
+  std::vector<std::vector<digest>> siblings;
+  std::uint64_t at = index;
+  for (std::size_t level = 0; level + 1 < levels.size(); ++level) {
+    const std::uint64_t first = at / options.arity * options.arity;
+    auto group = kary_group(options, levels[level], first, zeros[first_level + level]);
+    group.erase(group.begin() + static_cast<std::ptrdiff_t>(at - first));
+    siblings.push_back(std::move(group));
+    at /= options.arity;
+  }
+  return siblings;
+}
+
 inline kary_proof kary_prove(const std::vector<std::vector<digest>> &levels,
                              const kary_options &options, std::uint64_t index) {
   check_kary(options);
   check_kary_index(index, levels.front().size());
-  const auto zeros = kary_zero_roots(options, static_cast<unsigned>(levels.size()));
-  kary_proof proof{options, levels.front().size(), index, {}};
-  std::uint64_t at = index;
-  for (std::size_t level = 0; level + 1 < levels.size(); ++level) {
-    const std::uint64_t first = at / options.arity * options.arity;
-    auto group = kary_group(options, levels[level], first, zeros[level]);
-    group.erase(group.begin() + static_cast<std::ptrdiff_t>(at - first));
-    proof.siblings.push_back(std::move(group));
-    at /= options.arity;
-  }
-  return proof;
+  return {options, levels.front().size(), index, kary_path_siblings(levels, options, index, 0)};
 }
 
 // Whether `proof` shows `leaf` at its index under `root`. Untrusted proofs: the sibling counts

@@ -65,35 +65,59 @@ inline void enqueue_kary_level(block_hasher &h, const kary_options &o, const cl:
 
 } // namespace detail
 
+// The sizes of levels 0..top of a part of a k-ary tree over `count` leaves: ceil(count / k^l).
+// Above a short part's own top its lone node moves up level by level (kary_device_tree).
+inline std::vector<std::uint64_t> kary_part_sizes(std::uint64_t count, unsigned arity,
+                                                  unsigned top) {
+  if (count == 0) throw error("no leaves: a k-ary tree or part needs at least one leaf");
+  std::vector<std::uint64_t> sizes = {count};
+  for (unsigned level = 0; level < top; ++level)
+    sizes.push_back((sizes.back() + arity - 1) / arity);
+  return sizes;
+}
+
 // A k-ary tree built on the device and kept there: every level, leaves first, back to back in
 // one device buffer. Its root is read once built; its levels or proofs are read on demand.
+//
+// Or a part of a larger tree (kary_multi.hpp): its levels up to `top` over leaves of the tree
+// that start at a multiple of k^top and are a multiple of k^top in number, unless the part ends
+// the tree. Its nodes of level `top` are then the tree's: each group of a level lies in the part
+// whole, and only the part that ends the tree has a short group, the tree's own. A part smaller
+// than k^(top-1) leaves rises to `top` as the tree's last node does, by the shape's rule for a
+// lone child (promote: moved up; zero: hashed with zero-subtree roots).
 class kary_device_tree {
 public:
   // Builds the tree over `leaves` (on h's device, at least one) on h's queue and waits for it.
   // The leaves are copied into the tree: `leaves` may go once this returns.
   kary_device_tree(block_hasher &h, const device_leaves &leaves, const kary_options &options)
-      : queue_(h.queue()), options_(options) {
-    check_kary(options);
-    sizes_ = kary_level_sizes(leaves.count, options.arity);
-    offsets_ = {0};
-    for (const std::uint64_t size : sizes_)
-      offsets_.push_back(offsets_.back() + size);
-    zeros_ = kary_zero_roots(options, static_cast<unsigned>(sizes_.size()));
-    nodes_ = h.device_buffer(offsets_.back() * node_bytes, "the k-ary tree");
+      : kary_device_tree(h, leaves, options, kary_height(leaves.count, options.arity)) {}
+
+  // The part of levels 0..top over `leaves`.
+  kary_device_tree(block_hasher &h, const device_leaves &leaves, const kary_options &options,
+                   unsigned top)
+      : queue_(h.queue()), options_(checked(options)),
+        sizes_(kary_part_sizes(leaves.count, options.arity, top)), offsets_(offsets_of(sizes_)),
+        zeros_(kary_zero_roots(options, top)),
+        nodes_(h.device_buffer(offsets_.back() * node_bytes, "the k-ary tree")) {
     const cl::Buffer scratch = h.device_buffer(options.arity * node_bytes, "a group of children");
     detail::call("clEnqueueCopyBuffer", [&] {
       return queue_.enqueueCopyBuffer(leaves.buffer, nodes_, 0, 0, leaves.count * node_bytes);
     });
     for (std::size_t level = 0; level + 1 < sizes_.size(); ++level)
       detail::enqueue_kary_level(h, options, nodes_, offsets_, sizes_, level, scratch, zeros_);
-    read(offsets_.back() - 1, 1, &root_, CL_TRUE);
+    top_nodes_.resize(static_cast<std::size_t>(sizes_.back()));
+    read(offsets_[top], top_nodes_.size(), top_nodes_.data(), CL_TRUE);
   }
 
   const kary_options &options() const { return options_; }
   std::uint64_t leaf_count() const { return sizes_.front(); }
-  const digest &root() const { return root_; }
+  // The levels above the leaves: the tree's height, or a part's `top`.
+  unsigned top() const { return static_cast<unsigned>(sizes_.size() - 1); }
+  // The nodes of level top(): the root alone for a whole tree.
+  const std::vector<digest> &top_nodes() const { return top_nodes_; }
+  const digest &root() const { return top_nodes_.front(); }
 
-  // Every level, leaves first, the root alone last: the whole tree read back.
+  // Every level, leaves first, the top level last: the whole tree read back.
   std::vector<std::vector<digest>> levels() const {
     std::vector<digest> all(static_cast<std::size_t>(offsets_.back()));
     read(0, all.size(), all.data(), CL_TRUE);
@@ -110,9 +134,20 @@ public:
   }
 
   // The proofs of `indices` (each below leaf_count(), else refused before the device is asked
-  // anything), equal to kary_prove's. Only the groups on the leaves' paths come back: per level,
-  // each group of children is one read of at most k * 32 bytes (its children are contiguous),
-  // read once however many of the proofs share it.
+  // anything), equal to kary_prove's.
+  std::vector<kary_proof> prove(const std::vector<std::uint64_t> &indices) const {
+    std::vector<kary_proof> proofs;
+    auto siblings = path_siblings(indices);
+    for (std::size_t i = 0; i < indices.size(); ++i)
+      proofs.push_back({options_, leaf_count(), indices[i], std::move(siblings[i])});
+    return proofs;
+  }
+
+  // For each of `indices` (leaves of this tree or part, each below leaf_count(), else refused
+  // before the device is asked anything), the siblings on its path of each level below top().
+  // Only the groups on the leaves' paths come back: per level, each group of children is one
+  // read of at most k * 32 bytes (its children are contiguous), read once however many of the
+  // paths share it.
   //
   // Reads, not a gather kernel: a proof has one group a level, at most 64 levels (k = 2 over
   // 2^64 leaves; 20 over 2^20), each already contiguous on the device, so its reads are enqueued
@@ -121,22 +156,23 @@ public:
   // read (three commands, one of them a launch, where a proof of a tree of 2^20 leaves of
   // arity 16 needs five reads) and a program built on first use: dearer for the few proofs a
   // command asks for; it would pay only for thousands of proofs at once.
-  std::vector<kary_proof> prove(const std::vector<std::uint64_t> &indices) const {
+  std::vector<std::vector<std::vector<digest>>>
+  path_siblings(const std::vector<std::uint64_t> &indices) const {
     for (const std::uint64_t index : indices)
       check_kary_index(index, leaf_count());
     const auto groups = read_groups(indices);
-    std::vector<kary_proof> proofs;
+    std::vector<std::vector<std::vector<digest>>> paths;
     for (const std::uint64_t index : indices) {
-      kary_proof proof{options_, leaf_count(), index, {}};
+      std::vector<std::vector<digest>> path;
       on_path(index, [&](std::size_t level, std::uint64_t first, std::uint64_t at) {
         std::vector<digest> siblings = groups.at({level, first}); // as kary_group fills it:
         if (options_.pad == shape::zero) siblings.resize(options_.arity, zeros_[level]);
         siblings.erase(siblings.begin() + static_cast<std::ptrdiff_t>(at - first));
-        proof.siblings.push_back(std::move(siblings));
+        path.push_back(std::move(siblings));
       });
-      proofs.push_back(std::move(proof));
+      paths.push_back(std::move(path));
     }
-    return proofs;
+    return paths;
   }
 
 private:
@@ -170,6 +206,18 @@ private:
     return groups;
   }
 
+  static const kary_options &checked(const kary_options &options) {
+    check_kary(options);
+    return options;
+  }
+
+  static std::vector<std::uint64_t> offsets_of(const std::vector<std::uint64_t> &sizes) {
+    std::vector<std::uint64_t> offsets = {0};
+    for (const std::uint64_t size : sizes)
+      offsets.push_back(offsets.back() + size);
+    return offsets;
+  }
+
   void read(std::uint64_t first, std::size_t count, digest *to, cl_bool blocking) const {
     detail::call("clEnqueueReadBuffer", [&] {
       return queue_.enqueueReadBuffer(nodes_, blocking, first * node_bytes, count * node_bytes, to);
@@ -181,7 +229,7 @@ private:
   std::vector<std::uint64_t> sizes_, offsets_; // of the levels in nodes_, in nodes
   std::vector<digest> zeros_;
   cl::Buffer nodes_;
-  digest root_{};
+  std::vector<digest> top_nodes_;
 };
 
 // The k-ary tree over `leaves` (on the device): its root, and with keep_levels every level.

@@ -113,9 +113,10 @@ inline cl::Context platform_context(const std::vector<cl::Device> &devices,
   return shared_context(same);
 }
 
-// Runs work(i) for each builder i with shards, the last one on the caller's thread and the
+// Runs work(i) for each builder i of `plan` (a shard_plan or kary_shard_plan) with shards, the
+// last one on the caller's thread and the
 // others on threads of their own; once all have ended, rethrows the first exception thrown.
-template <class Work> void on_each_builder(const shard_plan &plan, Work &&work) {
+template <class Plan, class Work> void on_each_builder(const Plan &plan, Work &&work) {
   std::mutex mutex;
   std::exception_ptr first_error;
   const auto guarded = [&](std::size_t i) {
@@ -162,6 +163,24 @@ struct multi_times {
   double wall_ms = 0;   // the whole call, by the host's clock (the first: calibration too)
 };
 
+namespace detail {
+
+// The starting weights of `devices` devices: the configured ones (checked), else even.
+inline std::vector<double> initial_weights(const std::vector<double> &configured,
+                                           std::size_t devices, const std::string &who) {
+  check_weights(configured, devices, who);
+  return configured.empty() ? std::vector<double>(devices, 1.0) : configured;
+}
+
+// Each device's leaves per millisecond in the last build (`last`), where it had any leaves; the
+// others keep their weights.
+inline void measure_weights(std::vector<double> &weights, const std::vector<device_times> &last) {
+  for (std::size_t i = 0; i < weights.size(); ++i)
+    if (last[i].leaves > 0) weights[i] = last[i].leaves / std::max(last[i].times.wall_ms, 1e-3);
+}
+
+} // namespace detail
+
 class multi_merkleizer {
 public:
   explicit multi_merkleizer(config cfg = {}) : multi_merkleizer(default_devices(), cfg) {}
@@ -169,10 +188,8 @@ public:
   multi_merkleizer(std::vector<cl::Device> devices, config cfg = {})
       : devices_(std::move(devices)), config_(std::move(cfg)) {
     if (devices_.empty()) throw error("multi_merkleizer: no devices given");
-    detail::check_weights(config_.weights, devices_.size(), "multi_merkleizer");
+    weights_ = detail::initial_weights(config_.weights, devices_.size(), "multi_merkleizer");
     check_calibration();
-    weights_ =
-        config_.weights.empty() ? std::vector<double>(devices_.size(), 1.0) : config_.weights;
     weights_known_ = !config_.weights.empty();
     for (const auto &device : devices_)
       merkleizers_.push_back(std::make_unique<merkleizer>(
@@ -286,11 +303,7 @@ private:
     weights_known_ = true;
   }
 
-  void update_weights() {
-    for (std::size_t i = 0; i < devices_.size(); ++i)
-      if (last_.devices[i].leaves > 0)
-        weights_[i] = last_.devices[i].leaves / std::max(last_.devices[i].times.wall_ms, 1e-3);
-  }
+  void update_weights() { detail::measure_weights(weights_, last_.devices); }
 
   std::vector<cl::Device> devices_;
   config config_;

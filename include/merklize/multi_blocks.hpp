@@ -33,11 +33,6 @@
 
 namespace merklize {
 
-// Reads bytes [offset, offset + bytes) of the data into `into`, or throws. Several devices call
-// it at once, each for bytes of its own.
-using data_reader =
-    std::function<void(std::uint64_t offset, std::uint64_t bytes, std::uint8_t *into)>;
-
 // One device's part of a tree over data blocks: the blocks' leaves hashed on the device
 // (block_hasher) and the part's levels built from them there (the level kernels of merkleizer).
 // Not thread-safe; use one per thread.
@@ -50,9 +45,8 @@ public:
   block_part_builder(const cl::Context &context, const cl::Device &device, config cfg = {})
       : hasher_(context, device), runtime_(context, device), config_(checked(std::move(cfg))),
         levels_(runtime_, config_,
-                detail::resolve_launch_settings(runtime_.facts(), runtime_.tuning_row(), config_)),
-        transfer_(runtime_.make_queue()),
-        pipeline_(runtime_.context(), transfer_, runtime_.shares_host_memory()) {}
+                detail::resolve_launch_settings(runtime_.facts(), runtime_.tuning_row(), config_)) {
+  }
 
   const cl::Device &device() const { return runtime_.device(); }
   // The leaf kernels (set_piece_target sets the pieces the data streams in).
@@ -76,10 +70,14 @@ public:
     check_leaf_rule(rule);
     const std::uint64_t count = block_count(bytes, rule.block_bytes);
     check_block_part(rule, first_block, bytes, count, top, out);
-    log_.clear();
+    level_kernels_.clear();
     const tree_layout layout(count);
     const tree_part part{first_block, layout, std::min(top, layout.depth())};
-    const cl::Buffer leaves = hash_blocks(read, rule, first_block * rule.block_bytes, bytes, count);
+    const cl::Buffer leaves = hasher_
+                                  .leaves_of(read, first_block * rule.block_bytes, bytes, rule,
+                                             "blocks [" + std::to_string(first_block) + ", " +
+                                                 std::to_string(first_block + count) + ")")
+                                  .buffer;
     const cl::Buffer nodes = build_levels(leaves, part, out.root_depth());
     for (unsigned k = out.first_level(); k <= part.levels; ++k)
       read_level(leaves, nodes, part, k, out.level_data(k) + (first_block >> k) * node_bytes);
@@ -92,12 +90,11 @@ public:
 
   // The last build_part: its uploads and kernels (leaves and levels), profiled; pieces as chunks.
   build_times last_times() const {
-    return {events_ms(log_.uploads),
-            events_ms(log_.kernels),
-            0,
-            wall_ms_,
-            log_.kernels.size(),
-            pieces_};
+    build_times times = hasher_.last_times();
+    times.kernel_ms += events_ms(level_kernels_);
+    times.kernel_launches += level_kernels_.size();
+    times.wall_ms = wall_ms_;
+    return times;
   }
 
 private:
@@ -123,39 +120,6 @@ private:
       throw error(std::string(who) + ": the output tree has no storage for its nodes");
   }
 
-  // The leaves of the blocks of data bytes [offset, offset + bytes), in a device buffer: the
-  // data read piece by piece into page-locked staging, piece j + 1 read and uploaded while the
-  // device hashes piece j.
-  cl::Buffer hash_blocks(const data_reader &read, const leaf_rule &rule, std::uint64_t offset,
-                         std::uint64_t bytes, std::uint64_t count) {
-    const cl::Buffer leaves = hasher_.device_buffer(
-        count * node_bytes, "the leaves of " + std::to_string(count) + " blocks");
-    const std::uint64_t piece = hasher_.piece_bytes(rule.block_bytes, bytes);
-    std::uint64_t at = offset;
-    const detail::piece_reader next = [&](std::uint8_t *into, std::size_t capacity) {
-      const std::uint64_t n = std::min<std::uint64_t>(capacity, offset + bytes - at);
-      if (n > 0) read(at, n, into);
-      at += n;
-      return static_cast<std::size_t>(n);
-    };
-    detail::reader_pieces source(next, piece);
-    try {
-      pieces_ = pipeline_.run(
-          source, log_.uploads,
-          [&](const cl::Buffer &buffer, std::uint64_t n, std::uint64_t j, bool,
-              const std::vector<cl::Event> &uploaded) {
-            log_.kernels.push_back(hasher_.enqueue_leaves(
-                rule, buffer, 0, n, leaves, j * (piece / rule.block_bytes), uploaded));
-            return log_.kernels.back();
-          });
-    } catch (...) { // nothing in flight may still use the staging
-      transfer_.finish();
-      hasher_.queue().finish();
-      throw;
-    }
-    return leaves;
-  }
-
   // Levels 1..part.levels of the part over `leaves`, in the part's own layout (level 1 first),
   // enqueued after the leaves on the leaves' queue. Only the node of `root_level`, the tree's
   // root, gets blake3-parent's ROOT flag: none does in a part below the root.
@@ -167,7 +131,8 @@ private:
         hasher_.device_buffer(nodes_count * node_bytes,
                               "the nodes of " + std::to_string(layout.leaf_count()) + " blocks");
     levels_.enqueue(hasher_.queue(), {leaves, 0, layout.leaf_count(), 0},
-                    {nodes, 0, layout.level_size(1), 0, part.levels}, root_level, {}, log_.kernels);
+                    {nodes, 0, layout.level_size(1), 0, part.levels}, root_level, {},
+                    level_kernels_);
     return nodes;
   }
 
@@ -184,11 +149,8 @@ private:
   detail::device_runtime runtime_;
   config config_;
   detail::level_runner levels_;
-  cl::CommandQueue transfer_; // uploads, overlapping the hashing of the piece before
-  detail::piece_pipeline pipeline_;
-  detail::event_log log_;
+  std::vector<cl::Event> level_kernels_; // of the last build_part
   double wall_ms_ = 0;
-  std::uint64_t pieces_ = 0;
 };
 
 // An input's whole content, read as a stream (a pipe, stdin, a small file): its blocks are
@@ -209,6 +171,34 @@ inline std::vector<std::uint8_t> read_whole(input &in) {
   }
 }
 
+// Calls build(read, bytes) with `in`'s `bytes` bytes and returns what it returns: a regular file
+// of more than 1 MiB is read where `read` is asked (by several devices at once, each at its own
+// offsets), anything else (a pipe, stdin, a small file) read whole into memory first. An empty
+// input is refused, naming it and the `unit` a tree needs at least one of.
+template <class Build> auto with_input_reader(input &in, const char *unit, const Build &build) {
+  const auto refuse_empty = [&](std::uint64_t bytes) {
+    if (bytes == 0)
+      throw error(in.name() + " is empty: a tree needs at least one " + std::string(unit));
+  };
+  if (!in.read_at_offsets()) {
+    const std::vector<std::uint8_t> data = read_whole(in);
+    in.check_unchanged();
+    refuse_empty(data.size());
+    return build(memory_reader(data.data()), data.size());
+  }
+  refuse_empty(*in.size());
+  std::mutex progress;
+  auto built = build(
+      [&](std::uint64_t offset, std::uint64_t n, std::uint8_t *into) {
+        in.read_at(offset, n, into);
+        std::lock_guard<std::mutex> lock(progress);
+        in.add_progress(n);
+      },
+      *in.size());
+  in.check_unchanged();
+  return built;
+}
+
 // One tree over data blocks on several devices. A multi_block_merkleizer is not thread-safe; it
 // runs its own threads, and an error on any device is rethrown on the caller's thread.
 class multi_block_merkleizer {
@@ -223,9 +213,7 @@ public:
   multi_block_merkleizer(std::vector<cl::Device> devices, config cfg = {})
       : devices_(std::move(devices)), config_(std::move(cfg)) {
     if (devices_.empty()) throw error("multi_block_merkleizer: no devices given");
-    detail::check_weights(config_.weights, devices_.size(), "multi_block_merkleizer");
-    weights_ =
-        config_.weights.empty() ? std::vector<double>(devices_.size(), 1.0) : config_.weights;
+    weights_ = detail::initial_weights(config_.weights, devices_.size(), "multi_block_merkleizer");
     for (const auto &device : devices_)
       builders_.push_back(std::make_unique<block_part_builder>(
           detail::platform_context(devices_, device), device, config_));
@@ -246,32 +234,16 @@ public:
   // The tree over the leaves of `bytes` bytes of data in host memory (at least one byte), the
   // levels config::output asks for kept.
   tree build(const void *data, std::uint64_t bytes, const leaf_rule &rule) {
-    const auto *from = static_cast<const std::uint8_t *>(data);
-    return build([from](std::uint64_t offset, std::uint64_t n,
-                        std::uint8_t *into) { std::memcpy(into, from + offset, n); },
-                 bytes, rule);
+    return build(memory_reader(data), bytes, rule);
   }
 
   // The same over an input: a regular file of more than 1 MiB is read by each device at its own
   // offsets, a few pieces at a time; anything else (a pipe, stdin, a small file) is read whole
   // into memory first. Errors name the input.
   tree build(input &in, const leaf_rule &rule) {
-    if (!in.read_at_offsets()) {
-      const std::vector<std::uint8_t> data = read_whole(in);
-      in.check_unchanged();
-      if (data.empty()) throw error(in.name() + " is empty: a tree needs at least one data block");
-      return build(data.data(), data.size(), rule);
-    }
-    std::mutex progress;
-    tree t = build(
-        [&](std::uint64_t offset, std::uint64_t n, std::uint8_t *into) {
-          in.read_at(offset, n, into);
-          std::lock_guard<std::mutex> lock(progress);
-          in.add_progress(n);
-        },
-        *in.size(), rule);
-    in.check_unchanged();
-    return t;
+    return with_input_reader(in, "data block", [&](const data_reader &read, std::uint64_t bytes) {
+      return build(read, bytes, rule);
+    });
   }
 
   // The same with the data from `read`, called by several devices at once.
@@ -313,9 +285,7 @@ private:
     finish_tree(out, s, level);
     last_.finish_ms = detail::ms_since(finish_start);
     if (plan.is_spread() && config_.weights.empty())
-      for (std::size_t i = 0; i < devices_.size(); ++i)
-        if (last_.devices[i].leaves > 0)
-          weights_[i] = last_.devices[i].leaves / std::max(last_.devices[i].times.wall_ms, 1e-3);
+      detail::measure_weights(weights_, last_.devices);
     last_.wall_ms = detail::ms_since(start);
   }
 

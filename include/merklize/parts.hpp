@@ -104,6 +104,35 @@ struct shard_plan {
   bool is_spread() const { return shards() > 1; }
 };
 
+namespace detail {
+
+// Where each builder's run of `shards` shards starts, in proportion to `weights` (one each,
+// positive): builders + 1 bounds, from 0 to `shards`.
+inline std::vector<std::uint64_t> runs_by_weight(std::uint64_t shards,
+                                                 const std::vector<double> &weights) {
+  std::vector<std::uint64_t> bounds = {0};
+  const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
+  double before = 0;
+  for (double w : weights) {
+    before += w;
+    const auto end = static_cast<std::uint64_t>(std::llround(shards * (before / total)));
+    bounds.push_back(std::min(shards, std::max(bounds.back(), end)));
+  }
+  bounds.back() = shards;
+  return bounds;
+}
+
+// The bounds of a tree built whole by the heaviest of builders of `weights`: its one shard.
+inline std::vector<std::uint64_t> whole_on_heaviest(const std::vector<double> &weights) {
+  const auto heaviest = std::max_element(weights.begin(), weights.end()) - weights.begin();
+  std::vector<std::uint64_t> bounds = {0};
+  for (std::size_t i = 0; i < weights.size(); ++i)
+    bounds.push_back(i >= std::size_t(heaviest) ? 1 : 0);
+  return bounds;
+}
+
+} // namespace detail
+
 // Shards per builder when the caller does not choose their size: enough that uneven weights
 // still split finely, few enough that each stays large.
 constexpr unsigned default_shards_per_builder = 8;
@@ -125,20 +154,11 @@ inline shard_plan plan_shards(std::uint64_t leaf_count, const std::vector<double
   shard_plan plan{std::min(s, layout.depth()), leaf_count, {0}};
   const std::uint64_t shards = detail::ceil_shift(leaf_count, plan.shard_log2);
   if (weights.size() == 1 || shards <= 1) {
-    const auto heaviest = std::max_element(weights.begin(), weights.end()) - weights.begin();
     plan.shard_log2 = layout.depth();
-    for (std::size_t i = 0; i < weights.size(); ++i)
-      plan.bounds.push_back(i >= std::size_t(heaviest) ? 1 : 0);
+    plan.bounds = detail::whole_on_heaviest(weights);
     return plan;
   }
-  const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
-  double before = 0;
-  for (double w : weights) {
-    before += w;
-    const auto end = static_cast<std::uint64_t>(std::llround(shards * (before / total)));
-    plan.bounds.push_back(std::min(shards, std::max(plan.bounds.back(), end)));
-  }
-  plan.bounds.back() = shards;
+  plan.bounds = detail::runs_by_weight(shards, weights);
   return plan;
 }
 
