@@ -20,26 +20,28 @@ namespace {
 // What the command will do once the input is open: the line it prints.
 using block_job = std::function<std::string(merklize::block_hasher &, merklize::input &)>;
 
-[[noreturn]] void refuse(const std::string &message) {
-  throw usage_error(message, "Try 'merklize root --help' for the options.");
+// A mistake in the options of `merklize command`.
+[[noreturn]] void refuse(const std::string &message, const std::string &command = "root") {
+  throw usage_error(message, "Try 'merklize " + command + " --help' for the options.");
 }
 
 // A library error about the options (a block size, a salt, a hash name) is a mistake in the
 // command line.
-template <class F> auto options_checked(F &&check) {
+template <class F> auto options_checked(F &&check, const std::string &command = "root") {
   try {
     return check();
   } catch (const merklize::error &e) {
-    refuse(e.what());
+    refuse(e.what(), command);
   }
 }
 
-std::vector<std::uint8_t> salt_of(const std::optional<std::string> &hex) {
+std::vector<std::uint8_t> salt_of(const std::optional<std::string> &hex,
+                                  const std::string &command = "root") {
   if (!hex || *hex == "-") return {};
   try {
     return merklize::from_hex(*hex);
   } catch (const merklize::error &e) {
-    refuse(std::string("--salt: ") + e.what());
+    refuse(std::string("--salt: ") + e.what(), command);
   }
 }
 
@@ -114,7 +116,7 @@ block_job leaf_size_job(const root_arguments &args) {
 
 // --arity K: the k-ary tree over FILE's leaves, or with --leaf-size over its blocks' leaves.
 block_job kary_job(const root_arguments &args) {
-  const merklize::kary_options options = kary_options_of(*args.blocks.arity, args.tree);
+  const merklize::kary_options options = kary_options_of(*args.blocks.arity, args.tree, "root");
   if (!args.blocks.leaf_size) {
     if (args.blocks.salt) refuse("--salt needs --leaf-size or --format");
     return [options](merklize::block_hasher &h, merklize::input &in) {
@@ -129,24 +131,26 @@ block_job kary_job(const root_arguments &args) {
 
 } // namespace
 
-merklize::leaf_rule leaf_rule_of(const root_arguments &args) {
-  const block_arguments &b = args.blocks;
+merklize::leaf_rule leaf_rule_of(const leaf_block_arguments &blocks, merklize::hash_kind tree_hash,
+                                 const std::string &command) {
   merklize::leaf_rule rule;
-  rule.block_bytes = *b.leaf_size;
-  rule.hash = args.tree.hash == merklize::hash_kind::sha256 ? merklize::leaf_hash::sha256
-                                                            : merklize::leaf_hash::blake3;
-  if (b.leaf_hash)
-    rule.hash = options_checked([&] { return merklize::parse_leaf_hash(*b.leaf_hash); });
-  rule.prefix = salt_of(b.salt);
-  options_checked([&] { merklize::check_leaf_rule(rule); });
+  rule.block_bytes = *blocks.leaf_size;
+  rule.hash = tree_hash == merklize::hash_kind::sha256 ? merklize::leaf_hash::sha256
+                                                       : merklize::leaf_hash::blake3;
+  if (blocks.leaf_hash)
+    rule.hash =
+        options_checked([&] { return merklize::parse_leaf_hash(*blocks.leaf_hash); }, command);
+  rule.prefix = salt_of(blocks.salt, command);
+  options_checked([&] { merklize::check_leaf_rule(rule); }, command);
   return rule;
 }
 
-merklize::kary_options kary_options_of(std::uint64_t arity, const merklize::tree_options &tree) {
+merklize::kary_options kary_options_of(std::uint64_t arity, const merklize::tree_options &tree,
+                                       const std::string &command) {
   if (tree.depth) throw usage_error("--depth has no use with --arity");
   const merklize::kary_options options{
       tree.hash, static_cast<unsigned>(std::min<std::uint64_t>(arity, 1u << 30)), tree.pad};
-  options_checked([&] { merklize::check_kary(options); });
+  options_checked([&] { merklize::check_kary(options); }, command);
   return options;
 }
 

@@ -63,9 +63,10 @@ CLI::Option *add_leaves(CLI::App &command, std::string &file) {
       ->type_name("");
 }
 
-// --leaf-size and --format: trees over data blocks (block_command.cpp); they exclude the options
-// of trees over ready leaves that they have no use for.
-void add_block_options(CLI::App &c, block_arguments &args) {
+// --leaf-size, --leaf-hash and --salt: leaves hashed from FILE's data blocks (root and proof);
+// `salt_users` says what takes the salt. Returns --leaf-size.
+CLI::Option *add_leaf_block_options(CLI::App &c, leaf_block_arguments &args,
+                                    const std::string &salt_users) {
   const auto leaf_size =
       add_parsed(c, "--leaf-size", args.leaf_size, parse_count, "L",
                  "FILE is data: leaf i is the hash of its bytes [i L, (i + 1) L), "
@@ -73,14 +74,20 @@ void add_block_options(CLI::App &c, block_arguments &args) {
   add_text(c, "--leaf-hash", args.leaf_hash, "H",
            "with --leaf-size: sha256 or blake3 (default: sha256 for --hash sha256, else blake3)")
       ->needs(leaf_size);
+  add_text(c, "--salt", args.salt, "HEX",
+           salt_users + ": the salt hashed before each block (default: none)");
+  return leaf_size;
+}
+
+// --leaf-size and --format: trees over data blocks (block_command.cpp); they exclude the options
+// of trees over ready leaves that they have no use for.
+void add_block_options(CLI::App &c, block_arguments &args) {
+  const auto leaf_size = add_leaf_block_options(c, args, "dm-verity, fs-verity, or SHA-256 leaves");
   const auto format = add_text(c, "--format", args.format, "F",
                                "FILE is data, its tree a preset: dm-verity (the root hash "
                                "veritysetup format --no-superblock prints), fs-verity (the "
                                "digest fsverity digest prints) or bao-outboard (BLAKE3's root, as "
                                "b3sum prints)");
-  add_text(c, "--salt", args.salt, "HEX",
-           "dm-verity, fs-verity, or SHA-256 leaves: the salt hashed before each block (default: "
-           "none)");
   add_parsed(c, "--data-block-size", args.data_block_size, parse_count, "B",
              "dm-verity: bytes a data block (default 4096)")
       ->needs(format);
@@ -149,10 +156,17 @@ command_runner add_root(CLI::App &app) {
 
 command_runner add_proof(CLI::App &app) {
   auto args = std::make_shared<proof_arguments>();
-  CLI::App &c = add_command(app, "proof",
-                            "Print the inclusion proof of leaf I of FILE as one line of JSON "
-                            "(docs/PROOFS.md), gathered on the device.");
-  add_parsed(c, "-i,--index", args->index, parse_count, "I", "the leaf to prove, from 0")
+  CLI::App &c = add_command(
+      app, "proof",
+      "Print the inclusion proof of leaf I of FILE as one line of JSON (docs/PROOFS.md), "
+      "gathered on the device.",
+      "With --leaf-size L, `merklize verify` takes leaf I, which the proof does not hold: the "
+      "hash of FILE's block I, `tail -c +$((I * L + 1)) FILE | head -c L | sha256sum` for "
+      "SHA-256 leaves (with --salt, the salt's bytes hashed first; docs/PROOFS.md), `... | "
+      "merklize b3sum --no-names` for BLAKE3 leaves; and the root that `merklize root` prints "
+      "with the same options.");
+  add_parsed(c, "-i,--index", args->index, parse_count, "I",
+             "the leaf to prove, from 0 (with --leaf-size: the leaf of block I)")
       ->required();
   add_tree_options(c, args->tree);
   add_mix_in_length(c, args->mix_in_length, "prove the leaf under the root");
@@ -164,6 +178,9 @@ command_runner add_proof(CLI::App &app) {
       ->excludes(chunk_log2)
       ->excludes(c.get_option("--depth"))
       ->excludes(c.get_option("--mix-in-length"));
+  const auto leaf_size = add_leaf_block_options(c, args->blocks, "SHA-256 leaves");
+  c.get_option("--salt")->needs(leaf_size);
+  leaf_size->excludes(chunk_log2)->excludes(c.get_option("--mix-in-length"));
   add_progress(c, args->progress);
   add_leaves(c, args->file);
   return [args] { return proof_command(*args); };

@@ -15,14 +15,28 @@
 #include <string>
 #include <vector>
 
+namespace merklize {
+class input;
+}
+
 namespace cli {
 
-// Trees over data blocks (block_command.cpp): `merklize root --leaf-size L` or `--format F`.
-struct block_arguments {
+// Leaves hashed from FILE's data blocks: `merklize root|proof --leaf-size L`.
+struct leaf_block_arguments {
   std::optional<std::uint64_t> leaf_size;
   std::optional<std::string> leaf_hash; // sha256 or blake3
-  std::optional<std::string> format;    // dm-verity, fs-verity, bao-outboard
-  std::optional<std::string> salt;      // hex
+  std::optional<std::string> salt;      // hex: SHA-256 leaves' prefix, or a format's salt
+};
+
+// --leaf-size L with --leaf-hash and --salt, over a tree of node hash `tree_hash` (which picks the
+// leaf hash where --leaf-hash does not): the rule of the blocks' leaves, checked (a usage error
+// names what is wrong and `command`'s help).
+merklize::leaf_rule leaf_rule_of(const leaf_block_arguments &blocks, merklize::hash_kind tree_hash,
+                                 const std::string &command);
+
+// Trees over data blocks (block_command.cpp): `merklize root --leaf-size L` or `--format F`.
+struct block_arguments : leaf_block_arguments {
+  std::optional<std::string> format; // dm-verity, fs-verity, bao-outboard
   std::optional<std::uint64_t> data_block_size, hash_block_size, block_size;
   std::optional<std::string> hash_output, tree_output, outboard; // files to write
   std::optional<std::uint64_t> arity;                            // a k-ary tree (kary_command.cpp)
@@ -31,9 +45,6 @@ struct block_arguments {
 
 struct root_arguments;
 int block_root_command(const root_arguments &args);
-// --leaf-size L with --leaf-hash and --salt: the rule of the blocks' leaves, checked (a usage
-// error names what is wrong).
-merklize::leaf_rule leaf_rule_of(const root_arguments &args);
 
 struct root_arguments {
   merklize::tree_options tree;
@@ -48,6 +59,10 @@ struct root_arguments {
 };
 int root_command(const root_arguments &args);
 
+inline merklize::leaf_rule leaf_rule_of(const root_arguments &args) {
+  return leaf_rule_of(args.blocks, args.tree.hash, "root");
+}
+
 // Refuses --mix-in-length (SSZ's list root) where the tree is not SSZ's: sha256, shape zero.
 void check_mix_in_length(const std::optional<std::uint64_t> &length,
                          const merklize::tree_options &tree);
@@ -60,13 +75,22 @@ struct proof_arguments {
   std::optional<std::string> output; // a file, else stdout
   std::optional<unsigned> chunk_log2;
   std::optional<std::uint64_t> arity; // a k-ary tree's proof (kary_command.cpp)
+  leaf_block_arguments blocks;        // --leaf-size: the tree over FILE's data blocks
   bool progress = false;
   std::string file;
 };
 int proof_command(const proof_arguments &args);
 int kary_proof_command(const proof_arguments &args);
-// --arity K with --hash and --pad, checked: a usage error names what is wrong.
-merklize::kary_options kary_options_of(std::uint64_t arity, const merklize::tree_options &tree);
+// A regular file's block count is known from its size: an empty file or an index past its
+// blocks is refused, naming it, before a device is opened (a pipe's once it is read).
+void check_block_index_of_file(const merklize::input &in, std::uint64_t index,
+                               const merklize::leaf_rule &rule);
+// The proof's JSON line, to --output or stdout.
+void write_proof(const proof_arguments &args, const std::string &json);
+// --arity K with --hash and --pad, checked: a usage error names what is wrong and `command`'s
+// help.
+merklize::kary_options kary_options_of(std::uint64_t arity, const merklize::tree_options &tree,
+                                       const std::string &command);
 
 struct verify_arguments {
   merklize::proof_expectations expect;

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize proof --arity K and merklize verify of a k-ary proof: the tree built and kept on the
-// device (kary_device.hpp), only the proof's groups of children read back, printed as JSON
+// device (kary_device.hpp) over FILE's leaves, or with --leaf-size over the leaves hashed there
+// from its blocks, only the proof's groups of children read back, printed as JSON
 // (kary_proof_encoding.hpp); verification on the host (kary.hpp).
 #include "cli.hpp"
 #include "commands.hpp"
 #include "input.hpp"
 #include "output.hpp"
 
+#include <merklize/block_tree.hpp>
 #include <merklize/kary_device.hpp>
 #include <merklize/kary_proof_encoding.hpp>
 
@@ -23,7 +25,9 @@ merklize::digest digest_argument(const char *name, const std::string &hex) {
 
 // A file's leaf count is known from its size: a bad index is refused before the device is asked
 // anything (a pipe's once its leaves are read, before the tree is built).
-void check_index_of_file(merklize::input &in, std::uint64_t index) {
+void check_index_of_file(merklize::input &in, std::uint64_t index,
+                         const std::optional<merklize::leaf_rule> &rule) {
+  if (rule) return check_block_index_of_file(in, index, *rule);
   if (!in.size()) return;
   std::uint64_t leaves = 0;
   try {
@@ -34,30 +38,40 @@ void check_index_of_file(merklize::input &in, std::uint64_t index) {
   merklize::check_kary_index(index, leaves);
 }
 
-merklize::kary_proof proof_on_device(merklize::block_hasher &h, merklize::input &in,
-                                     const merklize::kary_options &options, std::uint64_t index) {
-  const merklize::kary_device_tree tree = [&] {
-    const merklize::device_leaves leaves = h.leaves_as_given(in);
+// The leaves on the device, leaf `index` among them: the input's own, or with `rule` its blocks'.
+merklize::device_leaves leaves_on_device(merklize::block_hasher &h, merklize::input &in,
+                                         const std::optional<merklize::leaf_rule> &rule,
+                                         std::uint64_t index) {
+  if (!rule) {
+    merklize::device_leaves leaves = h.leaves_as_given(in);
     merklize::check_kary_index(index, leaves.count);
-    return merklize::kary_device_tree(h, leaves, options);
-  }(); // the leaves' buffer goes here: the tree holds its own copy
+    return leaves;
+  }
+  merklize::device_leaves leaves = h.leaves_of(in, *rule);
+  merklize::check_block_index(in.name(), index, leaves.count, rule->block_bytes);
+  return leaves;
+}
+
+merklize::kary_proof proof_on_device(merklize::block_hasher &h, merklize::input &in,
+                                     const std::optional<merklize::leaf_rule> &rule,
+                                     const merklize::kary_options &options, std::uint64_t index) {
+  // The leaves' buffer goes once the tree is built: the tree holds its own copy.
+  const merklize::kary_device_tree tree(h, leaves_on_device(h, in, rule, index), options);
   return tree.prove(index);
 }
 
 } // namespace
 
 int kary_proof_command(const proof_arguments &args) {
-  const merklize::kary_options options = kary_options_of(*args.arity, args.tree);
+  const merklize::kary_options options = kary_options_of(*args.arity, args.tree, "proof");
+  std::optional<merklize::leaf_rule> rule; // --leaf-size: the tree over FILE's blocks
+  if (args.blocks.leaf_size) rule = leaf_rule_of(args.blocks, args.tree.hash, "proof");
   library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
-  check_index_of_file(in.get(), args.index);
+  check_index_of_file(in.get(), args.index, rule);
   merklize::block_hasher h(chosen_device(args.device));
-  const merklize::kary_proof proof = proof_on_device(h, in.get(), options, args.index);
+  const merklize::kary_proof proof = proof_on_device(h, in.get(), rule, options, args.index);
   in.finish();
-  const std::string json = merklize::to_json(proof);
-  if (args.output)
-    write_file_replacing(*args.output, json + "\n");
-  else
-    write_stdout(json + "\n");
+  write_proof(args, merklize::to_json(proof));
   return 0;
 }
 

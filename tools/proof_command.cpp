@@ -1,18 +1,50 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize proof: the inclusion proof of one leaf of a file, as JSON. The leaves stream through the
-// device: only the chunk holding the leaf comes back whole (merkleizer::prove(input, index)).
+// device: only the chunk holding the leaf comes back whole (merkleizer::prove(input, index)). With
+// --leaf-size, the leaves are hashed from the file's blocks and the tree built on the device,
+// where the leaf's path is gathered (block_tree_prove).
 #include "cli.hpp"
 #include "commands.hpp"
 #include "input.hpp"
 #include "output.hpp"
 
+#include <merklize/block_tree.hpp>
 #include <merklize/merklize.hpp>
 
 namespace cli {
+namespace {
+
+int block_proof_command(const proof_arguments &args) {
+  const merklize::leaf_rule rule = leaf_rule_of(args.blocks, args.tree.hash, "proof");
+  library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
+  check_block_index_of_file(in.get(), args.index, rule);
+  merklize::block_hasher h(chosen_device(args.device));
+  const auto proof = merklize::block_tree_prove(h, in.get(), rule, args.tree, args.index);
+  in.finish();
+  write_proof(args, merklize::to_json(proof));
+  return 0;
+}
+
+} // namespace
+
+void check_block_index_of_file(const merklize::input &in, std::uint64_t index,
+                               const merklize::leaf_rule &rule) {
+  if (in.size())
+    merklize::check_block_index(
+        in.name(), index, merklize::block_count(*in.size(), rule.block_bytes), rule.block_bytes);
+}
+
+void write_proof(const proof_arguments &args, const std::string &json) {
+  if (args.output)
+    write_file_replacing(*args.output, json + "\n");
+  else
+    write_stdout(json + "\n");
+}
 
 int proof_command(const proof_arguments &args) {
   check_mix_in_length(args.mix_in_length, args.tree);
   if (args.arity) return kary_proof_command(args);
+  if (args.blocks.leaf_size) return block_proof_command(args);
   merklize::config cfg;
   cfg.tree = args.tree;
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;
@@ -20,12 +52,9 @@ int proof_command(const proof_arguments &args) {
   merklize::merkleizer m(chosen_device(args.device), cfg);
   auto proof = m.prove(in.get(), args.index);
   if (args.mix_in_length) proof = merklize::mix_in_length(proof, *args.mix_in_length);
-  const std::string json = merklize::to_json(proof) + "\n";
+  const std::string json = merklize::to_json(proof);
   in.finish();
-  if (args.output)
-    write_file_replacing(*args.output, json);
-  else
-    write_stdout(json);
+  write_proof(args, json);
   return 0;
 }
 

@@ -54,7 +54,7 @@ unsigned kary_shard_levels(const std::optional<unsigned> &shard_log2, unsigned a
 // A k-ary tree over several devices (kary_multi.hpp): over FILE's leaves, or with --leaf-size its
 // blocks'; a regular file is read by each device at its own offsets, stdin or a pipe whole first.
 merklize::digest kary_root_on_devices(const root_arguments &args) {
-  const merklize::kary_options options = kary_options_of(*args.blocks.arity, args.tree);
+  const merklize::kary_options options = kary_options_of(*args.blocks.arity, args.tree, "root");
   if (args.blocks.salt && !args.blocks.leaf_size)
     throw usage_error("--salt needs --leaf-size or --format");
   std::optional<merklize::leaf_rule> rule;

@@ -6,6 +6,7 @@
 //   merklize::block_hasher h(device);
 //   merklize::input in("disk.img");
 //   merklize::digest root = merklize::block_tree_root(h, in, rule, {merklize::hash_kind::sha256});
+//   merklize::inclusion_proof p = merklize::block_tree_prove(h, in, rule, options, 7); // block 7's
 //   merklize::verity_tree dm = merklize::dm_verity_tree(h, in, options);  // veritysetup's
 //
 // Each equals its host reference (block_leaves.hpp, formats/*.hpp) bit for bit.
@@ -16,6 +17,7 @@
 #include "formats/dm_verity.hpp"
 #include "formats/fs_verity.hpp"
 #include "merkleizer.hpp"
+#include "proof_device.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -42,17 +44,34 @@ struct device_nodes {
   cl::Event built;
 };
 
-inline device_nodes build_on_leaves(block_hasher &h, const device_leaves &leaves, const config &cfg,
+// Built by `m`, and complete on return (so `m` may go).
+inline device_nodes build_on_leaves(merkleizer &m, block_hasher &h, const device_leaves &leaves,
                                     const std::string &name) {
-  merkleizer m(h.context(), h.device(), cfg);
   const std::uint64_t bytes = merkleizer::output_node_count(leaves.count) * node_bytes;
   device_nodes built{h.device_buffer(bytes, "the tree of " + name), bytes, m.queue(), {}};
   built.built = m.enqueue_build(leaves.buffer, leaves.count, built.nodes).back();
-  detail::call("clWaitForEvents", [&] { return built.built.wait(); }); // before m goes
+  detail::call("clWaitForEvents", [&] { return built.built.wait(); });
   return built;
 }
 
+inline device_nodes build_on_leaves(block_hasher &h, const device_leaves &leaves, const config &cfg,
+                                    const std::string &name) {
+  merkleizer m(h.context(), h.device(), cfg);
+  return build_on_leaves(m, h, leaves, name);
+}
+
 } // namespace detail
+
+// Refuses leaf `index` of an input (named `name`) of `blocks` data blocks of `block_bytes` bytes
+// where it has no such block, or none at all.
+inline void check_block_index(const std::string &name, std::uint64_t index, std::uint64_t blocks,
+                              std::uint64_t block_bytes) {
+  if (blocks == 0) throw error(name + " is empty: a tree needs at least one data block");
+  if (index >= blocks)
+    throw error("leaf index " + std::to_string(index) + " out of range: " + name + " has " +
+                std::to_string(blocks) + " data blocks of " + std::to_string(block_bytes) +
+                " bytes");
+}
 
 // The root of the binary tree of `options` (node hash, shape, fixed depth) over the leaves of an
 // input's data blocks (at least one byte).
@@ -69,6 +88,21 @@ inline digest block_tree_root(block_hasher &h, input &in, const leaf_rule &rule,
   detail::read_blocking(built.queue, built.nodes, built.bytes - node_bytes, node_bytes, root.data(),
                         {built.built});
   return extend_root(options.hash, root, layout.depth(), root_level);
+}
+
+// The inclusion proof of leaf `index` of block_tree_root's tree: the tree built on the device as
+// there, and only the leaf's path read back (device_prover::gather).
+inline inclusion_proof block_tree_prove(block_hasher &h, input &in, const leaf_rule &rule,
+                                        const tree_options &options, std::uint64_t index) {
+  const device_leaves leaves = h.leaves_of(in, rule);
+  check_block_index(in.name(), index, leaves.count, rule.block_bytes); // a pipe's count: only now
+  config cfg;
+  cfg.tree = options;
+  root_depth(options, tree_layout(leaves.count)); // refuses a bad fixed depth
+  merkleizer m(h.context(), h.device(), cfg);
+  const detail::device_nodes built = detail::build_on_leaves(m, h, leaves, in.name());
+  device_prover prover(m);
+  return prover.gather(leaves.buffer, built.nodes, leaves.count, {index}, {built.built}).front();
 }
 
 // The hash-block tree of dm-verity and fs-verity (formats/verity_tree.hpp) over leaves on the
