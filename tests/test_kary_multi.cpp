@@ -101,7 +101,7 @@ TEST_CASE("k-ary trees on several devices refuse bad input, naming it", "[kary][
   const auto tree = mk.build(leaves.data(), leaves.size());
   CHECK_THROWS_WITH(tree.prove(2), Contains("leaf index 2 out of range: the tree has 2 leaves"));
   CHECK_THROWS_WITH(
-      merklize::multi_kary_merkleizer(same_device(1), {{merklize::hash_kind::sha256, 6}}),
+      merklize::multi_kary_merkleizer(same_device(1), {{merklize::hash_kind::sha256, 6}, {}, 0}),
       Contains("arity 6"));
   CHECK_THROWS_WITH(merklize::multi_kary_merkleizer(same_device(2), {o, {1}}),
                     Contains("1 weights for 2 devices"));
