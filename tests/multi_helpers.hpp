@@ -4,6 +4,7 @@
 // part's levels written where they belong and nowhere else.
 #pragma once
 
+#include "cli_helpers.hpp"
 #include "helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -25,6 +26,22 @@ inline std::string test_device_spec() {
     if (e.device() == test_device()()) return e.spec();
   FAIL("the test device is not among merklize::list_devices()");
   return {};
+}
+
+// Each of `mistakes` (its options, then `file`, after `merklize root --devices SPEC,SPEC`) is a
+// usage error: exit status 2 and a message holding its text.
+inline void check_devices_usage_errors(
+    const std::string &spec, const std::string &file,
+    const std::vector<std::pair<std::vector<std::string>, std::string>> &mistakes) {
+  for (const auto &[args, message] : mistakes) {
+    std::vector<std::string> argv{"root", "--devices", spec + "," + spec};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.push_back(file);
+    const auto run = merklize_cli(argv);
+    INFO(run.err);
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Catch::Matchers::Contains(message));
+  }
 }
 
 inline merklize::config multi_config(merklize::tree_options options, unsigned shard_log2,

@@ -61,7 +61,7 @@ TEST_CASE("k-ary trees on several devices equal the host's: levels, root, proofs
 
 TEST_CASE("k-ary trees on several devices from data blocks, files and pipes", "[kary][multi]") {
   const merklize::kary_options o{merklize::hash_kind::sha256, 4, merklize::shape::zero};
-  merklize::multi_kary_merkleizer mk(same_device(2), {o});
+  merklize::multi_kary_merkleizer mk(same_device(2), {o, {}, 0});
   mk.set_piece_target(512); // several pieces a shard
   const std::vector<merklize::leaf_rule> rules = {
       {merklize::leaf_hash::sha256, 100, {0xab, 0xcd, 0xef}, false, std::nullopt},
@@ -90,7 +90,7 @@ TEST_CASE("k-ary trees on several devices from data blocks, files and pipes", "[
 
 TEST_CASE("k-ary trees on several devices refuse bad input, naming it", "[kary][multi]") {
   const merklize::kary_options o{merklize::hash_kind::blake3, 8, merklize::shape::promote};
-  merklize::multi_kary_merkleizer mk(same_device(2), {o});
+  merklize::multi_kary_merkleizer mk(same_device(2), {o, {}, 0});
   test::pipe_input empty(std::vector<std::uint8_t>{});
   CHECK_THROWS_WITH(mk.build(empty.get()), Contains("the pipe is empty: a tree needs at least"));
   test::pipe_input partial(test::random_bytes(100));
@@ -159,20 +159,13 @@ TEST_CASE("merklize root --arity --devices prints the single-device root", "[kar
       CHECK(test::merklize_cli(from_stdin, file).out == expected.out);
     }
   }
-  const std::pair<std::vector<std::string>, std::string> mistakes[] = {
-      {{"--arity", "8", "--shard-log2", "4"}, "a shard of a k-ary tree is a power of K leaves"},
-      {{"--arity", "8", "--salt", "00"}, "--salt needs --leaf-size or --format"},
-      {{"--arity", "6"}, "arity 6"},
-  };
-  for (const auto &[args, message] : mistakes) {
-    std::vector<std::string> argv{"root", "--devices", spec + "," + spec};
-    argv.insert(argv.end(), args.begin(), args.end());
-    argv.push_back(file);
-    const auto run = test::merklize_cli(argv);
-    INFO(run.err);
-    CHECK(run.status == 2);
-    CHECK_THAT(run.err, Contains(message));
-  }
+  test::check_devices_usage_errors(
+      spec, file,
+      {
+          {{"--arity", "8", "--shard-log2", "4"}, "a shard of a k-ary tree is a power of K leaves"},
+          {{"--arity", "8", "--salt", "00"}, "--salt needs --leaf-size or --format"},
+          {{"--arity", "6"}, "arity 6"},
+      });
   const auto odd = test::write_file("kary-multi-cli.odd", test::random_bytes(33)).string();
   const auto refused =
       test::merklize_cli({"root", "--devices", spec + "," + spec, "--arity", "4", odd});

@@ -306,20 +306,13 @@ TEST_CASE("merklize root --leaf-size --devices prints the single-device root",
                                      " root --leaf-size 1000 --devices " + spec + "," + spec +
                                      " --shard-log2 2 -");
   CHECK(piped.out == test::merklize_cli({"root", "--leaf-size", "1000", file}).out);
-  const std::pair<std::vector<std::string>, std::string> mistakes[] = {
-      {{"--format", "fs-verity"}, "excludes"},
-      {{"--salt", "00"}, "--salt needs --leaf-size or --format"},
-      {{"--leaf-size", "64", "--leaf-hash", "blake3", "--salt", "00"}, "takes no prefix"},
-  };
-  for (const auto &[args, message] : mistakes) {
-    std::vector<std::string> argv{"root", "--devices", spec + "," + spec};
-    argv.insert(argv.end(), args.begin(), args.end());
-    argv.push_back(file);
-    const auto run = test::merklize_cli(argv);
-    INFO(run.err);
-    CHECK(run.status == 2);
-    CHECK_THAT(run.err, Contains(message));
-  }
+  test::check_devices_usage_errors(
+      spec, file,
+      {
+          {{"--format", "fs-verity"}, "excludes"},
+          {{"--salt", "00"}, "--salt needs --leaf-size or --format"},
+          {{"--leaf-size", "64", "--leaf-hash", "blake3", "--salt", "00"}, "takes no prefix"},
+      });
   const auto empty = test::write_file("multi-blocks-cli-empty.data", {}).string();
   const auto refused =
       test::merklize_cli({"root", "--devices", spec + "," + spec, "--leaf-size", "64", empty});
