@@ -28,6 +28,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -109,18 +110,25 @@ options parse_options(int &argc, char **argv) {
   return o;
 }
 
-// The build log of each strategy's program built with extra options: with -cl-nv-verbose,
-// NVIDIA's registers, spills and stack per kernel.
+// The build log of each strategy's program as the device's tuning row has it, built with extra
+// options (with -cl-nv-verbose, NVIDIA's registers, spills and stack per kernel), and its binary
+// (PTX on NVIDIA, for bench/sass.sh) in hash-<strategy>.bin.
 void print_build_logs(const options &o) {
   const cl::Context context = merklize::detail::shared_context(o.device);
+  const auto &row = merklize::tuning_for(merklize::detail::read_device_facts(o.device));
   for (auto strategy : o.strategies) {
-    const auto spec = merklize::detail::hash_program(merklize::chunks_per_work_item(strategy));
+    const auto spec = merklize::detail::tuned_spec(
+        merklize::detail::hash_program(merklize::chunks_per_work_item(strategy)), row);
     const cl::Program program = merklize::detail::build_program(
         context, o.device, merklize::detail::kernel_program_source(spec.files),
         spec.options + " " + o.build_log);
     std::cout << "build log of " << merklize::to_string(strategy) << " (" << spec.options << " "
               << o.build_log << "):\n"
               << merklize::detail::build_logs(program, context);
+    const auto binary = merklize::detail::program_binary(program, o.device);
+    std::ofstream("hash-" + std::string(merklize::to_string(strategy)) + ".bin", std::ios::binary)
+        .write(reinterpret_cast<const char *>(binary.data()),
+               static_cast<std::streamsize>(binary.size()));
   }
 }
 

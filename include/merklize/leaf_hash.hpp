@@ -103,7 +103,7 @@ inline std::vector<digest> hash_entries_in_launches(const cl::CommandQueue &queu
   if (spans.empty()) return {};
   const auto context = queue_info<CL_QUEUE_CONTEXT, cl::Context>(queue);
   const auto device = queue_info<CL_QUEUE_DEVICE, cl::Device>(queue);
-  const cl::Program program = get_program(context, device, sha256_entries_program());
+  const cl::Program program = tuned_program(context, device, sha256_entries_program());
   // A kernel per call, as layer.hpp: concurrent callers never share one's arguments.
   cl::Kernel kernel = create(
       "clCreateKernel", [&](cl_int *err) { return cl::Kernel(program, "sha256_entries", err); });

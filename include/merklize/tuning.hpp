@@ -72,6 +72,10 @@ struct tuning {
   std::uint64_t block_piece_bytes; // inputs stream through the device in pieces of about this
                                    // many bytes (whole blocks); shards of data (multi_blocks.hpp)
                                    // hold at least one piece
+  // Build options of every program of the device: -DMERKLIZE_B3_FMA_ADDS writes BLAKE3's adds as
+  // multiply-adds (kernels/blake3.cl), for devices that issue those on a pipe of their own. The
+  // environment's MERKLIZE_KERNEL_OPTIONS replaces them (benches compare variants with it).
+  const char *kernel_options;
 };
 
 // The rows, first match wins; the last row matches every device. Each row names its fields, so
@@ -92,7 +96,10 @@ inline const std::vector<tuning> &tuning_table() {
         "end to end of 2^18 .. 2^22; one chunk per work-item 1.53 TB/s against lanes2 1.50; block "
         "leaves in work-groups of 64 (SHA-256 leaves of 4 KiB blocks at 673 GB/s, "
         "bench/block_bench.cpp) streamed in pieces of 16 MiB (fs-verity of 4 GiB in 0.566 s, "
-        "bench/block_formats.sh), neither varied yet";
+        "bench/block_formats.sh), neither varied yet; BLAKE3's adds as multiply-adds "
+        "(bench/ab_options.sh): full BLAKE3 of 1 GiB 0.702 -> 0.658 ms, the 2^20-leaf tree 0.075 "
+        "-> 0.072 ms, the 2^25-leaf tree 1.24 ms either way; SHA-256's adds, shifts and rotations "
+        "as multiply-adds slower";
     nvidia.work_group_size = 128;
     nvidia.lanes = 1;
     nvidia.lanes_work_group_size = 16;
@@ -112,6 +119,7 @@ inline const std::vector<tuning> &tuning_table() {
     nvidia.batch_work_group_size = 256;
     nvidia.block_work_group_size = 64;
     nvidia.block_piece_bytes = std::uint64_t(16) << 20;
+    nvidia.kernel_options = "-DMERKLIZE_B3_FMA_ADDS";
 
     tuning cpu = nvidia;
     cpu.row = "CPU (PoCL)";
@@ -129,13 +137,15 @@ inline const std::vector<tuning> &tuning_table() {
     cpu.chunk_log2 = 22;
     cpu.input_chunk_log2 = 20;
     cpu.hash_chunks_per_item = 0;
+    cpu.kernel_options = ""; // a CPU's multiplies share its ports with its adds
 
     tuning other = nvidia;
     other.row = "any other device";
     other.type = std::nullopt;
     other.vendor = "";
     other.measured_by = "none of its own: the NVIDIA GPU row's numbers, a starting point to "
-                        "measure from";
+                        "measure from, with plain integer arithmetic";
+    other.kernel_options = "";
     return std::vector<tuning>{nvidia, cpu, other};
   }();
   return rows;

@@ -84,16 +84,6 @@ inline program_spec merkle_levels_program(hash_kind hash, std::size_t work_group
               std::to_string(levels) + (wide_index ? "-wide" : "")};
 }
 
-// A spec with build options of the caller's appended (experiments such as
-// "-cl-nv-maxrregcount=48"). It loses its name: ahead-of-time kernels are built without the
-// extra options, so it is only ever compiled (and disk-cached under its options' key).
-inline program_spec with_extra_options(program_spec spec, const std::string &extra) {
-  if (extra.empty()) return spec;
-  spec.options += " " + extra;
-  spec.name.clear();
-  return spec;
-}
-
 // The program holding the SHA-256 layer kernels (sha256_layer, sha256_layer_prefixed) of
 // layer.hpp.
 inline program_spec sha256_layer_program() {

@@ -41,6 +41,16 @@ inline std::string kernel_program_source(const std::vector<std::string> &files) 
   return source;
 }
 
+// A spec with build options of the caller's appended (experiments such as
+// "-cl-nv-maxrregcount=48"). It loses its name: ahead-of-time kernels are built without the
+// extra options, so it is only ever compiled (and disk-cached under its options' key).
+inline program_spec with_extra_options(program_spec spec, const std::string &extra) {
+  if (extra.empty()) return spec;
+  spec.options += " " + extra;
+  spec.name.clear();
+  return spec;
+}
+
 // BLAKE3 of the fields, each preceded by its length, so no two lists of fields collide.
 inline std::string hash_fields(std::initializer_list<std::string> fields) {
   blake3::hasher h;

@@ -13,6 +13,7 @@
 #include "kernel_call.hpp"
 #include "program_cache.hpp"
 
+#include <cstdlib>
 #include <string>
 
 namespace merklize {
@@ -39,6 +40,27 @@ inline device_facts read_device_facts(const cl::Device &device) {
   f.max_buffer_bytes = device_info<CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong>(device);
   f.unified_memory = device_info<CL_DEVICE_HOST_UNIFIED_MEMORY, cl_bool>(device) != CL_FALSE;
   return f;
+}
+
+// The build options the device's tuning row adds to every program (tuning::kernel_options), or
+// the environment's MERKLIZE_KERNEL_OPTIONS where it is set, even to nothing: benches compare
+// kernel variants with it in one build.
+inline std::string kernel_options_of(const tuning &row) {
+  if (const char *options = std::getenv("MERKLIZE_KERNEL_OPTIONS")) return options;
+  return row.kernel_options;
+}
+
+// The spec with those options; one that gets any is only ever compiled, as with_extra_options
+// says (ahead-of-time kernels are built without them).
+inline program_spec tuned_spec(const program_spec &spec, const tuning &row) {
+  return with_extra_options(spec, kernel_options_of(row));
+}
+
+// The spec's program for the device, with its tuning row's options (for callers that hold no
+// device_runtime).
+inline built_program tuned_program(const cl::Context &context, const cl::Device &device,
+                                   const program_spec &spec) {
+  return get_program(context, device, tuned_spec(spec, tuning_for(read_device_facts(device))));
 }
 
 class device_runtime {
@@ -71,9 +93,10 @@ public:
     });
   }
 
-  // The spec's program for this device, built once per process and context (program_cache.hpp).
+  // The spec's program for this device with its tuning row's options, built once per process
+  // and context (program_cache.hpp).
   built_program program(const program_spec &spec) const {
-    return get_program(context_, device_, spec);
+    return get_program(context_, device_, tuned_spec(spec, *tuning_));
   }
 
   // Kernel `name` of the spec's program, refused if it cannot run work-groups of local_size.
