@@ -18,6 +18,16 @@ using test::merklize_cli;
 
 const char *const commands[] = {"root", "proof", "verify", "b3sum", "devices"};
 
+// A progress report without the spaces that pad its last line where that line overwrote a
+// longer update.
+std::string unpadded(std::string report) {
+  if (report.empty() || report.back() != '\n') return report;
+  report.pop_back();
+  while (!report.empty() && report.back() == ' ')
+    report.pop_back();
+  return report + "\n";
+}
+
 } // namespace
 
 TEST_CASE("merklize --version prints the version", "[cli][conventions]") {
@@ -104,8 +114,9 @@ TEST_CASE("merklize --progress shows bytes, rate and time on stderr", "[cli][con
   CHECK(r.out == root);
   // Updates may come first where reading takes long enough (a GPU driver's start); the line
   // always ends with the total, in place.
-  CHECK_THAT(r.err, StartsWith("\rreading " + file + ": ") &&
-                        Contains("\rreading " + file + ": 31.2 KiB in 0:00:0") && EndsWith("/s\n"));
+  CHECK_THAT(unpadded(r.err), StartsWith("\rreading " + file + ": ") &&
+                                  Contains("\rreading " + file + ": 31.2 KiB in 0:00:0") &&
+                                  EndsWith("/s\n"));
   CHECK(merklize_cli({"root", file}).err.empty()); // only when asked
 
   // A slow pipe: the line is updated in place (a carriage return, no newline) while reading.
@@ -115,13 +126,16 @@ TEST_CASE("merklize --progress shows bytes, rate and time on stderr", "[cli][con
                                      "/dev/zero) | " +
                                      M + " root --progress -");
   CHECK(piped.status == 0);
-  CHECK_THAT(piped.err, StartsWith("\rreading stdin: ") && Contains("B/s\r") &&
-                            Contains("\rreading stdin: 2.0 MiB in 0:00:0") && EndsWith("/s\n"));
+  CHECK_THAT(unpadded(piped.err), StartsWith("\rreading stdin: ") && Contains("B/s\r") &&
+                                      Contains("\rreading stdin: 2.0 MiB in 0:00:0") &&
+                                      EndsWith("/s\n"));
   CHECK(std::count(piped.err.begin(), piped.err.end(), '\n') == 1);
 
   const auto hashed = merklize_cli({"b3sum", "--progress", file});
   CHECK(hashed.status == 0);
-  CHECK_THAT(hashed.err, StartsWith("\rreading " + file + ": 31.2 KiB in "));
+  CHECK_THAT(unpadded(hashed.err), StartsWith("\rreading " + file + ": ") &&
+                                       Contains("\rreading " + file + ": 31.2 KiB in ") &&
+                                       EndsWith("/s\n"));
   CHECK(merklize_cli({"proof", "-i", "0", "--progress", file}).err.size() > 0);
 }
 
