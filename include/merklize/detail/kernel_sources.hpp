@@ -757,7 +757,8 @@ merkle_subtree(__global const uint4 *in, ulong in_first, ulong in_count, __globa
  *
  * For 16 lanes one two-source shuffle per vector where the compiler has clang's builtin: LLVM
  * lowers the portable form, the halves' .even joined, as truncations and inserts there (a third
- * slower); for 8 lanes the portable form was the faster one, and 2 and 4 lanes keep it too. */
+ * slower); for 8 lanes the portable form was the faster unzip, and 2 and 4 lanes keep it too.
+ * Where the builtin exists, 8 lanes take TRANSPOSE8 below instead of unzipping. */
 #define UNZIP_STEP(to, from, n)                                                                    \
   _Pragma("unroll") for (int v = 0; v < (n) / 2; ++v) {                                            \
     to[v] = LANE_EVENS(from[2 * v], from[2 * v + 1]);                                              \
