@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/*
+ * merklize.h: the C ABI of libmerklize (link with -lmerklize; pkg-config merklize).
+ *
+ * C99, and C++ through extern "C". Every binding (Python, Go, Rust) stands on this header alone.
+ * The contract, in full, is docs/C_API.md; in short:
+ *
+ *  - Every function that can fail returns a merklize_status. On anything but MERKLIZE_OK,
+ *    merklize_last_error() holds a message naming the input and the reason, for this thread,
+ *    until the next call on this thread that fails. No C++ exception or type crosses this header.
+ *  - Objects are opaque handles, created by a function that writes them through an out-pointer
+ *    and released by their own _free function (each accepts NULL). Handles hold what they need:
+ *    a builder keeps its device alive, a tree keeps its memory, so they may be freed in any order.
+ *  - A device, a builder and a log may be used from several threads: their calls are serialised.
+ *    Trees, proofs and byte buffers are read-only after creation and can be read concurrently.
+ *  - A failed call changes nothing the caller owns: out-pointers are written only on success, and
+ *    no caller buffer is written unless the call succeeds (merklize_sha256_layer, merklize_blake3
+ *    and the roots of merklize_tree_root etc. write their output at the end).
+ *  - Configuration structs begin with a `size` member set by their _init function, so that a
+ *    program built against this header keeps working with a later libmerklize that appended
+ *    members. Always call the _init function, then set the members you need.
+ *  - Names (hashes, shapes, leaf hashes) are strings, as the command-line tool spells them, so a
+ *    hash added in a later version needs no new constant: merklize_hash_names() lists them.
+ *
+ * ABI versioning: MERKLIZE_ABI_VERSION is bumped on any incompatible change; the shared library's
+ * soname is libmerklize.so.<MERKLIZE_ABI_VERSION> and its symbols carry the version node
+ * MERKLIZE_<MERKLIZE_ABI_VERSION>. merklize_abi_version() tells which one was loaded.
+ */
+#ifndef MERKLIZE_H
+#define MERKLIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MERKLIZE_ABI_VERSION 1
+
+#if defined(_WIN32)
+#if defined(MERKLIZE_BUILDING_LIBRARY)
+#define MERKLIZE_API __declspec(dllexport)
+#else
+#define MERKLIZE_API
+#endif
+#elif defined(__GNUC__)
+#define MERKLIZE_API __attribute__((visibility("default")))
+#else
+#define MERKLIZE_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* OpenCL's handle types, declared as <CL/cl.h> declares them, so that this header needs no
+ * OpenCL header: a cl_mem is a struct _cl_mem *, and so on. */
+struct _cl_context;
+struct _cl_device_id;
+struct _cl_mem;
+struct _cl_event;
+
+/* ---------------------------------------------------------------------------------------------
+ * Status, errors, version
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum merklize_status {
+  MERKLIZE_OK = 0,
+  MERKLIZE_ERROR_ARGUMENT = 1,  /* a bad argument: NULL where a value is needed, an unknown name,
+                                   a configuration the tree does not allow, an index out of range */
+  MERKLIZE_ERROR_NO_DEVICE = 2, /* no OpenCL device installed, or none matches the spec */
+  MERKLIZE_ERROR_OPENCL = 3,    /* an OpenCL call failed; the message names the call and code */
+  MERKLIZE_ERROR_IO = 4,        /* a file could not be opened or read, or changed while read */
+  MERKLIZE_ERROR_DECODE = 5,    /* an encoded proof or a JSON text could not be decoded */
+  MERKLIZE_ERROR_NO_MEMORY = 6, /* host memory ran out */
+  MERKLIZE_ERROR_INTERNAL = 7   /* a bug of libmerklize: please report the message */
+} merklize_status;
+
+/* The message of the last call on this thread that failed; "" if none did. The pointer stays
+ * valid until the next failing call on this thread. */
+MERKLIZE_API const char *merklize_last_error(void);
+
+/* "MERKLIZE_OK", "MERKLIZE_ERROR_ARGUMENT", ...; "unknown status" for other values. */
+MERKLIZE_API const char *merklize_status_name(merklize_status status);
+
+/* The library's version, "MAJOR.MINOR.PATCH", and the ABI version it implements. */
+MERKLIZE_API const char *merklize_version(void);
+MERKLIZE_API uint32_t merklize_abi_version(void);
+
+/* The names the tree configuration accepts, comma-separated: node hashes ("blake3,
+ * blake3-parent,sha256,rfc6962"), shapes ("promote,zero") and leaf hashes of data blocks
+ * ("sha256,blake3"). */
+MERKLIZE_API const char *merklize_hash_names(void);
+MERKLIZE_API const char *merklize_shape_names(void);
+MERKLIZE_API const char *merklize_leaf_hash_names(void);
+
+#define MERKLIZE_DIGEST_SIZE 32
+
+/* A run of bytes the library made (an encoded proof, a hash tree, an outboard). */
+typedef struct merklize_bytes merklize_bytes;
+MERKLIZE_API const uint8_t *merklize_bytes_data(const merklize_bytes *bytes);
+MERKLIZE_API size_t merklize_bytes_size(const merklize_bytes *bytes);
+MERKLIZE_API void merklize_bytes_free(merklize_bytes *bytes);
+
+/* ---------------------------------------------------------------------------------------------
+ * Devices
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct merklize_device_info {
+  uint32_t size;         /* sizeof(merklize_device_info), set by the caller */
+  char spec[32];         /* "P:D", the spec that selects exactly this device */
+  char name[256];        /* the device's name */
+  char vendor[256];      /* the device's vendor */
+  char platform[256];    /* the platform's name */
+  char type[16];         /* "gpu", "cpu", "accelerator" or "other" */
+} merklize_device_info;
+
+/* The OpenCL devices of every platform, in the order `merklize devices` lists them. A machine
+ * with no OpenCL platform has 0 devices (MERKLIZE_OK); a failing driver is MERKLIZE_ERROR_OPENCL. */
+MERKLIZE_API merklize_status merklize_device_count(size_t *count);
+/* Facts of device `index` (0 .. count - 1); info->size must be set to sizeof(*info). */
+MERKLIZE_API merklize_status merklize_device_get_info(size_t index, merklize_device_info *info);
+
+/* A device and its OpenCL context. */
+typedef struct merklize_device merklize_device;
+
+/* `spec` as the command-line tool's --device takes it: "P:D", or a case-insensitive part of the
+ * platform's or the device's name or vendor, or "gpu" / "cpu". NULL or "": the default device
+ * (MERKLIZE_DEVICE if set, else the first GPU, else the first device). */
+MERKLIZE_API merklize_status merklize_device_open(const char *spec, merklize_device **device);
+/* A device of the caller's own context, so that merklize_build_cl can take the caller's buffers.
+ * Both are retained by the handle. */
+MERKLIZE_API merklize_status merklize_device_open_cl(struct _cl_context *context,
+                                                     struct _cl_device_id *device_id,
+                                                     merklize_device **device);
+MERKLIZE_API void merklize_device_free(merklize_device *device);
+/* Facts of an opened device (info->size set by the caller). */
+MERKLIZE_API merklize_status merklize_device_describe(const merklize_device *device,
+                                                      merklize_device_info *info);
+
+/* ---------------------------------------------------------------------------------------------
+ * Tree configuration
+ * ------------------------------------------------------------------------------------------- */
+
+/* Which levels a tree built from host memory keeps. */
+#define MERKLIZE_KEEP_ALL 0u                 /* every level, leaves included */
+#define MERKLIZE_KEEP_ROOT_ONLY 0xffffffffu /* the root alone */
+
+typedef struct merklize_tree_config {
+  uint32_t size;          /* sizeof(merklize_tree_config), set by merklize_tree_config_init */
+  const char *hash;       /* the node hash: "blake3" (NULL), "blake3-parent", "sha256",
+                             "rfc6962"; see merklize_hash_names() */
+  const char *shape;      /* "promote" (NULL): a lone last node moves up; "zero": leaves padded
+                             with zero leaves to a full tree (SSZ) */
+  int32_t depth;          /* -1: the natural depth; else the root's fixed depth (shape "zero",
+                             SSZ's limit): the tree of 2^depth leaves, zero leaves after N */
+  uint32_t arity;         /* children per node: 2, or 2..128 for a k-ary tree (no fixed depth) */
+  uint64_t leaf_size;     /* 0: the input is N 32-byte leaves; else it is data cut into blocks of
+                             leaf_size bytes (the last one shorter), each hashed into a leaf */
+  const char *leaf_hash;  /* leaf_size only: "sha256" or "blake3"; NULL: sha256 for sha256 trees,
+                             else blake3 */
+  const uint8_t *salt;    /* leaf_size only: salt_size bytes hashed before every block */
+  size_t salt_size;
+  int32_t mix_in_length;  /* nonzero: the root is SSZ's list root, the tree's root with
+                             `length` mixed in (sha256, shape "zero" only); proofs end with the
+                             length chunk */
+  uint64_t length;        /* the list's length for mix_in_length */
+  uint32_t keep;          /* builds from host memory keep levels keep..depth: MERKLIZE_KEEP_ALL,
+                             MERKLIZE_KEEP_ROOT_ONLY, or a level */
+} merklize_tree_config;
+
+/* The defaults: blake3, promote, natural depth, arity 2, 32-byte leaves, every level kept. */
+MERKLIZE_API void merklize_tree_config_init(merklize_tree_config *config);
+
+/* ---------------------------------------------------------------------------------------------
+ * Inputs
+ * ------------------------------------------------------------------------------------------- */
+
+/* Where an input comes from: host memory, a file by path, or an open file descriptor (read from
+ * its current position to its end; a pipe or a socket works). Files are streamed: a root or a
+ * proof of a file holds a few pieces of it in memory, whatever its size. */
+typedef enum merklize_source_kind {
+  MERKLIZE_SOURCE_MEMORY = 0,
+  MERKLIZE_SOURCE_PATH = 1,
+  MERKLIZE_SOURCE_FD = 2
+} merklize_source_kind;
+
+typedef struct merklize_source {
+  merklize_source_kind kind;
+  const void *data; /* MEMORY: the bytes (NULL only when size is 0) */
+  uint64_t size;
+  const char *path; /* PATH */
+  int fd;           /* FD: not closed by the library */
+} merklize_source;
+
+static inline merklize_source merklize_source_memory(const void *data, uint64_t size) {
+  merklize_source s;
+  s.kind = MERKLIZE_SOURCE_MEMORY;
+  s.data = data;
+  s.size = size;
+  s.path = NULL;
+  s.fd = -1;
+  return s;
+}
+static inline merklize_source merklize_source_path(const char *path) {
+  merklize_source s = merklize_source_memory(NULL, 0);
+  s.kind = MERKLIZE_SOURCE_PATH;
+  s.path = path;
+  return s;
+}
+static inline merklize_source merklize_source_fd(int fd) {
+  merklize_source s = merklize_source_memory(NULL, 0);
+  s.kind = MERKLIZE_SOURCE_FD;
+  s.fd = fd;
+  return s;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Builders and trees
+ * ------------------------------------------------------------------------------------------- */
+
+/* A tree configuration checked and bound to a device, with its programs and memory pools: build
+ * many trees with one builder. The device may be freed before the builder. */
+typedef struct merklize_builder merklize_builder;
+
+MERKLIZE_API merklize_status merklize_builder_create(merklize_device *device,
+                                                     const merklize_tree_config *config,
+                                                     merklize_builder **builder);
+MERKLIZE_API void merklize_builder_free(merklize_builder *builder);
+
+/* A built tree in host memory: its levels (those the configuration keeps) and its root. */
+typedef struct merklize_tree merklize_tree;
+
+/* Builds the tree of a source. From memory, the levels config.keep asks for are kept; from a
+ * file or a descriptor with keep = MERKLIZE_KEEP_ROOT_ONLY the input is streamed and only the
+ * root kept, with any other keep the input is read whole and built as from memory. An input of
+ * no leaves has a root only where the tree defines one (rfc6962, shape zero with a fixed depth);
+ * else it is MERKLIZE_ERROR_ARGUMENT. */
+MERKLIZE_API merklize_status merklize_build(merklize_builder *builder,
+                                            const merklize_source *source, merklize_tree **tree);
+
+/* The root alone, streamed from any source: root receives 32 bytes. */
+MERKLIZE_API merklize_status merklize_root(merklize_builder *builder, const merklize_source *source,
+                                           uint8_t root[MERKLIZE_DIGEST_SIZE]);
+
+MERKLIZE_API void merklize_tree_free(merklize_tree *tree);
+MERKLIZE_API merklize_status merklize_tree_root(const merklize_tree *tree,
+                                                uint8_t root[MERKLIZE_DIGEST_SIZE]);
+MERKLIZE_API uint64_t merklize_tree_leaf_count(const merklize_tree *tree);
+/* Stored levels above the leaves: the root is level merklize_tree_depth (a fixed depth or a mixed
+ * length adds levels above it that are not stored). */
+MERKLIZE_API uint32_t merklize_tree_depth(const merklize_tree *tree);
+/* The lowest level kept (0 when the leaves are). */
+MERKLIZE_API uint32_t merklize_tree_first_level(const merklize_tree *tree);
+/* Level `level`'s nodes, 32 bytes each, back to back, in the tree's own memory (no copy): valid
+ * while the tree lives. */
+MERKLIZE_API merklize_status merklize_tree_level(const merklize_tree *tree, uint32_t level,
+                                                 const uint8_t **nodes, uint64_t *count);
+MERKLIZE_API merklize_status merklize_tree_node(const merklize_tree *tree, uint32_t level,
+                                                uint64_t index, uint8_t node[MERKLIZE_DIGEST_SIZE]);
+
+/* The nodes merklize_build_cl writes for `leaf_count` leaves (levels 1..depth; 1 for one leaf). */
+MERKLIZE_API uint64_t merklize_output_node_count(uint64_t leaf_count);
+
+/* Device buffers in and out, nothing read back (binary trees of 32-byte leaves; the builder's
+ * device opened with merklize_device_open_cl on the buffers' context). `leaves` holds
+ * leaf_count x 32 bytes; `nodes` receives merklize_output_node_count(leaf_count) nodes: level 1
+ * first, the root (or, with a fixed depth above the natural one, the top stored node) last.
+ * Waits for `wait` (wait_count events) first. *done, if not NULL, receives a retained event that
+ * completes with the tree: release it with clReleaseEvent. */
+MERKLIZE_API merklize_status merklize_build_cl(merklize_builder *builder, struct _cl_mem *leaves,
+                                               uint64_t leaf_count, struct _cl_mem *nodes,
+                                               uint32_t wait_count,
+                                               struct _cl_event *const *wait,
+                                               struct _cl_event **done);
+
+/* ---------------------------------------------------------------------------------------------
+ * Proofs
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum merklize_proof_kind {
+  MERKLIZE_PROOF_INCLUSION = 1,   /* one leaf of a binary tree (RFC 9162's audit path for rfc6962;
+                                     the consensus specs' branch for an SSZ list) */
+  MERKLIZE_PROOF_MULTI = 2,       /* several leaves of a binary tree */
+  MERKLIZE_PROOF_CONSISTENCY = 3, /* an old tree is a prefix of a new one (RFC 9162 2.1.4) */
+  MERKLIZE_PROOF_KARY = 4         /* one leaf of a k-ary tree */
+} merklize_proof_kind;
+
+typedef enum merklize_encoding {
+  MERKLIZE_ENCODING_JSON = 0,  /* one line of JSON, as `merklize proof` prints it */
+  MERKLIZE_ENCODING_BINARY = 1 /* docs/PROOFS.md's binary form (not for k-ary proofs) */
+} merklize_encoding;
+
+typedef struct merklize_proof merklize_proof;
+
+/* Proofs from a tree that kept every level (MERKLIZE_KEEP_ALL). */
+MERKLIZE_API merklize_status merklize_prove(const merklize_tree *tree, uint64_t index,
+                                            merklize_proof **proof);
+/* `indices`: count leaf indices, any order, repeats allowed (the proof holds them sorted). */
+MERKLIZE_API merklize_status merklize_prove_multi(const merklize_tree *tree,
+                                                  const uint64_t *indices, size_t count,
+                                                  merklize_proof **proof);
+/* That the tree of the first old_size leaves is a prefix of this one (rfc6962 trees). */
+MERKLIZE_API merklize_status merklize_prove_consistency(const merklize_tree *tree,
+                                                        uint64_t old_size, merklize_proof **proof);
+/* The inclusion proof of leaf `index` of a source, streamed (only the chunk holding the leaf and
+ * the other chunks' tops are kept). */
+MERKLIZE_API merklize_status merklize_prove_source(merklize_builder *builder,
+                                                   const merklize_source *source, uint64_t index,
+                                                   merklize_proof **proof);
+
+MERKLIZE_API void merklize_proof_free(merklize_proof *proof);
+MERKLIZE_API merklize_proof_kind merklize_proof_get_kind(const merklize_proof *proof);
+/* Leaves of the tree the proof is about (the new tree's for a consistency proof). */
+MERKLIZE_API uint64_t merklize_proof_leaf_count(const merklize_proof *proof);
+/* The proven leaf indices (one for inclusion and k-ary proofs; the old size for a consistency
+ * proof), in the proof's own memory. */
+MERKLIZE_API merklize_status merklize_proof_indices(const merklize_proof *proof,
+                                                    const uint64_t **indices, size_t *count);
+/* The nodes the proof carries (siblings, from the leaves up), 32 bytes each, in the proof's own
+ * memory. For a k-ary proof: every level's siblings, back to back. */
+MERKLIZE_API merklize_status merklize_proof_nodes(const merklize_proof *proof,
+                                                  const uint8_t **nodes, size_t *count);
+
+MERKLIZE_API merklize_status merklize_proof_encode(const merklize_proof *proof,
+                                                   merklize_encoding encoding,
+                                                   merklize_bytes **encoded);
+/* Any kind of proof; the kind is read from the encoding. Untrusted input is checked: a malformed
+ * or oversized proof is MERKLIZE_ERROR_DECODE with the place and the reason. */
+MERKLIZE_API merklize_status merklize_proof_decode(const void *data, size_t size,
+                                                   merklize_encoding encoding,
+                                                   merklize_proof **proof);
+
+/* Verifies an inclusion, multi or k-ary proof: `leaves` holds leaf_count leaves of 32 bytes, one
+ * per proven index in the order of merklize_proof_indices. *valid receives 1 or 0; when 0,
+ * merklize_last_error() says why (a proof that does not verify is not a failed call: the status
+ * is MERKLIZE_OK). For a consistency proof use merklize_verify_consistency. */
+MERKLIZE_API merklize_status merklize_proof_verify(const merklize_proof *proof,
+                                                   const uint8_t *leaves, size_t leaf_count,
+                                                   const uint8_t root[MERKLIZE_DIGEST_SIZE],
+                                                   int *valid);
+MERKLIZE_API merklize_status merklize_verify_consistency(
+    const merklize_proof *proof, const uint8_t old_root[MERKLIZE_DIGEST_SIZE],
+    const uint8_t new_root[MERKLIZE_DIGEST_SIZE], int *valid);
+
+/* ---------------------------------------------------------------------------------------------
+ * Hashing
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum merklize_blake3_kind {
+  MERKLIZE_BLAKE3_HASH = 0,      /* BLAKE3's plain hash */
+  MERKLIZE_BLAKE3_KEYED = 1,     /* keyed_hash with a 32-byte key */
+  MERKLIZE_BLAKE3_DERIVE_KEY = 2 /* derive_key with a context string; the input is the material */
+} merklize_blake3_kind;
+
+typedef struct merklize_blake3_mode {
+  merklize_blake3_kind kind;
+  const uint8_t *key;  /* KEYED: 32 bytes */
+  const char *context; /* DERIVE_KEY: the context string */
+} merklize_blake3_mode;
+
+/* Full BLAKE3 of a source on the device (b3sum's result): out_size bytes of output (BLAKE3's
+ * extendable output; 32 is the usual digest). `mode` NULL: the plain hash. */
+MERKLIZE_API merklize_status merklize_blake3(merklize_device *device,
+                                             const merklize_blake3_mode *mode,
+                                             const merklize_source *source, uint8_t *out,
+                                             size_t out_size);
+
+/* hashtree's layer: `count` 64-byte blocks in, `count` SHA-256 digests out (the level above a
+ * level of SHA-256 nodes). digests and chunks may not overlap. */
+MERKLIZE_API merklize_status merklize_sha256_layer(merklize_device *device, uint8_t *digests,
+                                                   const uint8_t *chunks, uint64_t count);
+
+/* RFC 6962 leaf hashes, SHA-256(0x00 || entry), of the entries of a source: `framing` "lines"
+ * (each line an entry, without its newline) or "length-prefixed" (each entry after its length,
+ * 4 bytes big-endian). *leaves receives count x 32 bytes. */
+MERKLIZE_API merklize_status merklize_log_leaves(merklize_device *device,
+                                                 const merklize_source *source,
+                                                 const char *framing, merklize_bytes **leaves);
+
+/* ---------------------------------------------------------------------------------------------
+ * Formats: dm-verity, fs-verity, Bao
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct merklize_verity_config {
+  uint32_t size;            /* sizeof(merklize_verity_config), set by merklize_verity_config_init */
+  uint32_t data_block_size; /* dm-verity: 4096 by default */
+  uint32_t hash_block_size; /* dm-verity: 4096 by default; fs-verity's one block size */
+  const uint8_t *salt;      /* dm-verity: up to 256 bytes; fs-verity: up to 32 */
+  size_t salt_size;
+} merklize_verity_config;
+
+MERKLIZE_API void merklize_verity_config_init(merklize_verity_config *config);
+
+/* dm-verity's hash tree of a source (as `veritysetup format --no-superblock` writes it to the
+ * hash device) and its root hash. *hash_tree may be NULL to get the root alone. */
+MERKLIZE_API merklize_status merklize_dm_verity(merklize_device *device,
+                                                const merklize_verity_config *config,
+                                                const merklize_source *source,
+                                                uint8_t root[MERKLIZE_DIGEST_SIZE],
+                                                merklize_bytes **hash_tree);
+
+/* fs-verity's file digest (as `fsverity digest` prints it, SHA-256) and its Merkle tree (as
+ * `fsverity digest --out-merkle-tree` writes it); hash_block_size is the block size. *tree may be
+ * NULL. */
+MERKLIZE_API merklize_status merklize_fs_verity(merklize_device *device,
+                                                const merklize_verity_config *config,
+                                                const merklize_source *source,
+                                                uint8_t file_digest[MERKLIZE_DIGEST_SIZE],
+                                                merklize_bytes **tree);
+
+/* Bao's outboard encoding of a source (as `bao encode --outboard` writes it) and its root, the
+ * BLAKE3 hash of the data. *outboard may be NULL. */
+MERKLIZE_API merklize_status merklize_bao_outboard(merklize_device *device,
+                                                   const merklize_source *source,
+                                                   uint8_t root[MERKLIZE_DIGEST_SIZE],
+                                                   merklize_bytes **outboard);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MERKLIZE_H */
