@@ -142,12 +142,12 @@ public:
 
   // The chaining values of an input's BLAKE3 chunks (an empty input has none here: its one empty
   // chunk is small_input's), streamed through the device.
-  device_leaves chunk_cvs_of(input &in) {
-    return stream(in, blake3::chunk_len,
-                  [&](const cl::Buffer &piece, std::uint64_t bytes, std::uint64_t first,
-                      const cl::Buffer &out, const std::vector<cl::Event> &wait) {
-                    return logged(enqueue_chunk_cvs(piece, bytes, first, out, first, wait));
-                  });
+  device_leaves chunk_cvs_of(input &in) { return stream(in, blake3::chunk_len, chunk_cvs()); }
+
+  // The same over the first `bytes` bytes of data that `read` gives (host memory, for one).
+  device_leaves chunk_cvs_of(const data_reader &read, std::uint64_t bytes,
+                             const std::string &what) {
+    return stream_range(read, 0, bytes, what, blake3::chunk_len, chunk_cvs());
   }
 
   // A device buffer of `bytes` bytes, refused with a message naming `what` where the device
@@ -244,6 +244,15 @@ private:
     return [this, &rule](const cl::Buffer &piece, std::uint64_t bytes, std::uint64_t first,
                          const cl::Buffer &out, const std::vector<cl::Event> &wait) {
       return logged(enqueue_leaves(rule, piece, 0, bytes, out, first, wait));
+    };
+  }
+
+  // Computes the chaining values of the piece's chunks, which are the input's chunks from
+  // `first` on.
+  piece_work chunk_cvs() {
+    return [this](const cl::Buffer &piece, std::uint64_t bytes, std::uint64_t first,
+                  const cl::Buffer &out, const std::vector<cl::Event> &wait) {
+      return logged(enqueue_chunk_cvs(piece, bytes, first, out, first, wait));
     };
   }
 

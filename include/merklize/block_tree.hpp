@@ -73,36 +73,49 @@ inline void check_block_index(const std::string &name, std::uint64_t index, std:
                 " bytes");
 }
 
-// The root of the binary tree of `options` (node hash, shape, fixed depth) over the leaves of an
-// input's data blocks (at least one byte).
-inline digest block_tree_root(block_hasher &h, input &in, const leaf_rule &rule,
-                              const tree_options &options) {
-  const device_leaves leaves = h.leaves_of(in, rule);
-  if (leaves.count == 0) throw error(in.name() + " is empty: a tree needs at least one data block");
-  config cfg;
-  cfg.tree = options;
+// The root of the binary tree of m's configuration (node hash, shape, fixed depth) over leaves on
+// the device (at least one), built by `m`, a merkleizer of h's context; `name` names the data.
+inline digest block_tree_root(merkleizer &m, block_hasher &h, const device_leaves &leaves,
+                              const std::string &name) {
+  if (leaves.count == 0) throw error(name + " is empty: a tree needs at least one data block");
+  const tree_options &options = m.configuration().tree;
   const tree_layout layout(leaves.count);
   const unsigned root_level = root_depth(options, layout); // refuses a bad fixed depth
-  const detail::device_nodes built = detail::build_on_leaves(h, leaves, cfg, in.name());
+  const detail::device_nodes built = detail::build_on_leaves(m, h, leaves, name);
   digest root; // the last node written: the top stored node
   detail::read_blocking(built.queue, built.nodes, built.bytes - node_bytes, node_bytes, root.data(),
                         {built.built});
   return extend_root(options.hash, root, layout.depth(), root_level);
 }
 
-// The inclusion proof of leaf `index` of block_tree_root's tree: the tree built on the device as
-// there, and only the leaf's path read back (device_prover::gather).
+// The root of the binary tree of `options` (node hash, shape, fixed depth) over the leaves of an
+// input's data blocks (at least one byte).
+inline digest block_tree_root(block_hasher &h, input &in, const leaf_rule &rule,
+                              const tree_options &options) {
+  const device_leaves leaves = h.leaves_of(in, rule);
+  merkleizer m(h.context(), h.device(), config{options});
+  return block_tree_root(m, h, leaves, in.name());
+}
+
+// The inclusion proof of leaf `index` of block_tree_root's tree over leaves on the device, data
+// blocks of `block_bytes` bytes: the tree built by `m` as there, and only the leaf's path read
+// back (device_prover::gather).
+inline inclusion_proof block_tree_prove(merkleizer &m, block_hasher &h, const device_leaves &leaves,
+                                        std::uint64_t block_bytes, std::uint64_t index,
+                                        const std::string &name) {
+  check_block_index(name, index, leaves.count, block_bytes);     // a pipe's count: only now
+  root_depth(m.configuration().tree, tree_layout(leaves.count)); // refuses a bad fixed depth
+  const detail::device_nodes built = detail::build_on_leaves(m, h, leaves, name);
+  device_prover prover(m);
+  return prover.gather(leaves.buffer, built.nodes, leaves.count, {index}, {built.built}).front();
+}
+
+// The same over the leaves of an input's data blocks.
 inline inclusion_proof block_tree_prove(block_hasher &h, input &in, const leaf_rule &rule,
                                         const tree_options &options, std::uint64_t index) {
   const device_leaves leaves = h.leaves_of(in, rule);
-  check_block_index(in.name(), index, leaves.count, rule.block_bytes); // a pipe's count: only now
-  config cfg;
-  cfg.tree = options;
-  root_depth(options, tree_layout(leaves.count)); // refuses a bad fixed depth
-  merkleizer m(h.context(), h.device(), cfg);
-  const detail::device_nodes built = detail::build_on_leaves(m, h, leaves, in.name());
-  device_prover prover(m);
-  return prover.gather(leaves.buffer, built.nodes, leaves.count, {index}, {built.built}).front();
+  merkleizer m(h.context(), h.device(), config{options});
+  return block_tree_prove(m, h, leaves, rule.block_bytes, index, in.name());
 }
 
 // The hash-block tree of dm-verity and fs-verity (formats/verity_tree.hpp) over leaves on the
@@ -141,26 +154,39 @@ inline verity_tree verity_tree_on_device(block_hasher &h, const device_leaves &l
   return tree;
 }
 
-// veritysetup format --no-superblock's root hash and (with keep_levels) hash device, of an
-// input of whole data blocks.
-inline verity_tree dm_verity_tree(block_hasher &h, input &in, const dm_verity_options &options,
-                                  bool keep_levels = true) {
-  if (in.size()) check_dm_verity(options, *in.size(), in.name());
-  const device_leaves leaves = h.leaves_of(in, dm_verity_data_rule(options));
-  check_dm_verity(options, leaves.input_bytes, in.name()); // a pipe's size is known only now
+// veritysetup format --no-superblock's root hash and (with keep_levels) hash device, of data
+// (named `name`) of whole data blocks whose leaves, dm_verity_data_rule's, are on the device.
+inline verity_tree dm_verity_tree(block_hasher &h, const device_leaves &leaves,
+                                  const dm_verity_options &options, bool keep_levels,
+                                  const std::string &name) {
+  check_dm_verity(options, leaves.input_bytes, name); // a pipe's size is known only now
   return verity_tree_on_device(h, leaves, dm_verity_hash_rule(options), keep_levels);
 }
 
-// fsverity digest's file digest and (with keep_levels) Merkle tree of an input of any size.
-inline fs_verity_result fs_verity_tree(block_hasher &h, input &in, const fs_verity_options &options,
-                                       bool keep_levels = true) {
-  check_fs_verity(options);
-  const device_leaves leaves = h.leaves_of(in, fs_verity_rule(options));
+// The same of an input.
+inline verity_tree dm_verity_tree(block_hasher &h, input &in, const dm_verity_options &options,
+                                  bool keep_levels = true) {
+  if (in.size()) check_dm_verity(options, *in.size(), in.name());
+  return dm_verity_tree(h, h.leaves_of(in, dm_verity_data_rule(options)), options, keep_levels,
+                        in.name());
+}
+
+// fsverity digest's file digest and (with keep_levels) Merkle tree of data of any size whose
+// leaves, fs_verity_rule's, are on the device.
+inline fs_verity_result fs_verity_tree(block_hasher &h, const device_leaves &leaves,
+                                       const fs_verity_options &options, bool keep_levels) {
   fs_verity_result result;
   if (leaves.count > 0)
     result.tree = verity_tree_on_device(h, leaves, fs_verity_rule(options), keep_levels);
   result.file_digest = fs_verity_file_digest(result.tree.root, leaves.input_bytes, options);
   return result;
+}
+
+// The same of an input.
+inline fs_verity_result fs_verity_tree(block_hasher &h, input &in, const fs_verity_options &options,
+                                       bool keep_levels = true) {
+  check_fs_verity(options);
+  return fs_verity_tree(h, h.leaves_of(in, fs_verity_rule(options)), options, keep_levels);
 }
 
 namespace detail {
@@ -186,11 +212,11 @@ inline cl::Buffer bao_pairs_on_device(block_hasher &h, const device_leaves &cvs,
 
 } // namespace detail
 
-// Bao's outboard and the BLAKE3 root of an input of any size: the chunks' chaining values
-// computed on the device and the outboard laid out there, read back in one read; the root is
-// pair 0, the root's children, compressed as the root on the host.
-inline bao_outboard bao_outboard_of(block_hasher &h, input &in) {
-  const device_leaves cvs = h.chunk_cvs_of(in);
+// Bao's outboard and the BLAKE3 root of data (named `name`) of any size whose chunks' chaining
+// values are on the device (block_hasher::chunk_cvs_of): the outboard laid out there and read
+// back in one read; the root is pair 0, the root's children, compressed as the root on the host.
+inline bao_outboard bao_outboard_of(block_hasher &h, const device_leaves &cvs,
+                                    const std::string &name) {
   bao_outboard out;
   const auto header = bao_length_header(cvs.input_bytes);
   if (cvs.count <= 1) { // one chunk: its root is the chunk finished as the root
@@ -198,7 +224,7 @@ inline bao_outboard bao_outboard_of(block_hasher &h, input &in) {
     out.root = blake3::hash(cvs.small_input.data(), cvs.small_input.size());
     return out;
   }
-  const cl::Buffer pairs = detail::bao_pairs_on_device(h, cvs, in.name());
+  const cl::Buffer pairs = detail::bao_pairs_on_device(h, cvs, name);
   out.bytes.resize(static_cast<std::size_t>(bao_outboard_bytes(cvs.input_bytes)));
   std::copy(header.begin(), header.end(), out.bytes.begin());
   detail::read_blocking(h.queue(), pairs, 0, out.bytes.size() - header.size(),
@@ -208,6 +234,11 @@ inline bao_outboard bao_outboard_of(block_hasher &h, input &in) {
   std::memcpy(right.data(), out.bytes.data() + header.size() + node_bytes, node_bytes);
   out.root = node_hash(hash_kind::blake3_parent, left, right, true);
   return out;
+}
+
+// The same of an input.
+inline bao_outboard bao_outboard_of(block_hasher &h, input &in) {
+  return bao_outboard_of(h, h.chunk_cvs_of(in), in.name());
 }
 
 } // namespace merklize

@@ -36,6 +36,10 @@ inline void check_kary(const kary_options &options) {
     throw error("arity " + std::to_string(k) + ": a k-ary tree takes a power of two from 2 to 128");
   if (options.hash == hash_kind::blake3_parent)
     throw error("blake3-parent compresses two children only: a k-ary tree takes sha256 or blake3");
+  // kary_node and the device hash any other hash as BLAKE3: an rfc6962 k-ary tree would be a
+  // blake3 one under another name.
+  if (options.hash == hash_kind::rfc6962)
+    throw error("rfc6962 is RFC 6962's binary tree: a k-ary tree takes sha256 or blake3");
 }
 
 // The node over `count` children at `children` (1 < count <= k).

@@ -12,6 +12,7 @@
 #include "detail/json.hpp"
 #include "kary.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,21 +33,28 @@ inline std::string to_json(const kary_proof &proof) {
   return out + "]}";
 }
 
-// Whether `text` is a JSON object whose "kind" is "kary-inclusion" (false for anything else,
-// malformed text included: the caller's own decoder reports that).
-inline bool is_kary_proof_json(std::string_view text) {
+// The "kind" of a JSON object ("inclusion", "multiproof", "consistency", "kary-inclusion"), or
+// nothing where `text` is no object or has no string "kind" (malformed text included: the
+// decoder of the kind reports that).
+inline std::optional<std::string> json_proof_kind(std::string_view text) {
   try {
     detail::json::reader r(text);
-    if (r.peek() != detail::json::kind::object) return false;
+    if (r.peek() != detail::json::kind::object) return std::nullopt;
     r.begin_object();
     for (std::string key; r.next_key(key);) {
       if (key == "kind")
-        return r.peek() == detail::json::kind::string && r.string() == "kary-inclusion";
+        return r.peek() == detail::json::kind::string ? std::optional<std::string>(r.string())
+                                                      : std::nullopt;
       r.skip();
     }
   } catch (const error &) {
   }
-  return false;
+  return std::nullopt;
+}
+
+// Whether `text` is a JSON object whose "kind" is "kary-inclusion".
+inline bool is_kary_proof_json(std::string_view text) {
+  return json_proof_kind(text) == "kary-inclusion";
 }
 
 namespace detail {

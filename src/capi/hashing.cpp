@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// Hashing on a device: full BLAKE3 (hash.hpp's blake3_device, as `merklize b3sum`), the SHA-256
+// layer (layer.hpp, hashtree's contract) and RFC 6962 leaf hashes of log entries (leaf_hash.hpp,
+// as `merklize leaf-hash`). Each call holds the device's mutex.
+#include "handles.hpp"
+#include "sources.hpp"
+
+#include <merklize/entries.hpp>
+#include <merklize/hash.hpp>
+#include <merklize/layer.hpp>
+#include <merklize/leaf_hash.hpp>
+
+#include <cstring>
+
+namespace merklize_capi {
+namespace {
+
+blake3_mode mode_of(const merklize_blake3_mode *mode) {
+  if (!mode || mode->kind == MERKLIZE_BLAKE3_HASH) return blake3_mode::hash();
+  if (mode->kind == MERKLIZE_BLAKE3_KEYED) {
+    required(mode->key, "merklize_blake3", "mode->key");
+    return blake3_mode::keyed(mode->key);
+  }
+  if (mode->kind == MERKLIZE_BLAKE3_DERIVE_KEY) {
+    required(mode->context, "merklize_blake3", "mode->context");
+    return blake3_mode::derive_key(mode->context);
+  }
+  throw argument_error("merklize_blake3: mode->kind is " +
+                       std::to_string(static_cast<int>(mode->kind)) +
+                       ": MERKLIZE_BLAKE3_HASH (0), MERKLIZE_BLAKE3_KEYED (1) or "
+                       "MERKLIZE_BLAKE3_DERIVE_KEY (2)");
+}
+
+// Refuses a layer whose input and output overlap: the device hashes every block at once.
+void check_layer(const uint8_t *digests, const uint8_t *chunks, uint64_t count) {
+  required(digests, "merklize_sha256_layer", "digests");
+  required(chunks, "merklize_sha256_layer", "chunks");
+  if (count > UINT64_MAX / sha256::block_len || count * sha256::block_len > SIZE_MAX)
+    throw argument_error("merklize_sha256_layer: count " + std::to_string(count) +
+                         " blocks of 64 bytes are more than memory can hold");
+  const auto out = reinterpret_cast<std::uintptr_t>(digests);
+  const auto in = reinterpret_cast<std::uintptr_t>(chunks);
+  if (out < in + count * sha256::block_len && in < out + count * node_bytes)
+    throw argument_error("merklize_sha256_layer: `digests` and `chunks` overlap");
+}
+
+} // namespace
+} // namespace merklize_capi
+
+using namespace merklize_capi;
+
+extern "C" {
+
+merklize_status merklize_blake3(merklize_device *device, const merklize_blake3_mode *mode,
+                                const merklize_source *source, uint8_t *out, size_t out_size) {
+  return guarded([&] {
+    merklize_device &d = required(device, "merklize_blake3", "device");
+    if (out_size > 0) required(out, "merklize_blake3", "out");
+    const merklize::blake3_mode m = mode_of(mode);
+    const std::lock_guard<std::mutex> lock(d.mutex);
+    opened_source opened(source, "merklize_blake3");
+    merklize::blake3_device &b3 = d.blake3();
+    if (opened.in_memory()) return b3.hash(m, opened.data(), opened.size(), out, out_size);
+    std::size_t written = 0; // the output comes in pieces, once the input is all read
+    b3.hash(
+        m, opened.input(),
+        [&](const std::uint8_t *bytes, std::size_t size) {
+          std::memcpy(out + written, bytes, size);
+          written += size;
+        },
+        out_size);
+  });
+}
+
+merklize_status merklize_sha256_layer(merklize_device *device, uint8_t *digests,
+                                      const uint8_t *chunks, uint64_t count) {
+  return guarded([&] {
+    merklize_device &d = required(device, "merklize_sha256_layer", "device");
+    if (count == 0) return;
+    check_layer(digests, chunks, count);
+    const std::lock_guard<std::mutex> lock(d.mutex);
+    merklize::hash_layer(d.queue(), digests, count * merklize::node_bytes, chunks,
+                         count * merklize::sha256::block_len);
+  });
+}
+
+merklize_status merklize_log_leaves(merklize_device *device, const merklize_source *source,
+                                    const char *framing, merklize_bytes **leaves) {
+  return guarded([&] {
+    merklize_device &d = required(device, "merklize_log_leaves", "device");
+    required(leaves, "merklize_log_leaves", "leaves");
+    required(framing, "merklize_log_leaves", "framing");
+    const merklize::entry_framing f =
+        for_field("framing", [&] { return merklize::parse_entry_framing(framing); });
+    const std::lock_guard<std::mutex> lock(d.mutex);
+    opened_source opened(source, "merklize_log_leaves");
+    const byte_view data = opened.whole();
+    const auto spans = merklize::split_entries(data.data, data.size, f, opened.name());
+    auto out = std::make_unique<merklize_bytes>();
+    if (!spans.empty()) {
+      const auto hashed = merklize::hash_entries(d.queue(), data.data, data.size, spans);
+      out->data.resize(hashed.size() * merklize::node_bytes);
+      std::memcpy(out->data.data(), hashed.data(), out->data.size());
+    }
+    *leaves = out.release();
+  });
+}
+
+} // extern "C"
