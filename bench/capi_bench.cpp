@@ -72,7 +72,7 @@ void compare(const char *what, merklize::merkleizer &cpp, merklize_builder *c,
     std::exit(1);
   }
   const stats x = stats_of(cpp_ms), y = stats_of(c_ms);
-  std::printf("%-34s C++ %9.2f ms (fastest %9.2f)  C %9.2f ms (fastest %9.2f)  C/C++ %+.1f%% "
+  std::printf("%-30s C++ %9.3f ms (fastest %9.3f)  C %9.3f ms (fastest %9.3f)  C/C++ %+.1f%% "
               "(fastest %+.1f%%)\n",
               what, x.median, x.fastest, y.median, y.fastest, 100 * (y.median / x.median - 1),
               100 * (y.fastest / x.fastest - 1));

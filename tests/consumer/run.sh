@@ -68,7 +68,8 @@ flags=$("$pkg_config" --cflags --libs merklize)
 # shellcheck disable=SC2086 # the flags are words
 "$cxx" -std=c++17 -o "$dir/pkg-config-consumer" "$here/consumer.cpp" $flags ||
   { echo "FAILED: $cxx -std=c++17 consumer.cpp $flags"; exit 1; }
-check "with pkg-config --cflags --libs merklize ($flags)" "$dir/pkg-config-consumer"
+# -lmerklize is in the flags: where the linker keeps it (no --as-needed), it is loaded too.
+LD_LIBRARY_PATH="$prefix/$libdir" check "with pkg-config --cflags --libs merklize ($flags)" "$dir/pkg-config-consumer"
 
 # C, merklize.h alone: -lmerklize from pkg-config, the shared library found at run time through
 # LD_LIBRARY_PATH as an installed one is through ld.so's paths; then the static library, with
