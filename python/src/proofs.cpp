@@ -75,7 +75,7 @@ verdict verify_consistency(const proof_object &p, nb::handle old_root, nb::handl
 } // namespace
 
 void bind_proofs(nb::module_ &m) {
-  nb::class_<proof_object>(m, "_Proof")
+  nb::class_<proof_object>(m, "_Proof", nb::is_weak_referenceable())
       .def("kind",
            [](const proof_object &p) { return static_cast<int>(merklize_proof_get_kind(p.handle.get())); })
       .def("leaf_count",

@@ -121,7 +121,7 @@ byte_rows level_of(nb::handle self, std::uint32_t level) {
 }
 
 void bind_tree(nb::module_ &m) {
-  nb::class_<tree_object>(m, "_Tree")
+  nb::class_<tree_object>(m, "_Tree", nb::is_weak_referenceable())
       .def("root",
            [](const tree_object &t) {
              digest_array root;
