@@ -61,9 +61,8 @@ byte_rows rows_of(const std::uint8_t *data, std::uint64_t count, std::size_t wid
 byte_rows rows_owning(bytes_ptr bytes, std::size_t width) {
   const std::uint8_t *data = merklize_bytes_data(bytes.get());
   const std::size_t count = merklize_bytes_size(bytes.get()) / width;
-  nb::capsule owner(bytes.get(), [](void *p) noexcept {
-    merklize_bytes_free(static_cast<merklize_bytes *>(p));
-  });
+  nb::capsule owner(
+      bytes.get(), [](void *p) noexcept { merklize_bytes_free(static_cast<merklize_bytes *>(p)); });
   bytes.release(); // the capsule frees it now
   return rows_of(data, count, width, owner);
 }

@@ -56,11 +56,12 @@ info_tuple describe(const device_object &self) {
 } // namespace
 
 void bind_devices(nb::module_ &m) {
-  m.def("device_count", &device_count);
-  m.def("device_info", &device_info, nb::arg("index"));
-  nb::class_<device_object>(m, "_Device")
-      .def("__init__", &open_device, nb::arg("spec").none())
-      .def("info", &describe);
+  m.def("device_count", &device_count, "merklize_device_count().");
+  m.def("device_info", &device_info, nb::arg("index"),
+        "merklize_device_get_info(index): (spec, name, vendor, platform, type).");
+  nb::class_<device_object>(m, "_Device", "merklize_device: merklize.Device's handle.")
+      .def("__init__", &open_device, nb::arg("spec").none(), "merklize_device_open(spec).")
+      .def("info", &describe, "merklize_device_describe(): (spec, name, vendor, platform, type).");
 }
 
 } // namespace merklize_python

@@ -27,14 +27,23 @@ void bind_errors(nb::module_ &m) {
       raise(f);
     }
   });
-  m.def("version", [] { return std::string(merklize_version()); });
-  m.def("abi_version", [] { return merklize_abi_version(); });
-  m.def("status_name", [](int status) {
-    return std::string(merklize_status_name(static_cast<merklize_status>(status)));
-  });
-  m.def("hash_names", [] { return std::string(merklize_hash_names()); });
-  m.def("shape_names", [] { return std::string(merklize_shape_names()); });
-  m.def("leaf_hash_names", [] { return std::string(merklize_leaf_hash_names()); });
+  m.def(
+      "version", [] { return std::string(merklize_version()); }, "merklize_version().");
+  m.def(
+      "abi_version", [] { return merklize_abi_version(); }, "merklize_abi_version().");
+  m.def(
+      "status_name",
+      [](int status) {
+        return std::string(merklize_status_name(static_cast<merklize_status>(status)));
+      },
+      nb::arg("status"), "merklize_status_name(status).");
+  m.def(
+      "hash_names", [] { return std::string(merklize_hash_names()); }, "merklize_hash_names().");
+  m.def(
+      "shape_names", [] { return std::string(merklize_shape_names()); }, "merklize_shape_names().");
+  m.def(
+      "leaf_hash_names", [] { return std::string(merklize_leaf_hash_names()); },
+      "merklize_leaf_hash_names().");
 }
 
 } // namespace merklize_python

@@ -30,9 +30,8 @@ merklize_verity_config verity_config(std::uint32_t data_block_size, std::uint32_
   return config;
 }
 
-rooted dm_verity(device_object &device, int kind, nb::handle payload,
-                 std::uint32_t data_block_size, std::uint32_t hash_block_size,
-                 const nb::bytes &salt, bool want_tree) {
+rooted dm_verity(device_object &device, int kind, nb::handle payload, std::uint32_t data_block_size,
+                 std::uint32_t hash_block_size, const nb::bytes &salt, bool want_tree) {
   const held_source source(kind, payload);
   const merklize_verity_config config = verity_config(data_block_size, hash_block_size, salt);
   digest_array root;
@@ -76,11 +75,12 @@ rooted bao_outboard(device_object &device, int kind, nb::handle payload, bool wa
 void bind_formats(nb::module_ &m) {
   m.def("dm_verity", &dm_verity, nb::arg("device"), nb::arg("kind"), nb::arg("payload"),
         nb::arg("data_block_size"), nb::arg("hash_block_size"), nb::arg("salt"),
-        nb::arg("want_tree"));
+        nb::arg("want_tree"), "merklize_dm_verity(): (root, hash tree or None).");
   m.def("fs_verity", &fs_verity, nb::arg("device"), nb::arg("kind"), nb::arg("payload"),
-        nb::arg("block_size"), nb::arg("salt"), nb::arg("want_tree"));
+        nb::arg("block_size"), nb::arg("salt"), nb::arg("want_tree"),
+        "merklize_fs_verity(): (file digest, Merkle tree or None).");
   m.def("bao_outboard", &bao_outboard, nb::arg("device"), nb::arg("kind"), nb::arg("payload"),
-        nb::arg("want_outboard"));
+        nb::arg("want_outboard"), "merklize_bao_outboard(): (root, outboard or None).");
 }
 
 } // namespace merklize_python

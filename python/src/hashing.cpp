@@ -66,11 +66,13 @@ byte_rows log_leaves(device_object &device, int kind, nb::handle payload,
 } // namespace
 
 void bind_hashing(nb::module_ &m) {
-  m.def("blake3", &blake3, nb::arg("device"), nb::arg("kind"), nb::arg("payload"),
-        nb::arg("mode"), nb::arg("key").none(), nb::arg("context").none(), nb::arg("length"));
-  m.def("sha256_layer", &sha256_layer, nb::arg("device"), nb::arg("chunks"));
+  m.def("blake3", &blake3, nb::arg("device"), nb::arg("kind"), nb::arg("payload"), nb::arg("mode"),
+        nb::arg("key").none(), nb::arg("context").none(), nb::arg("length"),
+        "merklize_blake3(device, mode, source, length bytes out).");
+  m.def("sha256_layer", &sha256_layer, nb::arg("device"), nb::arg("chunks"),
+        "merklize_sha256_layer(device, chunks): the digests as bytes.");
   m.def("log_leaves", &log_leaves, nb::arg("device"), nb::arg("kind"), nb::arg("payload"),
-        nb::arg("framing"));
+        nb::arg("framing"), "merklize_log_leaves(device, source, framing): an (n, 32) array.");
 }
 
 } // namespace merklize_python

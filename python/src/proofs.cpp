@@ -75,17 +75,28 @@ verdict verify_consistency(const proof_object &p, nb::handle old_root, nb::handl
 } // namespace
 
 void bind_proofs(nb::module_ &m) {
-  nb::class_<proof_object>(m, "_Proof", nb::is_weak_referenceable())
-      .def("kind",
-           [](const proof_object &p) { return static_cast<int>(merklize_proof_get_kind(p.handle.get())); })
-      .def("leaf_count",
-           [](const proof_object &p) { return merklize_proof_leaf_count(p.handle.get()); })
-      .def("indices", &indices_of)
-      .def("nodes", &nodes_of)
-      .def("encode", &encode, nb::arg("encoding"))
-      .def_static("decode", &decode, nb::arg("data"), nb::arg("encoding"))
-      .def("verify", &verify, nb::arg("leaves"), nb::arg("root"))
-      .def("verify_consistency", &verify_consistency, nb::arg("old_root"), nb::arg("new_root"));
+  nb::class_<proof_object>(m, "_Proof", nb::is_weak_referenceable(),
+                           "merklize_proof: merklize.Proof's handle.")
+      .def(
+          "kind",
+          [](const proof_object &p) {
+            return static_cast<int>(merklize_proof_get_kind(p.handle.get()));
+          },
+          "merklize_proof_get_kind(): 1 inclusion, 2 multi, 3 consistency, 4 k-ary.")
+      .def(
+          "leaf_count",
+          [](const proof_object &p) { return merklize_proof_leaf_count(p.handle.get()); },
+          "merklize_proof_leaf_count().")
+      .def("indices", &indices_of, "merklize_proof_indices().")
+      .def("nodes", &nodes_of,
+           "merklize_proof_nodes(): a read-only (n, 32) uint8 array over the proof's memory.")
+      .def("encode", &encode, nb::arg("encoding"), "merklize_proof_encode(encoding).")
+      .def_static("decode", &decode, nb::arg("data"), nb::arg("encoding"),
+                  "merklize_proof_decode(data, encoding).")
+      .def("verify", &verify, nb::arg("leaves"), nb::arg("root"),
+           "merklize_proof_verify(leaves, root): (valid, the reason if not).")
+      .def("verify_consistency", &verify_consistency, nb::arg("old_root"), nb::arg("new_root"),
+           "merklize_verify_consistency(old_root, new_root): (valid, the reason if not).");
 }
 
 } // namespace merklize_python

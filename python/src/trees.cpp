@@ -72,8 +72,7 @@ tree_object build(builder_object &self, int kind, nb::handle payload) {
   return tree_object{tree_ptr(tree)};
 }
 
-proof_object prove_source(builder_object &self, int kind, nb::handle payload,
-                          std::uint64_t index) {
+proof_object prove_source(builder_object &self, int kind, nb::handle payload, std::uint64_t index) {
   const held_source source(kind, payload);
   merklize_proof *proof = nullptr;
   {
@@ -84,7 +83,8 @@ proof_object prove_source(builder_object &self, int kind, nb::handle payload,
 }
 
 void bind_builder(nb::module_ &m) {
-  nb::class_<tree_config>(m, "_TreeConfig")
+  nb::class_<tree_config>(m, "_TreeConfig",
+                          "merklize_tree_config's members, as merklize/_trees.py checked them.")
       .def(nb::init<>())
       .def_rw("hash", &tree_config::hash, nb::arg("value").none())
       .def_rw("shape", &tree_config::shape, nb::arg("value").none())
@@ -95,11 +95,13 @@ void bind_builder(nb::module_ &m) {
       .def_rw("salt", &tree_config::salt)
       .def_rw("mix_in_length", &tree_config::mix_in_length, nb::arg("value").none())
       .def_rw("keep", &tree_config::keep);
-  nb::class_<builder_object>(m, "_Builder")
-      .def("__init__", &create_builder, nb::arg("device"), nb::arg("config"))
-      .def("root", &root_of, nb::arg("kind"), nb::arg("payload"))
-      .def("build", &build, nb::arg("kind"), nb::arg("payload"))
-      .def("prove", &prove_source, nb::arg("kind"), nb::arg("payload"), nb::arg("index"));
+  nb::class_<builder_object>(m, "_Builder", "merklize_builder: merklize.Builder's handle.")
+      .def("__init__", &create_builder, nb::arg("device"), nb::arg("config"),
+           "merklize_builder_create(device, config).")
+      .def("root", &root_of, nb::arg("kind"), nb::arg("payload"), "merklize_root(source).")
+      .def("build", &build, nb::arg("kind"), nb::arg("payload"), "merklize_build(source).")
+      .def("prove", &prove_source, nb::arg("kind"), nb::arg("payload"), nb::arg("index"),
+           "merklize_prove_source(source, index).");
 }
 
 // Proofs from a built tree, on the host (the GIL released: a multiproof may be long).
@@ -112,6 +114,12 @@ template <class Prove> proof_object proved(const tree_object &t, Prove &&prove) 
   return proof_object{proof_ptr(proof)};
 }
 
+nb::bytes tree_root(const tree_object &t) {
+  digest_array root;
+  check(merklize_tree_root(t.handle.get(), root));
+  return to_bytes(root, sizeof root);
+}
+
 byte_rows level_of(nb::handle self, std::uint32_t level) {
   const tree_object &t = nb::cast<const tree_object &>(self);
   const std::uint8_t *nodes = nullptr;
@@ -120,42 +128,51 @@ byte_rows level_of(nb::handle self, std::uint32_t level) {
   return rows_of(nodes, count, MERKLIZE_DIGEST_SIZE, self);
 }
 
+nb::bytes node_of(const tree_object &t, std::uint32_t level, std::uint64_t index) {
+  digest_array node;
+  check(merklize_tree_node(t.handle.get(), level, index, node));
+  return to_bytes(node, sizeof node);
+}
+
+proof_object prove(const tree_object &t, std::uint64_t index) {
+  return proved(
+      t, [&](const merklize_tree *h, merklize_proof **p) { return merklize_prove(h, index, p); });
+}
+
+proof_object prove_multi(const tree_object &t, const std::vector<std::uint64_t> &indices) {
+  return proved(t, [&](const merklize_tree *h, merklize_proof **p) {
+    return merklize_prove_multi(h, indices.data(), indices.size(), p);
+  });
+}
+
+proof_object prove_consistency(const tree_object &t, std::uint64_t old_size) {
+  return proved(t, [&](const merklize_tree *h, merklize_proof **p) {
+    return merklize_prove_consistency(h, old_size, p);
+  });
+}
+
 void bind_tree(nb::module_ &m) {
-  nb::class_<tree_object>(m, "_Tree", nb::is_weak_referenceable())
-      .def("root",
-           [](const tree_object &t) {
-             digest_array root;
-             check(merklize_tree_root(t.handle.get(), root));
-             return to_bytes(root, sizeof root);
-           })
-      .def("leaf_count", [](const tree_object &t) { return merklize_tree_leaf_count(t.handle.get()); })
-      .def("depth", [](const tree_object &t) { return merklize_tree_depth(t.handle.get()); })
-      .def("first_level",
-           [](const tree_object &t) { return merklize_tree_first_level(t.handle.get()); })
-      .def("level", &level_of, nb::arg("level"))
-      .def("node",
-           [](const tree_object &t, std::uint32_t level, std::uint64_t index) {
-             digest_array node;
-             check(merklize_tree_node(t.handle.get(), level, index, node));
-             return to_bytes(node, sizeof node);
-           })
-      .def("prove",
-           [](const tree_object &t, std::uint64_t index) {
-             return proved(t, [&](const merklize_tree *h, merklize_proof **p) {
-               return merklize_prove(h, index, p);
-             });
-           })
-      .def("prove_multi",
-           [](const tree_object &t, const std::vector<std::uint64_t> &indices) {
-             return proved(t, [&](const merklize_tree *h, merklize_proof **p) {
-               return merklize_prove_multi(h, indices.data(), indices.size(), p);
-             });
-           })
-      .def("prove_consistency", [](const tree_object &t, std::uint64_t old_size) {
-        return proved(t, [&](const merklize_tree *h, merklize_proof **p) {
-          return merklize_prove_consistency(h, old_size, p);
-        });
-      });
+  nb::class_<tree_object>(m, "_Tree", nb::is_weak_referenceable(),
+                          "merklize_tree: merklize.Tree's handle.")
+      .def("root", &tree_root, "merklize_tree_root().")
+      .def(
+          "leaf_count",
+          [](const tree_object &t) { return merklize_tree_leaf_count(t.handle.get()); },
+          "merklize_tree_leaf_count().")
+      .def(
+          "depth", [](const tree_object &t) { return merklize_tree_depth(t.handle.get()); },
+          "merklize_tree_depth().")
+      .def(
+          "first_level",
+          [](const tree_object &t) { return merklize_tree_first_level(t.handle.get()); },
+          "merklize_tree_first_level().")
+      .def("level", &level_of, nb::arg("level"),
+           "merklize_tree_level(level): a read-only (n, 32) uint8 array over the tree's memory.")
+      .def("node", &node_of, nb::arg("level"), nb::arg("index"), "merklize_tree_node().")
+      .def("prove", &prove, nb::arg("index"), "merklize_prove(index).")
+      .def("prove_multi", &prove_multi, nb::arg("indices"), "merklize_prove_multi(indices).")
+      .def("prove_consistency", &prove_consistency, nb::arg("old_size"),
+           "merklize_prove_consistency(old_size).");
 }
 
 } // namespace
