@@ -59,8 +59,8 @@ class Builder:
     - ``arity``: children per node, 2, or a power of two up to 128 for a k-ary tree.
     - ``leaf_size``: 0, the data is N 32-byte leaves; else the data is cut into blocks of
       ``leaf_size`` bytes (the last one shorter), each hashed into a leaf by ``leaf_hash``
-      (``"sha256"`` or ``"blake3"``; ``None``: sha256 for sha256 trees, else blake3) after
-      ``salt``.
+      (``"sha256"`` or ``"blake3"``; ``None``: sha256 for sha256 trees, else blake3), SHA-256
+      leaves after ``salt`` (at most 256 bytes).
     - ``mix_in_length``: ``None``, or an SSZ list's length N: the root is then the list's root,
       SHA-256(tree root || N as 32 bytes little-endian) (hash ``"sha256"``, shape ``"zero"``);
       proofs end with the length chunk.

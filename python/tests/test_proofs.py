@@ -76,7 +76,8 @@ def test_paths_against_the_oracles_levels(hash, shape):
         tree = merklize.build(data, hash=hash, shape=shape)
         for i in range(n):
             proof = tree.prove(i)
-            assert rows(proof.nodes) == oracles.siblings(levels, i, oracles.NODE[hash], shape), (n, i)
+            expected = oracles.siblings(levels, i, oracles.NODE[hash], shape)
+            assert rows(proof.nodes) == expected, (n, i)
             assert proof.verify(levels[0][i], tree.root)
             assert proof.verify(levels[0][i], str(tree.root))  # a root in hex
 
