@@ -11,9 +11,20 @@ namespace {
 // The root and, where asked for, the bytes the format writes (None where not).
 using rooted = std::pair<nb::bytes, nb::object>;
 
-rooted result_of(const digest_array &root, bytes_ptr bytes) {
+// Runs `call(source, root, bytes or NULL)` without the GIL: the root, and the bytes it wrote
+// where `want_bytes` asked for them.
+template <class Call>
+rooted rooted_call(int kind, nb::handle payload, bool want_bytes, Call &&call) {
+  const held_source source(kind, payload);
+  digest_array root;
+  merklize_bytes *bytes = nullptr;
+  {
+    nb::gil_scoped_release unlocked;
+    check(call(source.get(), root, want_bytes ? &bytes : nullptr));
+  }
+  const bytes_ptr held(bytes);
   nb::object written = nb::none();
-  if (bytes) written = to_bytes(merklize_bytes_data(bytes.get()), merklize_bytes_size(bytes.get()));
+  if (held) written = to_bytes(merklize_bytes_data(bytes), merklize_bytes_size(bytes));
   return {to_bytes(root, sizeof root), written};
 }
 
@@ -32,42 +43,27 @@ merklize_verity_config verity_config(std::uint32_t data_block_size, std::uint32_
 
 rooted dm_verity(device_object &device, int kind, nb::handle payload, std::uint32_t data_block_size,
                  std::uint32_t hash_block_size, const nb::bytes &salt, bool want_tree) {
-  const held_source source(kind, payload);
   const merklize_verity_config config = verity_config(data_block_size, hash_block_size, salt);
-  digest_array root;
-  merklize_bytes *tree = nullptr;
-  {
-    nb::gil_scoped_release unlocked;
-    check(merklize_dm_verity(device.handle.get(), &config, source.get(), root,
-                             want_tree ? &tree : nullptr));
-  }
-  return result_of(root, bytes_ptr(tree));
+  return rooted_call(kind, payload, want_tree,
+                     [&](const merklize_source *s, uint8_t *root, merklize_bytes **tree) {
+                       return merklize_dm_verity(device.handle.get(), &config, s, root, tree);
+                     });
 }
 
 rooted fs_verity(device_object &device, int kind, nb::handle payload, std::uint32_t block_size,
                  const nb::bytes &salt, bool want_tree) {
-  const held_source source(kind, payload);
   const merklize_verity_config config = verity_config(block_size, block_size, salt);
-  digest_array digest;
-  merklize_bytes *tree = nullptr;
-  {
-    nb::gil_scoped_release unlocked;
-    check(merklize_fs_verity(device.handle.get(), &config, source.get(), digest,
-                             want_tree ? &tree : nullptr));
-  }
-  return result_of(digest, bytes_ptr(tree));
+  return rooted_call(kind, payload, want_tree,
+                     [&](const merklize_source *s, uint8_t *digest, merklize_bytes **tree) {
+                       return merklize_fs_verity(device.handle.get(), &config, s, digest, tree);
+                     });
 }
 
 rooted bao_outboard(device_object &device, int kind, nb::handle payload, bool want_outboard) {
-  const held_source source(kind, payload);
-  digest_array root;
-  merklize_bytes *outboard = nullptr;
-  {
-    nb::gil_scoped_release unlocked;
-    check(merklize_bao_outboard(device.handle.get(), source.get(), root,
-                                want_outboard ? &outboard : nullptr));
-  }
-  return result_of(root, bytes_ptr(outboard));
+  return rooted_call(kind, payload, want_outboard,
+                     [&](const merklize_source *s, uint8_t *root, merklize_bytes **outboard) {
+                       return merklize_bao_outboard(device.handle.get(), s, root, outboard);
+                     });
 }
 
 } // namespace
