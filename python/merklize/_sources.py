@@ -81,6 +81,9 @@ def _file(file: Any) -> Iterator[Source]:
             yield MEMORY, rest
         file.seek(0, os.SEEK_END)
     elif hasattr(file, "read"):
-        yield MEMORY, file.read()
+        data = file.read()
+        if isinstance(data, str):
+            raise TypeError("data: a text file object gives str: open the file in binary mode")
+        yield MEMORY, data
     else:
         raise TypeError(f"data: a {type(file).__name__} has neither a working fileno() nor read()")

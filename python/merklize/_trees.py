@@ -105,7 +105,10 @@ class Builder:
     def __repr__(self) -> str:
         names = ("hash", "shape", "depth", "arity", "leaf_size", "leaf_hash", "salt",
                  "mix_in_length", "keep")
-        return "Builder(" + ", ".join(f"{n}={v!r}" for n, v in zip(names, self._options)) + ")"
+        shown = dict(zip(names, self._options))
+        shown["depth"] = None if shown["depth"] < 0 else shown["depth"]
+        shown["keep"] = {KEEP_ALL: "all", KEEP_ROOT: "root"}.get(shown["keep"], shown["keep"])
+        return "Builder(" + ", ".join(f"{n}={v!r}" for n, v in shown.items()) + ")"
 
 
 def _builder_impl(device: Device, options: Tuple[Any, ...]) -> Any:

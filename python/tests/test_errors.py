@@ -4,6 +4,8 @@ library refuses), of the class of its status and of the built-in class a caller 
 leaves the caller's data as it was."""
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import oracles
 import pytest
@@ -76,6 +78,8 @@ def test_wrong_types():
         merklize.root(bytes(32), hash="sha256", shape="zero", mix_in_length=True)
     with pytest.raises(TypeError, match="device must be"):
         merklize.root(bytes(32), device=0)
+    with pytest.raises(TypeError, match="binary mode"):
+        merklize.root(io.StringIO("text"))
 
 
 def test_non_contiguous_arrays_are_refused_untouched():
