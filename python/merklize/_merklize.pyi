@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""
+The C ABI of libmerklize (include/merklize.h) for the package merklize: use merklize.
+"""
+
+from collections.abc import Sequence
+from typing import Annotated
+
+import numpy
+from numpy.typing import NDArray
+
+
+def version() -> str:
+    """merklize_version()."""
+
+def abi_version() -> int:
+    """merklize_abi_version()."""
+
+def status_name(status: int) -> str:
+    """merklize_status_name(status)."""
+
+def hash_names() -> str:
+    """merklize_hash_names()."""
+
+def shape_names() -> str:
+    """merklize_shape_names()."""
+
+def leaf_hash_names() -> str:
+    """merklize_leaf_hash_names()."""
+
+def device_count() -> int:
+    """merklize_device_count()."""
+
+def device_info(index: int) -> tuple:
+    """merklize_device_get_info(index): (spec, name, vendor, platform, type)."""
+
+class _Device:
+    """merklize_device: merklize.Device's handle."""
+
+    def __init__(self, spec: str | None) -> None:
+        """merklize_device_open(spec)."""
+
+    def info(self) -> tuple:
+        """merklize_device_describe(): (spec, name, vendor, platform, type)."""
+
+class _TreeConfig:
+    """merklize_tree_config's members, as merklize/_trees.py checked them."""
+
+    def __init__(self) -> None: ...
+
+    @property
+    def hash(self) -> str | None: ...
+
+    @hash.setter
+    def hash(self, value: str | None) -> None: ...
+
+    @property
+    def shape(self) -> str | None: ...
+
+    @shape.setter
+    def shape(self, value: str | None) -> None: ...
+
+    @property
+    def leaf_hash(self) -> str | None: ...
+
+    @leaf_hash.setter
+    def leaf_hash(self, value: str | None) -> None: ...
+
+    @property
+    def depth(self) -> int: ...
+
+    @depth.setter
+    def depth(self, arg: int, /) -> None: ...
+
+    @property
+    def arity(self) -> int: ...
+
+    @arity.setter
+    def arity(self, arg: int, /) -> None: ...
+
+    @property
+    def leaf_size(self) -> int: ...
+
+    @leaf_size.setter
+    def leaf_size(self, arg: int, /) -> None: ...
+
+    @property
+    def salt(self) -> bytes: ...
+
+    @salt.setter
+    def salt(self, arg: bytes, /) -> None: ...
+
+    @property
+    def mix_in_length(self) -> int | None: ...
+
+    @mix_in_length.setter
+    def mix_in_length(self, value: int | None) -> None: ...
+
+    @property
+    def keep(self) -> int: ...
+
+    @keep.setter
+    def keep(self, arg: int, /) -> None: ...
+
+class _Builder:
+    """merklize_builder: merklize.Builder's handle."""
+
+    def __init__(self, device: _Device, config: _TreeConfig) -> None:
+        """merklize_builder_create(device, config)."""
+
+    def root(self, kind: int, payload: object) -> bytes:
+        """merklize_root(source)."""
+
+    def build(self, kind: int, payload: object) -> _Tree:
+        """merklize_build(source)."""
+
+    def prove(self, kind: int, payload: object, index: int) -> _Proof:
+        """merklize_prove_source(source, index)."""
+
+class _Tree:
+    """merklize_tree: merklize.Tree's handle."""
+
+    def root(self) -> bytes:
+        """merklize_tree_root()."""
+
+    def leaf_count(self) -> int:
+        """merklize_tree_leaf_count()."""
+
+    def depth(self) -> int:
+        """merklize_tree_depth()."""
+
+    def first_level(self) -> int:
+        """merklize_tree_first_level()."""
+
+    def level(self, level: int) -> Annotated[NDArray[numpy.uint8], dict(shape=(None, None), writable=False)]:
+        """
+        merklize_tree_level(level): a read-only (n, 32) uint8 array over the tree's memory.
+        """
+
+    def node(self, level: int, index: int) -> bytes:
+        """merklize_tree_node()."""
+
+    def prove(self, index: int) -> _Proof:
+        """merklize_prove(index)."""
+
+    def prove_multi(self, indices: Sequence[int]) -> _Proof:
+        """merklize_prove_multi(indices)."""
+
+    def prove_consistency(self, old_size: int) -> _Proof:
+        """merklize_prove_consistency(old_size)."""
+
+class _Proof:
+    """merklize_proof: merklize.Proof's handle."""
+
+    def kind(self) -> int:
+        """
+        merklize_proof_get_kind(): 1 inclusion, 2 multi, 3 consistency, 4 k-ary.
+        """
+
+    def leaf_count(self) -> int:
+        """merklize_proof_leaf_count()."""
+
+    def indices(self) -> list[int]:
+        """merklize_proof_indices()."""
+
+    def nodes(self) -> Annotated[NDArray[numpy.uint8], dict(shape=(None, None), writable=False)]:
+        """
+        merklize_proof_nodes(): a read-only (n, 32) uint8 array over the proof's memory.
+        """
+
+    def encode(self, encoding: int) -> bytes:
+        """merklize_proof_encode(encoding)."""
+
+    @staticmethod
+    def decode(data: object, encoding: int) -> _Proof:
+        """merklize_proof_decode(data, encoding)."""
+
+    def verify(self, leaves: object, root: object) -> tuple[bool, str]:
+        """merklize_proof_verify(leaves, root): (valid, the reason if not)."""
+
+    def verify_consistency(self, old_root: object, new_root: object) -> tuple[bool, str]:
+        """
+        merklize_verify_consistency(old_root, new_root): (valid, the reason if not).
+        """
+
+def blake3(device: _Device, kind: int, payload: object, mode: int, key: bytes | None, context: str | None, length: int) -> bytes:
+    """merklize_blake3(device, mode, source, length bytes out)."""
+
+def sha256_layer(device: _Device, chunks: object) -> bytes:
+    """merklize_sha256_layer(device, chunks): the digests as bytes."""
+
+def log_leaves(device: _Device, kind: int, payload: object, framing: str) -> Annotated[NDArray[numpy.uint8], dict(shape=(None, None), writable=False)]:
+    """merklize_log_leaves(device, source, framing): an (n, 32) array."""
+
+def dm_verity(device: _Device, kind: int, payload: object, data_block_size: int, hash_block_size: int, salt: bytes, want_tree: bool) -> tuple[bytes, object]:
+    """merklize_dm_verity(): (root, hash tree or None)."""
+
+def fs_verity(device: _Device, kind: int, payload: object, block_size: int, salt: bytes, want_tree: bool) -> tuple[bytes, object]:
+    """merklize_fs_verity(): (file digest, Merkle tree or None)."""
+
+def bao_outboard(device: _Device, kind: int, payload: object, want_outboard: bool) -> tuple[bytes, object]:
+    """merklize_bao_outboard(): (root, outboard or None)."""

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// _Proof: a proof's facts (the nodes a numpy array over the proof's own memory), its encodings,
+// and its verification, which answers whether it holds and, if not, the library's reason.
+#include "common.hpp"
+
+#include <utility>
+#include <vector>
+
+namespace merklize_python {
+namespace {
+
+// Whether a proof holds, and the library's reason where it does not.
+using verdict = std::pair<bool, std::string>;
+
+std::vector<std::uint64_t> indices_of(const proof_object &p) {
+  const std::uint64_t *indices = nullptr;
+  std::size_t count = 0;
+  check(merklize_proof_indices(p.handle.get(), &indices, &count));
+  return std::vector<std::uint64_t>(indices, indices + count);
+}
+
+byte_rows nodes_of(nb::handle self) {
+  const proof_object &p = nb::cast<const proof_object &>(self);
+  const std::uint8_t *nodes = nullptr;
+  std::size_t count = 0;
+  check(merklize_proof_nodes(p.handle.get(), &nodes, &count));
+  return rows_of(nodes, count, MERKLIZE_DIGEST_SIZE, self);
+}
+
+nb::bytes encode(const proof_object &p, int encoding) {
+  merklize_bytes *encoded = nullptr;
+  check(merklize_proof_encode(p.handle.get(), static_cast<merklize_encoding>(encoding), &encoded));
+  const bytes_ptr held(encoded);
+  return to_bytes(merklize_bytes_data(encoded), merklize_bytes_size(encoded));
+}
+
+proof_object decode(nb::handle data, int encoding) {
+  const buffer_view view(data, "the encoded proof");
+  merklize_proof *proof = nullptr;
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_proof_decode(view.data(), view.size(), static_cast<merklize_encoding>(encoding),
+                                &proof));
+  }
+  return proof_object{proof_ptr(proof)};
+}
+
+verdict verify(const proof_object &p, nb::handle leaves, nb::handle root) {
+  const buffer_view view(leaves, "the leaves");
+  if (view.size() % MERKLIZE_DIGEST_SIZE != 0)
+    argument_failure("the leaves are " + std::to_string(view.size()) +
+                     " bytes: a leaf is 32 bytes");
+  digest_array root_bytes;
+  copy_digest(root, "root", root_bytes);
+  int valid = 0;
+  std::string reason;
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_proof_verify(p.handle.get(), view.data(), view.size() / MERKLIZE_DIGEST_SIZE,
+                                root_bytes, &valid));
+    if (!valid) reason = merklize_last_error();
+  }
+  return {valid != 0, reason};
+}
+
+verdict verify_consistency(const proof_object &p, nb::handle old_root, nb::handle new_root) {
+  digest_array old_bytes, new_bytes;
+  copy_digest(old_root, "old_root", old_bytes);
+  copy_digest(new_root, "new_root", new_bytes);
+  int valid = 0;
+  check(merklize_verify_consistency(p.handle.get(), old_bytes, new_bytes, &valid));
+  return {valid != 0, valid ? std::string() : std::string(merklize_last_error())};
+}
+
+} // namespace
+
+void bind_proofs(nb::module_ &m) {
+  nb::class_<proof_object>(m, "_Proof", nb::is_weak_referenceable(),
+                           "merklize_proof: merklize.Proof's handle.")
+      .def(
+          "kind",
+          [](const proof_object &p) {
+            return static_cast<int>(merklize_proof_get_kind(p.handle.get()));
+          },
+          "merklize_proof_get_kind(): 1 inclusion, 2 multi, 3 consistency, 4 k-ary.")
+      .def(
+          "leaf_count",
+          [](const proof_object &p) { return merklize_proof_leaf_count(p.handle.get()); },
+          "merklize_proof_leaf_count().")
+      .def("indices", &indices_of, "merklize_proof_indices().")
+      .def("nodes", &nodes_of,
+           "merklize_proof_nodes(): a read-only (n, 32) uint8 array over the proof's memory.")
+      .def("encode", &encode, nb::arg("encoding"), "merklize_proof_encode(encoding).")
+      .def_static("decode", &decode, nb::arg("data"), nb::arg("encoding"),
+                  "merklize_proof_decode(data, encoding).")
+      .def("verify", &verify, nb::arg("leaves"), nb::arg("root"),
+           "merklize_proof_verify(leaves, root): (valid, the reason if not).")
+      .def("verify_consistency", &verify_consistency, nb::arg("old_root"), nb::arg("new_root"),
+           "merklize_verify_consistency(old_root, new_root): (valid, the reason if not).");
+}
+
+} // namespace merklize_python
