@@ -215,33 +215,35 @@ func TestRFC6962(t *testing.T) {
 		}
 		for _, m := range []int{0, n / 3, n - 1} {
 			proof, err := tree.Prove(uint64(m))
-			if err != nil {
-				t.Fatalf("%d leaves: Prove(%d): %v", n, m, err)
-			}
-			nodes, _ := proof.Nodes()
-			if !equalDigests(nodes, rfc6962Path(m, leaves)) {
-				t.Errorf("%d leaves: the audit path of %d is not RFC 6962's", n, m)
-			}
-			if err := proof.Verify(leaves[m:m+1], want); err != nil {
-				t.Errorf("%d leaves: the audit path of %d: %v", n, m, err)
-			}
+			checkRFCProof(t, fmt.Sprintf("%d leaves: the audit path of %d", n, m), proof, err,
+				rfc6962Path(m, leaves), func(p *merklize.Proof) error { return p.Verify(leaves[m:m+1], want) })
 		}
 		for _, m := range []int{1, n / 2, n - 1, n} {
-			if m == 0 {
+			if m == 0 { // no old tree: RFC 6962 defines no proof
 				continue
 			}
 			proof, err := tree.ProveConsistency(uint64(m))
-			if err != nil {
-				t.Fatalf("%d leaves: ProveConsistency(%d): %v", n, m, err)
-			}
-			nodes, _ := proof.Nodes()
-			if !equalDigests(nodes, rfc6962Consistency(m, leaves)) {
-				t.Errorf("%d leaves: the consistency proof from %d is not RFC 6962's", n, m)
-			}
-			if err := proof.VerifyConsistency(rfc6962Root(leaves[:m]), want); err != nil {
-				t.Errorf("%d leaves: the consistency proof from %d: %v", n, m, err)
-			}
+			checkRFCProof(t, fmt.Sprintf("%d leaves: the consistency proof from %d", n, m), proof, err,
+				rfc6962Consistency(m, leaves), func(p *merklize.Proof) error {
+					return p.VerifyConsistency(rfc6962Root(leaves[:m]), want)
+				})
 		}
 		tree.Close()
+	}
+}
+
+// checkRFCProof: a proof was made, holds the nodes RFC 6962 defines, and verifies.
+func checkRFCProof(t *testing.T, what string, proof *merklize.Proof, err error, want [][32]byte,
+	verify func(*merklize.Proof) error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	defer proof.Close()
+	if nodes, err := proof.Nodes(); err != nil || !equalDigests(nodes, want) {
+		t.Errorf("%s: %d nodes (%v), not RFC 6962's %d", what, len(nodes), err, len(want))
+	}
+	if err := verify(proof); err != nil {
+		t.Errorf("%s: %v", what, err)
 	}
 }
