@@ -1,28 +1,40 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# The Go layer's cost: BenchmarkRoot (bench_test.go) through Go, and the same C calls without Go
-# (testdata/root_bench.c), on the default device ($MERKLIZE_DEVICE), against libmerklize
-# installed in PREFIX (cmake --install build --prefix PREFIX). Each prints the minimum, median and
-# mean of RUNS calls (each Go sample is one call: -benchtime 1x -count RUNS).
-# Usage: bench.sh PREFIX [LOG2 [RUNS]]   (LOG2 20 and RUNS 10 by default)
+# The Go layer's cost, on the default device ($MERKLIZE_DEVICE), ROUNDS times in turn:
+# bench/capi_bench (merklize_build and merklize_root from C interleaved with merkleizer::build
+# from C++: the C ABI against C++), testdata/root_bench.c (the same C calls one after another, as
+# a Go benchmark makes them) and BenchmarkRoot (those calls from Go). BUILD_DIR is a build
+# configured with -DMERKLIZE_BUILD_BENCH=ON in which capi_bench and the library are built; the C
+# program and Go link the library installed from it into a temporary prefix. Each prints the
+# median and the fastest of REPETITIONS calls (a Go sample is one call: -benchtime 1x).
+# Usage: bench.sh BUILD_DIR [LOG2 [REPETITIONS [HASH [ROUNDS]]]]   (20 15 blake3 3)
 set -eu
-prefix=$(cd "$1" && pwd) log2=${2:-20} runs=${3:-10}
+build=$(cd "$1" && pwd) log2=${2:-20} reps=${3:-15} hash=${4:-blake3} rounds=${5:-3}
 here=$(cd "$(dirname "$0")" && pwd)
-pc=$(find "$prefix" -name merklize.pc | head -n 1)
-export PKG_CONFIG_PATH="$(dirname "$pc")"
-export LD_LIBRARY_PATH="$(cd "$(dirname "$pc")/.." && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export GOFLAGS=-mod=mod GOPROXY=off
+[ -x "$build/bench/capi_bench" ] ||
+  { echo "no $build/bench/capi_bench: configure with -DMERKLIZE_BUILD_BENCH=ON, build capi_bench"; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+cmake --install "$build" --prefix "$dir/prefix" > "$dir/install.log" || { cat "$dir/install.log"; exit 1; }
+pc=$(find "$dir/prefix" -name merklize.pc | head -n 1)
+export PKG_CONFIG_PATH="$(dirname "$pc")" GOFLAGS=-mod=mod GOPROXY=off
+export LD_LIBRARY_PATH="$(cd "$(dirname "$pc")/.." && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # shellcheck disable=SC2046 # the flags are words
 cc -std=c99 -O2 -o "$dir/root_bench" "$here/testdata/root_bench.c" $(pkg-config --cflags --libs merklize)
-"$dir/root_bench" "$log2" "$runs"
 cd "$here"
-go test -run '^$' -bench BenchmarkRoot -benchtime 1x -count "$runs" . -args -log2="$log2" |
-  awk '$1 ~ /^BenchmarkRoot\// { split($1, name, "/"); key = name[2] " " name[3];
-         n[key]++; ms[key, n[key]] = $3 / 1e6 }
-       END { for (key in n) { c = n[key]; for (i = 1; i <= c; i++) v[i] = ms[key, i];
-               for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-               sum = 0; for (i = 1; i <= c; i++) sum += v[i]; split(key, k, " ")
-               printf "Go %-6s %-7s 2^%-2s min %10.3f ms  median %10.3f ms  mean %10.3f ms  (%d runs)\n",
-                 k[1], k[2], '"$log2"', v[1], v[int(c / 2) + 1], sum / c, c } }' | sort -k3,3 -k2,2r
+go test -c -o "$dir/merklize.test" .
+round=1
+while [ "$round" -le "$rounds" ]; do
+  echo "round $round of $rounds: $(uptime)"
+  "$build/bench/capi_bench" --leaves-log2 "$log2" --repetitions "$reps" --hash "$hash"
+  "$dir/root_bench" "$log2" "$reps" "$hash"
+  "$dir/merklize.test" -test.run '^$' -test.bench BenchmarkRoot -test.benchtime 1x \
+    -test.count "$reps" -log2="$log2" -hash="$hash" |
+    awk '$1 ~ /^BenchmarkRoot\// { split($1, name, "/"); n[name[2]]++; ms[name[2], n[name[2]]] = $3 / 1e6 }
+         END { for (key in n) { c = n[key]; for (i = 1; i <= c; i++) v[i] = ms[key, i]
+                 for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+                 printf "%-38s Go  %9.2f ms (fastest %9.2f)\n",
+                   key == "Build" ? "every level, in turn (Builder.Build)" : "root, in turn (Builder.Root)", v[int(c / 2) + 1], v[1] } }' |
+    sort -r
+  round=$((round + 1))
+done

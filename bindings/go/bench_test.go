@@ -10,43 +10,48 @@ import (
 	"merklize"
 )
 
-// benchLog2 sets the leaves of the benchmarks: go test -bench . -args -log2=25.
-var benchLog2 = flag.Int("log2", 20, "the benchmarks' trees have 2^log2 leaves")
+// The benchmarks' trees: go test -bench . -args -log2=25 -hash=sha256.
+var (
+	benchLog2 = flag.Int("log2", 20, "BenchmarkRoot's trees have 2^log2 leaves")
+	benchHash = flag.String("hash", "blake3", "BenchmarkRoot's node hash")
+)
 
-// BenchmarkRoot: Builder.Root of 2^log2 random leaves in Go memory (the root alone), and
-// Builder.Build (every level kept and the tree freed), for SHA-256 and BLAKE3, a builder reused
-// as testdata/root_bench.c reuses its own, so that the two differ by the Go layer alone.
+// BenchmarkRoot: the calls bench/capi_bench times from C and C++, made from Go, so that bench.sh
+// sets the three side by side: Builder.Build of 2^log2 leaves in Go memory (every level kept, the
+// root read, the tree freed: merklize_build) and Builder.Root (the root alone: merklize_root), a
+// builder reused, its first call untimed.
 func BenchmarkRoot(b *testing.B) {
-	n := 1 << *benchLog2
-	data := randomBytes(32*n, 1)
-	for _, hash := range []string{merklize.HashSHA256, merklize.HashBlake3} {
-		builder, err := merklize.NewBuilder(merklize.WithHash(hash))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := builder.Root(data); err != nil { // programs compiled or loaded: not timed
-			b.Fatal(err)
-		}
-		b.Run(fmt.Sprintf("Root/%s/2^%d", hash, *benchLog2), func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			for i := 0; i < b.N; i++ {
-				if _, err := builder.Root(data); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(fmt.Sprintf("Build/%s/2^%d", hash, *benchLog2), func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			for i := 0; i < b.N; i++ {
-				tree, err := builder.Build(data)
-				if err != nil {
-					b.Fatal(err)
-				}
-				tree.Close()
-			}
-		})
-		builder.Close()
+	data := make([]byte, 32<<*benchLog2)
+	for i := range data {
+		data[i] = byte(i*7 + i>>12) // capi_bench's leaves
 	}
+	builder, err := merklize.NewBuilder(merklize.WithHash(*benchHash))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer builder.Close()
+	if _, err := builder.Root(data); err != nil { // programs compiled or loaded: not timed
+		b.Fatal(err)
+	}
+	b.Run(fmt.Sprintf("Build/%s/2^%d", *benchHash, *benchLog2), func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			tree, err := builder.Build(data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = tree.Root()
+			tree.Close()
+		}
+	})
+	b.Run(fmt.Sprintf("Root/%s/2^%d", *benchHash, *benchLog2), func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			if _, err := builder.Root(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkHash: gohashtree's Hash on the device beside crypto/sha256 on one core, by pairs: the
@@ -72,4 +77,26 @@ func BenchmarkHash(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkCallOverhead: the Go layer's cost per call, on calls whose C side does almost nothing:
+// Tree.Node (a cgo call, the handle's lock, the thread held for the error) and Tree.Root (none).
+func BenchmarkCallOverhead(b *testing.B) {
+	tree, err := merklize.Build(randomBytes(32*4, 3))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tree.Close()
+	b.Run("Tree.Node", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := tree.Node(0, 1); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Tree.Root", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			_ = tree.Root()
+		}
+	})
 }
