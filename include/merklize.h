@@ -151,12 +151,14 @@ typedef struct merklize_tree_config {
                              with zero leaves to a full tree (SSZ) */
   int32_t depth;          /* -1: the natural depth; else the root's fixed depth (shape "zero",
                              SSZ's limit): the tree of 2^depth leaves, zero leaves after N */
-  uint32_t arity;         /* children per node: 2, or 2..128 for a k-ary tree (no fixed depth) */
+  uint32_t arity;         /* children per node: 2, or a power of two up to 128 for a k-ary tree
+                             (hash sha256 or blake3, no fixed depth) */
   uint64_t leaf_size;     /* 0: the input is N 32-byte leaves; else it is data cut into blocks of
                              leaf_size bytes (the last one shorter), each hashed into a leaf */
   const char *leaf_hash;  /* leaf_size only: "sha256" or "blake3"; NULL: sha256 for sha256 trees,
                              else blake3 */
-  const uint8_t *salt;    /* leaf_size only: salt_size bytes hashed before every block */
+  const uint8_t *salt;    /* leaf_size with SHA-256 leaves only: salt_size bytes (at most 256)
+                             hashed before every block */
   size_t salt_size;
   int32_t mix_in_length;  /* nonzero: the root is SSZ's list root, the tree's root with
                              `length` mixed in (sha256, shape "zero" only); proofs end with the
@@ -247,7 +249,8 @@ MERKLIZE_API uint64_t merklize_tree_leaf_count(const merklize_tree *tree);
 /* Stored levels above the leaves: the root is level merklize_tree_depth (a fixed depth or a mixed
  * length adds levels above it that are not stored). */
 MERKLIZE_API uint32_t merklize_tree_depth(const merklize_tree *tree);
-/* The lowest level kept (0 when the leaves are). */
+/* The lowest level kept (0 when the leaves are); above merklize_tree_depth when no level is (a
+ * file streamed for its root where the root is above the stored levels, or no leaves). */
 MERKLIZE_API uint32_t merklize_tree_first_level(const merklize_tree *tree);
 /* Level `level`'s nodes, 32 bytes each, back to back, in the tree's own memory (no copy): valid
  * while the tree lives. */

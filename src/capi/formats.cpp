@@ -12,22 +12,23 @@
 namespace merklize_capi {
 namespace {
 
-const merklize_verity_config &config_or_default(const merklize_verity_config *config,
-                                                merklize_verity_config &defaults) {
-  if (config) {
-    check_struct_size(config->size, sizeof *config, "config");
-    if (!config->salt && config->salt_size > 0)
-      throw argument_error("config->salt is NULL and config->salt_size is " +
-                           std::to_string(config->salt_size));
-    return *config;
-  }
-  merklize_verity_config_init(&defaults);
-  return defaults;
-}
+// A merklize_verity_config checked, or its defaults for NULL.
+struct verity_settings {
+  std::uint64_t data_block, hash_block;
+  std::vector<std::uint8_t> salt;
+};
 
-std::vector<std::uint8_t> salt_of(const merklize_verity_config &c) {
-  return c.salt ? std::vector<std::uint8_t>(c.salt, c.salt + c.salt_size)
-                : std::vector<std::uint8_t>{};
+verity_settings settings_of(const merklize_verity_config *config) {
+  merklize_verity_config defaults;
+  merklize_verity_config_init(&defaults);
+  if (!config) config = &defaults;
+  check_struct_size(config->size, sizeof *config, "config");
+  if (!config->salt && config->salt_size > 0)
+    throw argument_error("config->salt is NULL and config->salt_size is " +
+                         std::to_string(config->salt_size));
+  verity_settings s{config->data_block_size, config->hash_block_size, {}};
+  if (config->salt) s.salt.assign(config->salt, config->salt + config->salt_size);
+  return s;
 }
 
 // The outputs, written once everything succeeded.
@@ -63,12 +64,8 @@ merklize_status merklize_dm_verity(merklize_device *device, const merklize_verit
   return guarded([&] {
     merklize_device &d = required(device, "merklize_dm_verity", "device");
     required(root, "merklize_dm_verity", "root");
-    merklize_verity_config defaults;
-    const merklize_verity_config &c = config_or_default(config, defaults);
-    merklize::dm_verity_options options;
-    options.data_block_bytes = c.data_block_size;
-    options.hash_block_bytes = c.hash_block_size;
-    options.salt = salt_of(c);
+    verity_settings s = settings_of(config);
+    const merklize::dm_verity_options options{s.data_block, s.hash_block, std::move(s.salt)};
     for_field("config", [&] { merklize::check_dm_verity(options); });
     const std::lock_guard<std::mutex> lock(d.mutex);
     opened_source opened(source, "merklize_dm_verity");
@@ -90,11 +87,8 @@ merklize_status merklize_fs_verity(merklize_device *device, const merklize_verit
   return guarded([&] {
     merklize_device &d = required(device, "merklize_fs_verity", "device");
     required(file_digest, "merklize_fs_verity", "file_digest");
-    merklize_verity_config defaults;
-    const merklize_verity_config &c = config_or_default(config, defaults);
-    merklize::fs_verity_options options;
-    options.block_bytes = c.hash_block_size;
-    options.salt = salt_of(c);
+    verity_settings s = settings_of(config); // data_block: dm-verity's alone
+    const merklize::fs_verity_options options{s.hash_block, std::move(s.salt)};
     for_field("config", [&] { merklize::check_fs_verity(options); });
     const std::lock_guard<std::mutex> lock(d.mutex);
     opened_source opened(source, "merklize_fs_verity");

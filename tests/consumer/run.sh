@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # The installed package as a user meets it: installs the build tree into a temporary prefix,
 # checks each file is where the README says, then builds tests/consumer/consumer.cpp against that
-# prefix through find_package(merklize) (header-only, and with separate compilation) and through
-# pkg-config, runs each on the same leaves and compares what they print with the installed
-# `merklize root`.
-# Usage: run.sh CMAKE CXX BUILD_DIR PKG_CONFIG PROGRAM...   (PROGRAM: the names installed in bin/)
+# prefix through find_package(merklize) (header-only, with separate compilation, and linking
+# merklize::merklize_shared) and through pkg-config, and tests/consumer/consumer.c, the C program,
+# through pkg-config (-lmerklize, shared and static) and CMake (merklize::merklize_shared and
+# merklize::merklize_static); runs each on the same leaves and compares what they print with the
+# installed `merklize root`.
+# Usage: run.sh CMAKE CXX CC BUILD_DIR PKG_CONFIG LIBDIR PROGRAM...
+#   (LIBDIR: the lib directory under the prefix; PROGRAM: the names installed in bin/)
 set -eu
-cmake=$1 cxx=$2 build=$3 pkg_config=$4
-shift 4
+cmake=$1 cxx=$2 cc=$3 build=$4 pkg_config=$5 libdir=$6
+shift 6
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -16,18 +19,20 @@ prefix=$dir/prefix
 
 "$cmake" --install "$build" --prefix "$prefix" > "$dir/install.log" ||
   { cat "$dir/install.log"; exit 1; }
-for file in include/merklize/merklize.hpp include/merklize/version.hpp \
-  share/cmake/merklize/merklizeConfig.cmake share/cmake/merklize/merklizeConfigVersion.cmake \
-  share/pkgconfig/merklize.pc share/doc/merklize/LICENSE-APACHE share/doc/merklize/LICENSE-MIT; do
+abi=$(sed -n 's/^#define MERKLIZE_ABI_VERSION \([0-9]*\)$/\1/p' "$prefix/include/merklize.h")
+for file in include/merklize/merklize.hpp include/merklize/version.hpp include/merklize.h \
+  "$libdir/libmerklize.so" "$libdir/libmerklize.so.$abi" "$libdir/libmerklize.a" \
+  "$libdir/cmake/merklize/merklizeConfig.cmake" "$libdir/cmake/merklize/merklizeConfigVersion.cmake" \
+  "$libdir/pkgconfig/merklize.pc" share/doc/merklize/LICENSE-APACHE share/doc/merklize/LICENSE-MIT; do
   [ -f "$prefix/$file" ] || { echo "FAILED: $file is not installed"; exit 1; }
 done
 for program in "$@"; do
   [ -x "$prefix/bin/$program" ] || { echo "FAILED: bin/$program is not installed"; exit 1; }
 done
-echo "ok: installed into a temporary prefix: headers, CMake package, merklize.pc, licenses, $*"
+echo "ok: installed into a temporary prefix: headers, libmerklize.so.$abi and .a, CMake package, merklize.pc, licenses, $*"
 
 head -c $((1000 * 32)) /dev/urandom > "$dir/leaves"
-version=$(PKG_CONFIG_PATH=$prefix/share/pkgconfig "$pkg_config" --modversion merklize)
+version=$(PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig "$pkg_config" --modversion merklize)
 root=$("$prefix/bin/merklize" root "$dir/leaves")
 want="merklize $version
 $root"
@@ -45,14 +50,17 @@ check() { # how it was built, the program
 "$cmake" -S "$here" -B "$dir/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_CXX_COMPILER="$cxx" > "$dir/configure.log" 2>&1 || { cat "$dir/configure.log"; exit 1; }
 found=$(sed -n 's/^merklize_DIR:PATH=//p' "$dir/cmake-build/CMakeCache.txt")
-[ "$found" = "$prefix/share/cmake/merklize" ] ||
-  { echo "FAILED: find_package(merklize) found '$found', not $prefix/share/cmake/merklize"; exit 1; }
+[ "$found" = "$prefix/$libdir/cmake/merklize" ] ||
+  { echo "FAILED: find_package(merklize) found '$found', not $prefix/$libdir/cmake/merklize"; exit 1; }
 "$cmake" --build "$dir/cmake-build" > "$dir/build.log" 2>&1 || { cat "$dir/build.log"; exit 1; }
 check "with find_package(merklize)" "$dir/cmake-build/consumer"
 check "with find_package(merklize) and MERKLIZE_SEPARATE_COMPILATION" "$dir/cmake-build/consumer_compiled"
+check "with find_package(merklize), linking merklize::merklize_shared" "$dir/cmake-build/consumer_shared"
+check "from C with find_package(merklize), linking merklize::merklize_shared" "$dir/cmake-build/c_consumer_shared"
+check "from C with find_package(merklize), linking merklize::merklize_static" "$dir/cmake-build/c_consumer_static"
 
 # pkg-config: its include directory must be the prefix's.
-export PKG_CONFIG_PATH="$prefix/share/pkgconfig"
+export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"
 includedir=$("$pkg_config" --variable=includedir merklize)
 [ "$(cd "$includedir" && pwd -P)" = "$(cd "$prefix/include" && pwd -P)" ] ||
   { echo "FAILED: merklize.pc's includedir is '$includedir', not $prefix/include"; exit 1; }
@@ -61,3 +69,19 @@ flags=$("$pkg_config" --cflags --libs merklize)
 "$cxx" -std=c++17 -o "$dir/pkg-config-consumer" "$here/consumer.cpp" $flags ||
   { echo "FAILED: $cxx -std=c++17 consumer.cpp $flags"; exit 1; }
 check "with pkg-config --cflags --libs merklize ($flags)" "$dir/pkg-config-consumer"
+
+# C, merklize.h alone: -lmerklize from pkg-config, the shared library found at run time through
+# LD_LIBRARY_PATH as an installed one is through ld.so's paths; then the static library, with
+# what merklize.pc's Libs.private adds for it.
+# shellcheck disable=SC2086 # the flags are words
+"$cc" -std=c99 -Wall -Wextra -pedantic -Werror -o "$dir/c-consumer" "$here/consumer.c" $flags ||
+  { echo "FAILED: $cc -std=c99 consumer.c $flags"; exit 1; }
+LD_LIBRARY_PATH="$prefix/$libdir" check "from C with pkg-config --cflags --libs merklize ($flags)" "$dir/c-consumer"
+static_flags=$("$pkg_config" --static --libs merklize | sed 's/-lmerklize/-Wl,-Bstatic -lmerklize -Wl,-Bdynamic/')
+# shellcheck disable=SC2086
+"$cc" -std=c99 -o "$dir/c-consumer-static" "$here/consumer.c" $("$pkg_config" --cflags merklize) $static_flags ||
+  { echo "FAILED: $cc -std=c99 consumer.c ... $static_flags"; exit 1; }
+if objdump -p "$dir/c-consumer-static" | grep -q 'NEEDED.*libmerklize'; then
+  echo "FAILED: the program linked with libmerklize.a needs libmerklize.so"; exit 1
+fi
+check "from C with libmerklize.a and pkg-config --static ($static_flags)" "$dir/c-consumer-static"
