@@ -20,6 +20,8 @@ CMAKE_ARGS ?=
 PACKAGES := cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers \
             pocl-opencl-icd catch2 libbenchmark-dev libssl-dev b3sum libcli11-dev \
             libopenmpi-dev openmpi-bin pkgconf python3-venv cryptsetup-bin fsverity python3
+# cargo: the Rust binding's tests (tests/rust/); Debian's, unless one (rustup's) is on PATH already.
+PACKAGES += $(if $(shell command -v cargo 2>/dev/null),,cargo)
 AOT_PACKAGES := clang-14 llvm-spirv-14 spirv-tools
 PLOT_PACKAGES := python3-matplotlib
 AOT_DIR ?= $(BUILD)/kernels

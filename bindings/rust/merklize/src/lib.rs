@@ -34,9 +34,10 @@
 //! }
 //! ```
 //!
-//! A tree in memory, its levels read in place, and a proof's round trip through JSON:
+//! A tree in memory, its levels read in place, and a proof's round trip through JSON (this one
+//! runs with the tests, on the default device):
 //!
-//! ```no_run
+//! ```
 //! use merklize::{Builder, Device, Proof, Source, TreeConfig};
 //!
 //! # fn main() -> Result<(), merklize::Error> {

@@ -16,6 +16,16 @@ use merklize::{
     Builder, Device, Hash, Keep, LeafHash, Proof, ProofKind, Shape, Source, TreeConfig,
 };
 
+/// The tool's path; where $MERKLIZE_CLI is unset, the test returns (cli() says so).
+macro_rules! cli_or_return {
+    () => {
+        match cli() {
+            Some(cli) => cli,
+            None => return,
+        }
+    };
+}
+
 const SIZES: &[usize] = &[1, 2, 3, 7, 8, 9, 255, 256, 257, 1023, 1024, 1025];
 
 /// Every hash with every shape it allows.
@@ -79,10 +89,7 @@ fn roots_agree(builder: &Builder, bytes: &[u8], path: &Path, what: &str) -> [u8;
 
 #[test]
 fn every_hash_and_shape_at_the_hidden_sizes_equals_the_tool() {
-    let cli = match cli() {
-        Some(cli) => cli,
-        None => return,
-    };
+    let cli = cli_or_return!();
     let device = device();
     let dir = TempDir::new("cli-trees");
     for (t, (hash, shape)) in trees().into_iter().enumerate() {
@@ -137,10 +144,7 @@ fn every_hash_and_shape_at_the_hidden_sizes_equals_the_tool() {
 
 #[test]
 fn fixed_depths_and_mixed_in_lengths_equal_the_tool() {
-    let cli = match cli() {
-        Some(cli) => cli,
-        None => return,
-    };
+    let cli = cli_or_return!();
     let device = device();
     let dir = TempDir::new("cli-depths");
     for &hash in &[Hash::Sha256, Hash::Blake3, Hash::Blake3Parent] {
@@ -189,10 +193,7 @@ fn fixed_depths_and_mixed_in_lengths_equal_the_tool() {
 
 #[test]
 fn data_blocks_equal_the_tool() {
-    let cli = match cli() {
-        Some(cli) => cli,
-        None => return,
-    };
+    let cli = cli_or_return!();
     let device = device();
     let dir = TempDir::new("cli-blocks");
     let salt = [0x5a_u8, 0x17, 0x00, 0xff];
@@ -245,10 +246,7 @@ fn data_blocks_equal_the_tool() {
 
 #[test]
 fn k_ary_trees_and_their_proofs_equal_the_tool() {
-    let cli = match cli() {
-        Some(cli) => cli,
-        None => return,
-    };
+    let cli = cli_or_return!();
     let device = device();
     let dir = TempDir::new("cli-kary");
     for &(hash, shape, arity) in &[
@@ -292,10 +290,7 @@ fn k_ary_trees_and_their_proofs_equal_the_tool() {
 
 #[test]
 fn empty_inputs_have_a_root_only_where_the_tree_defines_one() {
-    let cli = match cli() {
-        Some(cli) => cli,
-        None => return,
-    };
+    let cli = cli_or_return!();
     let device = device();
     let dir = TempDir::new("cli-empty");
     let path = dir.file("empty", b"");

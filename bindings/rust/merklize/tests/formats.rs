@@ -17,6 +17,18 @@ fn tool(program: &str, args: &[String]) -> String {
     run(program, args)
 }
 
+/// Whether the tool at `path` is installed; says which package has it where not.
+fn installed(path: &str, package: &str) -> bool {
+    let have = Path::new(path).exists();
+    if !have {
+        eprintln!(
+            "SKIPPED the comparison with {}: not installed (Debian's {})",
+            path, package
+        );
+    }
+    have
+}
+
 fn salt_arg(salt: &[u8]) -> String {
     if salt.is_empty() {
         "-".to_string()
@@ -28,13 +40,7 @@ fn salt_arg(salt: &[u8]) -> String {
 #[test]
 fn dm_verity_equals_veritysetup_and_the_tool() {
     let veritysetup = "/usr/sbin/veritysetup";
-    let have = Path::new(veritysetup).exists();
-    if !have {
-        eprintln!(
-            "SKIPPED the veritysetup comparison: {} not installed (cryptsetup-bin)",
-            veritysetup
-        );
-    }
+    let have = installed(veritysetup, "cryptsetup-bin");
     let device = device();
     let dir = TempDir::new("dm-verity");
     let salt = random_bytes(32, 5);
@@ -120,13 +126,7 @@ fn dm_verity_equals_veritysetup_and_the_tool() {
 #[test]
 fn fs_verity_equals_fsverity_digest_and_the_tool() {
     let fsverity = "/usr/bin/fsverity";
-    let have = Path::new(fsverity).exists();
-    if !have {
-        eprintln!(
-            "SKIPPED the fsverity comparison: {} not installed (fsverity)",
-            fsverity
-        );
-    }
+    let have = installed(fsverity, "fsverity");
     let device = device();
     let dir = TempDir::new("fs-verity");
     let salt = random_bytes(16, 6);
