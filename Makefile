@@ -16,14 +16,15 @@ PLOT_PNG ?= $(BUILD)/throughput.png
 PYTHON ?= /usr/bin/python3
 CMAKE_ARGS ?=
 
-# golang-go: the Go module's tests (bindings/go), unless a Go is already on PATH.
-GO_PACKAGES := $(if $(shell command -v go 2>/dev/null),,golang-go)
 # python3-venv: the tests' oracles from PyPI (pymerkle, remerkleable) go into a venv of the build;
 # python3-dev: the Python package's test builds its extension there (pip install .).
 PACKAGES := cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers \
             pocl-opencl-icd catch2 libbenchmark-dev libssl-dev b3sum libcli11-dev \
-            libopenmpi-dev openmpi-bin pkgconf python3-venv python3-dev cryptsetup-bin fsverity python3 \
-            $(GO_PACKAGES)
+            libopenmpi-dev openmpi-bin pkgconf python3-venv python3-dev cryptsetup-bin fsverity python3
+# The bindings' toolchains, for their tests: golang-go (bindings/go) and cargo (bindings/rust),
+# each from Debian unless one is on PATH already (rustup's cargo, a newer Go).
+PACKAGES += $(if $(shell command -v go 2>/dev/null),,golang-go) \
+            $(if $(shell command -v cargo 2>/dev/null),,cargo)
 AOT_PACKAGES := clang-14 llvm-spirv-14 spirv-tools
 PLOT_PACKAGES := python3-matplotlib
 AOT_DIR ?= $(BUILD)/kernels

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+//! Links libmerklize: from the directory `MERKLIZE_LIB_DIR` names if it is set, else where
+//! `pkg-config --libs merklize` says (the command `$PKG_CONFIG`, else `pkg-config`; no crate).
+//! Neither finding it stops the build with a message naming both ways.
+
+use std::env;
+use std::path::Path;
+use std::process::{self, Command};
+
+const LIBRARY_FILES: &[&str] = &[
+    "libmerklize.so",
+    "libmerklize.a",
+    "libmerklize.dylib",
+    "merklize.lib",
+];
+
+fn main() {
+    for var in [
+        "MERKLIZE_LIB_DIR",
+        "PKG_CONFIG",
+        "PKG_CONFIG_PATH",
+        "PKG_CONFIG_LIBDIR",
+        "PKG_CONFIG_SYSROOT_DIR",
+    ] {
+        println!("cargo:rerun-if-env-changed={}", var);
+    }
+    println!("cargo:rerun-if-changed=build.rs");
+
+    let found = match env::var_os("MERKLIZE_LIB_DIR").filter(|dir| !dir.is_empty()) {
+        Some(dir) => from_lib_dir(Path::new(&dir)),
+        None => from_pkg_config(),
+    };
+    match found {
+        Ok(dirs) => {
+            for dir in &dirs {
+                println!("cargo:rustc-link-search=native={}", dir);
+            }
+            println!("cargo:rustc-link-lib=dylib=merklize");
+            // For crates that depend on this one: DEP_MERKLIZE_LIB_DIRS.
+            println!("cargo:lib_dirs={}", dirs.join(":"));
+        }
+        Err(reason) => {
+            eprintln!(
+                "\nerror: merklize-sys cannot find libmerklize (the C library of merklize).\n\
+                 {}\n\
+                 Tell the build where it is, one of two ways:\n\
+                 \x20 - MERKLIZE_LIB_DIR=/path/to/dir, the directory holding libmerklize.so, or\n\
+                 \x20 - the pkg-config command finding merklize.pc: install merklize \
+                 (cmake --install), or add the directory holding merklize.pc \
+                 (PREFIX/lib/pkgconfig) to PKG_CONFIG_PATH.\n\
+                 At run time the dynamic loader must find libmerklize.so.1 too \
+                 (LD_LIBRARY_PATH, or an installed prefix it searches).\n",
+                reason
+            );
+            process::exit(1);
+        }
+    }
+}
+
+/// The directory MERKLIZE_LIB_DIR names, if it holds the library.
+fn from_lib_dir(dir: &Path) -> Result<Vec<String>, String> {
+    if LIBRARY_FILES.iter().any(|name| dir.join(name).exists()) {
+        return Ok(vec![dir.display().to_string()]);
+    }
+    Err(format!(
+        "MERKLIZE_LIB_DIR is {}, which holds none of {}.",
+        dir.display(),
+        LIBRARY_FILES.join(", ")
+    ))
+}
+
+/// The -L directories of `pkg-config --libs merklize`.
+fn from_pkg_config() -> Result<Vec<String>, String> {
+    let command = env::var("PKG_CONFIG").unwrap_or_else(|_| "pkg-config".to_string());
+    let why = "MERKLIZE_LIB_DIR is not set, and ";
+    let output = match Command::new(&command).args(["--libs", "merklize"]).output() {
+        Ok(output) => output,
+        Err(e) => {
+            return Err(format!(
+                "{}the command `{}` could not be run: {}.",
+                why, command, e
+            ))
+        }
+    };
+    if !output.status.success() {
+        return Err(format!(
+            "{}`{} --libs merklize` failed ({}): {}",
+            why,
+            command,
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    let flags = String::from_utf8_lossy(&output.stdout);
+    if !flags.split_whitespace().any(|flag| flag == "-lmerklize") {
+        return Err(format!(
+            "{}`{} --libs merklize` gave `{}`, without -lmerklize: that merklize.pc is of a \
+             header-only install (configured with MERKLIZE_BUILD_LIBRARY=OFF).",
+            why,
+            command,
+            flags.trim()
+        ));
+    }
+    Ok(flags
+        .split_whitespace()
+        .filter_map(|flag| flag.strip_prefix("-L"))
+        .map(str::to_string)
+        .collect())
+}

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+//! Trees of a caller's OpenCL buffers: a device of the test's own context (OpenCL's C API,
+//! declared here for the few calls needed, linked from libOpenCL), leaves in a device buffer,
+//! nodes written into another, against the tree built from host memory.
+
+mod common;
+
+use std::os::raw::c_void;
+use std::ptr;
+
+use common::{device, random_leaves};
+use merklize::{
+    output_node_count, Builder, ClContext, ClDeviceId, ClEvent, ClMem, Device, Hash, Source,
+    Status, TreeConfig,
+};
+
+type Handle = *mut c_void;
+const CL_DEVICE_TYPE_ALL: u64 = 0xffff_ffff;
+const CL_MEM_READ_WRITE: u64 = 1;
+const CL_MEM_COPY_HOST_PTR: u64 = 1 << 5;
+
+#[link(name = "OpenCL")]
+extern "C" {
+    fn clGetPlatformIDs(entries: u32, platforms: *mut Handle, count: *mut u32) -> i32;
+    fn clGetDeviceIDs(
+        platform: Handle,
+        kind: u64,
+        entries: u32,
+        devices: *mut Handle,
+        count: *mut u32,
+    ) -> i32;
+    fn clCreateContext(
+        properties: *const isize,
+        count: u32,
+        devices: *const Handle,
+        notify: Option<extern "C" fn(*const i8, *const c_void, usize, *mut c_void)>,
+        user_data: *mut c_void,
+        error: *mut i32,
+    ) -> Handle;
+    fn clCreateCommandQueue(
+        context: Handle,
+        device: Handle,
+        properties: u64,
+        error: *mut i32,
+    ) -> Handle;
+    fn clCreateBuffer(
+        context: Handle,
+        flags: u64,
+        size: usize,
+        host: *mut c_void,
+        error: *mut i32,
+    ) -> Handle;
+    fn clEnqueueReadBuffer(
+        queue: Handle,
+        buffer: Handle,
+        blocking: u32,
+        offset: usize,
+        size: usize,
+        out: *mut c_void,
+        wait_count: u32,
+        wait: *const Handle,
+        event: *mut Handle,
+    ) -> i32;
+    fn clReleaseEvent(event: Handle) -> i32;
+    fn clReleaseMemObject(buffer: Handle) -> i32;
+    fn clReleaseCommandQueue(queue: Handle) -> i32;
+    fn clReleaseContext(context: Handle) -> i32;
+}
+
+fn ok(code: i32, call: &str) {
+    assert_eq!(code, 0, "{} failed: {}", call, code);
+}
+
+/// The first device of the first platform, a context and a queue of it.
+struct Cl {
+    device: Handle,
+    context: Handle,
+    queue: Handle,
+}
+
+impl Cl {
+    fn new() -> Cl {
+        let _ = device(); // the platform set up under the crate's lock first
+        unsafe {
+            let (mut platform, mut device, mut count, mut error) =
+                (ptr::null_mut(), ptr::null_mut(), 0, 0);
+            ok(
+                clGetPlatformIDs(1, &mut platform, &mut count),
+                "clGetPlatformIDs",
+            );
+            ok(
+                clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &mut device, &mut count),
+                "clGetDeviceIDs",
+            );
+            let context =
+                clCreateContext(ptr::null(), 1, &device, None, ptr::null_mut(), &mut error);
+            ok(error, "clCreateContext");
+            let queue = clCreateCommandQueue(context, device, 0, &mut error);
+            ok(error, "clCreateCommandQueue");
+            Cl {
+                device,
+                context,
+                queue,
+            }
+        }
+    }
+
+    fn buffer(&self, bytes: &mut [u8], copy: bool) -> Handle {
+        let mut error = 0;
+        let flags = CL_MEM_READ_WRITE | if copy { CL_MEM_COPY_HOST_PTR } else { 0 };
+        let host = if copy {
+            bytes.as_mut_ptr().cast()
+        } else {
+            ptr::null_mut()
+        };
+        let buffer = unsafe { clCreateBuffer(self.context, flags, bytes.len(), host, &mut error) };
+        ok(error, "clCreateBuffer");
+        buffer
+    }
+}
+
+impl Drop for Cl {
+    fn drop(&mut self) {
+        unsafe {
+            clReleaseCommandQueue(self.queue);
+            clReleaseContext(self.context);
+        }
+    }
+}
+
+#[test]
+fn build_cl_writes_the_levels_above_the_leaves_into_the_caller_s_buffer() {
+    let cl = Cl::new();
+    let device =
+        unsafe { Device::from_cl(cl.context as ClContext, cl.device as ClDeviceId) }.unwrap();
+    let host = merklize::devices().unwrap();
+    assert!(host.iter().any(|d| d.name == device.info().unwrap().name));
+    let builder = Builder::new(&device, &TreeConfig::new().hash(Hash::Sha256)).unwrap();
+    for &n in &[1usize, 2, 3, 1000, 1025] {
+        let leaves = random_leaves(n, n as u64);
+        let want = builder.build(Source::leaves(&leaves)).unwrap();
+        let count = output_node_count(n as u64) as usize;
+        assert_eq!(
+            count,
+            want.levels().unwrap()[1..]
+                .iter()
+                .map(|l| l.len())
+                .sum::<usize>()
+                .max(1)
+        );
+        let mut leaf_bytes = leaves.concat();
+        let mut out = vec![0u8; count * 32];
+        let leaves_buffer = cl.buffer(&mut leaf_bytes, true);
+        let nodes_buffer = cl.buffer(&mut out, false);
+        unsafe {
+            let done: ClEvent = builder
+                .build_cl(leaves_buffer as ClMem, n as u64, nodes_buffer as ClMem, &[])
+                .unwrap();
+            let wait = [done as Handle];
+            let read = clEnqueueReadBuffer(
+                cl.queue,
+                nodes_buffer,
+                1,
+                0,
+                out.len(),
+                out.as_mut_ptr().cast(),
+                1,
+                wait.as_ptr(),
+                ptr::null_mut(),
+            );
+            ok(read, "clEnqueueReadBuffer");
+            ok(clReleaseEvent(done as Handle), "clReleaseEvent");
+            clReleaseMemObject(leaves_buffer);
+            clReleaseMemObject(nodes_buffer);
+        }
+        let nodes: Vec<u8> = if n == 1 {
+            want.root().to_vec()
+        } else {
+            want.levels().unwrap()[1..].concat().concat()
+        };
+        assert_eq!(out, nodes, "n={}", n);
+        assert_eq!(
+            &out[out.len() - 32..],
+            &want.root(),
+            "n={}: the root last",
+            n
+        );
+    }
+
+    // A builder of another context, or of a k-ary tree, is refused with the reason.
+    let mut bytes = vec![0u8; 64];
+    let leaves_buffer = cl.buffer(&mut bytes, true);
+    let other = Builder::new(&common::device(), &TreeConfig::new()).unwrap();
+    let e = unsafe { other.build_cl(leaves_buffer as ClMem, 2, leaves_buffer as ClMem, &[]) }
+        .unwrap_err();
+    assert_eq!(e.status(), Status::Argument);
+    assert!(e.message().contains("another OpenCL context"), "{}", e);
+    let kary = Builder::new(&device, &TreeConfig::new().hash(Hash::Sha256).arity(4)).unwrap();
+    let e = unsafe { kary.build_cl(leaves_buffer as ClMem, 2, leaves_buffer as ClMem, &[]) }
+        .unwrap_err();
+    assert!(
+        e.message().contains("binary trees of 32-byte leaves"),
+        "{}",
+        e
+    );
+    unsafe { clReleaseMemObject(leaves_buffer) };
+}
