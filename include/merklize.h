@@ -300,7 +300,8 @@ MERKLIZE_API merklize_status merklize_prove(const merklize_tree *tree, uint64_t 
 MERKLIZE_API merklize_status merklize_prove_multi(const merklize_tree *tree,
                                                   const uint64_t *indices, size_t count,
                                                   merklize_proof **proof);
-/* That the tree of the first old_size leaves is a prefix of this one (rfc6962 trees). */
+/* That the tree of the first old_size leaves is a prefix of this one (RFC 9162 2.1.4's proof):
+ * binary trees of shape promote without a fixed depth, of any hash but blake3-parent. */
 MERKLIZE_API merklize_status merklize_prove_consistency(const merklize_tree *tree,
                                                         uint64_t old_size, merklize_proof **proof);
 /* The inclusion proof of leaf `index` of a source, streamed (only the chunk holding the leaf and
@@ -367,7 +368,8 @@ MERKLIZE_API merklize_status merklize_blake3(merklize_device *device,
                                              size_t out_size);
 
 /* hashtree's layer: `count` 64-byte blocks in, `count` SHA-256 digests out (the level above a
- * level of SHA-256 nodes). digests and chunks may not overlap. */
+ * level of SHA-256 nodes). digests may overlap chunks: a level can be hashed in place, its
+ * parents written over its first half. */
 MERKLIZE_API merklize_status merklize_sha256_layer(merklize_device *device, uint8_t *digests,
                                                    const uint8_t *chunks, uint64_t count);
 

@@ -84,28 +84,15 @@ func asDigests(b []byte) [][32]byte {
 	return unsafe.Slice((*[32]byte)(unsafe.Pointer(&b[0])), len(b)/32)
 }
 
-// sha256Layer hashes 2 x len(digests) chunks into digests with merklize_sha256_layer, through a
-// buffer of its own where the two share memory (which the library does not allow).
+// sha256Layer hashes 2 x len(digests) chunks into digests with merklize_sha256_layer, which
+// copies the chunks to the device before it writes a digest: the two may share memory.
 func sha256Layer(digests [][32]byte, chunks [][32]byte) error {
 	device, err := deviceFor("")
 	if err != nil {
 		return err
 	}
-	out := digests
-	if overlap(digests, chunks) {
-		out = make([][32]byte, len(digests))
-	}
-	err = call(func() C.merklize_status {
-		return C.merklize_sha256_layer(device, (*C.uint8_t)(unsafe.Pointer(&out[0][0])),
-			(*C.uint8_t)(unsafe.Pointer(&chunks[0][0])), C.uint64_t(len(out)))
+	return call(func() C.merklize_status {
+		return C.merklize_sha256_layer(device, (*C.uint8_t)(unsafe.Pointer(&digests[0][0])),
+			(*C.uint8_t)(unsafe.Pointer(&chunks[0][0])), C.uint64_t(len(digests)))
 	})
-	if err == nil && &out[0] != &digests[0] {
-		copy(digests, out)
-	}
-	return err
-}
-
-func overlap(a, b [][32]byte) bool {
-	aStart, bStart := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&b[0]))
-	return aStart < bStart+uintptr(len(b))*32 && bStart < aStart+uintptr(len(a))*32
 }

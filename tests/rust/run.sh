@@ -1,17 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# The Rust binding (bindings/rust) as a Rust user meets it: installs the build tree into a prefix
-# in the build tree (WORK/prefix), then, with cargo --offline --locked (no registry is asked:
-# the crates have no dependencies) and CARGO_TARGET_DIR in WORK:
+# The Rust binding (bindings/rust) as a Rust user meets it, against libmerklize installed into
+# PREFIX (the ctest fixture merklize_installed, tests/install_prefix.sh), with cargo --offline
+# --locked (no registry is asked: the crates have no dependencies) and CARGO_TARGET_DIR in WORK:
 #   1. merklize-sys's build must fail, naming both ways, where neither MERKLIZE_LIB_DIR nor
 #      pkg-config finds libmerklize;
 #   2. merklize-sys's tests, linked through MERKLIZE_LIB_DIR=PREFIX/LIBDIR (pkg-config blinded);
 #   3. every test of the workspace, linked through pkg-config (PKG_CONFIG_PATH=PREFIX/LIBDIR/
 #      pkgconfig), the merklize tool as their oracle (MERKLIZE_CLI).
 # LD_LIBRARY_PATH finds the installed libmerklize.so.1 at run time. Skipped (77) without cargo.
-# Usage: run.sh CMAKE BUILD_DIR LIBDIR CRATES_DIR MERKLIZE_CLI WORK
+# Usage: run.sh PREFIX LIBDIR CRATES_DIR MERKLIZE_CLI WORK
 set -eu
-cmake=$1 build=$2 libdir=$3 crates=$4 cli=$5 work=$6
+prefix=$1 libdir=$2 crates=$3 cli=$4 work=$5
 
 if ! command -v cargo > /dev/null 2>&1; then
   echo "SKIPPED: cargo not found: install Debian's cargo (make deps does) or rustup's to test bindings/rust"
@@ -20,14 +20,10 @@ fi
 cargo --version
 rustc --version
 
-prefix=$work/prefix
-rm -rf "$prefix" "$work/nowhere"
+rm -rf "$work/nowhere"
 mkdir -p "$work/nowhere"
-"$cmake" --install "$build" --prefix "$prefix" > "$work/install.log" 2>&1 ||
-  { cat "$work/install.log"; exit 1; }
 lib=$prefix/$libdir
 [ -f "$lib/pkgconfig/merklize.pc" ] || { echo "FAILED: $lib/pkgconfig/merklize.pc is not installed"; exit 1; }
-echo "ok: installed into $prefix"
 
 cd "$crates"
 export CARGO_TERM_COLOR=never RUST_BACKTRACE=1

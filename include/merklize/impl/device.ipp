@@ -8,6 +8,11 @@
 namespace merklize {
 
 MERKLIZE_DECL std::vector<device_entry> list_devices() {
+  // Discovery is serialised in the process: PoCL 3.1 answers concurrent first clGetDeviceIDs
+  // calls with CL_DEVICE_NOT_FOUND, or crashes, so threads opening devices at once (a binding's
+  // threads, say) would see no device. Once discovered, devices are used concurrently.
+  static std::mutex discovery;
+  const std::lock_guard<std::mutex> lock(discovery);
   std::vector<device_entry> entries;
   const auto platforms = detail::platforms();
   for (std::size_t p = 0; p < platforms.size(); ++p) {

@@ -4,7 +4,6 @@
 use std::fmt;
 use std::os::raw::c_char;
 use std::ptr::NonNull;
-use std::sync::{Mutex, MutexGuard};
 
 use crate::error::{check, Result};
 use crate::handle::{c_string, created};
@@ -60,23 +59,9 @@ fn blank_info() -> sys::merklize_device_info {
     }
 }
 
-/// Held while devices are listed or opened. PoCL 3.1 sets up its devices on the first
-/// clGetDeviceIDs without a lock, and libmerklize 0.1's merklize_device_open and
-/// merklize_device_count do not serialise that first use: opened from several threads at once,
-/// some report no device and some crash inside PoCL (reported upstream in this repository, with
-/// a C reproduction). Until libmerklize serialises it, this crate does.
-static DISCOVERY: Mutex<()> = Mutex::new(());
-
-fn discovery() -> MutexGuard<'static, ()> {
-    DISCOVERY
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
 /// The OpenCL devices of every platform, in the order `merklize devices` lists them; empty on a
 /// machine with no OpenCL platform.
 pub fn devices() -> Result<Vec<DeviceInfo>> {
-    let _serialised = discovery();
     let mut count = 0usize;
     // SAFETY: count is a valid out-pointer.
     check(unsafe { sys::merklize_device_count(&mut count) })?;
@@ -111,8 +96,7 @@ impl Device {
     /// else the first device).
     pub fn open(spec: &str) -> Result<Device> {
         let spec = c_string("the device spec", spec)?;
-        let _serialised = discovery();
-        // SAFETY: spec is NUL-terminated; the out-pointer is valid.
+            // SAFETY: spec is NUL-terminated; the out-pointer is valid.
         let raw = created(|out| unsafe { sys::merklize_device_open(spec.as_ptr(), out) })?;
         Ok(Device { raw })
     }
