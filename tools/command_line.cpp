@@ -133,10 +133,10 @@ void add_block_options(CLI::App &c, block_arguments &args) {
       "dm-verity, fs-verity, or SHA-256 leaves: the salt hashed before each block, - for none "
       "(default: none, but for dm-verity 32 random bytes, as veritysetup format's)");
   const auto format = add_text(c, "--format", args.format, "F",
-                               "FILE is data, its tree a preset: dm-verity (the root hash "
-                               "veritysetup format --no-superblock prints), fs-verity (the "
-                               "digest fsverity digest prints) or bao-outboard (BLAKE3's root, as "
-                               "b3sum prints)");
+                               "FILE is data, its tree a preset: dm-verity (prints what "
+                               "veritysetup format prints: the superblock's fields, the salt and "
+                               "the root hash), fs-verity (the line fsverity digest prints) or "
+                               "bao-outboard (BLAKE3's root, as b3sum prints)");
   add_parsed(c, "--data-block-size", args.data_block_size, parse_count, "B",
              "dm-verity: bytes a data block (default 4096)")
       ->needs(format);
@@ -147,7 +147,15 @@ void add_block_options(CLI::App &c, block_arguments &args) {
              "fs-verity: bytes a block (default 4096)")
       ->needs(format);
   add_text(c, "--hash-output", args.hash_output, "FILE",
-           "dm-verity: write the hash device (veritysetup's, no superblock) to FILE")
+           "dm-verity: write the hash device to FILE, as veritysetup format writes it: its "
+           "superblock, then the hash tree from the next hash block")
+      ->needs(format);
+  c.add_flag("--no-superblock", args.no_superblock,
+             "dm-verity: no superblock, the hash tree from the hash device's first byte "
+             "(veritysetup format --no-superblock; open and verify then need every option)")
+      ->needs(format);
+  add_text(c, "--uuid", args.uuid, "UUID",
+           "dm-verity: the superblock's UUID (default: a random one, as veritysetup's)")
       ->needs(format);
   add_text(c, "--tree-output", args.tree_output, "FILE",
            "fs-verity: write the Merkle tree (fsverity digest --out-merkle-tree's) to FILE")

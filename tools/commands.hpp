@@ -39,7 +39,9 @@ struct block_arguments : leaf_block_arguments {
   std::optional<std::string> format; // dm-verity, fs-verity, bao-outboard
   std::optional<std::uint64_t> data_block_size, hash_block_size, block_size;
   std::optional<std::string> hash_output, tree_output, outboard; // files to write
-  std::optional<std::uint64_t> arity;                            // a k-ary tree (kary_command.cpp)
+  bool no_superblock = false;         // dm-verity: the hash device without veritysetup's superblock
+  std::optional<std::string> uuid;    // dm-verity: the superblock's UUID (default: a random one)
+  std::optional<std::uint64_t> arity; // a k-ary tree (kary_command.cpp)
   bool given() const { return leaf_size || format || arity || salt; }
 };
 
