@@ -385,6 +385,24 @@ command_runner add_b3sum(CLI::App &app) {
   return [args] { return b3sum_command(*args); };
 }
 
+command_runner add_bench(CLI::App &app) {
+  auto args = std::make_shared<bench_arguments>();
+  CLI::App &c = add_command(
+      app, "bench",
+      "Say whether merklize pays on this machine for FILE: each task (BLAKE3 of the file, a "
+      "Merkle root, a SHA-256 tree of 4 KiB blocks, fs-verity, dm-verity) timed as whole "
+      "processes, merklize's command beside the CPU tool that does it (b3sum, sha256sum, "
+      "fsverity digest, veritysetup format: those installed), their outputs checked to agree.",
+      "Times include the device's start-up and reading FILE, as a user waits for them; run it "
+      "on a file of the size you use (the page cache warm: it is read once first). merklize_bench "
+      "(built with the benchmarks) times the kernels alone.");
+  add_parsed(c, "--runs", args->runs, parse_runs, "N",
+             "time each command N times, 1 to 1000 (default 5), alternating with its CPU tool");
+  add_device(c, args->device);
+  c.add_option("FILE", args->file, "a regular file: your data")->required()->type_name("");
+  return [args] { return bench_command(*args); };
+}
+
 command_runner add_devices(CLI::App &app) {
   add_command(app, "devices", "List the OpenCL devices and the specs that select them.");
   return [] { return devices_command(); };
@@ -429,6 +447,7 @@ command_runner parse_merklize_command_line(int argc, char **argv) {
       {"leaf-hash", add_leaf_hash(app)},
       {"b3sum", add_b3sum(app)},
       {"devices", add_devices(app)},
+      {"bench", add_bench(app)},
   };
   std::string topic;
   add_help(app, topic);

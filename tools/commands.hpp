@@ -76,10 +76,9 @@ inline merklize::leaf_rule leaf_rule_of(const root_arguments &args) {
   return leaf_rule_of(args.blocks, args.tree.hash, "root");
 }
 
-// Refuses, as mistakes in the command line, a hash and shape that do not go together (rfc6962
-// with --pad zero), --depth without --pad zero, and --mix-in-length (SSZ's list root) where the
-// tree is not SSZ's: sha256, shape zero, a fixed depth.
-// `command` names the --help to read.
+// Refuses, as mistakes in the command line naming `command`'s --help, a hash and shape that do
+// not go together (rfc6962 with --pad zero), --depth without --pad zero, and --mix-in-length
+// (SSZ's list root) where the tree is not SSZ's: sha256, shape zero, a fixed depth.
 void check_tree_arguments(const merklize::tree_options &tree,
                           const std::optional<std::uint64_t> &mix_in_length,
                           const std::string &command);
@@ -162,5 +161,13 @@ struct b3sum_arguments {
 int b3sum_command(const b3sum_arguments &args);
 
 int devices_command();
+
+// merklize bench: merklize's commands against the CPU tools, whole processes, on FILE.
+struct bench_arguments {
+  std::string file;
+  unsigned runs = 5;
+  std::optional<std::string> device;
+};
+int bench_command(const bench_arguments &args);
 
 } // namespace cli
