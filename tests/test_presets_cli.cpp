@@ -62,7 +62,7 @@ TEST_CASE("leaf-hash needs --entries: binary entries are never split at line bre
   CHECK(hashed.out == leaves);
 }
 
-TEST_CASE("--log: a log's root, audit path and consistency proof from its entries",
+TEST_CASE("the --log preset: a log's root, audit path and consistency proof from entries",
           "[cli][presets][rfc6962]") {
   const auto entries = write_text("ct-log", ct_lines);
   const args log = {"--log", "--entries", "lines"};
@@ -105,7 +105,7 @@ TEST_CASE("consistency over leaves is a log's without --hash, never blake3's una
   CHECK_THAT(made.out, Contains("\"hash\":\"rfc6962\""));
 }
 
-TEST_CASE("--ssz-list LIMIT is SSZ's List[Bytes32, LIMIT] root and element proof",
+TEST_CASE("the --ssz-list LIMIT preset gives an SSZ list's root and element proofs",
           "[cli][presets][ssz]") {
   for (const std::uint64_t limit : {0u, 1u, 4u, 5u, 1000u, 1024u})
     for (const std::uint64_t length : {0u, 1u, 3u, 4u, 5u}) {
@@ -140,7 +140,7 @@ TEST_CASE("--ssz-list LIMIT is SSZ's List[Bytes32, LIMIT] root and element proof
     }
 }
 
-TEST_CASE("--ssz-vector is SSZ's Vector[Bytes32, N] root, no length mixed in",
+TEST_CASE("the --ssz-vector preset gives an SSZ vector's root, no length mixed in",
           "[cli][presets][ssz]") {
   for (const std::uint64_t n : {1u, 2u, 5u, 8u, 33u}) {
     const auto leaves = test::random_bytes(n * 32);

@@ -31,7 +31,8 @@ echo "ok: installed into a temporary prefix: headers, CMake package, merklize.pc
 docs=$prefix/share/doc/merklize
 for page in "$docs/README.md" "$docs"/docs/*.md; do
   [ -f "$page" ] || { echo "FAILED: ${page#"$prefix"/} is not installed"; exit 1; }
-  for link in $(grep -o '](\([^)#:]*\)[)#]' "$page" | sed 's/^](//; s/[)#]$//' | sort -u); do
+  # Markdown links to paths: ](docs/CLI.md) or ](docs/CLI.md#anchor); no URL, anchor or code.
+  for link in $(grep -o ']([A-Za-z0-9_./-]*[)#]' "$page" | sed 's/^](//; s/[)#]$//' | sort -u); do
     [ -e "$(dirname "$page")/$link" ] ||
       { echo "FAILED: ${page#"$prefix"/} links to $link, which is not installed"; exit 1; }
   done
