@@ -27,8 +27,7 @@ struct cpu_baseline {
 
 // SHA-256 of each of `count` 64-byte blocks of `in` into `out`, after a prefix byte where one is
 // given (rfc6962's 0x01), by OpenSSL on the calling thread.
-void openssl_layer(std::uint8_t *out, const std::uint8_t *in, std::uint64_t count,
-                   int prefix = -1);
+void openssl_layer(std::uint8_t *out, const std::uint8_t *in, std::uint64_t count, int prefix = -1);
 
 // The baselines of nodes of `hash` in this build.
 std::vector<cpu_baseline> cpu_baselines(merklize::hash_kind hash);

@@ -58,12 +58,11 @@ inline veritysetup_result run_veritysetup_superblock(const fs::path &data, const
                                                      const merklize::dm_verity_options &options,
                                                      const std::string &uuid) {
   fs::remove(hashes);
-  const auto run =
-      run_program({"/usr/sbin/veritysetup", "format",
-                   "--data-block-size=" + std::to_string(options.data_block_bytes),
-                   "--hash-block-size=" + std::to_string(options.hash_block_bytes),
-                   "--salt=" + salt_hex(options.salt), "--uuid=" + uuid, data.string(),
-                   hashes.string()});
+  const auto run = run_program({"/usr/sbin/veritysetup", "format",
+                                "--data-block-size=" + std::to_string(options.data_block_bytes),
+                                "--hash-block-size=" + std::to_string(options.hash_block_bytes),
+                                "--salt=" + salt_hex(options.salt), "--uuid=" + uuid, data.string(),
+                                hashes.string()});
   INFO("veritysetup: " << run.err);
   REQUIRE(run.status == 0);
   return {run.out, slurp(hashes)};
