@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# fs-verity, dm-verity and Bao of one file, whole process, page cache warm: merklize root --format
-# against fsverity digest and veritysetup format (which hash on one core) and b3sum, each the best
-# of three runs, every output checked equal to the tool's.
+# fs-verity, dm-verity (with its superblock, both tools' default) and Bao of one file, whole
+# process, page cache warm: merklize root --format against fsverity digest and veritysetup format
+# (which hash on one core) and b3sum, each the best of three runs, every output checked equal to
+# the tool's, the dm-verity hash devices byte for byte.
 #
 #   bench/block_formats.sh [MERKLIZE] [SIZE_MIB] [DIR]
 #       MERKLIZE  the merklize program (default build/tools/merklize)
@@ -47,15 +48,19 @@ salt=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 
 best fsverity digest "$file"; theirs=${out%% *}; t_fsverity=$seconds
 row "fsverity digest" "$t_fsverity"
-best "$merklize" root --format fs-verity "$file"; same "$out" "$theirs" fs-verity; t_fs=$seconds
+best "$merklize" root --format fs-verity "$file"; same "${out%% *}" "$theirs" fs-verity; t_fs=$seconds
 row "merklize root --format fs-verity" "$t_fs"
 speedup "fs-verity" "$t_fsverity" "$t_fs"
 
-best veritysetup format --no-superblock --salt="$salt" "$file" "$dir/merklize-bench.hashes"
+# Both with their default superblock, the same salt and UUID: the hash devices must be equal.
+uuid=6d65726b-6c69-4a65-8000-626c6f636b73
+best veritysetup format --salt="$salt" --uuid="$uuid" "$file" "$dir/merklize-bench.hashes"
 theirs=$(echo "$out" | awk '/Root hash/ {print $3}'); t_veritysetup=$seconds
-row "veritysetup format --no-superblock" "$t_veritysetup"
-best "$merklize" root --format dm-verity --salt "$salt" --hash-output "$dir/merklize-bench.ours" "$file"
-same "$out" "$theirs" dm-verity; cmp "$dir/merklize-bench.hashes" "$dir/merklize-bench.ours"
+row "veritysetup format" "$t_veritysetup"
+best "$merklize" root --format dm-verity --salt "$salt" --uuid "$uuid" \
+  --hash-output "$dir/merklize-bench.ours" "$file"
+same "$(echo "$out" | awk '/Root hash/ {print $3}')" "$theirs" dm-verity
+cmp "$dir/merklize-bench.hashes" "$dir/merklize-bench.ours"
 t_dm=$seconds
 row "merklize root --format dm-verity --hash-output" "$t_dm"
 speedup "dm-verity" "$t_veritysetup" "$t_dm"

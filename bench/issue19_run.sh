@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Issue 19's table in one run on the GPU machine (docs/BENCHMARKS.md, "Issue 19's table"), in
+# Issue 19's table in one run on the GPU machine (docs/PERFORMANCE_LOG.md, "Issue 19's table"), in
 # order of importance, each part logged to $OUT/close.log as it ends:
 #   1. the GPU tests with the defaults (bit-exact against the host reference), then the rows:
 #      BLAKE3 tree kernels at 2^20 and 2^25 leaves, a page-locked build of every node at 2^25,

@@ -9,16 +9,20 @@
 //   host_all/K      std::vector leaves (pageable) in, every node out
 //   pinned_nodes/K  leaves in library-pinned memory, every internal node into pinned memory
 //   pinned_root/K   the same, root only
-//   host_reference/K  the host reference tree (reference_tree: portable C++, one thread), the
-//                   CPU baseline, up to 2^20 leaves; host clock
-// On CPU devices a host build that keeps every level runs in place in host memory, with no
-// copies (config::zero_copy): its rows say "zero-copy" where transfer times would be.
+//   cpu_<name>/K    the CPU baselines (cpu_baselines.hpp): the same tree on all the host's cores
+//                   by OpenSSL (sha256, rfc6962), BLAKE3's hash_many (blake3) or hashtree
+//                   (sha256), where built; host clock, each root checked against the device's
+// Every row's label names the node hash (--hash=NAME, default blake3). On CPU devices a host
+// build that keeps every level runs in place in host memory, with no copies (config::zero_copy):
+// its rows say "zero-copy" where transfer times would be, and the copy rows and bandwidth columns,
+// which measure nothing there, are left out.
 // Millisecond counters print as plain milliseconds (plain_ms_reporter.hpp).
 // After the run: a summary table per size, and with --csv=FILE the rows for bench/plot.py.
 // --variants[=K,K,...] times the kernels of one-level launches instead (kernel_variants.hpp),
 // with --hash=NAME for nodes other than BLAKE3's (sha256, rfc6962, ...).
 // --timeline=K prints where a pinned build of 2^K leaves, every node kept, spends its time:
 // each queue's busy and idle time on the device's clock, against the host's wall time.
+#include "cpu_baselines.hpp"
 #include "kernel_variants.hpp"
 #include "plain_ms_reporter.hpp"
 
@@ -27,6 +31,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -38,6 +43,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -47,9 +53,11 @@ struct options {
   std::string build_log; // extra build options: print the Merkle program's build log and exit
   bool sweep = false;    // kernels only, over work-group sizes and levels per launch
   bool variants = false; // kernel variants of the one-level launches, at variant_sizes
-  merklize::hash_kind hash = merklize::hash_kind::blake3; // --hash=NAME: the variants' nodes
+  merklize::hash_kind hash = merklize::hash_kind::blake3; // --hash=NAME: every tree's nodes
   std::vector<unsigned> variant_sizes;                    // log2 leaf counts; empty: by device type
   unsigned timeline = 0;                                  // log2 leaf count of --timeline; 0: none
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency()); // the CPU baselines'
+  bool help = false;
 };
 
 std::vector<unsigned> parse_sizes(const std::string &list) {
@@ -62,15 +70,13 @@ std::vector<unsigned> parse_sizes(const std::string &list) {
   return sizes;
 }
 
-// The host reference's sizes stop here: one thread takes about 0.8 s for 2^20 leaves.
-constexpr unsigned host_reference_max_log2 = 20;
-
 // One size's measurements, for the summary table and the CSV.
 struct row {
   double kernel_ms = 0, upload_ms = 0, download_ms = 0, host_e2e_ms = 0;
   double pinned_up_gbs = 0, pinned_down_gbs = 0, lib_up_gbs = 0, lib_down_gbs = 0;
   double pinned_e2e_ms = 0, root_e2e_ms = 0, levels_up_ms = 0, levels_down_ms = 0;
-  double host_reference_ms = 0; // 0: not measured at this size
+  std::map<std::string, double> baseline_ms; // by CPU baseline's name
+  merklize::digest device_root{};            // the kernels' root, which every baseline must give
   // Zero-copy builds (no transfers) of host_all/K and pinned_nodes/K.
   bool host_zero_copy = false, pinned_zero_copy = false;
 };
@@ -78,6 +84,17 @@ struct row {
 std::map<unsigned, row> rows;
 cl::Device device;
 std::string device_label;
+merklize::hash_kind tree_hash = merklize::hash_kind::blake3; // --hash
+unsigned baseline_threads = 1;                               // --threads
+
+// The node hash of every tree, in every row's label.
+std::string hash_label() { return merklize::to_string(tree_hash); }
+
+// The defaults but the node hash.
+merklize::config hashed(merklize::config cfg = {}) {
+  cfg.tree.hash = tree_hash;
+  return cfg;
+}
 
 std::vector<std::uint8_t> random_leaves(std::uint64_t n) {
   std::vector<std::uint8_t> leaves(n * merklize::node_bytes);
@@ -90,7 +107,7 @@ std::vector<std::uint8_t> random_leaves(std::uint64_t n) {
 }
 
 merklize::config with_output(merklize::output_levels out) {
-  merklize::config cfg;
+  merklize::config cfg = hashed();
   cfg.output = out;
   return cfg;
 }
@@ -106,6 +123,12 @@ void kernels(benchmark::State &state, unsigned log2, merklize::config cfg, bool 
   cl::Buffer out(m.context(), CL_MEM_READ_WRITE,
                  merklize::merkleizer::output_node_count(n) * merklize::node_bytes);
   m.enqueue_build(in, n, out).back().wait(); // warm-up: program build, first-touch allocation
+  if (record) {                              // the root, which the CPU baselines must give too
+    const std::size_t last = merklize::merkleizer::output_node_count(n) - 1;
+    m.queue().enqueueReadBuffer(out, CL_TRUE, last * merklize::node_bytes, merklize::node_bytes,
+                                rows[log2].device_root.data());
+  }
+  state.SetLabel(hash_label());
   double total = 0;
   for (auto _ : state) {
     const auto events = m.enqueue_build(in, n, out);
@@ -139,6 +162,7 @@ void pinned_copy(benchmark::State &state, unsigned log2) {
     down += rm;
     state.SetIterationTime((wm + rm) / 1e3);
   }
+  state.SetLabel("raw copies, no hash");
   rows[log2].pinned_up_gbs = gbs(bytes, up / state.iterations());
   rows[log2].pinned_down_gbs = gbs(bytes, down / state.iterations());
   state.counters["up_GBps"] = rows[log2].pinned_up_gbs;
@@ -159,9 +183,10 @@ void report_times(benchmark::State &state, const merklize::build_times &sum, std
   state.counters["kernel_ms"] = sum.kernel_ms / runs;
   state.counters["chunks"] = static_cast<double>(sum.chunks);
   if (zero_copy) {
-    state.SetLabel("zero-copy");
+    state.SetLabel(hash_label() + ", zero-copy");
     return;
   }
+  state.SetLabel(hash_label());
   state.counters["upload_ms"] = sum.upload_ms / runs;
   state.counters["download_ms"] = sum.download_ms / runs;
 }
@@ -176,7 +201,7 @@ void accumulate(merklize::build_times &sum, const merklize::build_times &t) {
 
 void host_all(benchmark::State &state, unsigned log2) {
   const std::uint64_t n = std::uint64_t(1) << log2;
-  merklize::merkleizer m(device);
+  merklize::merkleizer m(device, hashed());
   const auto leaves = random_leaves(n);
   m.build(leaves);
   merklize::build_times sum;
@@ -224,23 +249,75 @@ void pinned(benchmark::State &state, unsigned log2, merklize::config cfg) {
   }
 }
 
-// The CPU baseline: the host reference tree of the same leaves on one thread, host clock.
-void host_reference(benchmark::State &state, unsigned log2) {
+// A CPU baseline: the same tree on the host's cores (cpu_baselines.hpp), host clock. Its root
+// must be the device's (the kernels row of the same size ran first, on the same leaves).
+void cpu_tree(benchmark::State &state, unsigned log2, const bench::cpu_baseline &baseline) {
   const std::uint64_t n = std::uint64_t(1) << log2;
   const auto leaves = random_leaves(n);
-  const merklize::tree_options options = merklize::config{}.tree;
+  std::vector<std::uint8_t> a(n / 2 * merklize::node_bytes), b(a.size());
+  const merklize::digest root =
+      bench::baseline_root(baseline, leaves.data(), n, baseline_threads, a.data(), b.data());
+  if (rows.count(log2) && rows[log2].kernel_ms > 0 && root != rows[log2].device_root) {
+    state.SkipWithError((baseline.name + "'s root differs from the device's").c_str());
+    return;
+  }
+  state.SetLabel(hash_label() + ", " + baseline.name + ", " + std::to_string(baseline_threads) +
+                 " threads");
   double total = 0;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
-    benchmark::DoNotOptimize(merklize::reference_tree(leaves.data(), leaves.size(), options));
+    benchmark::DoNotOptimize(
+        bench::baseline_root(baseline, leaves.data(), n, baseline_threads, a.data(), b.data()));
     const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
     total += took.count();
     state.SetIterationTime(took.count() / 1e3);
   }
-  rows[log2].host_reference_ms = total / state.iterations();
+  rows[log2].baseline_ms[baseline.name] = total / state.iterations();
   state.counters["node_hashes_per_s"] =
       static_cast<double>(n - 1) / (total / state.iterations() / 1e3);
 }
+
+// merklize_bench's own flags, which --help shows before Google Benchmark's.
+const char *own_flags =
+    R"(merklize_bench: Merkle trees of 2^K leaves on one OpenCL device (MERKLIZE_DEVICE, else the
+first GPU, else the first device), beside the same tree on the host's cores, in one run.
+
+Rows (each row's label names the node hash):
+  kernels/K        the tree's kernels, leaves already on the device (OpenCL event times)
+  pinned_copy/K    raw copies of the leaves' bytes, page-locked memory <-> device (not on CPUs)
+  host_all/K       a std::vector of leaves in, every node out (host clock)
+  pinned_nodes/K   page-locked leaves in, every internal node into page-locked memory
+  pinned_root/K    the same, root only
+  cpu_<name>/K     the CPU baselines on --threads threads, each root checked against the device's:
+                   OpenSSL SHA-256 (--hash=sha256, rfc6962), BLAKE3's hash_many (--hash=blake3,
+                   where its C sources were found at configure time: -DMERKLIZE_BLAKE3_C_DIR=DIR
+                   or Debian's librust-blake3-dev), hashtree (--hash=sha256, where installed)
+Then a table per size, and which paths beat the best CPU baseline.
+
+merklize_bench's flags:
+  --min_log2=K --max_log2=K  sizes 2^K (default 2^10 to 2^25 on a GPU, 2^20 elsewhere)
+  --hash=NAME                node hash of every tree: blake3 (default), blake3-parent, sha256,
+                             rfc6962
+  --threads=N                threads of the CPU baselines (default: every core, here )";
+
+const char *own_flags_end = R"()
+  --device=SPEC              the device, as MERKLIZE_DEVICE takes it (merklize devices)
+  --csv=FILE                 append node hashes per second by device, mode and size to FILE
+                             (bench/plot.py plots it)
+  --sweep                    the kernels over work-group sizes, lanes and chunk sizes
+  --variants[=K,K]           every kernel variant of the one-level launches, at sizes 2^K
+  --timeline=K               where a page-locked build of 2^K leaves spends its time, per queue
+  --build_log=OPTIONS        NVIDIA's register report of the tree programs (e.g. -cl-nv-verbose),
+                             their binaries written to *.bin
+  --help                     this, then Google Benchmark's flags
+
+"***WARNING*** Library was built as DEBUG. Timings may be affected." is printed by Debian's
+libbenchmark package, which is built without NDEBUG: it is about Google Benchmark's own loop,
+not merklize, whose build type is its CMake build's (the "merklize build" line of a run). The times
+here are OpenCL event times and host clocks around merklize's and the baselines' own calls
+(manual time), which that loop does not enter.
+
+Google Benchmark's flags:)";
 
 options parse(int &argc, char **argv) {
   options o;
@@ -270,10 +347,14 @@ options parse(int &argc, char **argv) {
       o.hash = merklize::parse_hash_kind(v);
     else if (const char *v = value("timeline"))
       o.timeline = std::stoul(v);
+    else if (const char *v = value("threads"))
+      o.threads = std::max(1ul, std::stoul(v));
     else if (const char *v = value("device"))
       ::setenv("MERKLIZE_DEVICE", v, 1);
-    else
+    else {
+      o.help = o.help || a == "--help" || a == "-h";
       argv[kept++] = argv[i];
+    }
   }
   argc = kept;
   return o;
@@ -287,9 +368,80 @@ std::string cell(const char *format, double value, bool zero_copy = false) {
   return text;
 }
 
+// The CPU baselines' columns: each one's milliseconds at this size, or "-".
+std::string baseline_cells(const row &r, const std::vector<bench::cpu_baseline> &baselines) {
+  std::string cells;
+  for (const auto &b : baselines) {
+    const auto at = r.baseline_ms.find(b.name);
+    cells += " " + (at == r.baseline_ms.end() ? std::string("-") : cell("%.3f", at->second)) + " |";
+  }
+  return cells;
+}
+
+// The table's header: copies and bandwidths only where there are copies (not on CPU devices).
+std::string table_header(bool gpu, const std::vector<bench::cpu_baseline> &baselines) {
+  std::string header = "| leaves | kernel ms | node hashes/s | ";
+  header += gpu ? "upload ms | download ms | end-to-end ms (vector) | pinned: upload ms | "
+                  "download ms | end-to-end ms | root only ms | raw pinned GB/s up / down | "
+                  "library GB/s up / down |"
+                : "end-to-end ms (vector) | pinned end-to-end ms | root only ms |";
+  for (const auto &b : baselines)
+    header += " " + b.name + ", " + std::to_string(baseline_threads) + " threads, ms |";
+  std::string rule = "|";
+  for (char c : header)
+    if (c == '|') rule += "---|";
+  return header + "\n" + rule.substr(0, rule.size() - 4) + "\n";
+}
+
+// One size's line of the table.
+std::string table_line(unsigned log2, const row &r, bool gpu,
+                       const std::vector<bench::cpu_baseline> &baselines) {
+  const bool host = r.host_zero_copy, pinned = r.pinned_zero_copy;
+  char start[96];
+  std::snprintf(start, sizeof start, "| 2^%u | %.4f | %.3g |", log2, r.kernel_ms,
+                ((std::uint64_t(1) << log2) - 1) / (r.kernel_ms / 1e3));
+  std::string line = start;
+  if (gpu)
+    line +=
+        " " + cell("%.3f", r.upload_ms, host) + " | " + cell("%.3f", r.download_ms, host) + " | " +
+        cell("%.3f", r.host_e2e_ms) + " | " + cell("%.3f", r.levels_up_ms, pinned) + " | " +
+        cell("%.3f", r.levels_down_ms, pinned) + " | " + cell("%.3f", r.pinned_e2e_ms) + " | " +
+        cell("%.3f", r.root_e2e_ms) + " | " + cell("%.1f", r.pinned_up_gbs) + " / " +
+        cell("%.1f", r.pinned_down_gbs) + " | " +
+        (pinned ? "zero-copy" : cell("%.1f", r.lib_up_gbs) + " / " + cell("%.1f", r.lib_down_gbs)) +
+        " |";
+  else
+    line += " " + cell("%.3f", r.host_e2e_ms) + " | " + cell("%.3f", r.pinned_e2e_ms) + " | " +
+            cell("%.3f", r.root_e2e_ms) + " |";
+  return line + baseline_cells(r, baselines) + "\n";
+}
+
+// Whether merklize pays at each size: its end-to-end time from a std::vector (what a program
+// with leaves in memory calls) against the fastest CPU baseline.
+void print_verdicts(const std::vector<bench::cpu_baseline> &baselines) {
+  if (baselines.empty()) {
+    std::printf("\nNo CPU baseline for %s nodes in this build. %s\n", hash_label().c_str(),
+                bench::missing_baselines(tree_hash).c_str());
+    return;
+  }
+  std::printf("\nAgainst the fastest CPU baseline, a std::vector to every node (host_all):\n");
+  for (const auto &[log2, r] : rows) {
+    if (r.baseline_ms.empty() || r.host_e2e_ms <= 0) continue;
+    const auto best = std::min_element(r.baseline_ms.begin(), r.baseline_ms.end(),
+                                       [](auto &x, auto &y) { return x.second < y.second; });
+    const double ratio = best->second / r.host_e2e_ms;
+    std::printf("  2^%u leaves: merklize %.3f ms, %s %.3f ms: merklize %.2fx %s\n", log2,
+                r.host_e2e_ms, best->first.c_str(), best->second, ratio >= 1 ? ratio : 1 / ratio,
+                ratio >= 1 ? "faster" : "slower");
+  }
+  const std::string missing = bench::missing_baselines(tree_hash);
+  if (!missing.empty()) std::printf("Not compared: %s\n", missing.c_str());
+}
+
 // A line per size like the original's, then the table docs/BENCHMARKS.md quotes.
-void print_summary() {
-  std::printf("\nmerklize on %s\n", device_label.c_str());
+void print_summary(bool gpu) {
+  const auto baselines = bench::cpu_baselines(tree_hash);
+  std::printf("\nmerklize on %s, %s nodes\n", device_label.c_str(), hash_label().c_str());
   for (const auto &[log2, r] : rows)
     if (r.host_zero_copy)
       std::printf("merklized 2^%u leaves in %.3f ms, zero-copy: no host to device or device to "
@@ -299,24 +451,10 @@ void print_summary() {
       std::printf("merklized 2^%u leaves in %.3f ms, with host to device tx in %.3f ms, device to "
                   "host tx in %.3f ms\n",
                   log2, r.kernel_ms, r.upload_ms, r.download_ms);
-  std::printf("\n| leaves | kernel ms | node hashes/s | upload ms | download ms | end-to-end ms "
-              "(vector) | pinned: upload ms | download ms | end-to-end ms | root only ms | raw "
-              "pinned GB/s up / down | library GB/s up / down | host reference ms (1 thread) "
-              "|\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (const auto &[log2, r] : rows) {
-    const bool host = r.host_zero_copy, pinned = r.pinned_zero_copy;
-    const std::string library =
-        pinned ? "zero-copy" : cell("%.1f", r.lib_up_gbs) + " / " + cell("%.1f", r.lib_down_gbs);
-    std::printf("| 2^%u | %.4f | %.3g | %s | %s | %.3f | %s | %s | %.3f | %.3f | %.1f / %.1f | %s "
-                "| %s |\n",
-                log2, r.kernel_ms, ((std::uint64_t(1) << log2) - 1) / (r.kernel_ms / 1e3),
-                cell("%.3f", r.upload_ms, host).c_str(), cell("%.3f", r.download_ms, host).c_str(),
-                r.host_e2e_ms, cell("%.3f", r.levels_up_ms, pinned).c_str(),
-                cell("%.3f", r.levels_down_ms, pinned).c_str(), r.pinned_e2e_ms, r.root_e2e_ms,
-                r.pinned_up_gbs, r.pinned_down_gbs, library.c_str(),
-                r.host_reference_ms > 0 ? cell("%.3f", r.host_reference_ms).c_str() : "-");
-  }
+  std::printf("\n%s", table_header(gpu, baselines).c_str());
+  for (const auto &[log2, r] : rows)
+    std::printf("%s", table_line(log2, r, gpu, baselines).c_str());
+  print_verdicts(baselines);
 }
 
 // A CSV field, quoted where it holds a comma, a quote or a line break.
@@ -329,7 +467,8 @@ std::string csv_field(const std::string &text) {
 }
 
 // Node hashes per second by device, mode and size, for bench/plot.py. Runs append to the file
-// (several devices in one plot); a new file starts with the header line.
+// (several devices in one plot); a new file starts with the header line. The CPU baselines are
+// the device "host CPU", which the plot dashes.
 void write_csv(const std::string &path) {
   std::error_code no_file;
   const bool fresh = std::filesystem::file_size(path, no_file) == 0 || no_file;
@@ -337,17 +476,20 @@ void write_csv(const std::string &path) {
   if (!csv) throw std::runtime_error(path + ": cannot be opened for writing");
   if (fresh) csv << "device,mode,log2_leaves,node_hashes_per_s\n";
   const std::string device = csv_field(device_label);
+  const std::string hash = " (" + hash_label() + ")";
   for (const auto &[log2, r] : rows) {
     const double hashes = static_cast<double>(std::uint64_t(1) << log2) - 1;
-    const auto line = [&](const std::string &who, const char *mode, double ms) {
-      csv << who << "," << mode << "," << log2 << "," << hashes / (ms / 1e3) << "\n";
+    const auto line = [&](const std::string &who, const std::string &mode, double ms) {
+      if (ms > 0)
+        csv << who << "," << csv_field(mode + hash) << "," << log2 << "," << hashes / (ms / 1e3)
+            << "\n";
     };
     line(device, "kernels", r.kernel_ms);
     line(device, "host vector end-to-end", r.host_e2e_ms);
     line(device, "pinned end-to-end", r.pinned_e2e_ms);
     line(device, "pinned root only", r.root_e2e_ms);
-    if (r.host_reference_ms > 0)
-      line("host CPU", "reference tree on 1 thread", r.host_reference_ms);
+    for (const auto &[name, ms] : r.baseline_ms)
+      line("host CPU", name + " on " + std::to_string(baseline_threads) + " threads", ms);
   }
 }
 
@@ -424,7 +566,36 @@ void print_timeline(unsigned log2, const merklize::config &cfg, const std::strin
   std::printf("\n");
 }
 
+template <class... Args> void register_row(const std::string &name, Args &&...args) {
+  benchmark::RegisterBenchmark(name.c_str(), std::forward<Args>(args)...)
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+// The rows of every size: the kernels first, whose root the CPU baselines are checked against;
+// no raw copies on a CPU device, where nothing is copied.
+void register_rows(const options &o, bool gpu) {
+  for (unsigned k = o.min_log2; k <= o.max_log2; ++k) {
+    const std::string size = "/" + std::to_string(k);
+    register_row("kernels" + size, kernels, k, hashed(), true);
+    if (gpu) register_row("pinned_copy" + size, pinned_copy, k);
+    register_row("host_all" + size, host_all, k);
+    register_row("pinned_nodes" + size, pinned, k,
+                 with_output(merklize::output_levels::from_level(1)));
+    register_row("pinned_root" + size, pinned, k,
+                 with_output(merklize::output_levels::root_only()));
+    for (const bench::cpu_baseline &b : bench::cpu_baselines(tree_hash)) {
+      std::string name = "cpu_" + b.name.substr(0, b.name.find(' '));
+      std::transform(name.begin(), name.end(), name.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      register_row(name + size, cpu_tree, k, b);
+    }
+  }
+}
+
 int run(options o, int argc, char **argv) {
+  tree_hash = o.hash;
+  baseline_threads = o.threads;
   device = merklize::default_device();
   const bool gpu =
       merklize::detail::device_info<CL_DEVICE_TYPE, cl_device_type>(device) & CL_DEVICE_TYPE_GPU;
@@ -461,6 +632,12 @@ int run(options o, int argc, char **argv) {
   if (o.max_log2 == 0) o.max_log2 = gpu ? 25 : 20; // 2^20 keeps `make bench` near 2 min on 2 cores
   device_label = merklize::device_name(device);
   benchmark::AddCustomContext("device", device_label);
+  benchmark::AddCustomContext("merklize build", MERKLIZE_BUILD_TYPE);
+  benchmark::AddCustomContext("node hash", hash_label());
+  benchmark::AddCustomContext(
+      "libbenchmark", "a \"Library was built as DEBUG\" warning is about Debian's Google "
+                      "Benchmark package, not merklize, and leaves these manual times alone "
+                      "(merklize_bench --help)");
   if (o.sweep) {
     for (unsigned k = o.min_log2; k <= o.max_log2; ++k)
       for (std::size_t wg : {64, 128, 256})
@@ -493,36 +670,13 @@ int run(options o, int argc, char **argv) {
     benchmark::Shutdown();
     return 0;
   }
-  for (unsigned k = o.min_log2; k <= o.max_log2; ++k) {
-    const std::string size = "/" + std::to_string(k);
-    benchmark::RegisterBenchmark(("kernels" + size).c_str(), kernels, k, merklize::config{}, true)
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("pinned_copy" + size).c_str(), pinned_copy, k)
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("host_all" + size).c_str(), host_all, k)
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("pinned_nodes" + size).c_str(), pinned, k,
-                                 with_output(merklize::output_levels::from_level(1)))
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("pinned_root" + size).c_str(), pinned, k,
-                                 with_output(merklize::output_levels::root_only()))
-        ->UseManualTime()
-        ->Unit(benchmark::kMillisecond);
-    if (k <= host_reference_max_log2)
-      benchmark::RegisterBenchmark(("host_reference" + size).c_str(), host_reference, k)
-          ->UseManualTime()
-          ->Unit(benchmark::kMillisecond);
-  }
+  register_rows(o, gpu);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   bench::plain_ms_reporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
-  print_summary();
+  print_summary(gpu);
   if (!o.csv.empty()) write_csv(o.csv);
   return 0;
 }
@@ -532,6 +686,12 @@ int run(options o, int argc, char **argv) {
 int main(int argc, char **argv) {
   try {
     const options o = parse(argc, argv);
+    if (o.help) { // ours, then Google Benchmark's, which prints them and exits
+      std::printf("%s%u%s\n", own_flags, o.threads, own_flags_end);
+      std::fflush(stdout);
+      benchmark::Initialize(&argc, argv);
+      return 0;
+    }
     return run(o, argc, argv);
   } catch (const std::exception &e) {
     std::cerr << "merklize_bench: " << e.what() << "\n";

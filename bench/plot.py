@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """Plots merklize_bench's --csv rows: node hashes per second against leaf count, a line per device
-and mode, and the host reference tree on one thread, the CPU baseline, dashed beside them.
+and mode, and the CPU baselines on all the host's cores (OpenSSL, BLAKE3's hash_many, hashtree),
+dashed beside them.
 
 Usage: bench/plot.py BENCH.csv OUT.png   (`make plot` runs it; needs python3-matplotlib)
 
@@ -17,7 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 HEADER = ["device", "mode", "log2_leaves", "node_hashes_per_s"]
-BASELINE_DEVICE = "host CPU"  # merklize_bench's host_reference rows
+BASELINE_DEVICE = "host CPU"  # merklize_bench's cpu_<name> rows
 
 
 def read_lines(csv_path):

@@ -22,6 +22,7 @@
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <merklize/merklize.hpp>
 
+#include "cpu_baselines.hpp"
 #include "flags.hpp"
 
 #include <benchmark/benchmark.h>
@@ -57,18 +58,7 @@ const std::uint8_t *random_input(std::size_t bytes) {
   return data.data();
 }
 
-// SHA-256 of each 64-byte block, after a prefix byte where one is given (rfc6962's 0x01).
-void openssl_layer(std::uint8_t *out, const std::uint8_t *in, std::uint64_t count,
-                   int prefix = -1) {
-  const std::uint8_t prefix_byte = static_cast<std::uint8_t>(prefix);
-  for (std::uint64_t i = 0; i < count; ++i) {
-    SHA256_CTX ctx;
-    SHA256_Init(&ctx);
-    if (prefix >= 0) SHA256_Update(&ctx, &prefix_byte, 1);
-    SHA256_Update(&ctx, in + 64 * i, 64);
-    SHA256_Final(out + 32 * i, &ctx);
-  }
-}
+using bench::openssl_layer; // cpu_baselines.hpp
 
 // The root of 2^k leaves, one layer at a time (a power of two: no lone node, either shape).
 merklize::digest openssl_tree_root(const std::uint8_t *leaves, std::uint64_t leaf_count,

@@ -52,10 +52,28 @@ inline veritysetup_result run_veritysetup(const fs::path &data,
   return {run.out.substr(hex, 64), slurp(hashes)};
 }
 
-// What `fsverity digest` prints (without the file name) and writes as the Merkle tree.
+// What `veritysetup format` (with a superblock, its default) prints and writes to `hashes`, with
+// the block sizes and salt of `options` and the given UUID.
+inline veritysetup_result run_veritysetup_superblock(const fs::path &data, const fs::path &hashes,
+                                                     const merklize::dm_verity_options &options,
+                                                     const std::string &uuid) {
+  fs::remove(hashes);
+  const auto run = run_program({"/usr/sbin/veritysetup", "format",
+                                "--data-block-size=" + std::to_string(options.data_block_bytes),
+                                "--hash-block-size=" + std::to_string(options.hash_block_bytes),
+                                "--salt=" + salt_hex(options.salt), "--uuid=" + uuid, data.string(),
+                                hashes.string()});
+  INFO("veritysetup: " << run.err);
+  REQUIRE(run.status == 0);
+  return {run.out, slurp(hashes)};
+}
+
+// What `fsverity digest` prints (the digest alone, and its whole line with the file name) and
+// writes as the Merkle tree.
 struct fsverity_result {
   std::string digest;
   std::string merkle_tree;
+  std::string line;
 };
 
 inline fsverity_result run_fsverity(const fs::path &file,
@@ -69,7 +87,7 @@ inline fsverity_result run_fsverity(const fs::path &file,
   const auto run = run_program(argv);
   INFO("fsverity: " << run.err);
   REQUIRE(run.status == 0);
-  return {run.out.substr(0, run.out.find(' ')), slurp(tree)};
+  return {run.out.substr(0, run.out.find(' ')), slurp(tree), run.out};
 }
 
 // tests/bao_model.py's outboard and root of a file.

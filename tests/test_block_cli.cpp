@@ -19,26 +19,85 @@ test::run_result merklize_root(std::vector<std::string> args, const std::string 
 
 } // namespace
 
-TEST_CASE("merklize root --format dm-verity prints and writes what veritysetup does",
+// The "Root hash:" of veritysetup's report.
+std::string root_hash_of(const std::string &report) {
+  const auto at = report.find("Root hash:");
+  REQUIRE(at != std::string::npos);
+  return report.substr(report.find_first_not_of(" \t", at + 10), 64);
+}
+
+TEST_CASE("merklize root --format dm-verity prints and writes what veritysetup format does",
           "[block-cli]") {
   if (!test::have_veritysetup()) return;
+  const std::string uuid = "0c7caaf2-9f6f-4c7e-80ac-d84b1ac5308b";
   for (std::uint64_t blocks : {1u, 128u, 129u}) {
+    const auto file = test::write_file("cli-dm.data", test::random_bytes(blocks * 4096));
     merklize::dm_verity_options options;
     options.salt = test::random_bytes(32);
-    const auto file = test::write_file("cli-dm.data", test::random_bytes(blocks * 4096));
-    const auto theirs = test::run_veritysetup(file, options);
+    const std::string salt = test::salt_hex(options.salt);
     const auto hashes = test::scratch_dir() / "cli-dm.hashes";
-    const auto ours =
-        merklize_root({"--format", "dm-verity", "--salt", test::salt_hex(options.salt),
-                       "--hash-output", hashes.string(), file.string()});
+    const auto ours = merklize_root({"--format", "dm-verity", "--salt", salt, "--uuid", uuid,
+                                     "--hash-output", hashes.string(), file.string()});
     INFO(blocks << " blocks: " << ours.err);
     CHECK(ours.status == 0);
-    CHECK(ours.out == theirs.root + "\n");
-    CHECK(test::slurp(hashes) == theirs.hash_device);
+    const std::string our_device = test::slurp(hashes);
+    // veritysetup writes the same file: the superblock, then the tree; and prints the same report.
+    const auto theirs = test::run_veritysetup_superblock(file, hashes, options, uuid);
+    CHECK(ours.out == theirs.root);
+    CHECK(our_device == theirs.hash_device);
+    // --no-superblock: the hash tree alone, as before.
+    const auto bare = test::run_veritysetup(file, options);
+    const auto no_sb = merklize_root({"--format", "dm-verity", "--no-superblock", "--salt", salt,
+                                      "--hash-output", hashes.string(), file.string()});
+    CHECK(root_hash_of(no_sb.out) == bare.root);
+    CHECK(test::slurp(hashes) == bare.hash_device);
   }
 }
 
-TEST_CASE("merklize root --format fs-verity prints and writes what fsverity does", "[block-cli]") {
+TEST_CASE("merklize root --format dm-verity: veritysetup verify takes its output with no options",
+          "[block-cli]") {
+  if (!test::have_veritysetup()) return;
+  const auto file = test::write_file("cli-dm-verify.data", test::random_bytes(300 * 4096));
+  const auto hashes = test::scratch_dir() / "cli-dm-verify.hashes";
+  const auto ours =
+      merklize_root({"--format", "dm-verity", "--hash-output", hashes.string(), file.string()});
+  REQUIRE(ours.status == 0);
+  const std::string root = root_hash_of(ours.out);
+  const auto verify =
+      test::run_program({"/usr/sbin/veritysetup", "verify", file.string(), hashes.string(), root});
+  INFO(ours.out << verify.err);
+  CHECK(verify.status == 0);
+  // The salt is random, 32 bytes, as veritysetup's: a second run prints another.
+  const auto salt_of = [](const std::string &report) {
+    const auto at = report.find("Salt:            \t");
+    return at == std::string::npos ? std::string() : report.substr(at + 18, 64);
+  };
+  const auto again = merklize_root({"--format", "dm-verity", file.string()});
+  CHECK(salt_of(ours.out).find_first_not_of("0123456789abcdef") == std::string::npos);
+  CHECK(salt_of(ours.out).size() == 64);
+  CHECK(salt_of(again.out) != salt_of(ours.out));
+  // A flipped data byte is caught.
+  auto data = test::slurp(file.string());
+  data[5000] ^= 1;
+  test::write_file("cli-dm-verify.data", std::vector<std::uint8_t>(data.begin(), data.end()));
+  CHECK(test::run_program({"/usr/sbin/veritysetup", "verify", file.string(), hashes.string(), root})
+            .status != 0);
+  if (::access("/dev/mapper/control", F_OK) != 0) {
+    WARN("SKIPPED: veritysetup open needs device-mapper, and /dev/mapper/control is absent "
+         "here; veritysetup verify checked the files instead");
+    return;
+  }
+  const auto opened = test::run_program(
+      {"/usr/sbin/veritysetup", "open", file.string(), "merklize-test", hashes.string(), root});
+  if (opened.status != 0) {
+    WARN("SKIPPED: veritysetup open could not set up the device here: " << opened.err);
+    return;
+  }
+  CHECK(test::run_program({"/usr/sbin/veritysetup", "close", "merklize-test"}).status == 0);
+}
+
+TEST_CASE("merklize root --format fs-verity prints fsverity digest's line and writes its tree",
+          "[block-cli]") {
   if (!test::have_fsverity()) return;
   for (std::uint64_t size : {0u, 4096u, 4096u * 128 + 1}) {
     merklize::fs_verity_options options;
@@ -54,11 +113,11 @@ TEST_CASE("merklize root --format fs-verity prints and writes what fsverity does
     with_file.push_back(file.string());
     const auto ours = merklize_root(with_file);
     INFO(size << " bytes: " << ours.err);
-    CHECK(ours.out == theirs.digest + "\n");
+    CHECK(ours.out == theirs.line); // "sha256:<digest> <file>", the name as given
     CHECK(test::slurp(tree) == theirs.merkle_tree);
     auto from_stdin = args;
     from_stdin.push_back("-");
-    CHECK(merklize_root(from_stdin, file.string()).out == theirs.digest + "\n");
+    CHECK(merklize_root(from_stdin, file.string()).out == theirs.digest + " -\n");
   }
 }
 
@@ -119,6 +178,20 @@ TEST_CASE("merklize root --format and --leaf-size: mistakes are refused with exi
   };
   for (const auto &[args, message] : mistakes) {
     auto argv = args;
+    argv.push_back(file.string());
+    const auto run = merklize_root(argv);
+    INFO(run.err);
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Contains(message));
+  }
+  const std::pair<std::vector<std::string>, std::string> dm_mistakes[] = {
+      {{"--uuid", "1234"}, "the UUID \"1234\" is not 32 hex digits"},
+      {{"--no-superblock", "--uuid", "0c7caaf2-9f6f-4c7e-80ac-d84b1ac5308b"},
+       "--uuid has no use with --no-superblock"},
+  };
+  for (const auto &[args, message] : dm_mistakes) {
+    auto argv = args;
+    argv.insert(argv.begin(), {"--format", "dm-verity"});
     argv.push_back(file.string());
     const auto run = merklize_root(argv);
     INFO(run.err);

@@ -79,7 +79,9 @@ TEST_CASE("merklize root rejects bad input with a message and a non-zero status"
       {"root --bogus 1 \"" + good.string() + "\"", "unknown option \"--bogus\"", 2},
       {"root --pad zero --depth x \"" + good.string() + "\"", "--depth takes a whole number", 2},
       {"root --pad zero --depth 0 \"" + good.string() + "\"", "cannot hold 2 leaves", 1},
-      {"root --depth 3 \"" + good.string() + "\"", "needs shape zero", 1},
+      // A depth without shape zero is a mistake in the command line, found before any input.
+      {"root --depth 3 \"" + good.string() + "\"", "--depth 3 needs --pad zero", 2},
+      {"root --hash rfc6962 --pad zero \"" + good.string() + "\"", "shape promote only", 2},
       {"root", "FILE is required", 2},
       {"frobnicate", "unknown command", 2},
       {"", "no command", 2},

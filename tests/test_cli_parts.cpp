@@ -28,6 +28,9 @@ TEST_CASE("cli::quote and cli::printable escape control characters and cut long 
   CHECK(cut == "\"" + std::string(61, 'x') + "...\"");
   CHECK(cli::printable(std::string(20, '\x01'), 30) == "\\x01\\x01\\x01\\x01\\x01\\x01...");
   CHECK(cli::printable("exactly", 7) == "exactly");
+  // A message of several lines keeps its line breaks; the rest is escaped and cut as before.
+  CHECK(cli::printable_lines("devices:\n  0:0 \x1b[2J\n", 100) == "devices:\n  0:0 \\x1b[2J\n");
+  CHECK(cli::printable_lines(std::string(10 << 20, '\n'), 64).size() <= 64);
 }
 
 TEST_CASE("cli::progress_line shows bytes, share, rate and time left", "[cli][parts]") {

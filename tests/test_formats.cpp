@@ -5,6 +5,7 @@
 #include "format_oracles.hpp"
 
 #include <merklize/block_leaves.hpp>
+#include <merklize/formats/dm_verity_superblock.hpp>
 
 using Catch::Matchers::Contains;
 
@@ -22,6 +23,22 @@ std::vector<std::uint64_t> boundary_counts(std::uint64_t per, std::uint64_t max_
 
 const std::vector<std::vector<std::uint8_t>> salts = {
     {}, {0xab}, test::random_bytes(32), test::random_bytes(100)};
+
+// dm-verity's options of these block sizes and the salt_index-th of the salts above.
+merklize::dm_verity_options dm_options(std::uint64_t data_block, std::uint64_t hash_block,
+                                       std::size_t salt_index) {
+  merklize::dm_verity_options options;
+  options.data_block_bytes = data_block;
+  options.hash_block_bytes = hash_block;
+  options.salt = salts[salt_index % salts.size()];
+  return options;
+}
+
+std::string describe(const merklize::dm_verity_options &options, std::uint64_t blocks) {
+  return "data block " + std::to_string(options.data_block_bytes) + ", hash block " +
+         std::to_string(options.hash_block_bytes) + ", " + std::to_string(blocks) +
+         " data blocks, salt " + test::salt_hex(options.salt);
+}
 
 } // namespace
 
@@ -71,19 +88,54 @@ TEST_CASE("dm-verity: the root and hash device veritysetup writes", "[formats][d
   std::size_t salt_index = 0;
   for (const auto &[data_block, hash_block] : block_sizes)
     for (std::uint64_t blocks : boundary_counts(hash_block / 32, (4u << 20) / data_block)) {
-      merklize::dm_verity_options options;
-      options.data_block_bytes = data_block;
-      options.hash_block_bytes = hash_block;
-      options.salt = salts[salt_index++ % salts.size()];
+      const auto options = dm_options(data_block, hash_block, salt_index++);
       const auto data = test::random_bytes(blocks * data_block);
       const auto file = test::write_file("dm-verity.data", data);
-      INFO("data block " << data_block << ", hash block " << hash_block << ", " << blocks
-                         << " data blocks, salt " << test::salt_hex(options.salt));
+      INFO(describe(options, blocks));
       const auto theirs = test::run_veritysetup(file, options);
       const auto ours = merklize::dm_verity_tree(data.data(), data.size(), options);
       CHECK(merklize::to_hex(ours.root) == theirs.root);
       CHECK(test::as_text(ours.levels) == theirs.hash_device);
     }
+}
+
+TEST_CASE("dm-verity: the superblock and hash device veritysetup format writes by default",
+          "[formats][dm-verity]") {
+  if (!test::have_veritysetup()) return;
+  const std::string uuid = "6d65726b-6c69-4a65-8000-0123456789ab";
+  const std::pair<std::uint64_t, std::uint64_t> block_sizes[] = {
+      {4096, 4096}, {512, 512}, {4096, 1024}};
+  std::size_t salt_index = 0;
+  for (const auto &[data_block, hash_block] : block_sizes)
+    for (std::uint64_t blocks : {1u, 2u, 300u}) {
+      const auto options = dm_options(data_block, hash_block, salt_index++);
+      const auto data = test::random_bytes(blocks * data_block);
+      const auto file = test::write_file("dm-verity-sb.data", data);
+      INFO(describe(options, blocks));
+      const auto theirs = test::run_veritysetup_superblock(
+          file, test::scratch_dir() / "dm-verity-sb.hashes", options, uuid);
+      const auto tree = merklize::dm_verity_tree(data.data(), data.size(), options);
+      std::string ours(merklize::dm_verity_tree_offset(options), '\0');
+      const auto sb =
+          merklize::dm_verity_superblock_of(options, blocks, merklize::parse_uuid(uuid));
+      std::copy(sb.begin(), sb.end(), ours.begin());
+      ours += test::as_text(tree.levels);
+      CHECK(ours == theirs.hash_device);
+    }
+}
+
+TEST_CASE("dm-verity: UUIDs are read and written as veritysetup shows them", "[formats]") {
+  const auto uuid = merklize::parse_uuid("0C7CAAF2-9f6f-4c7e-80ac-d84b1ac5308b");
+  CHECK(merklize::uuid_text(uuid) == "0c7caaf2-9f6f-4c7e-80ac-d84b1ac5308b");
+  for (const char *bad :
+       {"", "0c7caaf2-9f6f-4c7e-80ac-d84b1ac5308", "0c7caaf29f6f4c7e80acd84b1ac5308b12",
+        "0c7caaf2-9f6f-4c7e-80ac+d84b1ac5308b", "0c7caaf2-9f6f-4c7e-80ac-d84b1ac5308g"})
+    CHECK_THROWS_WITH(merklize::parse_uuid(bad), Contains("is not 32 hex digits"));
+  merklize::uuid_bytes random{};
+  random.fill(0xff);
+  // Version 4, variant 10: as RFC 4122 4.4 makes a random UUID.
+  CHECK(merklize::uuid_text(merklize::random_uuid(random)) ==
+        "ffffffff-ffff-4fff-bfff-ffffffffffff");
 }
 
 TEST_CASE("dm-verity: what veritysetup would truncate or refuse is refused", "[formats]") {

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The command line of transparency logs and SSZ lists, run as a user would: entries to leaves
-// (leaf-hash), the published CT roots from them, consistency proofs and their verification, the
-// empty log, and SSZ list roots and proofs with --mix-in-length and --depth.
+// (leaf-hash), the published CT roots from them, consistency proofs with both tree heads and their
+// verification, the empty log, and SSZ list roots and proofs with --mix-in-length and --depth.
+// The presets (--log, --ssz-list, --ssz-vector) and the defaults that once gave another tree's
+// root without a word are in test_presets_cli.cpp.
 #include "cli_helpers.hpp"
+#include "ct_log.hpp"
 #include "proof_helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,14 +20,10 @@ using test::merklize_cli;
 
 using test::write_text;
 
-// The eight entries of the CT test vectors (see test_consistency.cpp), one a line: none holds a
-// "\n". The root of all eight, as published.
-const std::string ct_lines = std::string("\n") + std::string(1, '\0') +
-                             "\n\x10\n\x20\x21\n"
-                             "\x30\x31\n\x40\x41\x42\x43\n\x50\x51\x52\x53\x54\x55\x56\x57\n"
-                             "\x60\x61\x62\x63\x64\x65\x66\x67\x68\x69\x6a\x6b\x6c\x6d\x6e\x6f\n";
-const char *ct_root_8 = "5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328";
-const char *ct_root_6 = "76e67dadbcdf1e10e1b74ddc608abd2f98dfb16fbce75277b5232a127f2087ef";
+using test::ct_lines;
+using test::ct_root_6;
+using test::ct_root_8;
+using test::last_line;
 
 } // namespace
 
@@ -32,13 +31,13 @@ TEST_CASE("merklize leaf-hash and root --hash rfc6962 give the published CT root
           "[cli][rfc6962]") {
   const auto entries = write_text("ct-entries", ct_lines);
   const auto leaves = (test::scratch_dir() / "ct-leaves").string();
-  const auto hashed = merklize_cli({"leaf-hash", "--hash", "rfc6962", "-o", leaves, entries});
+  const auto hashed = merklize_cli({"leaf-hash", "--entries", "lines", "-o", leaves, entries});
   REQUIRE(hashed.status == 0);
   CHECK(hashed.err.empty());
   CHECK(test::slurp(leaves).size() == 8 * 32);
   const auto root = merklize_cli({"root", "--hash", "rfc6962", leaves});
   REQUIRE(root.status == 0);
-  CHECK(root.out == std::string(ct_root_8) + "\n");
+  CHECK(root.out == ct_root_8 + "\n");
   // The same entries length-prefixed, from two files whose entries are one list.
   std::string framed_a, framed_b;
   std::size_t line = 0;
@@ -49,16 +48,16 @@ TEST_CASE("merklize leaf-hash and root --hash rfc6962 give the published CT root
     at = end + 1;
   }
   const auto a = write_text("framed-a", framed_a), b = write_text("framed-b", framed_b);
-  const auto piped = test::run_shell(
-      test::merklize_word() + " leaf-hash --hash rfc6962 --entries length-prefixed " + a + " " + b +
-      " | " + test::merklize_word() + " root --hash rfc6962 -");
+  const auto piped =
+      test::run_shell(test::merklize_word() + " leaf-hash --entries length-prefixed " + a + " " +
+                      b + " | " + test::merklize_word() + " root --hash rfc6962 -");
   REQUIRE(piped.status == 0);
-  CHECK(piped.out == std::string(ct_root_8) + "\n");
+  CHECK(piped.out == ct_root_8 + "\n");
 }
 
 TEST_CASE("merklize leaf-hash refuses other hashes and malformed framing", "[cli][rfc6962]") {
   const auto entries = write_text("entries", "a\nb\n");
-  const auto other = merklize_cli({"leaf-hash", "--hash", "sha256", entries});
+  const auto other = merklize_cli({"leaf-hash", "--hash", "sha256", "--entries", "lines", entries});
   CHECK(other.status == 2);
   CHECK_THAT(other.err, Contains("has no leaf hash"));
   const auto bad =
@@ -69,23 +68,28 @@ TEST_CASE("merklize leaf-hash refuses other hashes and malformed framing", "[cli
       merklize_cli({"leaf-hash", "--hash", "rfc6962", "--entries", "csv", entries});
   CHECK(framing.status == 2);
   CHECK_THAT(framing.err, Contains("unknown entry framing"));
-  const auto missing = merklize_cli({"leaf-hash", entries});
+  const auto missing = merklize_cli({"leaf-hash", "--hash", "rfc6962", entries});
   CHECK(missing.status == 2);
+  CHECK_THAT(missing.err, Contains("--entries is required"));
 }
 
 TEST_CASE("merklize consistency and verify-consistency: the CT proof 6 -> 8, and rejections",
           "[cli][consistency]") {
   const auto entries = write_text("ct-entries", ct_lines);
   const auto leaves = (test::scratch_dir() / "ct-leaves").string();
-  REQUIRE(merklize_cli({"leaf-hash", "--hash", "rfc6962", "-o", leaves, entries}).status == 0);
+  REQUIRE(merklize_cli({"leaf-hash", "--entries", "lines", "-o", leaves, entries}).status == 0);
   const auto made = merklize_cli({"consistency", "--hash", "rfc6962", "--old-size", "6", leaves});
   REQUIRE(made.status == 0);
-  const auto proof = merklize::consistency_proof_from_json(made.out);
+  // Both tree heads, then the proof: the old head needs no second run on a cut file.
+  CHECK(made.out.rfind("old tree head: 6 leaves, root " + ct_root_6 +
+                           "\nnew tree head: 8 leaves, root " + ct_root_8 + "\n",
+                       0) == 0);
+  const auto proof = merklize::consistency_proof_from_json(last_line(made.out));
   CHECK(proof.old_size == 6);
   CHECK(proof.new_size == 8);
   CHECK(merklize::to_hex(proof.nodes.front()) ==
         "0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a");
-  const auto file = write_text("consistency.json", made.out);
+  const auto file = write_text("consistency.json", last_line(made.out));
   const auto ok = merklize_cli({"verify-consistency", file, ct_root_6, ct_root_8});
   CHECK(ok.status == 0);
   CHECK_THAT(ok.out, Contains("consistent: the tree of 6 leaves is a prefix of the tree of 8"));
@@ -120,8 +124,19 @@ TEST_CASE("merklize consistency and verify-consistency: the CT proof 6 -> 8, and
       const auto bytes = test::slurp(leaves);
       const auto t =
           merklize::reference_tree(bytes.data(), bytes.size(), {merklize::parse_hash_kind(hash)});
-      CHECK(merklize::consistency_proof_from_json(r.out) ==
+      CHECK(merklize::consistency_proof_from_json(last_line(r.out)) ==
             merklize::prove_consistency(t, std::stoull(m)));
+      // The heads: the roots of the first M leaves (none for M = 0 here: only rfc6962 has an
+      // empty tree's root) and of all of them.
+      std::string old_head = "no root";
+      if (std::string(m) != "0")
+        old_head =
+            "root " + merklize::to_hex(merklize::reference_tree(bytes.data(), std::stoull(m) * 32,
+                                                                {merklize::parse_hash_kind(hash)})
+                                           .root());
+      CHECK(r.out.rfind("old tree head: " + std::string(m) + " leaves, " + old_head +
+                            "\nnew tree head: 8 leaves, root " + merklize::to_hex(t.root()) + "\n",
+                        0) == 0);
     }
 }
 
@@ -132,7 +147,11 @@ TEST_CASE("the empty log: root, and consistency from size 0", "[cli][rfc6962]") 
   CHECK(root.out == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n");
   const auto made = merklize_cli({"consistency", "--hash", "rfc6962", "--old-size", "0", empty});
   REQUIRE(made.status == 0);
-  CHECK(merklize::consistency_proof_from_json(made.out).nodes.empty());
+  const std::string empty_root = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+  CHECK(made.out.rfind("old tree head: 0 leaves, root " + empty_root +
+                           "\nnew tree head: 0 leaves, root " + empty_root + "\n",
+                       0) == 0);
+  CHECK(merklize::consistency_proof_from_json(last_line(made.out)).nodes.empty());
   const auto refused = merklize_cli({"root", empty});
   CHECK(refused.status == 1);
   CHECK_THAT(refused.err, Contains("no leaves"));
@@ -171,4 +190,10 @@ TEST_CASE("SSZ lists: --mix-in-length and --depth give the list's root and eleme
   const auto wrong = merklize_cli({"root", "--mix-in-length", "5", file});
   CHECK(wrong.status == 2);
   CHECK_THAT(wrong.err, Contains("--mix-in-length is SSZ's list root"));
+  // Without --depth, the depth of 5 leaves would make the root of another SSZ type.
+  const auto no_depth =
+      merklize_cli({"root", "--hash", "sha256", "--pad", "zero", "--mix-in-length", "5", file});
+  CHECK(no_depth.status == 2);
+  CHECK(no_depth.out.empty());
+  CHECK_THAT(no_depth.err, Contains("--depth D"));
 }

@@ -11,14 +11,19 @@
 #include <merklize/block_tree.hpp>
 #include <merklize/kary_device.hpp>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <functional>
 #include <string_view>
+
+#include <sys/random.h>
 
 namespace cli {
 namespace {
 
-// What the command will do once the input is open: the line it prints.
-using block_job = std::function<std::string(merklize::block_hasher &, merklize::input &)>;
+// What the command will do once the input is open: what it prints, its last line break aside.
+using block_job = std::function<std::string(merklize::block_hasher &, library_input &)>;
 
 // A mistake in the options of `merklize command`.
 [[noreturn]] void refuse(const std::string &message, const std::string &command = "root") {
@@ -47,10 +52,13 @@ std::vector<std::uint8_t> salt_of(const std::optional<std::string> &hex,
 
 // The options a format has no use for are refused, naming them.
 void refuse_unused(const block_arguments &args, const std::string &format) {
+  const bool dm = format == "dm-verity";
   const std::pair<const char *, bool> owned[] = {
-      {"--data-block-size", args.data_block_size && format != "dm-verity"},
-      {"--hash-block-size", args.hash_block_size && format != "dm-verity"},
-      {"--hash-output", args.hash_output && format != "dm-verity"},
+      {"--data-block-size", args.data_block_size && !dm},
+      {"--hash-block-size", args.hash_block_size && !dm},
+      {"--hash-output", args.hash_output && !dm},
+      {"--no-superblock", args.no_superblock && !dm},
+      {"--uuid", args.uuid && !dm},
       {"--block-size", args.block_size && format != "fs-verity"},
       {"--tree-output", args.tree_output && format != "fs-verity"},
       {"--outboard", args.outboard && format != "bao-outboard"},
@@ -58,6 +66,8 @@ void refuse_unused(const block_arguments &args, const std::string &format) {
   };
   for (const auto &[option, unused] : owned)
     if (unused) refuse(std::string(option) + " has no use with --format " + format);
+  if (args.uuid && args.no_superblock)
+    refuse("--uuid has no use with --no-superblock: the UUID is the superblock's");
 }
 
 void write_bytes(const std::optional<std::string> &path, const std::vector<std::uint8_t> &bytes) {
@@ -66,41 +76,109 @@ void write_bytes(const std::optional<std::string> &path, const std::vector<std::
         *path, std::string_view(reinterpret_cast<const char *>(bytes.data()), bytes.size()));
 }
 
+// `count` bytes from the system's random source (getrandom), as veritysetup takes its salt.
+std::vector<std::uint8_t> random_bytes(std::size_t count) {
+  std::vector<std::uint8_t> bytes(count);
+  for (std::size_t got = 0; got < count;) {
+    const ssize_t n = ::getrandom(bytes.data() + got, count - got, 0);
+    if (n < 0 && errno != EINTR)
+      throw merklize::error(std::string("cannot read random bytes: ") + std::strerror(errno));
+    got += n > 0 ? static_cast<std::size_t>(n) : 0;
+  }
+  return bytes;
+}
+
+// A random UUID, as veritysetup gives a superblock without --uuid.
+merklize::uuid_bytes fresh_uuid() {
+  const auto bytes = random_bytes(16);
+  merklize::uuid_bytes random;
+  std::copy(bytes.begin(), bytes.end(), random.begin());
+  return merklize::random_uuid(random);
+}
+
+// What veritysetup format prints of a hash device it wrote: the superblock's fields, the salt and
+// the root, "UUID:" empty without a superblock and "Salt:" "-" without a salt.
+std::string veritysetup_report(const block_arguments &b, const merklize::dm_verity_options &o,
+                               const std::optional<merklize::uuid_bytes> &uuid,
+                               std::uint64_t data_blocks, const merklize::digest &root) {
+  std::uint64_t hash_blocks = 0;
+  for (const std::uint64_t blocks :
+       merklize::dm_verity_level_blocks(o, data_blocks * o.data_block_bytes))
+    hash_blocks += blocks;
+  const std::uint64_t device_bytes =
+      (uuid ? merklize::dm_verity_tree_offset(o) : 0) + hash_blocks * o.hash_block_bytes;
+  const auto line = [](const char *field, const std::string &value) {
+    return std::string(field) + "\t" + value + "\n";
+  };
+  return (b.hash_output ? "VERITY header information for " + *b.hash_output + "\n" : "") +
+         line("UUID:            ", uuid ? merklize::uuid_text(*uuid) : "") +
+         line("Hash type:       ", "1") + line("Data blocks:     ", std::to_string(data_blocks)) +
+         line("Data block size: ", std::to_string(o.data_block_bytes)) +
+         line("Hash blocks:     ", std::to_string(hash_blocks)) +
+         line("Hash block size: ", std::to_string(o.hash_block_bytes)) +
+         line("Hash algorithm:  ", "sha256") +
+         line("Salt:            ",
+              o.salt.empty() ? "-" : merklize::to_hex(o.salt.data(), o.salt.size())) +
+         line("Root hash:      ", merklize::to_hex(root)) + "Hash device size: \t" +
+         std::to_string(device_bytes) + " [bytes]";
+}
+
+// The hash device as veritysetup format writes it: the superblock (where there is one) and the
+// zeros after it up to the tree's offset, then the tree.
+std::vector<std::uint8_t> hash_device(const merklize::dm_verity_options &options,
+                                      const std::optional<merklize::uuid_bytes> &uuid,
+                                      std::uint64_t data_blocks,
+                                      const std::vector<std::uint8_t> &tree) {
+  if (!uuid) return tree;
+  std::vector<std::uint8_t> device(merklize::dm_verity_tree_offset(options), 0);
+  const auto sb = merklize::dm_verity_superblock_of(options, data_blocks, *uuid);
+  std::copy(sb.begin(), sb.end(), device.begin());
+  device.insert(device.end(), tree.begin(), tree.end());
+  return device;
+}
+
+// veritysetup format's defaults: a superblock (unless --no-superblock) with a random UUID (unless
+// --uuid), a random 32-byte salt (unless --salt; --salt - is none), blocks of 4096 bytes.
 block_job dm_verity_job(const block_arguments &b) {
   merklize::dm_verity_options options;
   options.data_block_bytes = b.data_block_size.value_or(4096);
   options.hash_block_bytes = b.hash_block_size.value_or(4096);
-  options.salt = salt_of(b.salt);
+  options.salt = b.salt ? salt_of(b.salt) : random_bytes(32);
   options_checked([&] { merklize::check_dm_verity(options); });
-  return [options, b](merklize::block_hasher &h, merklize::input &in) {
-    const auto tree = merklize::dm_verity_tree(h, in, options, b.hash_output.has_value());
-    write_bytes(b.hash_output, tree.levels);
-    return merklize::to_hex(tree.root);
+  std::optional<merklize::uuid_bytes> uuid;
+  if (!b.no_superblock)
+    uuid = b.uuid ? options_checked([&] { return merklize::parse_uuid(*b.uuid); }) : fresh_uuid();
+  return [options, uuid, b](merklize::block_hasher &h, library_input &in) {
+    const auto tree = merklize::dm_verity_tree(h, in.get(), options, b.hash_output.has_value());
+    const std::uint64_t data_blocks = in.bytes_read() / options.data_block_bytes;
+    write_bytes(b.hash_output, hash_device(options, uuid, data_blocks, tree.levels));
+    return veritysetup_report(b, options, uuid, data_blocks, tree.root);
   };
 }
 
-block_job fs_verity_job(const block_arguments &b) {
+// fsverity digest's line: the digest, then the file's name as given ("-" for stdin).
+block_job fs_verity_job(const block_arguments &b, const std::string &file) {
   merklize::fs_verity_options options;
   options.block_bytes = b.block_size.value_or(4096);
   options.salt = salt_of(b.salt);
   options_checked([&] { merklize::check_fs_verity(options); });
-  return [options, b](merklize::block_hasher &h, merklize::input &in) {
-    const auto result = merklize::fs_verity_tree(h, in, options, b.tree_output.has_value());
+  return [options, b, file](merklize::block_hasher &h, library_input &in) {
+    const auto result = merklize::fs_verity_tree(h, in.get(), options, b.tree_output.has_value());
     write_bytes(b.tree_output, result.tree.levels);
-    return merklize::fs_verity_digest_text(result.file_digest);
+    return merklize::fs_verity_digest_text(result.file_digest) + " " + file;
   };
 }
 
-block_job format_job(const block_arguments &b) {
+block_job format_job(const block_arguments &b, const std::string &file) {
   const std::string &format = *b.format;
   if (format != "dm-verity" && format != "fs-verity" && format != "bao-outboard")
     refuse("--format: unknown format " + quote(format, 64) +
            " (known: dm-verity, fs-verity, bao-outboard)");
   refuse_unused(b, format);
   if (format == "dm-verity") return dm_verity_job(b);
-  if (format == "fs-verity") return fs_verity_job(b);
-  return [b](merklize::block_hasher &h, merklize::input &in) {
-    const auto outboard = merklize::bao_outboard_of(h, in);
+  if (format == "fs-verity") return fs_verity_job(b, file);
+  return [b](merklize::block_hasher &h, library_input &in) {
+    const auto outboard = merklize::bao_outboard_of(h, in.get());
     write_bytes(b.outboard, outboard.bytes);
     return merklize::to_hex(outboard.root);
   };
@@ -108,10 +186,10 @@ block_job format_job(const block_arguments &b) {
 
 // --leaf-size L: the tree of --hash, --pad and --depth over the blocks' leaves.
 block_job leaf_size_job(const root_arguments &args) {
-  return [rule = leaf_rule_of(args), tree = args.tree](merklize::block_hasher &h,
-                                                       merklize::input &in) {
-    return merklize::to_hex(merklize::block_tree_root(h, in, rule, tree));
-  };
+  return
+      [rule = leaf_rule_of(args), tree = args.tree](merklize::block_hasher &h, library_input &in) {
+        return merklize::to_hex(merklize::block_tree_root(h, in.get(), rule, tree));
+      };
 }
 
 // --arity K: the k-ary tree over FILE's leaves, or with --leaf-size over its blocks' leaves.
@@ -119,13 +197,14 @@ block_job kary_job(const root_arguments &args) {
   const merklize::kary_options options = kary_options_of(*args.blocks.arity, args.tree, "root");
   if (!args.blocks.leaf_size) {
     if (args.blocks.salt) refuse("--salt needs --leaf-size or --format");
-    return [options](merklize::block_hasher &h, merklize::input &in) {
+    return [options](merklize::block_hasher &h, library_input &in) {
       return merklize::to_hex(
-          merklize::kary_tree_on_device(h, h.leaves_as_given(in), options).root);
+          merklize::kary_tree_on_device(h, h.leaves_as_given(in.get()), options).root);
     };
   }
-  return [rule = leaf_rule_of(args), options](merklize::block_hasher &h, merklize::input &in) {
-    return merklize::to_hex(merklize::kary_tree_on_device(h, h.leaves_of(in, rule), options).root);
+  return [rule = leaf_rule_of(args), options](merklize::block_hasher &h, library_input &in) {
+    return merklize::to_hex(
+        merklize::kary_tree_on_device(h, h.leaves_of(in.get(), rule), options).root);
   };
 }
 
@@ -157,12 +236,12 @@ merklize::kary_options kary_options_of(std::uint64_t arity, const merklize::tree
 int block_root_command(const root_arguments &args) {
   if (!args.blocks.format && !args.blocks.arity && !args.blocks.leaf_size)
     refuse("--salt needs --leaf-size or --format");
-  const block_job job = args.blocks.format  ? format_job(args.blocks)
+  const block_job job = args.blocks.format  ? format_job(args.blocks, args.file)
                         : args.blocks.arity ? kary_job(args)
                                             : leaf_size_job(args);
   library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
   merklize::block_hasher h(chosen_device(args.device));
-  const std::string line = job(h, in.get());
+  const std::string line = job(h, in);
   in.finish();
   write_stdout(line + "\n");
   return 0;

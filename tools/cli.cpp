@@ -15,7 +15,7 @@
 namespace cli {
 
 void print_error(const std::string &program, const std::string &message) {
-  std::cerr << program << ": " << printable(message, 4096) << "\n";
+  std::cerr << program << ": " << printable_lines(message, 4096) << "\n";
 }
 
 int run_main(const std::string &program, const std::function<int()> &body) {

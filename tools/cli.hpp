@@ -29,8 +29,8 @@ struct usage_error : merklize::error {
   std::string hint;
 };
 
-// "<program>: <message>" on stderr, the message printable (no control characters) and cut to a
-// few KiB: it may quote what the user or an input gave.
+// "<program>: <message>" on stderr, the message printable (no control character but its line
+// breaks) and cut to a few KiB: it may quote what the user or an input gave.
 void print_error(const std::string &program, const std::string &message);
 
 // Runs a tool: returns what `body` returns, else 2 for a usage_error and 1 for any other failure

@@ -46,7 +46,51 @@ CLI::Option *add_mix_in_length(CLI::App &command, std::optional<std::uint64_t> &
   return add_parsed(command, "--mix-in-length", length, parse_count, "N",
                     what + " of an SSZ list of N elements: the tree's root with N mixed in, "
                            "SHA-256(root || N as 32 bytes little-endian); needs --hash sha256 "
-                           "--pad zero");
+                           "--pad zero --depth D, D from the list's limit (--ssz-list LIMIT "
+                           "sets all four)");
+}
+
+const char *entries_help =
+    "lines (one entry a line, the \"\\n\" not part of it; a last line without one is an entry "
+    "too) or length-prefixed (each a 4-byte big-endian length, then its bytes: entries that may "
+    "hold a \"\\n\"). No default: binary entries read as lines would give other leaves";
+
+// --ssz-list LIMIT, --ssz-vector (where `ssz`) and --log with --entries (presets.hpp): each
+// excludes the others, the options it sets, and `also`.
+void add_presets(CLI::App &c, preset_arguments &preset, bool ssz, const std::string &what,
+                 const std::vector<const char *> &also) {
+  std::vector<CLI::Option *> presets;
+  if (ssz) {
+    presets.push_back(add_parsed(
+        c, "--ssz-list", preset.ssz_list, parse_count, "LIMIT",
+        what + " of the SSZ List[Bytes32, LIMIT] whose chunks FILE holds (Ethereum consensus; "
+               "one chunk an element, or each element's hash_tree_root): sha256 nodes, shape "
+               "zero, depth ceil(log2 LIMIT), FILE's chunk count mixed in as the length; the "
+               "same as --hash sha256 --pad zero --depth D --mix-in-length N"));
+    presets.push_back(c.add_flag("--ssz-vector", preset.ssz_vector,
+                                 what + " of the SSZ Vector[Bytes32, N] whose N chunks FILE holds: "
+                                        "sha256 nodes, shape zero, no length mixed in"));
+  }
+  const auto log = c.add_flag("--log", preset.log,
+                              what + " of the RFC 6962 / 9162 transparency log (Certificate "
+                                     "Transparency, Sigstore Rekor, Go's checksum database) whose "
+                                     "entries FILE holds, framed as --entries says: their leaf "
+                                     "hashes SHA-256(0x00 || entry) are the leaves, nodes "
+                                     "rfc6962; FILE is read whole");
+  presets.push_back(log);
+  add_parsed(c, "--entries", preset.entries, parse_entries, "F",
+             std::string("with --log, required: how FILE holds the entries, ") + entries_help)
+      ->needs(log);
+  for (CLI::Option *preset_option : presets) {
+    for (CLI::Option *other : presets)
+      if (other != preset_option) preset_option->excludes(other);
+    for (const char *name : {"--hash", "--pad", "--depth", "--mix-in-length"})
+      if (CLI::Option *set = c.get_option_no_throw(name)) preset_option->excludes(set);
+    for (const char *name : also)
+      if (CLI::Option *other = c.get_option_no_throw(name)) preset_option->excludes(other);
+  }
+  for (const char *name : {"--devices", "--chunk-log2", "--verbose"})
+    if (CLI::Option *streamed = c.get_option_no_throw(name)) log->excludes(streamed);
 }
 
 CLI::Option *add_output(CLI::App &command, std::optional<std::string> &output,
@@ -58,13 +102,16 @@ CLI::Option *add_output(CLI::App &command, std::optional<std::string> &output,
 }
 
 CLI::Option *add_leaves(CLI::App &command, std::string &file) {
-  return command.add_option("FILE", file, "N x 32 bytes of leaves, or - for stdin")
+  return command
+      .add_option("FILE", file,
+                  "N x 32 bytes of leaves (with --log: a log's entries; with --leaf-size "
+                  "or --format: data), or - for stdin")
       ->required()
       ->type_name("");
 }
 
 // --leaf-size, --leaf-hash and --salt: leaves hashed from FILE's data blocks (root and proof);
-// `salt_users` says what takes the salt. Returns --leaf-size.
+// `salt_users` is --salt's description. Returns --leaf-size.
 CLI::Option *add_leaf_block_options(CLI::App &c, leaf_block_arguments &args,
                                     const std::string &salt_users) {
   const auto leaf_size =
@@ -74,20 +121,22 @@ CLI::Option *add_leaf_block_options(CLI::App &c, leaf_block_arguments &args,
   add_text(c, "--leaf-hash", args.leaf_hash, "H",
            "with --leaf-size: sha256 or blake3 (default: sha256 for --hash sha256, else blake3)")
       ->needs(leaf_size);
-  add_text(c, "--salt", args.salt, "HEX",
-           salt_users + ": the salt hashed before each block (default: none)");
+  add_text(c, "--salt", args.salt, "HEX", salt_users);
   return leaf_size;
 }
 
 // --leaf-size and --format: trees over data blocks (block_command.cpp); they exclude the options
 // of trees over ready leaves that they have no use for.
 void add_block_options(CLI::App &c, block_arguments &args) {
-  const auto leaf_size = add_leaf_block_options(c, args, "dm-verity, fs-verity, or SHA-256 leaves");
+  const auto leaf_size = add_leaf_block_options(
+      c, args,
+      "dm-verity, fs-verity, or SHA-256 leaves: the salt hashed before each block, - for none "
+      "(default: none, but for dm-verity 32 random bytes, as veritysetup format's)");
   const auto format = add_text(c, "--format", args.format, "F",
-                               "FILE is data, its tree a preset: dm-verity (the root hash "
-                               "veritysetup format --no-superblock prints), fs-verity (the "
-                               "digest fsverity digest prints) or bao-outboard (BLAKE3's root, as "
-                               "b3sum prints)");
+                               "FILE is data, its tree a preset: dm-verity (prints what "
+                               "veritysetup format prints: the superblock's fields, the salt and "
+                               "the root hash), fs-verity (the line fsverity digest prints) or "
+                               "bao-outboard (BLAKE3's root, as b3sum prints)");
   add_parsed(c, "--data-block-size", args.data_block_size, parse_count, "B",
              "dm-verity: bytes a data block (default 4096)")
       ->needs(format);
@@ -98,7 +147,15 @@ void add_block_options(CLI::App &c, block_arguments &args) {
              "fs-verity: bytes a block (default 4096)")
       ->needs(format);
   add_text(c, "--hash-output", args.hash_output, "FILE",
-           "dm-verity: write the hash device (veritysetup's, no superblock) to FILE")
+           "dm-verity: write the hash device to FILE, as veritysetup format writes it: its "
+           "superblock, then the hash tree from the next hash block")
+      ->needs(format);
+  c.add_flag("--no-superblock", args.no_superblock,
+             "dm-verity: no superblock, the hash tree from the hash device's first byte "
+             "(veritysetup format --no-superblock; open and verify then need every option)")
+      ->needs(format);
+  add_text(c, "--uuid", args.uuid, "UUID",
+           "dm-verity: the superblock's UUID (default: a random one, as veritysetup's)")
       ->needs(format);
   add_text(c, "--tree-output", args.tree_output, "FILE",
            "fs-verity: write the Merkle tree (fsverity digest --out-merkle-tree's) to FILE")
@@ -150,6 +207,8 @@ command_runner add_root(CLI::App &app) {
   devices->excludes(device)->excludes(verbose)->excludes(chunk_log2);
   add_progress(c, args->progress);
   add_block_options(c, args->blocks);
+  add_presets(c, args->preset, true, "print the root",
+              {"--leaf-size", "--format", "--arity", "--salt"});
   add_leaves(c, args->file);
   return [args] { return root_command(*args); };
 }
@@ -178,10 +237,13 @@ command_runner add_proof(CLI::App &app) {
       ->excludes(chunk_log2)
       ->excludes(c.get_option("--depth"))
       ->excludes(c.get_option("--mix-in-length"));
-  const auto leaf_size = add_leaf_block_options(c, args->blocks, "SHA-256 leaves");
+  const auto leaf_size = add_leaf_block_options(
+      c, args->blocks, "SHA-256 leaves: the salt hashed before each block (default: none)");
   c.get_option("--salt")->needs(leaf_size);
   leaf_size->excludes(chunk_log2)->excludes(c.get_option("--mix-in-length"));
   add_progress(c, args->progress);
+  add_presets(c, args->preset, true, "prove leaf I (with --log: entry I) under the root",
+              {"--leaf-size", "--arity", "--salt"});
   add_leaves(c, args->file);
   return [args] { return proof_command(*args); };
 }
@@ -198,6 +260,17 @@ command_runner add_verify(CLI::App &app) {
              "require a proof for a tree of N leaves");
   add_parsed(c, "--depth", args->expect.depth, parse_depth, "D",
              "require a proof for a root of depth D");
+  auto &expect = args->expect;
+  c.add_flag_callback(
+       "--log",
+       [&expect] {
+         expect.hash = merklize::hash_kind::rfc6962;
+         expect.pad = merklize::shape::promote;
+       },
+       "require a proof of an RFC 6962 log (--hash rfc6962 --pad promote): LEAFHEX is the "
+       "entry's leaf hash, SHA-256(0x00 || entry)")
+      ->excludes(c.get_option("--hash"))
+      ->excludes(c.get_option("--pad"));
   c.add_option("PROOF", args->proof, "the proof's JSON, or - for stdin")->required()->type_name("");
   c.add_option("LEAFHEX", args->leaf, "the leaf, 64 hex digits")->required()->type_name("");
   c.add_option("ROOTHEX", args->root, "the root, 64 hex digits")->required()->type_name("");
@@ -206,21 +279,29 @@ command_runner add_verify(CLI::App &app) {
 
 command_runner add_consistency(CLI::App &app) {
   auto args = std::make_shared<consistency_arguments>();
-  CLI::App &c =
-      add_command(app, "consistency",
-                  "Print the consistency proof (RFC 9162 2.1.4) that the tree of FILE's "
-                  "first M leaves is a prefix of the tree of all of them, as one line of "
-                  "JSON (docs/PROOFS.md).",
-                  "Shape promote: hashes rfc6962, sha256 and blake3 (not blake3-parent).");
+  CLI::App &c = add_command(
+      app, "consistency",
+      "Print the heads of the tree of FILE's first M leaves and of the tree of all of them "
+      "(\"old tree head: M leaves, root HEX\", then \"new tree head: N leaves, root HEX\"), then "
+      "the consistency proof (RFC 9162 2.1.4) that the first is a prefix of the second, as one "
+      "line of JSON (docs/PROOFS.md).",
+      "Shape promote: hashes rfc6962, sha256 and blake3 (not blake3-parent). With -o the proof "
+      "goes to PROOF and stdout holds the two heads.");
   add_parsed(c, "--old-size", args->old_size, parse_count, "M",
-             "the leaves of the old tree, 0 to FILE's leaf count")
+             "the leaves (with --log: entries) of the old tree, 0 to FILE's count")
       ->required();
   add_parsed(c, "--hash", args->hash, parse_hash, "H",
-             "node hash: blake3 (default), sha256 or rfc6962");
+             "node hash over FILE's N x 32 bytes of leaves: rfc6962 (default: consistency "
+             "proofs are RFC 9162's, a log's), sha256 or blake3");
   add_device(c, args->device);
   add_output(c, args->output, "PROOF");
   add_progress(c, args->progress);
-  add_leaves(c, args->file);
+  add_presets(c, args->preset, false, "the proof and heads", {});
+  c.add_option("FILE", args->file,
+               "N x 32 bytes of leaves (with --log: the log's entries), or - "
+               "for stdin")
+      ->required()
+      ->type_name("");
   return [args] { return consistency_command(*args); };
 }
 
@@ -230,7 +311,13 @@ command_runner add_verify_consistency(CLI::App &app) {
                             "Check on the host that PROOF shows the tree whose root is OLDROOT to "
                             "be a prefix of the tree whose root is NEWROOT: exit status 0 if it "
                             "does, 1 if not (or if anything is malformed).");
-  add_parsed(c, "--hash", args->hash, parse_hash, "H", "require a proof for this hash");
+  const auto hash =
+      add_parsed(c, "--hash", args->hash, parse_hash, "H", "require a proof for this hash");
+  auto &required_hash = args->hash;
+  c.add_flag_callback(
+       "--log", [&required_hash] { required_hash = merklize::hash_kind::rfc6962; },
+       "require a proof between two heads of an RFC 6962 log (--hash rfc6962)")
+      ->excludes(hash);
   add_parsed(c, "--old-size", args->old_size, parse_count, "M",
              "require a proof from a tree of M leaves");
   add_parsed(c, "--new-size", args->new_size, parse_count, "N",
@@ -251,11 +338,10 @@ command_runner add_leaf_hash(CLI::App &app) {
                             "Write the leaves of a log: RFC 6962's leaf hash SHA-256(0x00 || "
                             "entry) of each entry of the FILEs, in order, hashed on the device, "
                             "32 raw bytes each (the leaves of `merklize root --hash rfc6962`).");
-  add_parsed(c, "--hash", args->hash, parse_hash, "H", "the leaf hash: rfc6962 (the only one)")
-      ->required();
+  add_parsed(c, "--hash", args->hash, parse_hash, "H",
+             "the leaf hash: rfc6962 (the default and the only one)");
   add_parsed(c, "--entries", args->entries, parse_entries, "F",
-             "how the FILEs hold entries: lines (default; one a line, the \"\\n\" not part of "
-             "it) or length-prefixed (each a 4-byte big-endian length, then its bytes)");
+             std::string("required: how the FILEs hold entries, ") + entries_help);
   add_device(c, args->device);
   add_output(c, args->output, "LEAVES");
   c.add_option("FILE", args->files, "files of entries, or - for stdin")->required()->type_name("");
@@ -297,6 +383,24 @@ command_runner add_b3sum(CLI::App &app) {
   add_device(c, args->device);
   add_progress(c, args->progress);
   return [args] { return b3sum_command(*args); };
+}
+
+command_runner add_bench(CLI::App &app) {
+  auto args = std::make_shared<bench_arguments>();
+  CLI::App &c = add_command(
+      app, "bench",
+      "Say whether merklize pays on this machine for FILE: each task (BLAKE3 of the file, a "
+      "Merkle root, a SHA-256 tree of 4 KiB blocks, fs-verity, dm-verity) timed as whole "
+      "processes, merklize's command beside the CPU tool that does it (b3sum, sha256sum, "
+      "fsverity digest, veritysetup format: those installed), their outputs checked to agree.",
+      "Times include the device's start-up and reading FILE, as a user waits for them; run it "
+      "on a file of the size you use (the page cache warm: it is read once first). merklize_bench "
+      "(built with the benchmarks) times the kernels alone.");
+  add_parsed(c, "--runs", args->runs, parse_runs, "N",
+             "time each command N times, 1 to 1000 (default 5), alternating with its CPU tool");
+  add_device(c, args->device);
+  c.add_option("FILE", args->file, "a regular file: your data")->required()->type_name("");
+  return [args] { return bench_command(*args); };
 }
 
 command_runner add_devices(CLI::App &app) {
@@ -343,6 +447,7 @@ command_runner parse_merklize_command_line(int argc, char **argv) {
       {"leaf-hash", add_leaf_hash(app)},
       {"b3sum", add_b3sum(app)},
       {"devices", add_devices(app)},
+      {"bench", add_bench(app)},
   };
   std::string topic;
   add_help(app, topic);

@@ -39,16 +39,29 @@ struct block_arguments : leaf_block_arguments {
   std::optional<std::string> format; // dm-verity, fs-verity, bao-outboard
   std::optional<std::uint64_t> data_block_size, hash_block_size, block_size;
   std::optional<std::string> hash_output, tree_output, outboard; // files to write
-  std::optional<std::uint64_t> arity;                            // a k-ary tree (kary_command.cpp)
+  bool no_superblock = false;         // dm-verity: the hash device without veritysetup's superblock
+  std::optional<std::string> uuid;    // dm-verity: the superblock's UUID (default: a random one)
+  std::optional<std::uint64_t> arity; // a k-ary tree (kary_command.cpp)
   bool given() const { return leaf_size || format || arity || salt; }
 };
 
 struct root_arguments;
 int block_root_command(const root_arguments &args);
 
+// The trees that real systems publish, by name (presets.cpp): each sets the node hash, shape and
+// depth, and says what FILE holds.
+struct preset_arguments {
+  std::optional<std::uint64_t> ssz_list;          // SSZ List[Bytes32, LIMIT]: the limit in chunks
+  bool ssz_vector = false;                        // SSZ Vector[Bytes32, N], N the file's chunks
+  bool log = false;                               // RFC 6962: FILE holds the log's entries
+  std::optional<merklize::entry_framing> entries; // how FILE holds them (with --log)
+  bool given() const { return ssz_list || ssz_vector || log; }
+};
+
 struct root_arguments {
   merklize::tree_options tree;
   std::optional<std::uint64_t> mix_in_length; // SSZ: the root of a list of this many elements
+  preset_arguments preset;
   std::optional<std::string> device;
   std::optional<std::string> devices; // several devices, SPEC,SPEC...
   std::optional<unsigned> shard_log2;
@@ -63,14 +76,18 @@ inline merklize::leaf_rule leaf_rule_of(const root_arguments &args) {
   return leaf_rule_of(args.blocks, args.tree.hash, "root");
 }
 
-// Refuses --mix-in-length (SSZ's list root) where the tree is not SSZ's: sha256, shape zero.
-void check_mix_in_length(const std::optional<std::uint64_t> &length,
-                         const merklize::tree_options &tree);
+// Refuses, as mistakes in the command line naming `command`'s --help, a hash and shape that do
+// not go together (rfc6962 with --pad zero), --depth without --pad zero, and --mix-in-length
+// (SSZ's list root) where the tree is not SSZ's: sha256, shape zero, a fixed depth.
+void check_tree_arguments(const merklize::tree_options &tree,
+                          const std::optional<std::uint64_t> &mix_in_length,
+                          const std::string &command);
 
 struct proof_arguments {
   std::uint64_t index = 0;
   merklize::tree_options tree;
   std::optional<std::uint64_t> mix_in_length; // SSZ: the proof against the list's root
+  preset_arguments preset;
   std::optional<std::string> device;
   std::optional<std::string> output; // a file, else stdout
   std::optional<unsigned> chunk_log2;
@@ -93,7 +110,7 @@ merklize::kary_options kary_options_of(std::uint64_t arity, const merklize::tree
                                        const std::string &command);
 
 struct verify_arguments {
-  merklize::proof_expectations expect;
+  merklize::proof_expectations expect; // --log sets rfc6962, promote
   std::string proof, leaf, root;
 };
 int verify_command(const verify_arguments &args);
@@ -106,7 +123,9 @@ merklize::digest digest_operand(const char *name, const std::string &hex);
 
 struct consistency_arguments {
   std::uint64_t old_size = 0;
-  merklize::hash_kind hash = merklize::hash_kind::blake3;
+  // Consistency proofs are RFC 9162's: a log's tree unless --hash says otherwise.
+  merklize::hash_kind hash = merklize::hash_kind::rfc6962;
+  preset_arguments preset; // --log: FILE holds entries
   std::optional<std::string> device;
   std::optional<std::string> output; // a file, else stdout
   bool progress = false;
@@ -115,7 +134,7 @@ struct consistency_arguments {
 int consistency_command(const consistency_arguments &args);
 
 struct verify_consistency_arguments {
-  std::optional<merklize::hash_kind> hash;
+  std::optional<merklize::hash_kind> hash; // --log sets rfc6962
   std::optional<std::uint64_t> old_size, new_size;
   std::string proof, old_root, new_root;
 };
@@ -123,7 +142,7 @@ int verify_consistency_command(const verify_consistency_arguments &args);
 
 struct leaf_hash_arguments {
   merklize::hash_kind hash = merklize::hash_kind::rfc6962;
-  merklize::entry_framing entries = merklize::entry_framing::lines;
+  std::optional<merklize::entry_framing> entries; // --entries, required
   std::optional<std::string> device;
   std::optional<std::string> output; // a file, else stdout
   std::vector<std::string> files;
@@ -142,5 +161,13 @@ struct b3sum_arguments {
 int b3sum_command(const b3sum_arguments &args);
 
 int devices_command();
+
+// merklize bench: merklize's commands against the CPU tools, whole processes, on FILE.
+struct bench_arguments {
+  std::string file;
+  unsigned runs = 5;
+  std::optional<std::string> device;
+};
+int bench_command(const bench_arguments &args);
 
 } // namespace cli

@@ -1,23 +1,60 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize consistency: the consistency proof (RFC 9162 2.1.4) that the tree of a file's first M
-// leaves is a prefix of the tree of all of them, as JSON. The leaves are read whole and the tree
-// is built on the device; the proof's nodes are read from it on the host.
+// leaves is a prefix of the tree of all of them, as JSON, and both trees' heads (size and root),
+// so that the old head needs no second run on a cut file. The leaves (with --log, the leaves of
+// the file's entries, hashed on the device) are read whole and the tree is built on the device;
+// the proof's nodes and the old root are read from it on the host.
 #include "cli.hpp"
 #include "commands.hpp"
 #include "input.hpp"
 #include "memory.hpp"
 #include "output.hpp"
+#include "presets.hpp"
 #include "quote.hpp"
 #include "sizes.hpp"
 
 #include <merklize/merklize.hpp>
 
 namespace cli {
+namespace {
+
+// MTH(D[first:end]) of the promote tree `t` (RFC 9162 2.1.1), from its nodes: a range whose size
+// is a power of two is an aligned subtree, one node of `t`; any other splits at the largest power
+// of two below its size, as the RFC's recursion does, and every part stays aligned.
+merklize::digest prefix_root(const merklize::tree &t, std::uint64_t first, std::uint64_t end) {
+  const std::uint64_t size = end - first;
+  if ((size & (size - 1)) == 0) {
+    const merklize::node_position at = merklize::detail::subtree_node(first, end);
+    return t.node(at.level, at.index);
+  }
+  const std::uint64_t split = first + merklize::detail::split_point(size);
+  return merklize::node_hash(t.options().hash, prefix_root(t, first, split),
+                             prefix_root(t, split, end), false);
+}
+
+// "old tree head: 2 leaves, root e360..." (or "no root", for a tree of no leaves that has none).
+std::string head_line(const char *which, std::uint64_t size,
+                      const std::optional<merklize::digest> &root) {
+  return std::string(which) + " tree head: " + std::to_string(size) + " leaves, " +
+         (root ? "root " + merklize::to_hex(*root) : "no root") + "\n";
+}
+
+} // namespace
 
 int consistency_command(const consistency_arguments &args) {
-  const merklize::tree_options options{args.hash};
+  check_preset(args.preset, "consistency");
+  const merklize::tree_options options =
+      args.preset.log ? preset_tree(args.preset, {}) : merklize::tree_options{args.hash};
   if (auto reason = merklize::why_no_consistency_proofs(options)) throw usage_error(*reason);
-  const auto leaves = read_input(args.file, args.progress);
+  // FILE is read before the device is opened: a bad FILE fails at once.
+  std::optional<log_entries> entries; // --log: the leaves are its entries', hashed on the device
+  std::vector<std::uint8_t> leaves;
+  if (args.preset.log)
+    entries = read_log_entries(args.file, *args.preset.entries, args.progress);
+  else
+    leaves = read_input(args.file, args.progress);
+  merklize::merkleizer m(chosen_device(args.device), merklize::config{options});
+  if (entries) leaves = log_leaves(m.queue(), *entries);
   if (leaves.size() % merklize::node_bytes != 0 ||
       (leaves.empty() && !merklize::empty_tree_root(options)))
     check_leaves(args.file, leaves.size());
@@ -25,16 +62,20 @@ int consistency_command(const consistency_arguments &args) {
   if (args.old_size > n)
     throw merklize::error("--old-size " + std::to_string(args.old_size) + " is more than " +
                           (args.file == "-" ? "stdin" : quote(args.file)) + "'s " +
-                          std::to_string(n) + " leaves");
+                          std::to_string(n) + (entries ? " entries" : " leaves"));
   merklize::consistency_proof proof{options, args.old_size, n, {}};
-  if (args.old_size != 0 && args.old_size != n) { // else the proof is empty: no tree needed
-    merklize::merkleizer m(chosen_device(args.device), merklize::config{options});
+  std::optional<merklize::digest> old_root, new_root = merklize::empty_tree_root(options);
+  if (args.old_size == 0) old_root = merklize::empty_tree_root(options);
+  if (n != 0) {
     const auto t = while_doing("building the tree of " + std::to_string(n) + " leaves (" +
                                    size_text(leaves.size()) + ")",
                                [&] { return m.build(leaves); });
     proof = merklize::prove_consistency(t, args.old_size);
+    new_root = t.root();
+    if (args.old_size != 0) old_root = prefix_root(t, 0, args.old_size);
   }
   const std::string json = merklize::to_json(proof) + "\n";
+  write_stdout(head_line("old", args.old_size, old_root) + head_line("new", n, new_root));
   if (args.output)
     write_file_replacing(*args.output, json);
   else

@@ -25,9 +25,9 @@ library_input::library_input(const std::string &path, bool progress) {
   input_ = path == "-" ? std::make_unique<merklize::input>(STDIN_FILENO, "stdin")
                        : std::make_unique<merklize::input>(path, quote(path));
   meter_ = std::make_unique<progress_meter>(progress, path == "-" ? "stdin" : path, input_->size());
-  input_->set_progress([this, shown = std::uint64_t(0)](std::uint64_t done) mutable {
-    meter_->add(done - shown);
-    shown = done;
+  input_->set_progress([this](std::uint64_t done) {
+    meter_->add(done - read_);
+    read_ = done;
   });
 }
 

@@ -32,10 +32,13 @@ public:
   merklize::input &get() { return *input_; }
   // The input is read: the progress line's last state.
   void finish();
+  // The bytes the library has read so far (of a pipe too, whose size nobody knew).
+  std::uint64_t bytes_read() const { return read_; }
 
 private:
   std::unique_ptr<merklize::input> input_;
   std::unique_ptr<progress_meter> meter_;
+  std::uint64_t read_ = 0;
 };
 
 // An input opened for reading: the file at `path`, or stdin for "-".

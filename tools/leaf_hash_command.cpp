@@ -4,11 +4,8 @@
 // rfc6962` takes). The FILEs' entries, in order, are one list.
 #include "cli.hpp"
 #include "commands.hpp"
-#include "input.hpp"
-#include "memory.hpp"
 #include "output.hpp"
-#include "quote.hpp"
-#include "sizes.hpp"
+#include "presets.hpp"
 
 #include <merklize/merklize.hpp>
 
@@ -21,19 +18,15 @@ int leaf_hash_command(const leaf_hash_arguments &args) {
     throw usage_error(std::string("--hash ") + merklize::to_string(args.hash) +
                       " has no leaf hash: leaves are hashed by rfc6962 alone (SHA-256(0x00 || "
                       "entry))");
+  if (!args.entries)
+    throw usage_error(entries_required, "Try 'merklize leaf-hash --help' for the options.");
   const cl::Device device = chosen_device(args.device);
   const cl::Context context(device);
   const cl::CommandQueue queue(context, device);
   std::string leaves;
   for (const std::string &file : args.files) {
-    const auto data = read_input(file, false);
-    const auto spans = merklize::split_entries(data.data(), data.size(), args.entries,
-                                               file == "-" ? "stdin" : quote(file));
-    const auto hashed = while_doing(
-        "hashing " + std::to_string(spans.size()) + " entries (" + size_text(data.size()) + ")",
-        [&] { return merklize::hash_entries(queue, data.data(), data.size(), spans); });
-    leaves.append(reinterpret_cast<const char *>(hashed.data()),
-                  hashed.size() * merklize::node_bytes);
+    const auto hashed = log_leaves(queue, read_log_entries(file, *args.entries, false));
+    leaves.append(reinterpret_cast<const char *>(hashed.data()), hashed.size());
   }
   if (args.output)
     write_file_replacing(*args.output, leaves);

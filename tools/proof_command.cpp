@@ -6,7 +6,10 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "input.hpp"
+#include "memory.hpp"
 #include "output.hpp"
+#include "presets.hpp"
+#include "quote.hpp"
 
 #include <merklize/block_tree.hpp>
 #include <merklize/merklize.hpp>
@@ -22,6 +25,23 @@ int block_proof_command(const proof_arguments &args) {
   const auto proof = merklize::block_tree_prove(h, in.get(), rule, args.tree, args.index);
   in.finish();
   write_proof(args, merklize::to_json(proof));
+  return 0;
+}
+
+// --log: the audit path of entry I (RFC 9162 2.1.3), from the tree of FILE's entries' leaves.
+int log_proof_command(const proof_arguments &args) {
+  const log_entries entries = read_log_entries(args.file, *args.preset.entries, args.progress);
+  if (args.index >= entries.spans.size())
+    throw merklize::error("entry index " + std::to_string(args.index) + " out of range: " +
+                          (args.file == "-" ? std::string("stdin") : quote(args.file)) + " holds " +
+                          std::to_string(entries.spans.size()) + " entries");
+  merklize::merkleizer m(chosen_device(args.device),
+                         merklize::config{preset_tree(args.preset, args.tree)});
+  const auto leaves = log_leaves(m.queue(), entries);
+  const auto tree = while_doing("building the tree of " + std::to_string(entries.spans.size()) +
+                                    " entries' leaves",
+                                [&] { return m.build(leaves); });
+  write_proof(args, merklize::to_json(merklize::prove(tree, args.index)));
   return 0;
 }
 
@@ -42,15 +62,24 @@ void write_proof(const proof_arguments &args, const std::string &json) {
 }
 
 int proof_command(const proof_arguments &args) {
-  check_mix_in_length(args.mix_in_length, args.tree);
+  check_preset(args.preset, "proof");
+  check_tree_arguments(args.tree, args.mix_in_length, "proof");
+  if (args.preset.log) return log_proof_command(args);
   if (args.arity) return kary_proof_command(args);
   if (args.blocks.leaf_size) return block_proof_command(args);
   merklize::config cfg;
-  cfg.tree = args.tree;
+  cfg.tree = preset_tree(args.preset, args.tree);
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;
   library_input in(args.file, args.progress); // opened first: a bad FILE fails at once
+  const auto &limit = args.preset.ssz_list;
+  if (limit && in.get().size()) // a file past the list's limit, before any work
+    ssz_list_length(*limit, *in.get().size() / merklize::node_bytes, in.get().name());
   merklize::merkleizer m(chosen_device(args.device), cfg);
-  auto proof = m.prove(in.get(), args.index);
+  auto proof = within_list_limit(args.preset, in.get().name(),
+                                 [&] { return m.prove(in.get(), args.index); });
+  if (limit) // SSZ's element proof: the length chunk is the last sibling
+    proof =
+        merklize::mix_in_length(proof, ssz_list_length(*limit, proof.leaf_count, in.get().name()));
   if (args.mix_in_length) proof = merklize::mix_in_length(proof, *args.mix_in_length);
   const std::string json = merklize::to_json(proof);
   in.finish();

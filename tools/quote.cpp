@@ -3,6 +3,7 @@
 
 #include "utf8.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace cli {
@@ -43,6 +44,17 @@ std::string escaped(std::string_view text, std::size_t max, std::string_view als
 } // namespace
 
 std::string printable(std::string_view text, std::size_t max) { return escaped(text, max, ""); }
+
+std::string printable_lines(std::string_view text, std::size_t max) {
+  std::string out;
+  for (std::size_t at = 0; at <= text.size() && out.size() < max;) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    if (at != 0) out += '\n';
+    out += escaped(text.substr(at, end - at), max - std::min(max, out.size()), "");
+    at = end + 1;
+  }
+  return out;
+}
 
 std::string quote(std::string_view text, std::size_t max) {
   return "\"" + escaped(text, max, "\\\"") + "\"";

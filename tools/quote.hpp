@@ -17,6 +17,10 @@ namespace cli {
 // cut to at most `max` bytes, "..." marking a cut.
 std::string printable(std::string_view text, std::size_t max);
 
+// The same, line by line: the line breaks of a message of several lines (a list of devices) kept
+// as line breaks, never written \x0a.
+std::string printable_lines(std::string_view text, std::size_t max);
+
 // `text` in double quotes, printable, a backslash and a double quote escaped (\\ and \"): the
 // text's limits are plain even when it holds spaces or quotes. (Not named `quoted`: a call with a
 // std::string would find std::quoted by argument-dependent lookup.)

@@ -5,6 +5,8 @@
 #include "input.hpp"
 #include "memory.hpp"
 #include "output.hpp"
+#include "presets.hpp"
+#include "quote.hpp"
 #include "sizes.hpp"
 
 #include <merklize/merklize.hpp>
@@ -13,18 +15,25 @@ namespace cli {
 
 namespace {
 
+// A root and the leaves it is over.
+struct root_of_leaves {
+  merklize::digest root;
+  std::uint64_t leaves = 0;
+};
+
 // Several devices (multi.hpp) build from leaves in memory: the file is read whole first.
-merklize::digest root_on_devices(const root_arguments &args, merklize::config cfg) {
+root_of_leaves root_on_devices(const root_arguments &args, merklize::config cfg) {
   const auto leaves = read_input(args.file, args.progress);
   const auto empty = merklize::empty_tree_root(cfg.tree);
-  if (leaves.empty() && empty) return *empty; // N = 0
+  if (leaves.empty() && empty) return {*empty, 0}; // N = 0
   check_leaves(args.file, leaves.size());
   if (args.shard_log2) cfg.shard_log2 = *args.shard_log2;
   merklize::multi_merkleizer m(merklize::select_devices(*args.devices), cfg);
-  return while_doing("building the tree of " +
-                         std::to_string(leaves.size() / merklize::node_bytes) + " leaves (" +
-                         size_text(leaves.size()) + ")",
-                     [&] { return m.build(leaves).root(); });
+  const std::uint64_t n = leaves.size() / merklize::node_bytes;
+  return {while_doing("building the tree of " + std::to_string(n) + " leaves (" +
+                          size_text(leaves.size()) + ")",
+                      [&] { return m.build(leaves).root(); }),
+          n};
 }
 
 // Several devices over FILE's data blocks (multi_blocks.hpp): a regular file is read by each
@@ -70,23 +79,64 @@ merklize::digest kary_root_on_devices(const root_arguments &args) {
   return root;
 }
 
-// The root as printed: with --mix-in-length, the SSZ list's root.
-std::string root_text(const root_arguments &args, const merklize::digest &root) {
-  return merklize::to_hex(args.mix_in_length ? merklize::mix_in_length(root, *args.mix_in_length)
-                                             : root) +
-         "\n";
+// The root as printed: with --mix-in-length N, the SSZ list's root; with --ssz-list, the same
+// with N the `chunks` FILE held.
+std::string root_text(const root_arguments &args, const merklize::digest &root,
+                      std::uint64_t chunks = 0) {
+  std::optional<std::uint64_t> length = args.mix_in_length;
+  if (args.preset.ssz_list)
+    length = ssz_list_length(*args.preset.ssz_list, chunks,
+                             args.file == "-" ? "stdin" : quote(args.file));
+  return merklize::to_hex(length ? merklize::mix_in_length(root, *length) : root) + "\n";
+}
+
+// --log: FILE's entries hashed into the log's leaves on the device, then their tree there.
+int log_root_command(const root_arguments &args) {
+  const log_entries entries = read_log_entries(args.file, *args.preset.entries, args.progress);
+  merklize::config cfg{preset_tree(args.preset, args.tree)};
+  cfg.output = merklize::output_levels::root_only();
+  merklize::merkleizer m(chosen_device(args.device), cfg);
+  const auto leaves = log_leaves(m.queue(), entries);
+  const auto root = leaves.empty()
+                        ? *merklize::empty_tree_root(cfg.tree)
+                        : while_doing("building the tree of " +
+                                          std::to_string(entries.spans.size()) + " entries' leaves",
+                                      [&] { return m.build(leaves).root(); });
+  write_stdout(merklize::to_hex(root) + "\n");
+  return 0;
 }
 
 } // namespace
 
-void check_mix_in_length(const std::optional<std::uint64_t> &length,
-                         const merklize::tree_options &tree) {
-  if (length && (tree.hash != merklize::hash_kind::sha256 || tree.pad != merklize::shape::zero))
-    throw usage_error("--mix-in-length is SSZ's list root: it needs --hash sha256 --pad zero");
+void check_tree_arguments(const merklize::tree_options &tree,
+                          const std::optional<std::uint64_t> &mix_in_length,
+                          const std::string &command) {
+  const std::string hint = "Try 'merklize " + command + " --help' for the options.";
+  try {
+    merklize::check_tree_options(tree);
+  } catch (const merklize::error &e) {
+    throw usage_error(std::string("--hash ") + merklize::to_string(tree.hash) + " --pad " +
+                          merklize::to_string(tree.pad) + ": " + e.what(),
+                      hint);
+  }
+  if (tree.depth && tree.pad != merklize::shape::zero)
+    throw usage_error("--depth " + std::to_string(*tree.depth) +
+                          " needs --pad zero: shape promote never pads with zero leaves",
+                      hint);
+  if (mix_in_length && (tree.hash != merklize::hash_kind::sha256 ||
+                        tree.pad != merklize::shape::zero || !tree.depth))
+    throw usage_error("--mix-in-length is SSZ's list root: it needs --hash sha256 --pad zero "
+                      "--depth D, D = ceil(log2 of the list's limit), else it is the root of "
+                      "another SSZ type (or say --ssz-list LIMIT, which sets all four)",
+                      hint);
 }
 
-int root_command(const root_arguments &args) {
-  check_mix_in_length(args.mix_in_length, args.tree);
+int root_command(const root_arguments &given) {
+  check_preset(given.preset, "root");
+  check_tree_arguments(given.tree, given.mix_in_length, "root");
+  if (given.preset.log) return log_root_command(given);
+  root_arguments args = given;
+  args.tree = preset_tree(args.preset, args.tree);
   const bool blocks_on_devices = args.devices && (args.blocks.leaf_size || args.blocks.arity);
   if (args.blocks.given() && !blocks_on_devices) return block_root_command(args);
   if (args.devices && args.blocks.arity) {
@@ -97,21 +147,29 @@ int root_command(const root_arguments &args) {
   cfg.tree = args.tree;
   cfg.output = merklize::output_levels::root_only();
   if (args.devices) {
-    write_stdout(root_text(args, blocks_on_devices ? block_root_on_devices(args, cfg)
-                                                   : root_on_devices(args, cfg)));
+    if (blocks_on_devices) {
+      write_stdout(root_text(args, block_root_on_devices(args, cfg)));
+    } else {
+      const root_of_leaves built = root_on_devices(args, cfg);
+      write_stdout(root_text(args, built.root, built.leaves));
+    }
     return 0;
   }
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;
   milestones times;
-  library_input in(args.file, args.progress); // streamed: only chunks in flight are held
+  library_input in(args.file, args.progress);  // streamed: only chunks in flight are held
+  if (args.preset.ssz_list && in.get().size()) // a file past the limit, before any work
+    ssz_list_length(*args.preset.ssz_list, *in.get().size() / merklize::node_bytes,
+                    in.get().name());
   const cl::Device device = chosen_device(args.device);
   times.reached("device");
   merklize::merkleizer m(device, cfg);
   times.reached("merkleizer");
-  const auto root = m.root(in.get());
+  const auto root =
+      within_list_limit(args.preset, in.get().name(), [&] { return m.root(in.get()); });
   in.finish();
   times.reached("root");
-  write_stdout(root_text(args, root));
+  write_stdout(root_text(args, root, in.bytes_read() / merklize::node_bytes));
   report_program(args.verbose, m, times);
   return 0;
 }

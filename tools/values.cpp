@@ -57,6 +57,12 @@ unsigned parse_chunk_log2(const std::string &option, const std::string &text) {
   return static_cast<unsigned>(s);
 }
 
+unsigned parse_runs(const std::string &option, const std::string &text) {
+  const std::uint64_t n = parse_count(option, text);
+  if (n < 1 || n > 1000) refuse(option, "1 to 1000 runs", text);
+  return static_cast<unsigned>(n);
+}
+
 unsigned parse_threads(const std::string &option, const std::string &text) {
   const std::uint64_t n = parse_count(option, text);
   if (n > 1024) refuse(option, "0 (automatic) to 1024 threads", text);

@@ -25,6 +25,9 @@ unsigned parse_shard_log2(const std::string &option, const std::string &text);
 // --chunk-log2 S: inputs stream in chunks of 2^S leaves, S from 1 to 40.
 unsigned parse_chunk_log2(const std::string &option, const std::string &text);
 
+// merklize bench --runs N: 1 to 1000.
+unsigned parse_runs(const std::string &option, const std::string &text);
+
 // A thread count, 0 (automatic) to 1024.
 unsigned parse_threads(const std::string &option, const std::string &text);
 

@@ -15,6 +15,7 @@
 #include "block_hasher.hpp"
 #include "formats/bao.hpp"
 #include "formats/dm_verity.hpp"
+#include "formats/dm_verity_superblock.hpp"
 #include "formats/fs_verity.hpp"
 #include "merkleizer.hpp"
 #include "proof_device.hpp"

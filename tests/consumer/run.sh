@@ -31,6 +31,19 @@ for program in "$@"; do
 done
 echo "ok: installed into a temporary prefix: headers, libmerklize.so.$abi and .a, CMake package, merklize.pc, licenses, $*"
 
+# Every relative link of the installed documents leads to an installed file: the README's links
+# to docs/ work where it is installed, not only in the source tree.
+docs=$prefix/share/doc/merklize
+for page in "$docs/README.md" "$docs"/docs/*.md; do
+  [ -f "$page" ] || { echo "FAILED: ${page#"$prefix"/} is not installed"; exit 1; }
+  # Markdown links to paths: ](docs/CLI.md) or ](docs/CLI.md#anchor); no URL, anchor or code.
+  for link in $(grep -o ']([A-Za-z0-9_./-]*[)#]' "$page" | sed 's/^](//; s/[)#]$//' | sort -u); do
+    [ -e "$(dirname "$page")/$link" ] ||
+      { echo "FAILED: ${page#"$prefix"/} links to $link, which is not installed"; exit 1; }
+  done
+done
+echo "ok: every relative link of the installed README and docs/ leads to an installed file"
+
 head -c $((1000 * 32)) /dev/urandom > "$dir/leaves"
 version=$(PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig "$pkg_config" --modversion merklize)
 root=$("$prefix/bin/merklize" root "$dir/leaves")

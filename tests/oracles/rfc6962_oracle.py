@@ -12,8 +12,10 @@ proofs too.
 """
 import hashlib
 import json
+import os
 import subprocess
 import sys
+import tempfile
 
 from pymerkle import InmemoryTree
 from pymerkle.proof import InclusionProof
@@ -101,6 +103,32 @@ def main():
     assert counts["root"] == len(sizes), "a size is missing from the dump"
     print(f"rfc6962: {counts['root']} roots, {counts['path']} audit paths, "
           f"{counts['consistency']} consistency proofs agree with pymerkle")
+    if os.environ.get("MERKLIZE_CLI"):
+        check_log_preset(os.environ["MERKLIZE_CLI"])
+
+
+def check_log_preset(cli):
+    """merklize root and consistency --log over a file of entries, one a line, against pymerkle's
+    tree of the same entries; the README's log (three entries, its head at two) is the first."""
+    logs = [[b"first entry", b"second entry", b"third entry"]]
+    logs += [[b"entry %d" % i for i in range(n)] for n in (1, 2, 5, 8, 100)]
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "log")
+        for entries in logs:
+            with open(path, "wb") as f:
+                f.write(b"".join(e + b"\n" for e in entries))
+            tree = InmemoryTree.init_from_entries(entries)
+            n = len(entries)
+            run = [cli, "root", "--log", "--entries", "lines", path]
+            root = subprocess.run(run, check=True, stdout=subprocess.PIPE).stdout.decode().strip()
+            assert root == tree.get_root(n).hex(), f"root of a log of {n} entries"
+            m = max(1, n // 2)
+            run = [cli, "consistency", "--log", "--entries", "lines", "--old-size", str(m), path]
+            heads = subprocess.run(run, check=True, stdout=subprocess.PIPE).stdout.decode()
+            want = (f"old tree head: {m} leaves, root {tree.get_root(m).hex()}\n"
+                    f"new tree head: {n} leaves, root {tree.get_root(n).hex()}\n")
+            assert heads.startswith(want), f"heads of {m} -> {n}: {heads}"
+    print(f"rfc6962: merklize root and consistency --log agree with pymerkle ({len(logs)} logs)")
 
 
 if __name__ == "__main__":

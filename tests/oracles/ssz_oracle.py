@@ -9,11 +9,13 @@ the consensus specs' is_valid_merkle_branch at depth D + 1. merklize's verifier 
 """
 import hashlib
 import json
+import os
 import subprocess
 import sys
+import tempfile
 
 from remerkleable.byte_arrays import Bytes32
-from remerkleable.complex import List
+from remerkleable.complex import List, Vector
 
 
 def chunk(i):
@@ -61,6 +63,36 @@ def main():
     expected = sum(1 for n in lengths for d in range(41) if 2 ** d >= n)
     assert roots == expected, f"{roots} roots in the dump, {expected} expected"
     print(f"ssz: {roots} list roots and {branches} branches agree with remerkleable")
+    if os.environ.get("MERKLIZE_CLI"):
+        check_presets(os.environ["MERKLIZE_CLI"])
+
+
+def check_presets(cli):
+    """merklize root --ssz-list LIMIT (limits that are not powers of two too) and --ssz-vector
+    against remerkleable's List[Bytes32, LIMIT] and Vector[Bytes32, N]; the README's SSZ task
+    (three chunks of 0x01, 0x02 and 0x03 bytes, limit 1024) is among them."""
+    checked = 0
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "chunks")
+        for n in (0, 1, 3, 5, 17):
+            chunks = [Bytes32(bytes([i + 1]) * 32) for i in range(n)]
+            with open(path, "wb") as f:
+                f.write(b"".join(chunks))
+            for limit in (1, 3, 5, 17, 1000, 1024):
+                if n > limit:
+                    continue
+                ours = subprocess.run([cli, "root", "--ssz-list", str(limit), path], check=True,
+                                      stdout=subprocess.PIPE).stdout.decode().strip()
+                theirs = List[Bytes32, limit](*chunks).hash_tree_root().hex()
+                assert ours == theirs, f"--ssz-list {limit} of {n} chunks: {ours} != {theirs}"
+                checked += 1
+            if n:
+                ours = subprocess.run([cli, "root", "--ssz-vector", path], check=True,
+                                      stdout=subprocess.PIPE).stdout.decode().strip()
+                theirs = Vector[Bytes32, n](*chunks).hash_tree_root().hex()
+                assert ours == theirs, f"--ssz-vector of {n} chunks: {ours} != {theirs}"
+                checked += 1
+    print(f"ssz: merklize root --ssz-list and --ssz-vector agree with remerkleable ({checked} roots)")
 
 
 if __name__ == "__main__":
