@@ -161,8 +161,8 @@ typedef struct merklize_tree_config {
                              hashed before every block */
   size_t salt_size;
   int32_t mix_in_length;  /* nonzero: the root is SSZ's list root, the tree's root with
-                             `length` mixed in (sha256, shape "zero" only); proofs end with the
-                             length chunk */
+                             `length` mixed in (sha256, shape "zero" and a fixed depth, the list's
+                             limit, only); proofs end with the length chunk */
   uint64_t length;        /* the list's length for mix_in_length */
   uint32_t keep;          /* builds from host memory keep levels keep..depth: MERKLIZE_KEEP_ALL,
                              MERKLIZE_KEEP_ROOT_ONLY, or a level */

@@ -35,9 +35,9 @@ func cliCases() []cliCase {
 	}
 	add("rfc6962", 0, []string{"--hash", "rfc6962"}, merklize.WithHash(merklize.HashRFC6962))
 	add("default", 0, nil)
-	add("sha256/ssz-list", 0, []string{"--hash", "sha256", "--pad", "zero", "--mix-in-length", "3000"},
+	add("sha256/ssz-list", 0, []string{"--hash", "sha256", "--pad", "zero", "--depth", "12", "--mix-in-length", "3000"},
 		merklize.WithHash(merklize.HashSHA256), merklize.WithShape(merklize.ShapeZero),
-		merklize.WithMixInLength(3000))
+		merklize.WithDepth(12), merklize.WithMixInLength(3000))
 	for _, k := range []struct {
 		arity       int
 		hash, shape string

@@ -88,7 +88,8 @@ func WithSalt(salt []byte) Option {
 }
 
 // WithMixInLength makes the root SSZ's list root: the tree's root with length mixed in,
-// SHA-256(root || length as 32 bytes little-endian). It needs HashSHA256 and ShapeZero.
+// SHA-256(root || length as 32 bytes little-endian). It needs HashSHA256, ShapeZero and
+// WithDepth, the depth of the list's limit (ceil(log2 LIMIT)).
 func WithMixInLength(length uint64) Option {
 	return func(s *settings) { s.tree("WithMixInLength"); s.mixIn = true; s.length = length }
 }

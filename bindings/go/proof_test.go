@@ -224,8 +224,11 @@ func TestConsistencyProofs(t *testing.T) {
 			}
 			if cliPath() != "" {
 				want := cli(t, "consistency", "--old-size", strconv.FormatUint(m, 10), "--hash", hash, path)
-				if got, _ := proof.MarshalJSON(); string(got) != want {
-					t.Fatalf("%s from %d: %s\nmerklize consistency prints %s", hash, m, got, want)
+				root := tree.Root()
+				heads := fmt.Sprintf("old tree head: %d leaves, root %x\nnew tree head: %d leaves, root %x\n",
+					m, old[:], tree.LeafCount(), root[:]) // the tool prints both heads, then the proof
+				if got, _ := proof.MarshalJSON(); heads+string(got) != want {
+					t.Fatalf("%s from %d: %s%s\nmerklize consistency prints %s", hash, m, heads, got, want)
 				}
 			}
 			verify := func(p *merklize.Proof) error { return p.VerifyConsistency(old, tree.Root()) }

@@ -20,9 +20,10 @@ type sha256Case struct {
 }
 
 func sha256Cases() []sha256Case {
+	// An SSZ list of limit 5000: depth ceil(log2 5000) = 13, the length mixed in.
 	mixed := func(length uint64) func([][32]byte) oracleTree {
 		return func(leaves [][32]byte) oracleTree {
-			t := sha256Tree(leaves, true, -1)
+			t := sha256Tree(leaves, true, 13)
 			t.mixIn = &length
 			return t
 		}
@@ -36,7 +37,7 @@ func sha256Cases() []sha256Case {
 			merklize.WithShape(merklize.ShapeZero), merklize.WithDepth(11)},
 			func(l [][32]byte) oracleTree { return sha256Tree(l, true, 11) }},
 		{"ssz-list-5000", []merklize.Option{merklize.WithHash(merklize.HashSHA256),
-			merklize.WithShape(merklize.ShapeZero), merklize.WithMixInLength(5000)}, mixed(5000)},
+			merklize.WithShape(merklize.ShapeZero), merklize.WithDepth(13), merklize.WithMixInLength(5000)}, mixed(5000)},
 	}
 }
 

@@ -62,8 +62,8 @@ class Builder:
       (``"sha256"`` or ``"blake3"``; ``None``: sha256 for sha256 trees, else blake3), SHA-256
       leaves after ``salt`` (at most 256 bytes).
     - ``mix_in_length``: ``None``, or an SSZ list's length N: the root is then the list's root,
-      SHA-256(tree root || N as 32 bytes little-endian) (hash ``"sha256"``, shape ``"zero"``);
-      proofs end with the length chunk.
+      SHA-256(tree root || N as 32 bytes little-endian) (hash ``"sha256"``, shape ``"zero"`` and
+      ``depth`` the depth of the list's limit, ceil(log2 LIMIT)); proofs end with the length chunk.
     - ``keep``: the levels :meth:`build` keeps: ``"all"`` (needed for proofs), ``"root"``, or
       the lowest level kept (an int). From a file, ``"root"`` streams the input.
     - ``device``: a :class:`merklize.Device`, a device spec, or ``None`` for the default device.

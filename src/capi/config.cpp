@@ -80,6 +80,12 @@ std::optional<std::uint64_t> mixed_length_of(const merklize_tree_config &config,
     throw argument_error("config.mix_in_length is SSZ's list root, a binary tree: it has no use "
                          "with config.arity " +
                          std::to_string(s.arity));
+  // As the command line's --mix-in-length: the list's limit fixes the depth. Without it the root
+  // would be that of List[Bytes32, N] for N the length given, another SSZ type than the user's.
+  if (!s.tree.depth)
+    throw argument_error("config.mix_in_length is SSZ's list root: it needs config.depth, the "
+                         "depth of the list's limit (ceil(log2 LIMIT)); the natural depth would "
+                         "give the root of another SSZ type");
   return config.length;
 }
 

@@ -114,7 +114,9 @@ static void bad_configs(merklize_device *device) {
       {"sha256", "promote", "blake3", -1, 2, 64, 1, 0, "salt"},
       {"sha256", "promote", NULL, -1, 2, UINT64_C(1) << 33, 0, 0, "leaf size"},
       {"blake3", "zero", NULL, -1, 2, 0, 0, 1, "config.mix_in_length"},
-      {"sha256", "zero", NULL, -1, 4, 0, 0, 1, "config.mix_in_length"}};
+      {"sha256", "zero", NULL, -1, 4, 0, 0, 1, "config.mix_in_length"},
+      {"sha256", "zero", NULL, -1, 2, 0, 0, 1,
+       "config.mix_in_length is SSZ's list root: it needs config.depth"}};
   static const uint8_t salt[2] = {1, 2};
   merklize_builder *builder = (merklize_builder *)&builder;
   merklize_tree_config config;

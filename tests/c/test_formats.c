@@ -74,7 +74,7 @@ static void dm_verity(merklize_device *device, const uint8_t *data) {
       merklize_verity_config config;
       uint8_t *expected;
       size_t expected_size;
-      char line[256];
+      char line[2048];
       merklize_verity_config_init(&config);
       config.data_block_size = cases[c].data_block;
       config.hash_block_size = cases[c].hash_block;
@@ -83,11 +83,13 @@ static void dm_verity(merklize_device *device, const uint8_t *data) {
         config.salt_size = sizeof salt;
       }
       test_write_file(test_path("data"), data, size);
-      strcpy(line,
-             test_cli("root --format dm-verity --data-block-size %u --hash-block-size %u "
-                      "--salt %s --hash-output '%s' '%s'",
-                      cases[c].data_block, cases[c].hash_block, cases[c].salted ? "01234567" : "-",
-                      test_path("tree"), test_path("data")));
+      snprintf(
+          line, sizeof line, "%s",
+          test_cli(
+              "root --format dm-verity --no-superblock --data-block-size %u --hash-block-size %u "
+              "--salt %s --hash-output '%s' '%s'",
+              cases[c].data_block, cases[c].hash_block, cases[c].salted ? "01234567" : "-",
+              test_path("tree"), test_path("data")));
       expected = test_read_file(test_path("tree"), &expected_size);
       check_format(DM_VERITY, device, &config, data, size, line, expected, expected_size);
       free(expected);
@@ -105,16 +107,16 @@ static void fs_verity(merklize_device *device, const uint8_t *data) {
       merklize_verity_config config;
       uint8_t *expected;
       size_t expected_size;
-      char line[256];
+      char line[2048];
       merklize_verity_config_init(&config);
       config.hash_block_size = b ? 1024 : 4096;
       config.salt = b ? salt : NULL;
       config.salt_size = b ? sizeof salt : 0;
       test_write_file(test_path("data"), data, sizes[s]);
-      strcpy(line,
-             test_cli("root --format fs-verity --block-size %u --salt %s --tree-output '%s' '%s'",
-                      config.hash_block_size, b ? "abcd" : "-", test_path("tree"),
-                      test_path("data")));
+      snprintf(line, sizeof line, "%s",
+               test_cli("root --format fs-verity --block-size %u --salt %s --tree-output '%s' '%s'",
+                        config.hash_block_size, b ? "abcd" : "-", test_path("tree"),
+                        test_path("data")));
       expected = test_read_file(test_path("tree"), &expected_size);
       check_format(FS_VERITY, device, &config, data, sizes[s], line, expected, expected_size);
       free(expected);

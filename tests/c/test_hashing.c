@@ -140,7 +140,7 @@ static void log_leaves(merklize_device *device) {
     CHECK(memcmp(merklize_bytes_data(leaves) + i * 32, expected, 32) == 0, "leaf %zu", i);
   }
   test_write_file(test_path("log"), lines, strlen(lines));
-  test_cli("leaf-hash --hash rfc6962 -o '%s' '%s'", test_path("cli-leaves"), test_path("log"));
+  test_cli("leaf-hash --entries lines -o '%s' '%s'", test_path("cli-leaves"), test_path("log"));
   {
     size_t size;
     uint8_t *cli = test_read_file(test_path("cli-leaves"), &size);

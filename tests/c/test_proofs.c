@@ -258,6 +258,7 @@ static void consistency_proofs(merklize_device *device, const uint8_t *leaves) {
   const merklize_source source = merklize_source_memory(leaves, 1025 * 32);
   merklize_tree *tree = NULL;
   uint8_t old_root[32], new_root[32];
+  char old_hex[65], new_hex[65], expected[8192];
   size_t i;
   int valid = 7;
   test_write_file(test_path("log"), leaves, 1025 * 32);
@@ -268,8 +269,15 @@ static void consistency_proofs(merklize_device *device, const uint8_t *leaves) {
     const uint64_t *indices;
     size_t count;
     CHECK_OK(merklize_prove_consistency(tree, old_sizes[i], &proof));
-    CHECK(strcmp(json_of(proof), test_cli("consistency --hash rfc6962 --old-size %llu '%s'",
-                                          (unsigned long long)old_sizes[i], test_path("log"))) == 0,
+    test_sha256_root(leaves, old_sizes[i], 1, 0, -1, old_root);
+    /* The CLI prints both tree heads, then the proof. */
+    test_hex(old_root, 32, old_hex);
+    test_hex(new_root, 32, new_hex);
+    snprintf(expected, sizeof expected,
+             "old tree head: %llu leaves, root %s\nnew tree head: 1025 leaves, root %s\n%s",
+             (unsigned long long)old_sizes[i], old_hex, new_hex, json_of(proof));
+    CHECK(strcmp(expected, test_cli("consistency --hash rfc6962 --old-size %llu '%s'",
+                                    (unsigned long long)old_sizes[i], test_path("log"))) == 0,
           "the consistency proof from %llu is not the CLI's", (unsigned long long)old_sizes[i]);
     CHECK(merklize_proof_get_kind(proof) == MERKLIZE_PROOF_CONSISTENCY, "not a consistency proof");
     CHECK(merklize_proof_leaf_count(proof) == 1025, "not the new tree's size");
@@ -277,7 +285,6 @@ static void consistency_proofs(merklize_device *device, const uint8_t *leaves) {
     CHECK(count == 1 && indices[0] == old_sizes[i], "the old size is not the proof's index");
     check_round_trip(proof, MERKLIZE_ENCODING_JSON);
     check_round_trip(proof, MERKLIZE_ENCODING_BINARY);
-    test_sha256_root(leaves, old_sizes[i], 1, 0, -1, old_root);
     CHECK_OK(merklize_verify_consistency(proof, old_root, new_root, &valid));
     CHECK(valid == 1, "consistency from %llu: %s", (unsigned long long)old_sizes[i],
           merklize_last_error());

@@ -98,8 +98,9 @@ impl TreeConfig {
         self
     }
 
-    /// The root is SSZ's list root: the tree's root with `length` mixed in (SHA-256 and
-    /// [`Shape::Zero`] only); proofs end with the length chunk.
+    /// The root is SSZ's list root: the tree's root with `length` mixed in (SHA-256,
+    /// [`Shape::Zero`] and a [`depth`](TreeConfig::depth), the depth of the list's limit,
+    /// ceil(log2 LIMIT)); proofs end with the length chunk.
     pub fn mix_in_length(mut self, length: u64) -> TreeConfig {
         self.mix_in_length = Some(length);
         self

@@ -213,8 +213,8 @@ fn log_leaves_are_rfc6962_leaf_hashes_as_the_tool_writes_them() {
             &cli,
             &[
                 "leaf-hash".as_ref(),
-                "--hash".as_ref(),
-                "rfc6962".as_ref(),
+                "--entries".as_ref(),
+                "lines".as_ref(),
                 "-o".as_ref(),
                 out.as_os_str(),
                 path.as_os_str(),

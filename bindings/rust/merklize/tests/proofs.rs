@@ -185,7 +185,19 @@ fn consistency_proofs_equal_the_tool_s_and_verify_against_the_old_tree() {
                     path.to_str().unwrap(),
                 ],
             );
-            assert_eq!(proof.to_json().unwrap(), want, "old size {}", m);
+            // The tool prints both tree heads, then the proof.
+            let heads = format!(
+                "old tree head: {} leaves, root {}\nnew tree head: 1000 leaves, root {}\n",
+                m,
+                hex(&old.root()),
+                hex(&new.root())
+            );
+            assert_eq!(
+                format!("{}{}", heads, proof.to_json().unwrap()),
+                want,
+                "old size {}",
+                m
+            );
         }
         for decoded in [
             Proof::from_json(&proof.to_json().unwrap()).unwrap(),
