@@ -115,9 +115,18 @@ inline cl::Context shared_context(std::vector<cl::Device> devices) {
   std::lock_guard<std::mutex> lock(mutex);
   auto found = contexts.find(key);
   if (found != contexts.end()) return found->second;
-  cl::Context context = create("clCreateContext", [&](cl_int *err) {
-    return cl::Context(devices, nullptr, nullptr, nullptr, err);
-  });
+  cl::Context context = in_step(
+      [&] {
+        std::string names;
+        for (const auto &d : devices)
+          names += (names.empty() ? "" : ", ") + name_in_message(d);
+        return "creating the context on " + names;
+      },
+      [&] {
+        return create("clCreateContext", [&](cl_int *err) {
+          return cl::Context(devices, nullptr, nullptr, nullptr, err);
+        });
+      });
   contexts.emplace(key, context);
   return context;
 }
