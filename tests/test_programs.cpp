@@ -409,18 +409,21 @@ TEST_CASE("stale temporary files and load marks are removed when the cache is us
   const test::scratch_folder cache("cache");
   const test::program_settings settings("", cache.str());
   const auto entry = cached_entry(cache);
-  const auto old_temp = fs::path(entry.string() + ".tmp-4194399-1");
-  const auto new_temp = fs::path(entry.string() + ".tmp-4194399-2");
-  // The mark of a process that is gone (Linux pids stay below 2^22), loading an entry since
-  // removed.
+  // Linux pids stay below 2^22: 4194399 is a process that is gone.
+  const std::string live = std::to_string(::getpid());
+  const auto old_temp = fs::path(entry.string() + ".tmp-" + live + "-1");
+  const auto new_temp = fs::path(entry.string() + ".tmp-" + live + "-2");
+  const auto dead_temp = fs::path(entry.string() + ".tmp-4194399-2");
+  // The mark of a process that is gone, loading an entry since removed.
   const auto gone_mark = cache.path() / "program-0123.bin.loading-4194399";
-  for (const auto &path : {old_temp, new_temp, gone_mark})
+  for (const auto &path : {old_temp, new_temp, dead_temp, gone_mark})
     test::write_bytes(path, {1, 2, 3});
   fs::last_write_time(old_temp, fs::file_time_type::clock::now() - std::chrono::seconds(61));
   auto m = test::fresh_merkleizer();
   CHECK(m.program_form() == program_form::cache);
-  CHECK(!fs::exists(old_temp)); // left over by a write cut short
-  CHECK(fs::exists(new_temp));  // may be a write in progress
+  CHECK(!fs::exists(old_temp));  // left over by a write cut short
+  CHECK(fs::exists(new_temp));   // may be a write in progress
+  CHECK(!fs::exists(dead_temp)); // its writer is gone
   CHECK(!fs::exists(gone_mark));
   CHECK(settings.warnings().empty());
 }

@@ -22,8 +22,8 @@ int leaf_hash_command(const leaf_hash_arguments &args) {
                       " has no leaf hash: leaves are hashed by rfc6962 alone (SHA-256(0x00 || "
                       "entry))");
   const cl::Device device = chosen_device(args.device);
-  const cl::Context context(device);
-  const cl::CommandQueue queue(context, device);
+  const cl::CommandQueue queue =
+      merklize::detail::make_queue(merklize::detail::shared_context(device), device);
   std::string leaves;
   for (const std::string &file : args.files) {
     const auto data = read_input(file, false);

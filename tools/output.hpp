@@ -25,8 +25,32 @@ inline void write_stdout(std::string_view text) { write_stdout(text.data(), text
 // here). Called once, at the end of every tool.
 void close_stdout();
 
-// Writes `text` to a temporary file beside `path`, flushed to disk, then renames it over `path`:
-// `path` holds the old content or the whole new one, never a part, whatever fails.
+// Writes `text` as the whole content of `path`. A regular file (or a new one, or the target of a
+// symbolic link) gets it through an unnamed temporary file in its folder, flushed to disk, then
+// renamed over it: it holds the old content or the whole new one, never a part, whatever fails,
+// and no temporary file outlives the process. A device, a FIFO, a socket or /dev/stdout is
+// written in place, as cp and tee write (merklize/detail/replace_file.hpp).
 void write_file_replacing(const std::string &path, std::string_view text);
+
+// An input's output held back until it is whole, then written to stdout at once: a failure
+// midway leaves nothing of it on stdout. Held in memory, past 16 MiB in an unnamed temporary
+// file (a long b3sum --length).
+class held_output {
+public:
+  held_output() = default;
+  held_output(const held_output &) = delete;
+  held_output &operator=(const held_output &) = delete;
+  ~held_output();
+
+  void append(const void *data, std::size_t size);
+  void append(std::string_view text) { append(text.data(), text.size()); }
+  // Writes all of it to stdout, and empties it.
+  void release();
+
+private:
+  std::string memory_;
+  int spool_ = -1; // the temporary file, once memory_ has grown past the bound
+  std::size_t spooled_ = 0;
+};
 
 } // namespace cli
