@@ -4,7 +4,11 @@
 #pragma once
 
 #include "../programs.hpp"
+#include "address_space.hpp"
+#include "watched_call.hpp"
 
+#include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,19 +36,59 @@ inline std::string build_logs(const cl::Program &program, const cl::Context &con
   return logs;
 }
 
-// clBuildProgram for one device; a failure is a build_error carrying the build log.
-inline void build_for(cl::Program &program, const cl::Context &context, const cl::Device &device,
-                      const std::string &options) {
-  cl_int err = CL_SUCCESS;
+inline cl_int build_status(cl::Program &program, const cl::Device &device,
+                           const std::string &options) {
 #ifdef CL_HPP_ENABLE_EXCEPTIONS
   try {
-    err = program.build(std::vector<cl::Device>{device}, options.c_str());
+    return program.build(std::vector<cl::Device>{device}, options.c_str());
   } catch (const cl::Error &e) {
-    err = e.err();
+    return e.err();
   }
 #else
-  err = program.build(std::vector<cl::Device>{device}, options.c_str());
+  return program.build(std::vector<cl::Device>{device}, options.c_str());
 #endif
+}
+
+// A build stuck for this long without using CPU time is given up (watched_call.hpp).
+constexpr std::chrono::milliseconds build_stall{5000};
+
+// Gives up `program` without releasing it: after a build that failed or stalled short of address
+// space, PoCL (3.1) leaves the program locked, and releasing it, or asking for its build log,
+// would wait for that lock forever.
+inline void abandon(cl::Program &program) {
+  static_cast<void>(new cl::Program(std::move(program))); // never deleted: never released
+}
+
+// clBuildProgram short of address space: on a thread of its own, watched, so a build the driver
+// deadlocks in fails within seconds; a build that fails leaves its program abandoned.
+inline void build_watched(cl::Program &program, const cl::Device &device,
+                          const std::string &options, const address_space &room) {
+  const auto status = std::make_shared<cl_int>(CL_SUCCESS); // a stuck build may outlive this
+  const cl_program handle = program();
+  const cl_device_id id = device();
+  try {
+    run_watched(
+        [handle, id, options, status] {
+          *status = clBuildProgram(handle, 1, &id, options.c_str(), nullptr, nullptr);
+        },
+        build_stall, "clBuildProgram (" + room.text() + ")");
+  } catch (...) {
+    abandon(program);
+    throw;
+  }
+  if (*status == CL_SUCCESS) return;
+  abandon(program);
+  throw build_error(*status, "(not read: " + room.text() +
+                                 ", and a driver that ran out there may not answer)");
+}
+
+// clBuildProgram for one device; a failure is a build_error carrying the build log. Short of
+// address space, the build is watched (build_watched).
+inline void build_for(cl::Program &program, const cl::Context &context, const cl::Device &device,
+                      const std::string &options) {
+  const address_space room = address_space_now();
+  if (room.short_of(short_headroom_bytes)) return build_watched(program, device, options, room);
+  const cl_int err = build_status(program, device, options);
   if (err != CL_SUCCESS) throw build_error(err, build_logs(program, context));
 }
 
