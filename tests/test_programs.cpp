@@ -258,10 +258,11 @@ std::vector<unsigned char> other_program_binary() {
   return program_binary(program, device);
 }
 
-// Runs tests/cache_helper.cpp, which builds the level program through the cache in `dir`.
-test::run_result run_cache_helper(const test::scratch_folder &dir, bool die_in_driver = false) {
+// Runs tests/cache_helper.cpp, which builds the level program through the cache in `dir`;
+// `how` it ends in the driver, if it does ("--die-in-driver", "--terminated-in-driver").
+test::run_result run_cache_helper(const test::scratch_folder &dir, const std::string &how = "") {
   std::vector<std::string> argv{MERKLIZE_CACHE_HELPER, dir.str()};
-  if (die_in_driver) argv.push_back("--die-in-driver");
+  if (!how.empty()) argv.push_back(how);
   return test::run_program(argv);
 }
 
@@ -433,7 +434,7 @@ TEST_CASE("a process that dies in the driver loading an entry does not make the 
   const test::scratch_folder cache("cache");
   const test::program_settings settings("", cache.str());
   const auto entry = cached_entry(cache);
-  const auto died = run_cache_helper(cache, true);
+  const auto died = run_cache_helper(cache, "--die-in-driver");
   INFO(died.err);
   CHECK(died.status == -1); // killed by the signal raised in clCreateProgramWithBinary
   CHECK(load_marks(cache.path()).size() == 1);
@@ -446,6 +447,22 @@ TEST_CASE("a process that dies in the driver loading an entry does not make the 
   CHECK(contains(settings.all_warnings(), "ended while loading it"));
   check_only_valid_entry(cache); // rewritten; the mark is gone
   CHECK(test::fresh_merkleizer().program_form() == program_form::cache);
+}
+
+TEST_CASE("a process terminated while loading an entry leaves no mark, and the entry stays",
+          "[cache][crash]") {
+  const test::scratch_folder cache("cache");
+  const test::program_settings settings("", cache.str());
+  const auto entry = cached_entry(cache);
+  const auto before = merklize::detail::read_file(entry);
+  const auto ended = run_cache_helper(cache, "--terminated-in-driver");
+  INFO(ended.err);
+  CHECK(ended.status == -1); // ended by SIGTERM, raised in clCreateProgramWithBinary
+  CHECK(load_marks(cache.path()).empty());
+  auto m = test::fresh_merkleizer();
+  CHECK(m.program_form() == program_form::cache); // not discarded
+  CHECK(merklize::detail::read_file(entry) == before);
+  CHECK(settings.warnings().empty());
 }
 
 TEST_CASE("a truncated payload under a correct header crashes no run after the first",

@@ -1176,12 +1176,12 @@ inline uint self_test_word(uint k) {
 
 __kernel void merklize_self_test(__global uint8 *out) {
   if (get_global_id(0) != 0) return;
-  const uint8 left = (uint8)(self_test_word(0), self_test_word(1), self_test_word(2),
-                             self_test_word(3), self_test_word(4), self_test_word(5),
-                             self_test_word(6), self_test_word(7));
-  const uint8 right = (uint8)(self_test_word(8), self_test_word(9), self_test_word(10),
-                              self_test_word(11), self_test_word(12), self_test_word(13),
-                              self_test_word(14), self_test_word(15));
+  const uint8 left =
+      (uint8)(self_test_word(0), self_test_word(1), self_test_word(2), self_test_word(3),
+              self_test_word(4), self_test_word(5), self_test_word(6), self_test_word(7));
+  const uint8 right =
+      (uint8)(self_test_word(8), self_test_word(9), self_test_word(10), self_test_word(11),
+              self_test_word(12), self_test_word(13), self_test_word(14), self_test_word(15));
 #ifdef B3_IV0
   out[0] = blake3_node(left, right, 0);
   out[1] = blake3_parent_node(left, right, 0);
@@ -1198,9 +1198,9 @@ __kernel void merklize_self_test(__global uint8 *out) {
       ((uint *)&m[j])[r] = self_test_word(j) ^ (j == 0 ? r : 0u);
   LANE_TWO_TO_ONE(m, B3_PARENT, cv);
   for (uint r = 0; r < MERKLIZE_LANES; ++r)
-    out[5 + r] = (uint8)(((uint *)&cv[0])[r], ((uint *)&cv[1])[r], ((uint *)&cv[2])[r],
-                         ((uint *)&cv[3])[r], ((uint *)&cv[4])[r], ((uint *)&cv[5])[r],
-                         ((uint *)&cv[6])[r], ((uint *)&cv[7])[r]);
+    out[5 + r] =
+        (uint8)(((uint *)&cv[0])[r], ((uint *)&cv[1])[r], ((uint *)&cv[2])[r], ((uint *)&cv[3])[r],
+                ((uint *)&cv[4])[r], ((uint *)&cv[5])[r], ((uint *)&cv[6])[r], ((uint *)&cv[7])[r]);
 #endif
 }
 )merklize_cl"},

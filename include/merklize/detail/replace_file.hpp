@@ -32,14 +32,19 @@ namespace detail {
 inline bool process_ended(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; }
 
 // Paths removed if SIGINT, SIGTERM or SIGHUP ends the process: temporary files that have a name,
-// and the cache's load marks. The handler is installed, on first use, only for a signal whose
-// disposition is the default (a program's own handler is left alone); it removes the paths
-// (unlink is async-signal-safe) and the signal then ends the process as it would have.
+// and the cache's load marks. The handler is installed on first use, ahead of whatever handled
+// the signal before (LLVM, which PoCL loads, installs its own), unless the signal is ignored (as
+// nohup ignores SIGHUP): it removes the paths (unlink is async-signal-safe), puts the previous
+// disposition back and raises the signal again, for that disposition to end the process as it
+// would have.
+constexpr int removal_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
 struct signal_removals {
   static constexpr int slots = 32;
   static constexpr std::size_t path_bytes = 4096;
   std::atomic<int> state[slots]; // 0 free, 1 being written, 2 to remove
   char paths[slots][path_bytes];
+  struct sigaction previous[3]; // of removal_signals, as found
 };
 inline signal_removals signal_removal_table{};
 
@@ -47,21 +52,23 @@ inline void remove_on_signal(int signal_number) {
   for (int i = 0; i < signal_removals::slots; ++i)
     if (signal_removal_table.state[i].load(std::memory_order_acquire) == 2)
       ::unlink(signal_removal_table.paths[i]);
-  ::raise(signal_number); // SA_RESETHAND restored the default: ends the process once we return
+  for (int i = 0; i < 3; ++i)
+    if (removal_signals[i] == signal_number)
+      ::sigaction(signal_number, &signal_removal_table.previous[i], nullptr);
+  ::raise(signal_number); // blocked until this returns, then handled as before
 }
 
 inline void install_signal_removal() {
   static const bool installed = [] {
-    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
-      struct sigaction old {};
-      if (::sigaction(sig, nullptr, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
-          old.sa_handler != SIG_DFL)
+    for (int i = 0; i < 3; ++i) {
+      struct sigaction &old = signal_removal_table.previous[i];
+      if (::sigaction(removal_signals[i], nullptr, &old) != 0 ||
+          (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN))
         continue;
       struct sigaction ours {};
       ours.sa_handler = remove_on_signal;
       sigemptyset(&ours.sa_mask);
-      ours.sa_flags = SA_RESETHAND;
-      ::sigaction(sig, &ours, nullptr);
+      ::sigaction(removal_signals[i], &ours, nullptr);
     }
     return true;
   }();
