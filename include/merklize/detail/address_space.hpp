@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // How much address space the process may still map, where it is limited (ulimit -v, RLIMIT_AS).
 // OpenCL drivers map a lot, and PoCL (3.1) does not survive running out: with too little it
-// aborts setting up its threads, deadlocks or crashes in its compiler, and crashes writing a
+// aborts setting up its threads, deadlocks or aborts in its compiler, and crashes writing a
 // program's binary. The library refuses to load a driver with less than driver_headroom_bytes
-// free, and with less than short_headroom_bytes neither loads nor stores cached binaries and
-// watches its builds (program_cache.hpp). Needs no OpenCL.
+// free, with less than short_headroom_bytes neither loads nor stores cached binaries and watches
+// its builds (program_build.hpp), and with less than compile_headroom_bytes compiles nothing.
+// Needs no OpenCL.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,9 @@ constexpr std::uint64_t driver_headroom_bytes = 256 * mib;
 // Below this, PoCL crashed in clGetProgramInfo(CL_PROGRAM_BINARIES) (about 150 MiB free) and
 // deadlocked compiling without its own cache (about 100 MiB free); twice that, and more, is kept.
 constexpr std::uint64_t short_headroom_bytes = 512 * mib;
+// Below this, no program is compiled: the LLVM inside PoCL aborts the process ("LLVM ERROR: out
+// of memory") where an allocation of its compiler fails (with about 15 MiB free).
+constexpr std::uint64_t compile_headroom_bytes = 64 * mib;
 
 struct address_space {
   std::optional<std::uint64_t> limit; // none: unlimited

@@ -63,6 +63,9 @@ inline void abandon(cl::Program &program) {
 // deadlocks in fails within seconds; a build that fails leaves its program abandoned.
 inline void build_watched(cl::Program &program, const cl::Device &device,
                           const std::string &options, const address_space &room) {
+  if (room.short_of(compile_headroom_bytes))
+    throw error(room.text() + ": too little to compile the kernels in (the driver's compiler "
+                              "aborts the process when it runs out; raise the limit)");
   const auto status = std::make_shared<cl_int>(CL_SUCCESS); // a stuck build may outlive this
   const cl_program handle = program();
   const cl_device_id id = device();
