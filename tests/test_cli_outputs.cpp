@@ -44,21 +44,20 @@ const std::string &entries_file() {
   return path;
 }
 
+std::vector<std::string> proof_args(const std::string &out) {
+  return {"proof", "-i", "7", "-o", out, leaves_file()};
+}
+std::vector<std::string> consistency_args(const std::string &out) {
+  return {"consistency", "--old-size", "40", "-o", out, leaves_file()};
+}
+std::vector<std::string> leaf_hash_args(const std::string &out) {
+  return {"leaf-hash", "--hash", "rfc6962", "-o", out, entries_file()};
+}
+
 std::vector<output_command> output_commands() {
-  std::vector<output_command> commands = {
-      {"proof",
-       [](const std::string &out) {
-         return std::vector<std::string>{"proof", "-i", "7", "-o", out, leaves_file()};
-       }},
-      {"consistency",
-       [](const std::string &out) {
-         return std::vector<std::string>{"consistency", "--old-size", "40",
-                                         "-o",          out,          leaves_file()};
-       }},
-      {"leaf-hash", [](const std::string &out) {
-         return std::vector<std::string>{"leaf-hash", "--hash", "rfc6962",
-                                         "-o",        out,      entries_file()};
-       }}};
+  std::vector<output_command> commands = {{"proof", proof_args, ""},
+                                          {"consistency", consistency_args, ""},
+                                          {"leaf-hash", leaf_hash_args, ""}};
   for (auto &c : commands) {
     const fs::path dir = fresh_folder(std::string("expected-") + c.name);
     const auto r = test::merklize_cli(c.arguments((dir / "out").string()));
