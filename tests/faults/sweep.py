@@ -16,7 +16,7 @@ shim (fault_shim.c) on the real driver, and what follows checked:
 
 First each case runs clean under the shim, which counts the calls of each entry point; then the
 sweep fails call n of entry point f for the calls chosen: all of them (--full), or in CI every
-call up to --first, then at a stride so that at most --per-entry of each are tried. Error codes
+call up to --first (3), then at a stride so that at most --per-entry (6) of each are tried. Error codes
 rotate through CL_OUT_OF_RESOURCES, CL_MEM_OBJECT_ALLOCATION_FAILURE and CL_OUT_OF_HOST_MEMORY
 (and CL_BUILD_PROGRAM_FAILURE for clBuildProgram). Prints a table of the figures; exits 1 if
 any run broke a rule above, 77 where the shim cannot be used."""
@@ -298,7 +298,8 @@ def plan(case, args):
 
 
 COLUMNS = ["runs", "fired", "clean error", "absorbed", "crash", "hang", "partial output",
-           "wrong result", "stray temporary file", "replaced destination", "names the call"]
+           "wrong result", "stray temporary file", "replaced destination", "names the call",
+           "seconds"]
 
 
 def report(results, cases_, seconds):
@@ -313,6 +314,7 @@ def report(results, cases_, seconds):
         row["names the call"] = sum(r.get("outcome") == "clean error" and not any(
             p in r["problems"] for p in ("not one message", "message does not name the call"))
             for r in mine)
+        row["seconds"] = int(sum(r["seconds"] for r in mine))
         rows.append((case.name, row, sum(case.counts.values())))
     width = max(len(name) for name, _, _ in rows)
     print("%-*s %6s  %s" % (width, "case", "calls", "  ".join(COLUMNS)))
@@ -334,8 +336,8 @@ def main():
     parser.add_argument("--shim", required=True)
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--full", action="store_true", help="every call, not a sample")
-    parser.add_argument("--first", type=int, default=6)
-    parser.add_argument("--per-entry", type=int, default=9)
+    parser.add_argument("--first", type=int, default=3)
+    parser.add_argument("--per-entry", type=int, default=6)
     parser.add_argument("--jobs", type=int, default=4)
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--only", help="run the cases whose name starts with this")
