@@ -342,7 +342,7 @@ MERKLIZE_DECL void merkleizer::build_in_place(const std::uint8_t *leaves, tree &
   };
   const cl::Buffer in = wrap(CL_MEM_READ_ONLY, t.leaves_size(), leaves);
   const cl::Buffer out = wrap(CL_MEM_READ_WRITE, t.nodes_size(), t.nodes_data());
-  log_.kernels = enqueue_build(in, t.leaf_count(), out);
+  log_.kernels = enqueue_levels(in, t.leaf_count(), out, {}); // build_levels drains on failure
   const std::vector<cl::Event> done{log_.kernels.back()};
   // Mapping makes the nodes visible at their host address (no copy where the device used it).
   void *mapped = detail::create("clEnqueueMapBuffer", [&](cl_int *err) {
