@@ -465,6 +465,24 @@ TEST_CASE("a process terminated while loading an entry leaves no mark, and the e
   CHECK(settings.warnings().empty());
 }
 
+TEST_CASE("an entry whose load is stuck in the driver is kept, and the program compiled",
+          "[cache][crash]") {
+  const test::scratch_folder cache("cache");
+  const test::program_settings settings("", cache.str());
+  const auto entry = cached_entry(cache);
+  const auto before = merklize::detail::read_file(entry);
+  const auto r = run_cache_helper(cache, "--stuck-loading"); // after 5 s without progress
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out == "jit\n");
+  CHECK(contains(r.err, "program cache entry " + entry.string() +
+                            " not used: clBuildProgram made "
+                            "no progress for 5 s"));
+  CHECK(contains(r.err, "compiling without the cache"));
+  CHECK(merklize::detail::read_file(entry) == before);
+  CHECK(load_marks(cache.path()).empty());
+}
+
 TEST_CASE("a truncated payload under a correct header crashes no run after the first",
           "[cache][crash]") {
   const test::scratch_folder cache("cache");

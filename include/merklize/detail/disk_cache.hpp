@@ -10,8 +10,10 @@
 // whole (header, key, size, checksum) before the driver sees it, and the program it gives must
 // have the kernels its source declares and pass its known-answer self-test (self_test.hpp). One
 // that fails any of this, or that a process was loading when it died (a driver can crash on a
-// damaged binary), is removed with a warning, compiled anew and rewritten. Entries are written
-// atomically, so processes can share a folder. With little address space left
+// damaged binary), is removed with a warning, compiled anew and rewritten; one whose load makes
+// no progress for seconds (the driver waits on a lock that is never released) is left alone,
+// and the program compiled without the cache. Entries are written atomically, so processes can
+// share a folder. With little address space left
 // (address_space.hpp) the cache is neither read nor written: PoCL crashes or deadlocks loading
 // and storing binaries there.
 #pragma once
@@ -147,11 +149,14 @@ inline cache_lookup load_cached(const cl::Context &context, const cl::Device &de
   try {
     const auto binary = cache_payload(read_file(path, cache_entry_max_bytes), key);
     const load_mark mark(path); // removed once the driver is done with the binary
-    built_program built{build_binary(context, device, binary, spec.options), program_form::cache};
+    built_program built{build_binary(context, device, binary, spec.options, build_watch::always),
+                        program_form::cache};
     check_kernel_names(built.program, source);
     if (const auto wrong = self_test_failure(context, device, built.program, spec))
       throw error("it fails its self-test: " + *wrong);
     return {std::move(built), true};
+  } catch (const stalled_call &e) { // the driver's lock, not the entry: kept, and not used
+    return leave_entry(path, e.what());
   } catch (const error &e) {
     return replace_entry(path, e.what());
   }

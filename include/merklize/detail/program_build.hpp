@@ -59,13 +59,17 @@ inline void abandon(cl::Program &program) {
   static_cast<void>(new cl::Program(std::move(program))); // never deleted: never released
 }
 
-// clBuildProgram short of address space: on a thread of its own, watched, so a build the driver
-// deadlocks in fails within seconds; a build that fails leaves its program abandoned.
-inline void build_watched(cl::Program &program, const cl::Device &device,
-                          const std::string &options, const address_space &room) {
-  if (room.short_of(compile_headroom_bytes))
-    throw error(room.text() + ": too little to compile the kernels in (the driver's compiler "
-                              "aborts the process when it runs out; raise the limit)");
+// When a build runs on a watched thread (watched_call.hpp): always, for a cache entry's binary,
+// whose load a driver's lock may hold up (then the program is compiled without the cache); else
+// only short of address space, where PoCL deadlocks.
+enum class build_watch { when_short, always };
+
+// clBuildProgram on a thread of its own, watched, so a build the driver deadlocks in fails
+// within seconds. Short of address space, a build that fails leaves its program abandoned, its
+// log unread.
+inline void build_watched(cl::Program &program, const cl::Context &context,
+                          const cl::Device &device, const std::string &options,
+                          const address_space &room) {
   const auto status = std::make_shared<cl_int>(CL_SUCCESS); // a stuck build may outlive this
   const cl_program handle = program();
   const cl_device_id id = device();
@@ -74,23 +78,29 @@ inline void build_watched(cl::Program &program, const cl::Device &device,
         [handle, id, options, status] {
           *status = clBuildProgram(handle, 1, &id, options.c_str(), nullptr, nullptr);
         },
-        build_stall, "clBuildProgram (" + room.text() + ")");
+        build_stall, room.limit ? "clBuildProgram (" + room.text() + ")" : "clBuildProgram");
   } catch (...) {
     abandon(program);
     throw;
   }
   if (*status == CL_SUCCESS) return;
+  if (!room.short_of(short_headroom_bytes))
+    throw build_error(*status, build_logs(program, context));
   abandon(program);
   throw build_error(*status, "(not read: " + room.text() +
                                  ", and a driver that ran out there may not answer)");
 }
 
-// clBuildProgram for one device; a failure is a build_error carrying the build log. Short of
-// address space, the build is watched (build_watched).
+// clBuildProgram for one device; a failure is a build_error carrying the build log. Watched as
+// `watch` says (build_watched); with under compile_headroom_bytes free, refused.
 inline void build_for(cl::Program &program, const cl::Context &context, const cl::Device &device,
-                      const std::string &options) {
+                      const std::string &options, build_watch watch = build_watch::when_short) {
   const address_space room = address_space_now();
-  if (room.short_of(short_headroom_bytes)) return build_watched(program, device, options, room);
+  if (room.short_of(compile_headroom_bytes))
+    throw error(room.text() + ": too little to compile the kernels in (the driver's compiler "
+                              "aborts the process when it runs out; raise the limit)");
+  if (watch == build_watch::always || room.short_of(short_headroom_bytes))
+    return build_watched(program, context, device, options, room);
   const cl_int err = build_status(program, device, options);
   if (err != CL_SUCCESS) throw build_error(err, build_logs(program, context));
 }
@@ -107,11 +117,12 @@ inline cl::Program build_program(const cl::Context &context, const cl::Device &d
 // A SPIR bitcode module or a binary of the device's own, built with `options`.
 inline cl::Program build_binary(const cl::Context &context, const cl::Device &device,
                                 const std::vector<unsigned char> &binary,
-                                const std::string &options) {
+                                const std::string &options,
+                                build_watch watch = build_watch::when_short) {
   cl::Program program = create("clCreateProgramWithBinary", [&](cl_int *err) {
     return cl::Program(context, {device}, cl::Program::Binaries{binary}, nullptr, err);
   });
-  build_for(program, context, device, options);
+  build_for(program, context, device, options, watch);
   return program;
 }
 

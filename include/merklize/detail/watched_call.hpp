@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // A driver call that may never return, watched. Short of address space, PoCL (3.1) can deadlock
-// in clBuildProgram: an allocation fails inside its compiler and the thread then waits for a
-// mutex it holds. A thread that compiles uses CPU time all along; one stuck on a lock uses none.
-// So the call runs on a thread of its own while the caller watches that thread's CPU clock, and
-// a call that has used none for `stall` is given up as deadlocked: the caller gets an error
-// within seconds instead of a hang. The stuck thread cannot be ended: it is left blocked (it owns
-// copies of what it uses), and the driver is not to be used again in that process.
+// in clBuildProgram: an allocation fails inside its compiler and a lock of the program's is never
+// released. The library watches builds there, and every load of a cache entry's binary. A thread
+// that compiles uses CPU time all along; one stuck on a lock uses none. So the call runs on a
+// thread of its own while the caller watches that thread's CPU clock, and a call that has used none
+// for `stall` is given up as deadlocked: the caller gets an error within seconds instead of a hang.
+// The stuck thread cannot be ended: it is left blocked (it owns copies of what it uses), and the
+// driver is not to be used again in that process.
 #pragma once
 
 #include "../error_type.hpp"
@@ -77,7 +78,7 @@ void run_watched(Work work, std::chrono::milliseconds stall, const std::string &
     if (std::chrono::steady_clock::now() - progressed > stall) {
       worker.detach();
       throw stalled_call(what + " made no progress for " + std::to_string(stall.count() / 1000) +
-                         " s: the driver is stuck (PoCL deadlocks when memory runs out)");
+                         " s: the driver is stuck on a lock (PoCL's, when memory ran out)");
     }
   }
   lock.unlock();
