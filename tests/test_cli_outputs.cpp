@@ -3,8 +3,11 @@
 // through a temporary file that never outlives the process; a symbolic link is written through
 // (the link stays); a FIFO, a socket, a character device and /dev/stdout are written in place,
 // as cp and tee write, and never replaced. Temporary files of processes that have ended are
-// removed by the next write.
+// removed by the next write; where there is no O_TMPFILE, a named temporary file is, and SIGTERM
+// removes it.
 #include "cli_helpers.hpp"
+
+#include <merklize/detail/replace_file.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -80,7 +83,7 @@ std::vector<std::string> others_in(const fs::path &dir, const std::vector<std::s
 
 } // namespace
 
-TEST_CASE("-o writes through a symbolic link, which stays a link", "[cli][outputs]") {
+TEST_CASE("merklize -o writes through a symbolic link, which stays a link", "[cli][outputs]") {
   for (const auto &c : output_commands()) {
     INFO(c.name);
     const fs::path dir = fresh_folder(std::string("link-") + c.name);
@@ -96,7 +99,7 @@ TEST_CASE("-o writes through a symbolic link, which stays a link", "[cli][output
   }
 }
 
-TEST_CASE("-o through a dangling link creates its target", "[cli][outputs]") {
+TEST_CASE("merklize -o through a dangling link creates its target", "[cli][outputs]") {
   const fs::path dir = fresh_folder("dangling");
   fs::create_symlink("made.json", dir / "out");
   const auto r =
@@ -107,7 +110,7 @@ TEST_CASE("-o through a dangling link creates its target", "[cli][outputs]") {
   CHECK(others_in(dir, {"out", "made.json"}).empty());
 }
 
-TEST_CASE("-o writes into a FIFO in place", "[cli][outputs]") {
+TEST_CASE("merklize -o writes into a FIFO in place", "[cli][outputs]") {
   for (const auto &c : output_commands()) {
     INFO(c.name);
     const fs::path dir = fresh_folder(std::string("fifo-") + c.name);
@@ -127,7 +130,7 @@ TEST_CASE("-o writes into a FIFO in place", "[cli][outputs]") {
   }
 }
 
-TEST_CASE("-o onto a socket fails as cp does, and leaves it a socket", "[cli][outputs]") {
+TEST_CASE("merklize -o onto a socket fails as cp does, and leaves it a socket", "[cli][outputs]") {
   const fs::path dir = fresh_folder("socket");
   const fs::path path = dir / "out";
   const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
@@ -147,7 +150,7 @@ TEST_CASE("-o onto a socket fails as cp does, and leaves it a socket", "[cli][ou
   CHECK(others_in(dir, {"out"}).empty());
 }
 
-TEST_CASE("-o writes into a character device in place", "[cli][outputs]") {
+TEST_CASE("merklize -o writes into a character device in place", "[cli][outputs]") {
   const fs::path dir = fresh_folder("device");
   const fs::path null = dir / "null"; // the test's own node, never the system's /dev/null
   if (::mknod(null.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) {
@@ -172,7 +175,8 @@ TEST_CASE("-o writes into a character device in place", "[cli][outputs]") {
   }
 }
 
-TEST_CASE("-o /dev/stdout writes into the stream the process was given", "[cli][outputs]") {
+TEST_CASE("merklize -o /dev/stdout writes into the stream the process was given",
+          "[cli][outputs]") {
   for (const auto &c : output_commands()) {
     INFO(c.name);
     std::string command = test::merklize_word();
@@ -187,7 +191,7 @@ TEST_CASE("-o /dev/stdout writes into the stream the process was given", "[cli][
   }
 }
 
-TEST_CASE("-o removes the temporary files of writers that have ended", "[cli][outputs]") {
+TEST_CASE("merklize -o removes the temporary files of writers that have ended", "[cli][outputs]") {
   const fs::path dir = fresh_folder("stale");
   // Linux pids stay below 2^22: 4194399 is a process that is gone; this one is alive.
   const std::string dead = "out.tmp-4194399-0",
@@ -202,7 +206,7 @@ TEST_CASE("-o removes the temporary files of writers that have ended", "[cli][ou
   CHECK(others_in(dir, {"out", alive}).empty());
 }
 
-TEST_CASE("-o onto a regular file replaces it whole and leaves no temporary file",
+TEST_CASE("merklize -o onto a regular file replaces it whole and leaves no temporary file",
           "[cli][outputs]") {
   for (const auto &c : output_commands()) {
     INFO(c.name);
@@ -214,4 +218,23 @@ TEST_CASE("-o onto a regular file replaces it whole and leaves no temporary file
     CHECK(test::slurp(dir / "out") == c.expected);
     CHECK(others_in(dir, {"out"}).empty());
   }
+}
+
+TEST_CASE("where there is no O_TMPFILE, the named temporary file is written whole and renamed",
+          "[outputs]") {
+  const fs::path dir = fresh_folder("named");
+  const std::string text = "whole\n";
+  merklize::detail::replace_through_named(dir / "out", text.data(), text.size(), {});
+  CHECK(test::slurp(dir / "out") == text);
+  CHECK(others_in(dir, {"out"}).empty());
+}
+
+TEST_CASE("a named temporary file is removed when SIGTERM ends its writer", "[outputs]") {
+  const fs::path dir = fresh_folder("terminated");
+  const fs::path temp = dir / "out.tmp-1-0";
+  // A process of its own (tests/faults/signal_helper.cpp): this one's signal handlers are Catch's.
+  const auto r = test::run_program({MERKLIZE_SIGNAL_HELPER, temp.string()});
+  INFO(r.err);
+  CHECK(r.status == -1); // ended by the signal
+  CHECK(!fs::exists(temp));
 }

@@ -186,19 +186,22 @@ inline void write_in_place(const std::filesystem::path &path, const void *data, 
   if (failure || closing) write_failed(path, failure ? failure : closing);
 }
 
-// Gives the written file `fd` a temporary name, then renames it over `target`.
-inline void link_over(int fd, const std::filesystem::path &target) {
+// Gives the written unnamed file `fd` a temporary name, then renames it over `target`. Returns
+// false, having changed nothing, where it cannot be linked (no /proc, and no privilege to link
+// the descriptor itself).
+inline bool link_over(int fd, const std::filesystem::path &target) {
   const std::filesystem::path temp = temp_name(target);
   const removed_on_signal removal(temp.string());
   const std::string self = "/proc/self/fd/" + std::to_string(fd);
   if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) != 0 &&
       ::linkat(fd, "", AT_FDCWD, temp.c_str(), AT_EMPTY_PATH) != 0)
-    write_failed(target, errno);
+    return false;
   if (::rename(temp.c_str(), target.c_str()) != 0) {
     const int code = errno;
     ::unlink(temp.c_str());
     write_failed(target, code);
   }
+  return true;
 }
 
 // The data in `fd`, flushed if asked; 0 or the error.
@@ -208,20 +211,10 @@ inline int fill(int fd, const void *data, std::size_t size, const write_options 
   return options.sync && ::fsync(fd) != 0 ? errno : 0;
 }
 
-// A regular file's new content, through a temporary file in its folder.
-inline void replace_regular(const std::filesystem::path &target, const void *data, std::size_t size,
-                            const write_options &options) {
-  remove_stale_temps(target);
-  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
-  fd_guard unnamed(::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, options.mode));
-  if (unnamed.get() >= 0) {
-    if (const int failure = fill(unnamed.get(), data, size, options)) write_failed(target, failure);
-    link_over(unnamed.get(), target);
-    if (const int closing = unnamed.close()) write_failed(target, closing);
-    return;
-  }
-  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) write_failed(target, errno);
-  const std::filesystem::path temp = temp_name(target); // no O_TMPFILE here: a named one
+// A regular file's new content through "<target>.tmp-PID-N", which the signals remove.
+inline void replace_through_named(const std::filesystem::path &target, const void *data,
+                                  std::size_t size, const write_options &options) {
+  const std::filesystem::path temp = temp_name(target);
   const removed_on_signal removal(temp.string());
   // O_EXCL: never write through whatever (a link, say) already has the temporary name.
   fd_guard named(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, options.mode));
@@ -234,6 +227,22 @@ inline void replace_regular(const std::filesystem::path &target, const void *dat
     ::unlink(temp.c_str());
     write_failed(target, failure);
   }
+}
+
+// A regular file's new content, through an unnamed temporary file in its folder where the
+// filesystem makes one (O_TMPFILE), else a named one.
+inline void replace_regular(const std::filesystem::path &target, const void *data, std::size_t size,
+                            const write_options &options) {
+  remove_stale_temps(target);
+  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
+  fd_guard unnamed(::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, options.mode));
+  if (unnamed.get() >= 0) {
+    if (const int failure = fill(unnamed.get(), data, size, options)) write_failed(target, failure);
+    if (link_over(unnamed.get(), target)) return;
+  } else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+    write_failed(target, errno);
+  }
+  replace_through_named(target, data, size, options);
 }
 
 // Writes `size` bytes at `data` as the whole content of `path` (see the top of this file). A
