@@ -4,7 +4,7 @@
 // newline escaped (\\ and \n) and its line started with a backslash, a name that is not UTF-8
 // shown as Rust's to_string_lossy shows it. A file that cannot be read is reported on stderr and
 // skipped, and the status is then 1. Outputs of any --length come from the device in pieces, and
-// go to stdout once whole (held_output).
+// go to stdout once whole (held_output), or past 16 MiB as they come, as b3sum streams them.
 #include "b3sum.hpp"
 
 #include "cli.hpp"
@@ -85,7 +85,8 @@ void append_hex(held_output &line, const std::uint8_t *bytes, std::size_t size) 
 }
 
 // One input's output as b3sum prints it: raw bytes, or hex and a newline, or "<hex>  <name>".
-// It goes to stdout only once it is whole: an input that fails midway prints nothing.
+// It goes to stdout only once it is whole (up to 16 MiB): an input that fails midway prints
+// nothing.
 void print_output(b3sum::input_hasher &hasher, const b3sum_arguments &args,
                   const std::string &path) {
   held_output output;

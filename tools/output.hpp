@@ -33,24 +33,19 @@ void close_stdout();
 void write_file_replacing(const std::string &path, std::string_view text);
 
 // An input's output held back until it is whole, then written to stdout at once: a failure
-// midway leaves nothing of it on stdout. Held in memory, past 16 MiB in an unnamed temporary
-// file (a long b3sum --length).
+// midway leaves nothing of it on stdout. Past 16 MiB it streams instead, as b3sum's long outputs
+// do (`b3sum --length 99999999999 | head` must see its start): only such an output can be cut
+// short by a failure.
 class held_output {
 public:
-  held_output() = default;
-  held_output(const held_output &) = delete;
-  held_output &operator=(const held_output &) = delete;
-  ~held_output();
-
   void append(const void *data, std::size_t size);
   void append(std::string_view text) { append(text.data(), text.size()); }
-  // Writes all of it to stdout, and empties it.
+  // Writes what is held to stdout, and empties it.
   void release();
 
 private:
   std::string memory_;
-  int spool_ = -1; // the temporary file, once memory_ has grown past the bound
-  std::size_t spooled_ = 0;
+  bool streaming_ = false; // past the bound: written as it comes
 };
 
 } // namespace cli

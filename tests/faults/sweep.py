@@ -123,7 +123,6 @@ class Runner:
         self.work = os.path.abspath(args.workdir)
         self.inputs = os.path.join(self.work, "inputs")
         self.warm = os.path.join(self.work, "warm-cache")
-        self.pocl = os.path.join(self.work, "pocl-cache")
         self.fields = {"in": self.inputs}
 
     def env(self, cache, extra=None):
@@ -131,8 +130,7 @@ class Runner:
         for key in list(env):
             if key.startswith("MERKLIZE_"):
                 del env[key]
-        env.update({"MERKLIZE_CACHE_DIR": cache, "POCL_CACHE_DIR": self.pocl,
-                    "LD_PRELOAD": self.args.shim,
+        env.update({"MERKLIZE_CACHE_DIR": cache, "LD_PRELOAD": self.args.shim,
                     "ASAN_OPTIONS": "detect_leaks=0:exitcode=86:verify_asan_link_order=0"})
         env.update(extra or {})
         return env
