@@ -258,10 +258,11 @@ std::vector<unsigned char> other_program_binary() {
   return program_binary(program, device);
 }
 
-// Runs tests/cache_helper.cpp, which builds the level program through the cache in `dir`.
-test::run_result run_cache_helper(const test::scratch_folder &dir, bool die_in_driver = false) {
+// Runs tests/cache_helper.cpp, which builds the level program through the cache in `dir`;
+// `how` it ends in the driver, if it does ("--die-in-driver", "--terminated-in-driver").
+test::run_result run_cache_helper(const test::scratch_folder &dir, const std::string &how = "") {
   std::vector<std::string> argv{MERKLIZE_CACHE_HELPER, dir.str()};
-  if (die_in_driver) argv.push_back("--die-in-driver");
+  if (!how.empty()) argv.push_back(how);
   return test::run_program(argv);
 }
 
@@ -380,8 +381,8 @@ TEST_CASE("another program's valid binary under an entry's name is replaced", "[
   INFO(settings.all_warnings());
   CHECK(contains(settings.all_warnings(), "program cache entry " + entry.path.string() +
                                               " not used: its program holds the kernels "
-                                              "\"sha256_layer, sha256_layer_prefixed\", "
-                                              "not "));
+                                              "\"merklize_self_test, sha256_layer, "
+                                              "sha256_layer_prefixed\", not "));
   check_only_valid_entry(cache);
   CHECK(test::fresh_merkleizer().program_form() == program_form::cache);
 }
@@ -409,18 +410,21 @@ TEST_CASE("stale temporary files and load marks are removed when the cache is us
   const test::scratch_folder cache("cache");
   const test::program_settings settings("", cache.str());
   const auto entry = cached_entry(cache);
-  const auto old_temp = fs::path(entry.string() + ".tmp-4194399-1");
-  const auto new_temp = fs::path(entry.string() + ".tmp-4194399-2");
-  // The mark of a process that is gone (Linux pids stay below 2^22), loading an entry since
-  // removed.
+  // Linux pids stay below 2^22: 4194399 is a process that is gone.
+  const std::string live = std::to_string(::getpid());
+  const auto old_temp = fs::path(entry.string() + ".tmp-" + live + "-1");
+  const auto new_temp = fs::path(entry.string() + ".tmp-" + live + "-2");
+  const auto dead_temp = fs::path(entry.string() + ".tmp-4194399-2");
+  // The mark of a process that is gone, loading an entry since removed.
   const auto gone_mark = cache.path() / "program-0123.bin.loading-4194399";
-  for (const auto &path : {old_temp, new_temp, gone_mark})
+  for (const auto &path : {old_temp, new_temp, dead_temp, gone_mark})
     test::write_bytes(path, {1, 2, 3});
   fs::last_write_time(old_temp, fs::file_time_type::clock::now() - std::chrono::seconds(61));
   auto m = test::fresh_merkleizer();
   CHECK(m.program_form() == program_form::cache);
-  CHECK(!fs::exists(old_temp)); // left over by a write cut short
-  CHECK(fs::exists(new_temp));  // may be a write in progress
+  CHECK(!fs::exists(old_temp));  // left over by a write cut short
+  CHECK(fs::exists(new_temp));   // may be a write in progress
+  CHECK(!fs::exists(dead_temp)); // its writer is gone
   CHECK(!fs::exists(gone_mark));
   CHECK(settings.warnings().empty());
 }
@@ -430,7 +434,7 @@ TEST_CASE("a process that dies in the driver loading an entry does not make the 
   const test::scratch_folder cache("cache");
   const test::program_settings settings("", cache.str());
   const auto entry = cached_entry(cache);
-  const auto died = run_cache_helper(cache, true);
+  const auto died = run_cache_helper(cache, "--die-in-driver");
   INFO(died.err);
   CHECK(died.status == -1); // killed by the signal raised in clCreateProgramWithBinary
   CHECK(load_marks(cache.path()).size() == 1);
@@ -443,6 +447,40 @@ TEST_CASE("a process that dies in the driver loading an entry does not make the 
   CHECK(contains(settings.all_warnings(), "ended while loading it"));
   check_only_valid_entry(cache); // rewritten; the mark is gone
   CHECK(test::fresh_merkleizer().program_form() == program_form::cache);
+}
+
+TEST_CASE("a process terminated while loading an entry leaves no mark, and the entry stays",
+          "[cache][crash]") {
+  const test::scratch_folder cache("cache");
+  const test::program_settings settings("", cache.str());
+  const auto entry = cached_entry(cache);
+  const auto before = merklize::detail::read_file(entry);
+  const auto ended = run_cache_helper(cache, "--terminated-in-driver");
+  INFO(ended.err);
+  CHECK(ended.status == -1); // ended by SIGTERM, raised in clCreateProgramWithBinary
+  CHECK(load_marks(cache.path()).empty());
+  auto m = test::fresh_merkleizer();
+  CHECK(m.program_form() == program_form::cache); // not discarded
+  CHECK(merklize::detail::read_file(entry) == before);
+  CHECK(settings.warnings().empty());
+}
+
+TEST_CASE("an entry whose load is stuck in the driver is kept, and the program compiled",
+          "[cache][crash]") {
+  const test::scratch_folder cache("cache");
+  const test::program_settings settings("", cache.str());
+  const auto entry = cached_entry(cache);
+  const auto before = merklize::detail::read_file(entry);
+  const auto r = run_cache_helper(cache, "--stuck-loading"); // after 5 s without progress
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out == "jit\n");
+  CHECK(contains(r.err, "program cache entry " + entry.string() +
+                            " not used: clBuildProgram made "
+                            "no progress for 5 s"));
+  CHECK(contains(r.err, "compiling without the cache"));
+  CHECK(merklize::detail::read_file(entry) == before);
+  CHECK(load_marks(cache.path()).empty());
 }
 
 TEST_CASE("a truncated payload under a correct header crashes no run after the first",

@@ -3,7 +3,8 @@
 // program (1.x) prints them: "<hex>  <name>" a line, "-" for stdin, a name holding a backslash or a
 // newline escaped (\\ and \n) and its line started with a backslash, a name that is not UTF-8
 // shown as Rust's to_string_lossy shows it. A file that cannot be read is reported on stderr and
-// skipped, and the status is then 1. Outputs of any --length are streamed in pieces.
+// skipped, and the status is then 1. Outputs of any --length come from the device in pieces, and
+// go to stdout once whole (held_output), or past 16 MiB as they come, as b3sum streams them.
 #include "b3sum.hpp"
 
 #include "cli.hpp"
@@ -68,7 +69,7 @@ merklize::blake3_mode mode_of(const b3sum_arguments &args) {
   return merklize::blake3_mode::hash();
 }
 
-void write_hex(const std::uint8_t *bytes, std::size_t size) {
+void append_hex(held_output &line, const std::uint8_t *bytes, std::size_t size) {
   static constexpr char digits[] = "0123456789abcdef";
   char hex[2 * 4096];
   while (size > 0) {
@@ -77,37 +78,33 @@ void write_hex(const std::uint8_t *bytes, std::size_t size) {
       hex[2 * i] = digits[bytes[i] >> 4];
       hex[2 * i + 1] = digits[bytes[i] & 15];
     }
-    write_stdout(hex, 2 * take);
+    line.append(hex, 2 * take);
     bytes += take;
     size -= take;
   }
 }
 
 // One input's output as b3sum prints it: raw bytes, or hex and a newline, or "<hex>  <name>".
+// It goes to stdout only once it is whole (up to 16 MiB): an input that fails midway prints
+// nothing.
 void print_output(b3sum::input_hasher &hasher, const b3sum_arguments &args,
                   const std::string &path) {
+  held_output output;
   if (args.raw) {
     hasher.hash(
-        path, [](const std::uint8_t *bytes, std::size_t size) { write_stdout(bytes, size); },
+        path, [&](const std::uint8_t *bytes, std::size_t size) { output.append(bytes, size); },
         args.length);
+    output.release();
     return;
   }
   bool escaped = false;
   const std::string name = args.no_names ? "" : b3sum::shown_name(path, escaped);
-  bool started = false; // the line is written once the input has been read whole
-  const auto start = [&] {
-    if (!started && escaped) write_stdout("\\");
-    started = true;
-  };
+  if (escaped) output.append("\\");
   hasher.hash(
-      path,
-      [&](const std::uint8_t *bytes, std::size_t size) {
-        start();
-        write_hex(bytes, size);
-      },
+      path, [&](const std::uint8_t *bytes, std::size_t size) { append_hex(output, bytes, size); },
       args.length);
-  start();
-  write_stdout(args.no_names ? "\n" : "  " + name + "\n");
+  output.append(args.no_names ? "\n" : "  " + name + "\n");
+  output.release();
 }
 
 } // namespace

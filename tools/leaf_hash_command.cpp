@@ -21,8 +21,8 @@ int leaf_hash_command(const leaf_hash_arguments &args) {
   if (!args.entries)
     throw usage_error(entries_required, "Try 'merklize leaf-hash --help' for the options.");
   const cl::Device device = chosen_device(args.device);
-  const cl::Context context(device);
-  const cl::CommandQueue queue(context, device);
+  const cl::CommandQueue queue =
+      merklize::detail::make_queue(merklize::detail::shared_context(device), device);
   std::string leaves;
   for (const std::string &file : args.files) {
     const auto hashed = log_leaves(queue, read_log_entries(file, *args.entries, false));

@@ -3,13 +3,11 @@
 
 #include "quote.hpp"
 
-#include <atomic>
+#include <merklize/detail/replace_file.hpp>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace cli {
 namespace {
@@ -18,15 +16,8 @@ namespace {
   throw output_error(target, "write", std::strerror(code));
 }
 
-void write_all(int fd, const std::string &target, const char *data, std::size_t size) {
-  while (size > 0) {
-    const ssize_t wrote = ::write(fd, data, size);
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote < 0) write_failed(target, errno);
-    data += wrote;
-    size -= static_cast<std::size_t>(wrote);
-  }
-}
+// An input's output is held up to this many bytes (held_output).
+constexpr std::size_t held_in_memory = std::size_t(16) << 20;
 
 } // namespace
 
@@ -44,24 +35,26 @@ void close_stdout() {
 }
 
 void write_file_replacing(const std::string &path, std::string_view text) {
-  static std::atomic<unsigned> counter{0};
-  const std::string target = quote(path);
-  const std::string temp =
-      path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd < 0) write_failed(target, errno);
   try {
-    write_all(fd, target, text.data(), text.size());
-    if (::fsync(fd) != 0) write_failed(target, errno);
-    const int closed = ::close(fd);
-    fd = -1;
-    if (closed != 0) write_failed(target, errno);
-    if (std::rename(temp.c_str(), path.c_str()) != 0) write_failed(target, errno);
-  } catch (...) {
-    if (fd >= 0) ::close(fd);
-    ::unlink(temp.c_str());
-    throw;
+    merklize::detail::replace_file(path, text.data(), text.size(), {0666, true});
+  } catch (const merklize::file_error &e) {
+    throw output_error(quote(path), "write", e.reason(), e.code());
   }
+}
+
+void held_output::append(const void *data, std::size_t size) {
+  if (!streaming_ && memory_.size() + size <= held_in_memory) {
+    memory_.append(static_cast<const char *>(data), size);
+    return;
+  }
+  streaming_ = true;
+  release();
+  write_stdout(data, size);
+}
+
+void held_output::release() {
+  write_stdout(memory_);
+  memory_.clear();
 }
 
 } // namespace cli

@@ -25,8 +25,27 @@ inline void write_stdout(std::string_view text) { write_stdout(text.data(), text
 // here). Called once, at the end of every tool.
 void close_stdout();
 
-// Writes `text` to a temporary file beside `path`, flushed to disk, then renames it over `path`:
-// `path` holds the old content or the whole new one, never a part, whatever fails.
+// Writes `text` as the whole content of `path`. A regular file (or a new one, or the target of a
+// symbolic link) gets it through an unnamed temporary file in its folder, flushed to disk, then
+// renamed over it: it holds the old content or the whole new one, never a part, whatever fails,
+// and no temporary file outlives the process. A device, a FIFO, a socket or /dev/stdout is
+// written in place, as cp and tee write (merklize/detail/replace_file.hpp).
 void write_file_replacing(const std::string &path, std::string_view text);
+
+// An input's output held back until it is whole, then written to stdout at once: a failure
+// midway leaves nothing of it on stdout. Past 16 MiB it streams instead, as b3sum's long outputs
+// do (`b3sum --length 99999999999 | head` must see its start): only such an output can be cut
+// short by a failure.
+class held_output {
+public:
+  void append(const void *data, std::size_t size);
+  void append(std::string_view text) { append(text.data(), text.size()); }
+  // Writes what is held to stdout, and empties it.
+  void release();
+
+private:
+  std::string memory_;
+  bool streaming_ = false; // past the bound: written as it comes
+};
 
 } // namespace cli

@@ -19,6 +19,7 @@
 #include "build_config.hpp"
 #include "detail/kernels.hpp"
 #include "detail/piece_pipeline.hpp"
+#include "detail/queue_drain.hpp"
 #include "detail/runtime.hpp"
 #include "hash_config.hpp"
 #include "input.hpp"
@@ -62,14 +63,18 @@ public:
       : block_hasher(detail::shared_context(device), device) {}
 
   // For buffers of the caller's own context: `device` must belong to `context`.
-  block_hasher(const cl::Context &context, const cl::Device &device)
+  block_hasher(const cl::Context &context, const cl::Device &device) try
       : runtime_(context, device), local_(std::min(runtime_.tuning_row().block_work_group_size,
                                                    runtime_.facts().max_work_group_size)),
         piece_target_(runtime_.tuning_row().block_piece_bytes), queue_(runtime_.make_queue()),
         transfer_(runtime_.make_queue()),
         pipeline_(runtime_.context(), transfer_, runtime_.shares_host_memory()),
         sha256_(runtime_.kernel(detail::block_leaves_program(), "sha256_block_leaves", local_)),
-        blake3_(runtime_.kernel(detail::block_leaves_program(), "blake3_block_leaves", local_)) {}
+        blake3_(runtime_.kernel(detail::block_leaves_program(), "blake3_block_leaves", local_)) {
+  } catch (...) {
+    detail::rethrow_in_step(
+        [&] { return "setting up block hashing on " + detail::name_in_message(device); });
+  }
 
   const cl::Context &context() const { return runtime_.context(); }
   const cl::Device &device() const { return runtime_.device(); }
@@ -83,19 +88,27 @@ public:
                            const std::vector<cl::Event> &wait = {}) {
     check_leaf_rule(rule);
     const std::uint64_t blocks = block_count(bytes, rule.block_bytes);
-    runtime_.check_buffer(in, "in", in_offset + bytes, "block_hasher", "data");
-    runtime_.check_buffer(out, "out", (out_first + blocks) * node_bytes, "block_hasher", "leaves");
-    if (rule.hash == leaf_hash::sha256) {
-      const sha256_prefix prefix = split_prefix(rule.prefix);
-      detail::set_args(sha256_, in, cl_ulong(in_offset), cl_ulong(bytes),
-                       cl_ulong(rule.block_bytes), prefix.midstate, prefix.tail,
-                       cl_uint(rule.prefix.size() % sha256::block_len), cl_ulong(prefix.head),
-                       cl_int(rule.zero_pad), out, cl_ulong(out_first));
-      return launch(sha256_, blocks, wait);
-    }
-    const blake3_mode mode = rule.key ? blake3_mode::keyed(rule.key->data()) : blake3_mode::hash();
-    return enqueue_blake3(in, in_offset, bytes, rule.block_bytes, mode, rule.zero_pad, false, 0,
-                          out, out_first, wait);
+    const auto step = [&] {
+      return "enqueueing the leaves of " + std::to_string(blocks) + " blocks on " +
+             runtime_.facts().name;
+    };
+    return detail::in_step(step, [&] {
+      runtime_.check_buffer(in, "in", in_offset + bytes, "block_hasher", "data");
+      runtime_.check_buffer(out, "out", (out_first + blocks) * node_bytes, "block_hasher",
+                            "leaves");
+      if (rule.hash == leaf_hash::sha256) {
+        const sha256_prefix prefix = split_prefix(rule.prefix);
+        detail::set_args(sha256_, in, cl_ulong(in_offset), cl_ulong(bytes),
+                         cl_ulong(rule.block_bytes), prefix.midstate, prefix.tail,
+                         cl_uint(rule.prefix.size() % sha256::block_len), cl_ulong(prefix.head),
+                         cl_int(rule.zero_pad), out, cl_ulong(out_first));
+        return launch(sha256_, blocks, wait);
+      }
+      const blake3_mode mode =
+          rule.key ? blake3_mode::keyed(rule.key->data()) : blake3_mode::hash();
+      return enqueue_blake3(in, in_offset, bytes, rule.block_bytes, mode, rule.zero_pad, false, 0,
+                            out, out_first, wait);
+    });
   }
 
   // Device buffers: the chaining values of the chunks of `bytes` bytes of `in` (1024 bytes each,
@@ -103,8 +116,14 @@ public:
   cl::Event enqueue_chunk_cvs(const cl::Buffer &in, std::uint64_t bytes, std::uint64_t first_chunk,
                               const cl::Buffer &out, std::uint64_t out_first,
                               const std::vector<cl::Event> &wait = {}) {
-    return enqueue_blake3(in, 0, bytes, blake3::chunk_len, blake3_mode::hash(), false, true,
-                          first_chunk, out, out_first, wait);
+    const auto step = [&] {
+      return "enqueueing the chaining values of " + std::to_string(bytes) + " bytes on " +
+             runtime_.facts().name;
+    };
+    return detail::in_step(step, [&] {
+      return enqueue_blake3(in, 0, bytes, blake3::chunk_len, blake3_mode::hash(), false, true,
+                            first_chunk, out, out_first, wait);
+    });
   }
 
   // The leaves of an input's blocks (at least one byte), streamed through the device; errors
@@ -311,8 +330,13 @@ private:
     log_.clear();
     const std::uint64_t piece = source.piece_bytes();
     device_leaves result;
-    if (size) reserve(result, block_count(*size, block_bytes), name);
-    try {
+    const auto step = [&] {
+      return "hashing the blocks of " + name + " on " + runtime_.facts().name;
+    };
+    // Nothing in flight may still use the staging once this has failed.
+    const detail::drain_on_unwind drained{&transfer_, &queue_};
+    detail::in_step(step, [&] {
+      if (size) reserve(result, block_count(*size, block_bytes), name);
       pieces_ = pipeline_.run(source, log_.uploads,
                               [&](const cl::Buffer &buffer, std::uint64_t bytes, std::uint64_t j,
                                   bool last, const std::vector<cl::Event> &uploaded) {
@@ -324,11 +348,7 @@ private:
                                 return hash(buffer, bytes, first, result.buffer, uploaded);
                               });
       detail::call("clFinish", [&] { return queue_.finish(); });
-    } catch (...) { // nothing in flight may still use the staging
-      transfer_.finish();
-      queue_.finish();
-      throw;
-    }
+    });
     result.count = block_count(result.input_bytes, block_bytes);
     return result;
   }
@@ -349,7 +369,11 @@ private:
   }
 
   static std::uint64_t capacity_of(const device_leaves &leaves) {
-    return leaves.buffer() ? leaves.buffer.getInfo<CL_MEM_SIZE>() : 0;
+    std::size_t bytes = 0;
+    if (leaves.buffer())
+      detail::call("clGetMemObjectInfo",
+                   [&] { return leaves.buffer.getInfo(CL_MEM_SIZE, &bytes); });
+    return bytes;
   }
 
   void keep_small_input(device_leaves &leaves, const cl::Buffer &buffer, std::uint64_t bytes) {

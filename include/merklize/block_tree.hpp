@@ -50,8 +50,14 @@ inline device_nodes build_on_leaves(merkleizer &m, block_hasher &h, const device
                                     const std::string &name) {
   const std::uint64_t bytes = merkleizer::output_node_count(leaves.count) * node_bytes;
   device_nodes built{h.device_buffer(bytes, "the tree of " + name), bytes, m.queue(), {}};
-  built.built = m.enqueue_build(leaves.buffer, leaves.count, built.nodes).back();
-  detail::call("clWaitForEvents", [&] { return built.built.wait(); });
+  const auto step = [&] {
+    return "building the tree of the " + std::to_string(leaves.count) + " leaves of " + name +
+           " on " + name_in_message(h.device());
+  };
+  in_step(step, [&] {
+    built.built = m.enqueue_build(leaves.buffer, leaves.count, built.nodes).back();
+    detail::call("clWaitForEvents", [&] { return built.built.wait(); });
+  });
   return built;
 }
 
@@ -84,8 +90,11 @@ inline digest block_tree_root(merkleizer &m, block_hasher &h, const device_leave
   const unsigned root_level = root_depth(options, layout); // refuses a bad fixed depth
   const detail::device_nodes built = detail::build_on_leaves(m, h, leaves, name);
   digest root; // the last node written: the top stored node
-  detail::read_blocking(built.queue, built.nodes, built.bytes - node_bytes, node_bytes, root.data(),
-                        {built.built});
+  detail::in_step([&] { return "reading the root of the tree of " + name; },
+                  [&] {
+                    detail::read_blocking(built.queue, built.nodes, built.bytes - node_bytes,
+                                          node_bytes, root.data(), {built.built});
+                  });
   return extend_root(options.hash, root, layout.depth(), root_level);
 }
 
@@ -119,11 +128,10 @@ inline inclusion_proof block_tree_prove(block_hasher &h, input &in, const leaf_r
   return block_tree_prove(m, h, leaves, rule.block_bytes, index, in.name());
 }
 
-// The hash-block tree of dm-verity and fs-verity (formats/verity_tree.hpp) over leaves on the
-// device, built there level by level in its stored layout: the root, and with keep_levels the
-// levels as stored, read back.
-inline verity_tree verity_tree_on_device(block_hasher &h, const device_leaves &leaves,
-                                         const leaf_rule &hash_rule, bool keep_levels) {
+namespace detail {
+
+inline verity_tree verity_levels(block_hasher &h, const device_leaves &leaves,
+                                 const leaf_rule &hash_rule, bool keep_levels) {
   const cl::CommandQueue &queue = h.queue();
   const std::uint64_t block = hash_rule.block_bytes;
   const auto blocks = verity_level_blocks(leaves.count, block / node_bytes);
@@ -153,6 +161,22 @@ inline verity_tree verity_tree_on_device(block_hasher &h, const device_leaves &l
     detail::read_blocking(queue, levels, 0, bytes, tree.levels.data());
   }
   return tree;
+}
+
+} // namespace detail
+
+// The hash-block tree of dm-verity and fs-verity (formats/verity_tree.hpp) over leaves on the
+// device, built there level by level in its stored layout: the root, and with keep_levels the
+// levels as stored, read back.
+inline verity_tree verity_tree_on_device(block_hasher &h, const device_leaves &leaves,
+                                         const leaf_rule &hash_rule, bool keep_levels) {
+  const detail::drain_on_unwind drained(h.queue()); // none of it runs on once this has failed
+  const auto step = [&] {
+    return "building the hash blocks over " + std::to_string(leaves.count) + " leaves on " +
+           detail::name_in_message(h.device());
+  };
+  return detail::in_step(step,
+                         [&] { return detail::verity_levels(h, leaves, hash_rule, keep_levels); });
 }
 
 // veritysetup format --no-superblock's root hash and (with keep_levels) hash device, of data
@@ -225,11 +249,17 @@ inline bao_outboard bao_outboard_of(block_hasher &h, const device_leaves &cvs,
     out.root = blake3::hash(cvs.small_input.data(), cvs.small_input.size());
     return out;
   }
-  const cl::Buffer pairs = detail::bao_pairs_on_device(h, cvs, name);
   out.bytes.resize(static_cast<std::size_t>(bao_outboard_bytes(cvs.input_bytes)));
   std::copy(header.begin(), header.end(), out.bytes.begin());
-  detail::read_blocking(h.queue(), pairs, 0, out.bytes.size() - header.size(),
-                        out.bytes.data() + header.size());
+  const detail::drain_on_unwind drained(h.queue()); // none of it runs on once this has failed
+  const auto step = [&] {
+    return "laying out the Bao outboard of " + name + " on " + detail::name_in_message(h.device());
+  };
+  detail::in_step(step, [&] {
+    const cl::Buffer pairs = detail::bao_pairs_on_device(h, cvs, name);
+    detail::read_blocking(h.queue(), pairs, 0, out.bytes.size() - header.size(),
+                          out.bytes.data() + header.size());
+  });
   digest left, right;
   std::memcpy(left.data(), out.bytes.data() + header.size(), node_bytes);
   std::memcpy(right.data(), out.bytes.data() + header.size() + node_bytes, node_bytes);

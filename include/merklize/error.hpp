@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // One error path: every failure is a merklize::error (a std::runtime_error). Failures of OpenCL
-// calls are opencl_error, carrying the error name and the call; failed kernel builds are
-// build_error, carrying the build log of each device.
+// calls are opencl_error, carrying the error name and the call, and the steps the library was
+// taking ("creating the context on DEVICE: clCreateContext failed: CL_OUT_OF_HOST_MEMORY (-6)");
+// failed kernel builds are build_error, carrying the build log of each device.
 #pragma once
 
+#include "detail/address_space.hpp"
 #include "error_type.hpp"
 #include "opencl.hpp"
 
+#include <new>
 #include <string>
+#include <system_error>
 
 namespace merklize {
 
@@ -86,15 +90,27 @@ inline const char *cl_error_name(cl_int code) {
 class opencl_error : public error {
 public:
   opencl_error(cl_int code, const std::string &call, const std::string &detail = {})
-      : error(call + " failed: " + cl_error_name(code) + " (" + std::to_string(code) + ")" +
-              (detail.empty() ? "" : ": " + detail)),
+      : error(call), message_(call + " failed: " + cl_error_name(code) + " (" +
+                              std::to_string(code) + ")" + (detail.empty() ? "" : ": " + detail)),
         code_(code), call_(call) {}
+  const char *what() const noexcept override { return message_.c_str(); }
   cl_int code() const noexcept { return code_; }
   const std::string &call() const noexcept { return call_; }
+  // The steps the library was taking, outermost first, or empty.
+  const std::string &steps() const noexcept { return steps_; }
+
+  // Names a step the failed call was part of; each step added encloses the ones before.
+  void add_step(const std::string &step) {
+    if (step.empty()) return;
+    steps_ = steps_.empty() ? step : step + ": " + steps_;
+    message_ = step + ": " + message_;
+  }
 
 private:
+  std::string message_;
   cl_int code_;
   std::string call_;
+  std::string steps_;
 };
 
 class build_error : public opencl_error {
@@ -144,6 +160,40 @@ template <class F> auto create(const char *name, F &&f) {
   check(err, name);
   return object;
 #endif
+}
+
+// "; the address space is limited to ..." where it is: what running out of memory or threads
+// most likely comes from then.
+inline std::string limit_note() {
+  const address_space room = address_space_now();
+  return room.limit ? " (" + room.text() + ")" : "";
+}
+
+// Inside a catch block: passes on the exception being handled as one of a step of the
+// library's, `describe()` its words ("creating the context on DEVICE"): an OpenCL call that
+// failed names the step (opencl_error::add_step), and memory or threads running out
+// (std::bad_alloc, std::system_error) become an error naming the step; anything else passes on
+// as it is. describe() must not throw. For constructors' function-try-blocks; in_step otherwise.
+template <class Describe> [[noreturn]] void rethrow_in_step(Describe &&describe) {
+  try {
+    throw;
+  } catch (opencl_error &e) {
+    e.add_step(describe());
+    throw;
+  } catch (const std::bad_alloc &) {
+    throw error(describe() + ": out of memory" + limit_note());
+  } catch (const std::system_error &e) {
+    throw error(describe() + ": " + e.what() + limit_note());
+  }
+}
+
+// Runs `work` as a step of the library's (see rethrow_in_step); describe() runs only on failure.
+template <class Describe, class Work> decltype(auto) in_step(Describe &&describe, Work &&work) {
+  try {
+    return std::forward<Work>(work)();
+  } catch (...) {
+    rethrow_in_step(describe);
+  }
 }
 
 } // namespace detail

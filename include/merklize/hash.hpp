@@ -21,6 +21,7 @@
 
 #include "detail/kernels.hpp"
 #include "detail/piece_pipeline.hpp"
+#include "detail/queue_drain.hpp"
 #include "detail/runtime.hpp"
 #include "hash_config.hpp"
 #include "input.hpp"
@@ -60,7 +61,7 @@ public:
       : blake3_device(detail::shared_context(device), device, cfg) {}
 
   // For buffers of the caller's own context: `device` must belong to `context`.
-  blake3_device(const cl::Context &context, const cl::Device &device, hash_config cfg = {})
+  blake3_device(const cl::Context &context, const cl::Device &device, hash_config cfg = {}) try
       : runtime_(context, device), config_(checked(cfg)),
         strategy_(cfg.strategy == chunk_strategy::automatic
                       ? default_chunk_strategy(runtime_.facts(), runtime_.tuning_row())
@@ -70,6 +71,9 @@ public:
         queue_(runtime_.make_queue()), transfer_(runtime_.make_queue()),
         pipeline_(runtime_.context(), transfer_, runtime_.shares_host_memory()) {
     load_kernels();
+  } catch (...) {
+    detail::rethrow_in_step(
+        [&] { return "setting up BLAKE3 hashing on " + detail::name_in_message(device); });
   }
 
   const cl::Context &context() const { return runtime_.context(); }
@@ -124,7 +128,7 @@ public:
           out, out_bytes, size);
       return;
     }
-    guarded([&] {
+    guarded("hashing " + std::to_string(size) + " bytes", [&] {
       pipeline_.release_device_buffers(); // the device holds one path's input at a time
       runtime_.grow(input_, input_bytes_, std::max<std::uint64_t>(size, 1));
       std::vector<cl::Event> wait;
@@ -145,7 +149,7 @@ public:
   }
   void hash_stream(const blake3_mode &mode, const reader &read, const output_sink &out,
                    std::uint64_t out_bytes, std::uint64_t size_hint = unknown_size) {
-    guarded([&] {
+    guarded("hashing a stream", [&] {
       detail::reader_pieces source(read, stream_piece_bytes(size_hint));
       hash_pieces(mode, source, out, out_bytes);
     });
@@ -159,11 +163,14 @@ public:
   void hash(const blake3_mode &mode, input &in, const output_sink &out, std::uint64_t out_bytes) {
     if (!in.read_at_offsets()) {
       // Also what keeps b3sum's answer for files whose size says nothing, as in /proc and /sys.
-      hash_stream(mode, detail::stream_reader(in), out, out_bytes,
-                  in.size().value_or(unknown_size));
+      guarded("hashing " + in.name(), [&] {
+        const reader read = detail::stream_reader(in);
+        detail::reader_pieces source(read, stream_piece_bytes(in.size().value_or(unknown_size)));
+        hash_pieces(mode, source, out, out_bytes);
+      });
       return;
     }
-    guarded([&] {
+    guarded("hashing " + in.name(), [&] {
       detail::file_pieces source(in, stream_piece_bytes(*in.size()));
       hash_pieces(mode, source, out, out_bytes, [&] { in.check_unchanged(); });
     });
@@ -207,13 +214,20 @@ public:
                                       std::uint64_t size, const cl::Buffer &output,
                                       std::uint64_t out_bytes,
                                       const std::vector<cl::Event> &wait = {}) {
-    runtime_.check_buffer(input, "input", size, "blake3_device", "hash");
-    runtime_.check_buffer(output, "output", out_bytes, "blake3_device", "output");
     log_.clear();
-    bool is_parent = false;
-    const cl::Buffer &root = enqueue_tree(mode, input, size, 0, true, wait, is_parent);
-    if (out_bytes > 0) enqueue_output(mode, root, is_parent, 0, out_bytes, output);
-    return log_.kernels;
+    const detail::drain_on_unwind drained(queue_); // none of it runs on once this has failed
+    const auto step = [&] {
+      return "enqueueing the BLAKE3 of " + std::to_string(size) + " bytes on " +
+             runtime_.facts().name;
+    };
+    return detail::in_step(step, [&] {
+      runtime_.check_buffer(input, "input", size, "blake3_device", "hash");
+      runtime_.check_buffer(output, "output", out_bytes, "blake3_device", "output");
+      bool is_parent = false;
+      const cl::Buffer &root = enqueue_tree(mode, input, size, 0, true, wait, is_parent);
+      if (out_bytes > 0) enqueue_output(mode, root, is_parent, 0, out_bytes, output);
+      return log_.kernels;
+    });
   }
 
 private:
@@ -242,18 +256,14 @@ private:
       ++max_parent_levels_;
   }
 
-  // Runs a host call; on failure waits for what was enqueued (so no command still uses the
-  // caller's memory or the scratch buffers) before passing the error on.
-  template <class F> void guarded(F &&body) {
+  // Runs a host call, `what` its step ("hashing FILE"); on failure waits for what was enqueued
+  // (so no command still uses the caller's memory or the scratch buffers) before passing the
+  // error on.
+  template <class F> void guarded(const std::string &what, F &&body) {
     started_ = std::chrono::steady_clock::now();
     log_.clear();
-    try {
-      body();
-    } catch (...) {
-      transfer_.finish();
-      queue_.finish();
-      throw;
-    }
+    const detail::drain_on_unwind drained{&transfer_, &queue_};
+    detail::in_step([&] { return what + " on " + runtime_.facts().name; }, body);
   }
 
   digest to_digest(const blake3_mode &mode, const void *data, std::uint64_t size) {

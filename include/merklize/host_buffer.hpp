@@ -72,14 +72,19 @@ public:
       : state_(std::make_shared<state>()) {
     if (bytes == 0) throw error("host_buffer: cannot allocate 0 bytes");
     state_->queue = queue;
-    state_->buffer = detail::create("clCreateBuffer", [&](cl_int *err) {
-      return cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, err);
-    });
-    state_->data =
-        static_cast<std::uint8_t *>(detail::create("clEnqueueMapBuffer", [&](cl_int *err) {
-          return queue.enqueueMapBuffer(state_->buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                        bytes, nullptr, nullptr, err);
-        }));
+    detail::in_step(
+        [&] { return "allocating " + std::to_string(bytes) + " bytes of page-locked memory"; },
+        [&] {
+          state_->buffer = detail::create("clCreateBuffer", [&](cl_int *err) {
+            return cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr,
+                              err);
+          });
+          state_->data =
+              static_cast<std::uint8_t *>(detail::create("clEnqueueMapBuffer", [&](cl_int *err) {
+                return queue.enqueueMapBuffer(state_->buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                                              0, bytes, nullptr, nullptr, err);
+              }));
+        });
     state_->size = bytes;
     detail::page_locked_registry::instance().add(state_->data, bytes, context());
   }

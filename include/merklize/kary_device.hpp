@@ -12,6 +12,7 @@
 #pragma once
 
 #include "block_hasher.hpp"
+#include "detail/queue_drain.hpp"
 #include "kary.hpp"
 
 #include <map>
@@ -100,13 +101,20 @@ public:
         zeros_(kary_zero_roots(options, top)),
         nodes_(h.device_buffer(offsets_.back() * node_bytes, "the k-ary tree")) {
     const cl::Buffer scratch = h.device_buffer(options.arity * node_bytes, "a group of children");
-    detail::call("clEnqueueCopyBuffer", [&] {
-      return queue_.enqueueCopyBuffer(leaves.buffer, nodes_, 0, 0, leaves.count * node_bytes);
+    const detail::drain_on_unwind drained(queue_); // none of it runs on once this has failed
+    const auto step = [&] {
+      return "building the " + std::to_string(options.arity) + "-ary tree of " +
+             std::to_string(leaves.count) + " leaves on " + detail::name_in_message(h.device());
+    };
+    detail::in_step(step, [&] {
+      detail::call("clEnqueueCopyBuffer", [&] {
+        return queue_.enqueueCopyBuffer(leaves.buffer, nodes_, 0, 0, leaves.count * node_bytes);
+      });
+      for (std::size_t level = 0; level + 1 < sizes_.size(); ++level)
+        detail::enqueue_kary_level(h, options, nodes_, offsets_, sizes_, level, scratch, zeros_);
+      top_nodes_.resize(static_cast<std::size_t>(sizes_.back()));
+      read(offsets_[top], top_nodes_.size(), top_nodes_.data(), CL_TRUE);
     });
-    for (std::size_t level = 0; level + 1 < sizes_.size(); ++level)
-      detail::enqueue_kary_level(h, options, nodes_, offsets_, sizes_, level, scratch, zeros_);
-    top_nodes_.resize(static_cast<std::size_t>(sizes_.back()));
-    read(offsets_[top], top_nodes_.size(), top_nodes_.data(), CL_TRUE);
   }
 
   const kary_options &options() const { return options_; }
@@ -189,20 +197,20 @@ private:
   // The groups on the paths of `indices`, every read enqueued before any is waited for.
   group_map read_groups(const std::vector<std::uint64_t> &indices) const {
     group_map groups;
-    try {
-      for (const std::uint64_t index : indices)
-        on_path(index, [&](std::size_t level, std::uint64_t first, std::uint64_t) {
-          std::vector<digest> &group = groups[{level, first}];
-          if (!group.empty()) return; // a group the map holds never moves or grows again
-          group.resize(static_cast<std::size_t>(
-              std::min<std::uint64_t>(options_.arity, sizes_[level] - first)));
-          read(offsets_[level] + first, group.size(), group.data(), CL_FALSE);
-        });
-      detail::call("clFinish", [&] { return queue_.finish(); });
-    } catch (...) { // no read may still be writing into the groups
-      queue_.finish();
-      throw;
-    }
+    const detail::drain_on_unwind drained(queue_); // no read may still be writing into the groups
+    detail::in_step([&] { return std::string("reading the k-ary tree's proof paths"); },
+                    [&] {
+                      for (const std::uint64_t index : indices)
+                        on_path(index, [&](std::size_t level, std::uint64_t first, std::uint64_t) {
+                          std::vector<digest> &group = groups[{level, first}];
+                          if (!group.empty())
+                            return; // a group the map holds never moves or grows again
+                          group.resize(static_cast<std::size_t>(
+                              std::min<std::uint64_t>(options_.arity, sizes_[level] - first)));
+                          read(offsets_[level] + first, group.size(), group.data(), CL_FALSE);
+                        });
+                      detail::call("clFinish", [&] { return queue_.finish(); });
+                    });
     return groups;
   }
 

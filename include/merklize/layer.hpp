@@ -22,6 +22,7 @@
 #pragma once
 
 #include "detail/kernels.hpp"
+#include "detail/queue_drain.hpp"
 #include "detail/runtime.hpp"
 #include "sha256.hpp"
 
@@ -98,11 +99,8 @@ inline cl::Event hash_layer_buffers(const cl::CommandQueue &queue, const cl::Buf
   return detail::enqueue_layer_kernel(queue, context, out, in, count, wait, prefix);
 }
 
-inline void hash_layer_memory(const cl::CommandQueue &queue, void *digests,
-                              std::uint64_t digest_bytes, const void *chunks,
-                              std::uint64_t chunk_bytes, layer_prefix prefix) {
-  const std::uint64_t count = detail::layer_block_count(digest_bytes, chunk_bytes);
-  if (count == 0) return;
+inline void hash_layer_blocks(const cl::CommandQueue &queue, void *digests, std::uint64_t count,
+                              const void *chunks, std::uint64_t chunk_bytes, layer_prefix prefix) {
   const auto context = detail::queue_info<CL_QUEUE_CONTEXT, cl::Context>(queue);
   const cl::Buffer in = detail::create("clCreateBuffer", [&](cl_int *err) {
     return cl::Buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, chunk_bytes,
@@ -116,6 +114,16 @@ inline void hash_layer_memory(const cl::CommandQueue &queue, void *digests,
   detail::call("clEnqueueReadBuffer", [&] {
     return queue.enqueueReadBuffer(out, CL_TRUE, 0, count * node_bytes, digests, &hashed);
   });
+}
+
+inline void hash_layer_memory(const cl::CommandQueue &queue, void *digests,
+                              std::uint64_t digest_bytes, const void *chunks,
+                              std::uint64_t chunk_bytes, layer_prefix prefix) {
+  const std::uint64_t count = detail::layer_block_count(digest_bytes, chunk_bytes);
+  if (count == 0) return;
+  const drain_on_unwind drained(queue);
+  in_step([&] { return "hashing a layer of " + std::to_string(count) + " blocks"; },
+          [&] { hash_layer_blocks(queue, digests, count, chunks, chunk_bytes, prefix); });
 }
 
 inline void hash_layer_on_host(void *digests, std::uint64_t digest_bytes, const void *chunks,

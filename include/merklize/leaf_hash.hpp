@@ -12,6 +12,7 @@
 // threads at once.
 #pragma once
 
+#include "detail/queue_drain.hpp"
 #include "entries.hpp"
 #include "layer.hpp" // detail::queue_info
 
@@ -94,13 +95,9 @@ inline void hash_entries_launch(const cl::CommandQueue &queue, cl::Kernel &kerne
   });
 }
 
-// hash_entries in launches of at most `limit` bytes of entries (a parameter for the tests).
-inline std::vector<digest> hash_entries_in_launches(const cl::CommandQueue &queue,
-                                                    const std::uint8_t *data, std::uint64_t size,
-                                                    const std::vector<entry_span> &spans,
-                                                    std::uint8_t prefix, std::uint64_t limit) {
-  check_entry_spans(spans, size);
-  if (spans.empty()) return {};
+inline std::vector<digest> hash_entries_on(const cl::CommandQueue &queue, const std::uint8_t *data,
+                                           const std::vector<entry_span> &spans,
+                                           std::uint8_t prefix, std::uint64_t limit) {
   const auto context = queue_info<CL_QUEUE_CONTEXT, cl::Context>(queue);
   const auto device = queue_info<CL_QUEUE_DEVICE, cl::Device>(queue);
   const cl::Program program = tuned_program(context, device, sha256_entries_program());
@@ -114,6 +111,18 @@ inline std::vector<digest> hash_entries_in_launches(const cl::CommandQueue &queu
     begin = l.end;
   }
   return digests;
+}
+
+// hash_entries in launches of at most `limit` bytes of entries (a parameter for the tests).
+inline std::vector<digest> hash_entries_in_launches(const cl::CommandQueue &queue,
+                                                    const std::uint8_t *data, std::uint64_t size,
+                                                    const std::vector<entry_span> &spans,
+                                                    std::uint8_t prefix, std::uint64_t limit) {
+  check_entry_spans(spans, size);
+  if (spans.empty()) return {};
+  const drain_on_unwind drained(queue);
+  return in_step([&] { return "hashing " + std::to_string(spans.size()) + " entries"; },
+                 [&] { return hash_entries_on(queue, data, spans, prefix, limit); });
 }
 
 } // namespace detail

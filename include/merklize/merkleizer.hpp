@@ -165,6 +165,10 @@ private:
   MERKLIZE_DECL std::vector<digest> build_levels(const std::uint8_t *leaves, leaf_route route,
                                                  bool nodes_pinned, const tree_part &part, tree &t,
                                                  const detail::stream_plan &plan);
+  MERKLIZE_DECL std::vector<cl::Event> enqueue_levels(const cl::Buffer &leaves,
+                                                      std::uint64_t leaf_count,
+                                                      const cl::Buffer &nodes,
+                                                      const std::vector<cl::Event> &wait);
   MERKLIZE_DECL bool zero_copy(const tree &t) const;
   MERKLIZE_DECL void build_in_place(const std::uint8_t *leaves, tree &t);
   MERKLIZE_DECL void check_part(const void *leaves, std::uint64_t first_leaf, std::uint64_t count,

@@ -20,6 +20,7 @@
 #include "block_tree.hpp"
 #include "detail/launch_plan.hpp"
 #include "detail/level_runner.hpp"
+#include "detail/queue_drain.hpp"
 #include "multi.hpp"
 
 #include <chrono>
@@ -78,11 +79,18 @@ public:
                                              "blocks [" + std::to_string(first_block) + ", " +
                                                  std::to_string(first_block + count) + ")")
                                   .buffer;
-    const cl::Buffer nodes = build_levels(leaves, part, out.root_depth());
-    for (unsigned k = out.first_level(); k <= part.levels; ++k)
-      read_level(leaves, nodes, part, k, out.level_data(k) + (first_block >> k) * node_bytes);
     std::vector<digest> top_nodes(part.layout.level_size(part.levels));
-    read_level(leaves, nodes, part, part.levels, top_nodes.data());
+    const detail::drain_on_unwind drained(hasher_.queue()); // none of it runs on once this failed
+    const auto step = [&] {
+      return "building the levels of blocks " + std::to_string(first_block) + ".." +
+             std::to_string(first_block + count - 1) + " on " + runtime_.facts().name;
+    };
+    detail::in_step(step, [&] {
+      const cl::Buffer nodes = build_levels(leaves, part, out.root_depth());
+      for (unsigned k = out.first_level(); k <= part.levels; ++k)
+        read_level(leaves, nodes, part, k, out.level_data(k) + (first_block >> k) * node_bytes);
+      read_level(leaves, nodes, part, part.levels, top_nodes.data());
+    });
     if (part.levels < top) top_nodes = {lift_lone_node(top_nodes.front(), part, top, out)};
     wall_ms_ = detail::ms_since(start);
     return top_nodes;

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // Profiled times of commands on a device, and the timeline of a host call: shared by every
 // device class (queues are made with profiling on, detail::device_runtime::make_queue).
+//
+// Times are statistics, never part of a result: a command whose times the driver does not give
+// (clGetEventProfilingInfo fails) counts as NaN, and a timeline leaves it out.
 #pragma once
 
 #include "error.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -23,6 +28,17 @@ inline std::pair<cl_ulong, cl_ulong> event_ns(const cl::Event &event) {
   return {start, end};
 }
 
+// The same where the driver gives them, else nothing: for statistics.
+inline std::optional<std::pair<cl_ulong, cl_ulong>> profiled_ns(const cl::Event &event) {
+  cl_ulong start = 0, end = 0;
+  if (clGetEventProfilingInfo(event(), CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) !=
+          CL_SUCCESS ||
+      clGetEventProfilingInfo(event(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
+          CL_SUCCESS)
+    return std::nullopt;
+  return std::make_pair(start, end);
+}
+
 inline double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
@@ -30,12 +46,15 @@ inline double ms_since(std::chrono::steady_clock::time_point start) {
 
 } // namespace detail
 
-// Execution time of a finished command, from its profiling information.
+// Execution time of a finished command, from its profiling information; NaN where the driver
+// does not give it.
 inline double event_ms(const cl::Event &event) {
-  const auto [start, end] = detail::event_ns(event);
-  return static_cast<double>(end - start) * 1e-6;
+  const auto times = detail::profiled_ns(event);
+  if (!times) return std::numeric_limits<double>::quiet_NaN();
+  return static_cast<double>(times->second - times->first) * 1e-6;
 }
 
+// The sum of event_ms; NaN if any is.
 inline double events_ms(const std::vector<cl::Event> &events) {
   double total = 0;
   for (const auto &e : events)
@@ -62,7 +81,7 @@ struct event_log {
     downloads.clear();
   }
 
-  // Every command, ordered by start.
+  // Every command whose times the driver gives, ordered by start.
   std::vector<command_span> timeline() const {
     struct command {
       command_span::kind what;
@@ -70,10 +89,9 @@ struct event_log {
     };
     std::vector<command> commands;
     const auto add = [&](const std::vector<cl::Event> &events, command_span::kind what) {
-      for (const auto &e : events) {
-        const auto [start, end] = event_ns(e);
-        commands.push_back({what, start, end});
-      }
+      for (const auto &e : events)
+        if (const auto times = profiled_ns(e))
+          commands.push_back({what, times->first, times->second});
     };
     add(uploads, command_span::kind::upload);
     add(kernels, command_span::kind::kernel);

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "consistency.hpp"
+#include "detail/queue_drain.hpp"
 #include "merkleizer.hpp"
 #include "proof.hpp"
 
@@ -20,6 +21,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace merklize {
@@ -31,8 +33,12 @@ public:
   // lengths[p] that enqueue_gather writes for an index outside the tree.
   static constexpr cl_uint no_proof = 0xFFFFFFFFu;
 
-  explicit device_prover(const merkleizer &m)
-      : runtime_(m.context(), m.device()), queue_(m.queue()), options_(m.configuration().tree) {}
+  explicit device_prover(const merkleizer &m) try
+      : runtime_(m.context(), m.device()), queue_(m.queue()), options_(m.configuration().tree) {
+  } catch (...) {
+    detail::rethrow_in_step(
+        [&] { return "setting up proofs on " + detail::name_in_message(m.device()); });
+  }
 
   const tree_options &options() const { return options_; }
 
@@ -57,16 +63,19 @@ public:
                                         std::uint64_t count, const cl::Buffer &paths,
                                         const cl::Buffer &lengths,
                                         const std::vector<cl::Event> &wait = {}) {
-    const std::uint64_t slots = path_slots(leaf_count);
-    check_tree_buffers(leaves, nodes, leaf_count);
-    check(indices, "indices", count * 8);
-    check(paths, "paths", count * slots * node_bytes);
-    check(lengths, "lengths", count * 4);
-    const cl::Buffer zeros = zero_roots(leaf_count);
-    cl::Kernel &k = kernel("proof_gather");
-    detail::set_args(k, leaves, nodes, cl_ulong(leaf_count), cl_uint(root_depth(leaf_count)), zeros,
-                     pad_with_zero(), indices, cl_ulong(count), cl_uint(slots), paths, lengths);
-    return {launch(k, count, wait)};
+    return enqueueing("proof_gather", count, [&]() -> std::vector<cl::Event> {
+      const std::uint64_t slots = path_slots(leaf_count);
+      check_tree_buffers(leaves, nodes, leaf_count);
+      check(indices, "indices", count * 8);
+      check(paths, "paths", count * slots * node_bytes);
+      check(lengths, "lengths", count * 4);
+      const cl::Buffer zeros = zero_roots(leaf_count);
+      cl::Kernel &k = kernel("proof_gather");
+      detail::set_args(k, leaves, nodes, cl_ulong(leaf_count), cl_uint(root_depth(leaf_count)),
+                       zeros, pad_with_zero(), indices, cl_ulong(count), cl_uint(slots), paths,
+                       lengths);
+      return {launch(k, count, wait)};
+    });
   }
 
   // Verifies `count` proofs against the tree of `leaf_count` leaves whose root is `root`:
@@ -78,20 +87,22 @@ public:
                                         std::uint64_t count, std::uint64_t leaf_count,
                                         const digest &root, const cl::Buffer &valid,
                                         const std::vector<cl::Event> &wait = {}) {
-    const std::uint64_t slots = path_slots(leaf_count);
-    check(leaves, "leaves", count * node_bytes);
-    check(indices, "indices", count * 8);
-    check(paths, "paths", count * slots * node_bytes);
-    check(lengths, "lengths", count * 4);
-    check(valid, "valid", count * 4);
-    const cl::Buffer zeros = zero_roots(leaf_count);
-    cl_uint8 root_words;
-    std::memcpy(&root_words, root.data(), node_bytes);
-    cl::Kernel &k = kernel("proof_verify");
-    detail::set_args(k, leaves, indices, paths, lengths, cl_ulong(count), cl_uint(slots),
-                     cl_ulong(leaf_count), cl_uint(root_depth(leaf_count)), zeros, pad_with_zero(),
-                     root_words, valid);
-    return {launch(k, count, wait)};
+    return enqueueing("proof_verify", count, [&]() -> std::vector<cl::Event> {
+      const std::uint64_t slots = path_slots(leaf_count);
+      check(leaves, "leaves", count * node_bytes);
+      check(indices, "indices", count * 8);
+      check(paths, "paths", count * slots * node_bytes);
+      check(lengths, "lengths", count * 4);
+      check(valid, "valid", count * 4);
+      const cl::Buffer zeros = zero_roots(leaf_count);
+      cl_uint8 root_words;
+      std::memcpy(&root_words, root.data(), node_bytes);
+      cl::Kernel &k = kernel("proof_verify");
+      detail::set_args(k, leaves, indices, paths, lengths, cl_ulong(count), cl_uint(slots),
+                       cl_ulong(leaf_count), cl_uint(root_depth(leaf_count)), zeros,
+                       pad_with_zero(), root_words, valid);
+      return {launch(k, count, wait)};
+    });
   }
 
   // The proofs for leaves `indices` of a tree on the device (leaves and nodes as enqueue_build
@@ -105,6 +116,27 @@ public:
     last_ = build_times{};
     const auto started = std::chrono::steady_clock::now();
     if (indices.empty()) return {};
+    return batch("gathering the proofs of", indices.size(),
+                 [&] { return gather_paths(leaves, nodes, leaf_count, indices, wait, started); });
+  }
+
+  // A multiproof for the leaves `indices` (any order, repeats allowed) of a tree on the device,
+  // its nodes gathered in one kernel launch after `wait`.
+  multiproof gather_multiproof(const cl::Buffer &leaves, const cl::Buffer &nodes,
+                               std::uint64_t leaf_count, std::vector<std::uint64_t> indices,
+                               const std::vector<cl::Event> &wait = {}) {
+    multiproof proof{options_, leaf_count, canonical_indices(std::move(indices), leaf_count), {}};
+    proof.nodes = gather_nodes(leaves, nodes, leaf_count,
+                               multiproof_positions(leaf_count, proof.indices), wait);
+    return proof;
+  }
+
+private:
+  std::vector<inclusion_proof> gather_paths(const cl::Buffer &leaves, const cl::Buffer &nodes,
+                                            std::uint64_t leaf_count,
+                                            const std::vector<std::uint64_t> &indices,
+                                            const std::vector<cl::Event> &wait,
+                                            std::chrono::steady_clock::time_point started) {
     const std::uint64_t count = indices.size(), slots = path_slots(leaf_count);
     const auto staged = upload(indices.data(), count * 8, "indices");
     const cl::Buffer paths = buffer(count * slots * node_bytes, "paths");
@@ -127,17 +159,29 @@ public:
     return proofs;
   }
 
-  // A multiproof for the leaves `indices` (any order, repeats allowed) of a tree on the device,
-  // its nodes gathered in one kernel launch after `wait`.
-  multiproof gather_multiproof(const cl::Buffer &leaves, const cl::Buffer &nodes,
-                               std::uint64_t leaf_count, std::vector<std::uint64_t> indices,
-                               const std::vector<cl::Event> &wait = {}) {
-    multiproof proof{options_, leaf_count, canonical_indices(std::move(indices), leaf_count), {}};
-    proof.nodes = gather_nodes(leaves, nodes, leaf_count,
-                               multiproof_positions(leaf_count, proof.indices), wait);
-    return proof;
+  // The step of an enqueue_ function: one launch of `kernel` over `count` items.
+  template <class Work>
+  std::invoke_result_t<Work> enqueueing(const char *kernel, std::uint64_t count, Work &&work) {
+    const auto step = [&] {
+      return std::string("enqueueing ") + kernel + " over " + std::to_string(count) + " items on " +
+             runtime_.facts().name;
+    };
+    return detail::in_step(step, std::forward<Work>(work));
   }
 
+  // Runs a batch's work on the device, `what` and `count` its step: on failure after waiting
+  // for what it enqueued.
+  template <class Work>
+  std::invoke_result_t<Work> batch(const char *what, std::uint64_t count, Work &&work) {
+    const detail::drain_on_unwind drained(queue_);
+    const auto step = [&] {
+      return std::string(what) + " " + std::to_string(count) + " leaves on " +
+             runtime_.facts().name;
+    };
+    return detail::in_step(step, std::forward<Work>(work));
+  }
+
+public:
   // The consistency proof (consistency.hpp) that the tree of the first old_size leaves is a prefix
   // of the tree on the device (leaves and nodes as enqueue_build wrote them, leaf_count leaves),
   // its nodes gathered in one kernel launch after `wait`. Needs a hash with consistency proofs
@@ -159,12 +203,14 @@ public:
                                               std::uint64_t leaf_count, const cl::Buffer &offsets,
                                               std::uint64_t count, const cl::Buffer &out,
                                               const std::vector<cl::Event> &wait = {}) {
-    check_tree_buffers(leaves, nodes, leaf_count);
-    check(offsets, "offsets", count * 8);
-    check(out, "out", count * node_bytes);
-    cl::Kernel &k = kernel("proof_gather_nodes");
-    detail::set_args(k, leaves, nodes, cl_ulong(leaf_count), offsets, cl_ulong(count), out);
-    return {launch(k, count, wait)};
+    return enqueueing("proof_gather_nodes", count, [&]() -> std::vector<cl::Event> {
+      check_tree_buffers(leaves, nodes, leaf_count);
+      check(offsets, "offsets", count * 8);
+      check(out, "out", count * node_bytes);
+      cl::Kernel &k = kernel("proof_gather_nodes");
+      detail::set_args(k, leaves, nodes, cl_ulong(leaf_count), offsets, cl_ulong(count), out);
+      return {launch(k, count, wait)};
+    });
   }
 
   // Whether proofs[p] shows leaves[p] in the tree of `leaf_count` leaves, built with this
@@ -195,6 +241,19 @@ public:
         std::copy(proof.siblings.begin(), proof.siblings.end(),
                   paths.begin() + static_cast<std::ptrdiff_t>(p * slots));
     }
+    return batch("verifying the proofs of", count, [&] {
+      return verify_paths(leaves, indices, paths, lengths, root, leaf_count, started);
+    });
+  }
+
+private:
+  std::vector<bool> verify_paths(const std::vector<digest> &leaves,
+                                 const std::vector<std::uint64_t> &indices,
+                                 const std::vector<digest> &paths,
+                                 const std::vector<cl_uint> &lengths, const digest &root,
+                                 std::uint64_t leaf_count,
+                                 std::chrono::steady_clock::time_point started) {
+    const std::uint64_t count = indices.size(), slots = path_slots(leaf_count);
     const auto staged_leaves = upload(leaves.data(), count * node_bytes, "leaves");
     const auto staged_indices = upload(indices.data(), count * 8, "indices");
     const auto staged_paths = upload(paths.data(), count * slots * node_bytes, "paths");
@@ -210,6 +269,7 @@ public:
     return std::vector<bool>(flags.begin(), flags.end());
   }
 
+public:
   // Profiled times of the last gather, gather_multiproof, gather_consistency or verify
   // (kernel_launches: 1).
   const build_times &last_times() const { return last_; }
@@ -223,7 +283,8 @@ private:
                                    std::uint64_t leaf_count,
                                    const std::vector<node_position> &positions,
                                    const std::vector<cl::Event> &wait) {
-    check_tree_buffers(leaves, nodes, leaf_count);
+    enqueueing("proof_gather_nodes", positions.size(),
+               [&] { check_tree_buffers(leaves, nodes, leaf_count); });
     last_ = build_times{};
     const auto started = std::chrono::steady_clock::now();
     if (positions.empty()) return {}; // every needed node is computed by the verifier
@@ -235,17 +296,18 @@ private:
                     " is not in the tree of " + std::to_string(leaf_count) + " leaves");
       offsets.push_back(layout.level_offset(p.level) + p.index);
     }
-    const std::uint64_t count = offsets.size();
-    const auto staged = upload(offsets.data(), count * 8, "node offsets");
-    const cl::Buffer out = buffer(count * node_bytes, "proof nodes");
-    const auto kernels = enqueue_gather_nodes(leaves, nodes, leaf_count, staged.buffer, count, out,
-                                              with(wait, staged.event));
-    std::vector<digest> gathered(count);
-    record(started, {staged.event}, kernels,
-           {download(out, gathered.data(), count * node_bytes, kernels)});
-    return gathered;
+    return batch("gathering the proof nodes of a tree of", leaf_count, [&] {
+      const std::uint64_t count = offsets.size();
+      const auto staged = upload(offsets.data(), count * 8, "node offsets");
+      const cl::Buffer out = buffer(count * node_bytes, "proof nodes");
+      const auto kernels = enqueue_gather_nodes(leaves, nodes, leaf_count, staged.buffer, count,
+                                                out, with(wait, staged.event));
+      std::vector<digest> gathered(count);
+      record(started, {staged.event}, kernels,
+             {download(out, gathered.data(), count * node_bytes, kernels)});
+      return gathered;
+    });
   }
-
   void check(const cl::Buffer &b, const char *what, std::uint64_t needed) const {
     runtime_.check_buffer(b, what, needed, "device_prover", "batch");
   }

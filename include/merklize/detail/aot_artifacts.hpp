@@ -12,15 +12,17 @@
 //                  spirv <BLAKE3 of <name>.spv>
 #pragma once
 
-#include "file_io.hpp"
 #include "program_build.hpp"
 #include "program_spec.hpp"
+#include "replace_file.hpp"
+#include "self_test.hpp"
 
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace merklize {
 namespace detail {
@@ -86,29 +88,57 @@ inline cl::Program build_artifact(const cl::Context &context, const cl::Device &
   return build_binary(context, device, bytes, "-x spir -spir-std=1.2");
 }
 
-// The spec's ahead-of-time kernel in the best form the device loads, if the kernel folder is
-// set and holds a valid one; each one passed over is reported through warn().
-inline std::optional<built_program> load_aot(const cl::Context &context, const cl::Device &device,
-                                             const program_spec &spec, const std::string &source) {
-  const std::filesystem::path dir = kernel_dir();
-  const auto forms = aot_forms(device);
-  if (dir.empty() || spec.name.empty() || forms.empty()) return std::nullopt;
-  const auto passed_over = [&](const std::string &what, const char *why) {
-    warn("ahead-of-time kernel " + what + " in " + dir.string() + " not used: " + why +
-         "; falling back");
-  };
+// A spec's ahead-of-time kernels that may be loaded: their folder, the forms the device loads,
+// and what their meta file records.
+struct aot_kernels {
+  std::filesystem::path dir;
+  std::vector<program_form> forms;
   std::map<std::string, std::string> meta;
+
+  // What identifies the artifacts, in place of the source (a disk cache entry of a program built
+  // from them is kept under this, never under the source's key).
+  std::string identity() const {
+    std::string text = "merklize-aot artifacts";
+    for (const auto form : aot_artifact_forms) {
+      const auto hash = meta.find(to_string(form));
+      text += std::string(" ") + to_string(form) + "=" + (hash == meta.end() ? "" : hash->second);
+    }
+    return text;
+  }
+};
+
+// The spec's ahead-of-time kernels, if the kernel folder is set and holds ones built from
+// `source` in a form the device loads; a folder passed over is reported through warn().
+inline std::optional<aot_kernels> find_aot(const cl::Device &device, const program_spec &spec,
+                                           const std::string &source) {
+  aot_kernels found{kernel_dir(), {}, {}};
+  if (found.dir.empty() || spec.name.empty()) return std::nullopt;
+  found.forms = aot_forms(device);
+  if (found.forms.empty()) return std::nullopt;
   try {
-    meta = checked_aot_meta(dir, spec, source);
+    found.meta = checked_aot_meta(found.dir, spec, source);
   } catch (const error &e) {
-    passed_over(spec.name, e.what());
+    warn("ahead-of-time kernel " + spec.name + " in " + found.dir.string() +
+         " not used: " + e.what() + "; falling back");
     return std::nullopt;
   }
-  for (const auto form : forms) {
+  return found;
+}
+
+// The kernels in the best form the device loads that builds and passes its self-test; each one
+// passed over is reported through warn(), naming its file.
+inline std::optional<built_program> build_aot(const cl::Context &context, const cl::Device &device,
+                                              const aot_kernels &aot, const program_spec &spec) {
+  for (const auto form : aot.forms) {
+    const auto path = aot_artifact(aot.dir, spec, form);
     try {
-      return built_program{build_artifact(context, device, dir, spec, form, meta), form};
+      built_program built{build_artifact(context, device, aot.dir, spec, form, aot.meta), form};
+      if (const auto wrong = self_test_failure(context, device, built.program, spec))
+        throw error("it fails its self-test: " + *wrong);
+      return built;
     } catch (const error &e) {
-      passed_over(spec.name + " (" + to_string(form) + ")", e.what());
+      warn("ahead-of-time kernel " + spec.name + " (" + to_string(form) + ", " + path.string() +
+           ") not used: " + e.what() + "; falling back");
     }
   }
   return std::nullopt;

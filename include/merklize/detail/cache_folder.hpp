@@ -7,7 +7,7 @@
 // the process and be writable by no one else; anything else is refused with a warning.
 #pragma once
 
-#include "file_io.hpp"
+#include "replace_file.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -67,7 +67,7 @@ inline void make_cache_folder(const std::filesystem::path &dir) {
 }
 
 // Entries are "<name>-<key>.bin"; these follow an entry's name in the names of its temporary
-// files (file_io.hpp) and of the marks of processes loading it.
+// files (replace_file.hpp) and of the marks of processes loading it.
 constexpr const char cache_temp_infix[] = ".bin.tmp-";
 constexpr const char load_mark_infix[] = ".loading-";
 
@@ -85,10 +85,8 @@ inline std::optional<pid_t> pid_after(const std::string &name, const std::string
   return static_cast<pid_t>(pid);
 }
 
-inline bool process_ended(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; }
-
-// Removes the temporary files of entries last written more than a minute ago (a process killed
-// while writing one leaves it; a younger one may still be being written), and the marks of
+// Removes the temporary files of entries whose writers have ended, or last written more than a
+// minute ago (a younger one of a live process may still be being written), and the marks of
 // processes that ended while loading an entry that is gone since.
 inline void tidy_cache_folder(const std::filesystem::path &dir) {
   std::error_code ec;
@@ -99,8 +97,9 @@ inline void tidy_cache_folder(const std::filesystem::path &dir) {
     std::error_code ignored;
     if (const auto temp = name.find(cache_temp_infix); temp != std::string::npos) {
       struct stat status {};
+      const auto writer = temp_owner(name, name.substr(0, temp) + cache_temp_infix);
       if (::lstat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode) &&
-          now - status.st_mtime > 60)
+          (now - status.st_mtime > 60 || (writer && process_ended(*writer))))
         std::filesystem::remove(path, ignored);
     } else if (const auto mark = name.find(load_mark_infix); mark != std::string::npos) {
       const auto pid = pid_after(name, name.substr(0, mark) + load_mark_infix);
@@ -113,10 +112,12 @@ inline void tidy_cache_folder(const std::filesystem::path &dir) {
 
 // Marks `entry` as being loaded by this process while it lives: a process that dies in the
 // driver while loading a damaged entry leaves its mark, so the next one does not load it again.
+// One that SIGINT, SIGTERM or SIGHUP ends (a user's ^C, `timeout`) removes its mark on the way
+// out (replace_file.hpp): its end says nothing against the entry, which stays.
 class load_mark {
 public:
   explicit load_mark(const std::filesystem::path &entry)
-      : path_(entry.string() + load_mark_infix + std::to_string(::getpid())) {
+      : path_(entry.string() + load_mark_infix + std::to_string(::getpid())), removal_(path_) {
     fd_guard fd(::open(path_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
     made_ = fd.get() >= 0; // a folder we cannot write: load without a mark
   }
@@ -128,6 +129,7 @@ public:
 
 private:
   std::string path_;
+  removed_on_signal removal_;
   bool made_ = false;
 };
 

@@ -11,6 +11,7 @@
 #include "../profiling.hpp"
 #include "level_runner.hpp"
 #include "piece_pipeline.hpp"
+#include "queue_drain.hpp"
 #include "streamed_tree.hpp"
 
 #include <deque>
@@ -54,7 +55,9 @@ public:
     result.chunk_log2 = s;
     std::deque<digest> tops; // read back without waiting: their places must not move
     std::uint64_t leaves = 0;
-    try {
+    {
+      // Nothing still in flight may use the staging or read into `tops` once this has failed.
+      const drain_on_unwind drained{&queue, &pipeline.transfer()};
       pipeline.run(source, log.uploads,
                    [&](const cl::Buffer &chunk, std::uint64_t bytes, std::uint64_t j, bool last,
                        const std::vector<cl::Event> &uploaded) {
@@ -69,9 +72,6 @@ public:
                                                : nullptr);
                    });
       call("clFinish", [&] { return queue.finish(); });
-    } catch (...) { // nothing still in flight may use the staging or read into `tops`
-      queue.finish();
-      throw;
     }
     result.leaf_count = leaves;
     result.tops.assign(tops.begin(), tops.end());

@@ -8,16 +8,22 @@
 //   payload's BLAKE3 (32 bytes), the payload.
 // The folder and its entries must be the user's own (cache_folder.hpp). An entry is checked
 // whole (header, key, size, checksum) before the driver sees it, and the program it gives must
-// have the kernels its source declares. One that fails any of this, or that a process was
-// loading when it died (a driver can crash on a damaged binary), is removed with a warning,
-// compiled anew and rewritten. Entries are written atomically, so processes can share a folder.
+// have the kernels its source declares and pass its known-answer self-test (self_test.hpp). One
+// that fails any of this, or that a process was loading when it died (a driver can crash on a
+// damaged binary), is removed with a warning, compiled anew and rewritten; one whose load makes
+// no progress for seconds (the driver waits on a lock that is never released) is left alone,
+// and the program compiled without the cache. Entries are written atomically, so processes can
+// share a folder. With little address space left
+// (address_space.hpp) the cache is neither read nor written: PoCL crashes or deadlocks loading
+// and storing binaries there.
 #pragma once
 
+#include "address_space.hpp"
 #include "cache_folder.hpp"
-#include "file_io.hpp"
 #include "kernel_names.hpp"
 #include "program_build.hpp"
 #include "program_spec.hpp"
+#include "self_test.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -143,12 +149,25 @@ inline cache_lookup load_cached(const cl::Context &context, const cl::Device &de
   try {
     const auto binary = cache_payload(read_file(path, cache_entry_max_bytes), key);
     const load_mark mark(path); // removed once the driver is done with the binary
-    built_program built{build_binary(context, device, binary, spec.options), program_form::cache};
+    built_program built{build_binary(context, device, binary, spec.options, build_watch::always),
+                        program_form::cache};
     check_kernel_names(built.program, source);
+    if (const auto wrong = self_test_failure(context, device, built.program, spec))
+      throw error("it fails its self-test: " + *wrong);
     return {std::move(built), true};
+  } catch (const stalled_call &e) { // the driver's lock, not the entry: kept, and not used
+    return leave_entry(path, e.what());
   } catch (const error &e) {
     return replace_entry(path, e.what());
   }
+}
+
+// Why the cache is not to be used with the address space left, or nothing.
+inline std::optional<std::string> memory_refusal() {
+  const address_space room = address_space_now();
+  if (!room.short_of(short_headroom_bytes)) return std::nullopt;
+  return room.text() + ", less than the " + std::to_string(short_headroom_bytes / mib) +
+         " MiB the driver needs to load or store binaries safely";
 }
 
 // The cache folder where the cache is on and the folder may be used (then tidied); a folder
@@ -156,7 +175,9 @@ inline cache_lookup load_cached(const cl::Context &context, const cl::Device &de
 inline std::optional<std::filesystem::path> usable_cache_folder() {
   const std::string dir = cache_dir();
   if (dir.empty()) return std::nullopt;
-  if (auto refusal = cache_folder_refusal(dir)) {
+  auto refusal = cache_folder_refusal(dir);
+  if (!refusal) refusal = memory_refusal();
+  if (refusal) {
     static std::mutex mutex;
     static std::set<std::string> reported;
     std::lock_guard<std::mutex> lock(mutex);

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Whole-file reads and atomic writes for the ahead-of-time kernels and the program cache, with
-// the system's reason in every error.
+// Whole-file reads and plain writes for the ahead-of-time kernels and the program cache, with
+// the system's reason in every error (whole-file writes: replace_file.hpp).
 #pragma once
 
 #include "../error.hpp"
 
-#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <filesystem>
@@ -91,33 +90,6 @@ inline int write_all(int fd, const unsigned char *data, std::size_t size) {
     size -= static_cast<std::size_t>(n);
   }
   return 0;
-}
-
-// Writes to a new temporary file beside `path`, "<path>.tmp-PID-N" (mode 0644 less the umask), then
-// renames it over `path`: a reader, in this process or another, sees the old file or the whole new
-// one, never a part. A failure removes the temporary file and names the system's reason.
-inline void write_file_atomically(const std::filesystem::path &path, const void *data,
-                                  std::size_t size) {
-  static std::atomic<unsigned> counter{0};
-  const std::filesystem::path temp =
-      path.string() + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  // O_EXCL: never write through whatever (a link, say) already has the temporary name.
-  fd_guard fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-  if (fd.get() < 0) throw error("cannot create " + temp.string() + ": " + system_reason(errno));
-  int failure = write_all(fd.get(), static_cast<const unsigned char *>(data), size);
-  const int closing = fd.close();
-  if (!failure) failure = closing;
-  std::error_code ec;
-  if (failure) {
-    std::filesystem::remove(temp, ec);
-    throw error("cannot write " + temp.string() + ": " + system_reason(failure));
-  }
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    const std::string reason = ec.message();
-    std::filesystem::remove(temp, ec);
-    throw error("cannot rename " + temp.string() + " to " + path.string() + ": " + reason);
-  }
 }
 
 } // namespace detail

@@ -177,6 +177,9 @@ public:
     }
   }
 
+  // The queue the uploads go on.
+  const cl::CommandQueue &transfer() const { return transfer_; }
+
   // Frees the device buffers (the staging stays for the next run).
   void release_device_buffers() {
     for (int i = 0; i < 2; ++i) {

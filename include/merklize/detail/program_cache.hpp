@@ -24,29 +24,83 @@
 namespace merklize {
 namespace detail {
 
+// The disk cache's entries of one program for one device, where the cache is used.
+class program_entries {
+public:
+  program_entries(const cl::Device &device, const program_spec &spec)
+      : dir_(usable_cache_folder()), spec_(spec) {
+    if (dir_) identity_ = identity_of(device);
+  }
+
+  // The entry of a program built from `source` (the embedded kernels, or what identifies the
+  // ahead-of-time kernels it was built from: aot_kernels::identity).
+  std::optional<std::filesystem::path> entry(const std::string &source) const {
+    if (!dir_) return std::nullopt;
+    return cache_entry_path(*dir_, spec_, key(source));
+  }
+
+  // The entry's program where it passes every check (and its self-test); else nothing, and the
+  // program compiled next is to be stored unless store_ says otherwise.
+  std::optional<built_program> load(const cl::Context &context, const cl::Device &device,
+                                    const std::string &source, const std::string &from) {
+    const auto path = entry(from);
+    if (!path) return std::nullopt;
+    cache_lookup found = load_cached(context, device, spec_, source, *path, key(from));
+    store_ = found.store;
+    return found.program;
+  }
+
+  void store(const std::string &from, const built_program &built, const cl::Device &device) {
+    if (const auto path = entry(from); path && store_)
+      store_cached(*path, key(from), built.program, device);
+  }
+
+private:
+  std::string key(const std::string &from) const {
+    return cache_key(from, spec_.options, identity_);
+  }
+
+  std::optional<std::filesystem::path> dir_;
+  const program_spec &spec_;
+  device_identity identity_;
+  bool store_ = true;
+};
+
+// Compiles the embedded source; a program that fails its self-test is an error: there is
+// nothing left to fall back to.
+inline built_program compiled_program(const cl::Context &context, const cl::Device &device,
+                                      const program_spec &spec, const std::string &source) {
+  built_program built{build_program(context, device, source, spec.options), program_form::jit};
+  if (const auto wrong = self_test_failure(context, device, built.program, spec))
+    throw error("program " +
+                (spec.name.empty() ? std::string("of ") + spec.files.front() : spec.name) +
+                " compiled for " + name_in_message(device) + " fails its self-test: " + *wrong +
+                " (the driver's compiler gets it wrong)");
+  return built;
+}
+
 // Builds the spec's program for the device from the best form at hand: a disk cache entry, an
-// ahead-of-time kernel the device loads, else the embedded source. Stores the result in the
-// disk cache when that is on (and the entry's path held no entry that had to be left alone).
+// ahead-of-time kernel the device loads, else the embedded source; whatever it loads from a
+// binary or compiles passes its known-answer self-test first (self_test.hpp). Stores the result
+// in the disk cache when that is on: a program compiled from the source under the source's key,
+// one built from ahead-of-time kernels under a key of those kernels (never the source's).
 // Bypasses the in-memory cache (get_program uses it).
 inline built_program load_program(const cl::Context &context, const cl::Device &device,
                                   const program_spec &spec) {
   const std::string source = kernel_program_source(spec.files);
-  const auto dir = usable_cache_folder();
-  std::string key;
-  std::filesystem::path entry;
-  bool store = false;
-  if (dir) {
-    key = cache_key(source, spec.options, identity_of(device));
-    entry = cache_entry_path(*dir, spec, key);
-    auto cached = load_cached(context, device, spec, source, entry, key);
-    if (cached.program) return *cached.program;
-    store = cached.store;
+  program_entries entries(device, spec);
+  if (auto cached = entries.load(context, device, source, source)) return *cached;
+  if (const auto aot = find_aot(device, spec, source)) {
+    program_entries aot_entries(device, spec);
+    if (auto cached = aot_entries.load(context, device, source, aot->identity())) return *cached;
+    if (auto built = build_aot(context, device, *aot, spec)) {
+      aot_entries.store(aot->identity(), *built, device);
+      return *built;
+    }
   }
-  auto built = load_aot(context, device, spec, source);
-  if (!built)
-    built = built_program{build_program(context, device, source, spec.options), program_form::jit};
-  if (store) store_cached(entry, key, built->program, device);
-  return *built;
+  const built_program built = compiled_program(context, device, spec, source);
+  entries.store(source, built, device);
+  return built;
 }
 
 class program_cache {
@@ -63,7 +117,12 @@ public:
     auto found = programs_.find(k);
     if (found != programs_.end()) return found->second;
     const auto start = std::chrono::steady_clock::now();
-    built_program built = load_program(context, device, spec);
+    built_program built = in_step(
+        [&] {
+          return "building program " + (spec.name.empty() ? spec.files.back() : spec.name) +
+                 " for " + name_in_message(device);
+        },
+        [&] { return load_program(context, device, spec); });
     ++builds_;
     build_ms_ +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -115,9 +174,18 @@ inline cl::Context shared_context(std::vector<cl::Device> devices) {
   std::lock_guard<std::mutex> lock(mutex);
   auto found = contexts.find(key);
   if (found != contexts.end()) return found->second;
-  cl::Context context = create("clCreateContext", [&](cl_int *err) {
-    return cl::Context(devices, nullptr, nullptr, nullptr, err);
-  });
+  cl::Context context = in_step(
+      [&] {
+        std::string names;
+        for (const auto &d : devices)
+          names += (names.empty() ? "" : ", ") + name_in_message(d);
+        return "creating the context on " + names;
+      },
+      [&] {
+        return create("clCreateContext", [&](cl_int *err) {
+          return cl::Context(devices, nullptr, nullptr, nullptr, err);
+        });
+      });
   contexts.emplace(key, context);
   return context;
 }

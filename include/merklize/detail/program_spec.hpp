@@ -33,12 +33,15 @@ inline const char *embedded_kernel_source(const std::string &name) {
   throw error("kernel file " + name + " is not embedded in merklize/detail/kernel_sources.hpp");
 }
 
-// The program source for a list of kernel files, concatenated in order.
+// The kernel file every program ends with: its known-answer self-test (self_test.hpp).
+constexpr const char *self_test_file = "self_test.cl";
+
+// The program source for a list of kernel files, concatenated in order, then the self-test.
 inline std::string kernel_program_source(const std::vector<std::string> &files) {
   std::string source;
   for (const auto &f : files)
     source += embedded_kernel_source(f) + std::string("\n");
-  return source;
+  return source + embedded_kernel_source(self_test_file) + "\n";
 }
 
 // A spec with build options of the caller's appended (experiments such as

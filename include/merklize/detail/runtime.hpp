@@ -27,19 +27,34 @@ inline device_type type_of(cl_device_type type) {
 }
 
 inline device_facts read_device_facts(const cl::Device &device) {
-  const cl::Platform platform(device_info<CL_DEVICE_PLATFORM, cl_platform_id>(device), true);
-  device_facts f;
-  f.name = device_name(device);
-  f.vendor = trimmed(device_info<CL_DEVICE_VENDOR, std::string>(device));
-  f.platform = platform_info<CL_PLATFORM_NAME>(platform);
-  f.type = type_of(device_info<CL_DEVICE_TYPE, cl_device_type>(device));
-  f.compute_units = device_info<CL_DEVICE_MAX_COMPUTE_UNITS, cl_uint>(device);
-  f.max_work_group_size = device_info<CL_DEVICE_MAX_WORK_GROUP_SIZE, std::size_t>(device);
-  f.preferred_int_vector_width = device_info<CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, cl_uint>(device);
-  f.global_memory_bytes = device_info<CL_DEVICE_GLOBAL_MEM_SIZE, cl_ulong>(device);
-  f.max_buffer_bytes = device_info<CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong>(device);
-  f.unified_memory = device_info<CL_DEVICE_HOST_UNIFIED_MEMORY, cl_bool>(device) != CL_FALSE;
-  return f;
+  return in_step(
+      [&] { return "reading the properties of " + name_in_message(device); },
+      [&] {
+        const cl::Platform platform(device_info<CL_DEVICE_PLATFORM, cl_platform_id>(device), true);
+        device_facts f;
+        f.name = device_name(device);
+        f.vendor = trimmed(device_info<CL_DEVICE_VENDOR, std::string>(device));
+        f.platform = platform_info<CL_PLATFORM_NAME>(platform);
+        f.type = type_of(device_info<CL_DEVICE_TYPE, cl_device_type>(device));
+        f.compute_units = device_info<CL_DEVICE_MAX_COMPUTE_UNITS, cl_uint>(device);
+        f.max_work_group_size = device_info<CL_DEVICE_MAX_WORK_GROUP_SIZE, std::size_t>(device);
+        f.preferred_int_vector_width =
+            device_info<CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, cl_uint>(device);
+        f.global_memory_bytes = device_info<CL_DEVICE_GLOBAL_MEM_SIZE, cl_ulong>(device);
+        f.max_buffer_bytes = device_info<CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong>(device);
+        f.unified_memory = device_info<CL_DEVICE_HOST_UNIFIED_MEMORY, cl_bool>(device) != CL_FALSE;
+        return f;
+      });
+}
+
+// A queue on `device`, in order, with profiling (see device_runtime::make_queue).
+inline cl::CommandQueue make_queue(const cl::Context &context, const cl::Device &device) {
+  return in_step([&] { return "creating a command queue on " + name_in_message(device); },
+                 [&] {
+                   return create("clCreateCommandQueue", [&](cl_int *err) {
+                     return cl::CommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, err);
+                   });
+                 });
 }
 
 // The build options the device's tuning row adds to every program (tuning::kernel_options), or
@@ -70,7 +85,10 @@ public:
   device_runtime(const cl::Context &context, const cl::Device &device)
       : context_(context), device_(device), facts_(read_device_facts(device)),
         tuning_(&tuning_for(facts_)) {
-    if (!device_info<CL_DEVICE_ENDIAN_LITTLE, cl_bool>(device_))
+    const bool little =
+        in_step([&] { return "reading the properties of " + facts_.name; },
+                [&] { return device_info<CL_DEVICE_ENDIAN_LITTLE, cl_bool>(device_); });
+    if (!little)
       throw error(facts_.name +
                   " is big-endian; merklize's kernels load their words little-endian");
   }
@@ -87,11 +105,7 @@ public:
   // and on an H200 an out-of-order kernel queue held a chunk's launches back until the download
   // queue had finished the chunk before (0.07 ms a chunk; 24.16 against 23.39 ms end to end for
   // 2^25 leaves, docs/BENCHMARKS.md).
-  cl::CommandQueue make_queue() const {
-    return create("clCreateCommandQueue", [&](cl_int *err) {
-      return cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE, err);
-    });
-  }
+  cl::CommandQueue make_queue() const { return detail::make_queue(context_, device_); }
 
   // The spec's program for this device with its tuning row's options, built once per process
   // and context (program_cache.hpp).
@@ -102,10 +116,14 @@ public:
   // Kernel `name` of the spec's program, refused if it cannot run work-groups of local_size.
   cl::Kernel kernel(const program_spec &spec, const char *name, std::size_t local_size) const {
     const built_program built = program(spec);
-    cl::Kernel kernel =
-        create("clCreateKernel", [&](cl_int *err) { return cl::Kernel(built.program, name, err); });
-    check_work_group_size(kernel, device_, local_size);
-    return kernel;
+    return in_step([&] { return "creating kernel " + std::string(name) + " on " + facts_.name; },
+                   [&] {
+                     cl::Kernel kernel = create("clCreateKernel", [&](cl_int *err) {
+                       return cl::Kernel(built.program, name, err);
+                     });
+                     check_work_group_size(kernel, device_, local_size);
+                     return kernel;
+                   });
   }
 
   // A device buffer of `bytes` bytes, refused with a message naming `what` where the device
@@ -115,8 +133,16 @@ public:
     if (bytes > facts_.max_buffer_bytes)
       throw error(what + " take " + std::to_string(bytes) + " bytes, but " + facts_.name +
                   " allows buffers of at most " + std::to_string(facts_.max_buffer_bytes));
-    return create("clCreateBuffer",
-                  [&](cl_int *err) { return cl::Buffer(context_, flags, bytes, nullptr, err); });
+    return in_step(
+        [&] {
+          return "allocating " + std::to_string(bytes) + " bytes on " + facts_.name + " for " +
+                 what;
+        },
+        [&] {
+          return create("clCreateBuffer", [&](cl_int *err) {
+            return cl::Buffer(context_, flags, bytes, nullptr, err);
+          });
+        });
   }
 
   // A read-only device buffer holding a copy of `bytes` bytes of host memory.

@@ -7,7 +7,28 @@
 
 namespace merklize {
 
+namespace detail {
+
+// The devices of platform p: none where it answers CL_DEVICE_NOT_FOUND (a platform with no
+// device), an error for any other failure.
+inline std::vector<cl::Device> platform_devices(const cl::Platform &platform) {
+  cl_uint count = 0;
+  const cl_int err = clGetDeviceIDs(platform(), CL_DEVICE_TYPE_ALL, 0, nullptr, &count);
+  if (err == CL_DEVICE_NOT_FOUND || (err == CL_SUCCESS && count == 0)) return {};
+  check(err, "clGetDeviceIDs");
+  std::vector<cl_device_id> ids(count);
+  check(clGetDeviceIDs(platform(), CL_DEVICE_TYPE_ALL, count, ids.data(), &count),
+        "clGetDeviceIDs");
+  std::vector<cl::Device> devices;
+  for (cl_uint i = 0; i < count && i < ids.size(); ++i)
+    devices.emplace_back(ids[i], true);
+  return devices;
+}
+
+} // namespace detail
+
 MERKLIZE_DECL std::vector<device_entry> list_devices() {
+  using namespace detail;
   // Discovery is serialised in the process: PoCL 3.1 answers concurrent first clGetDeviceIDs
   // calls with CL_DEVICE_NOT_FOUND, or crashes, so threads opening devices at once (a binding's
   // threads, say) would see no device. Once discovered, devices are used concurrently.
@@ -16,22 +37,17 @@ MERKLIZE_DECL std::vector<device_entry> list_devices() {
   std::vector<device_entry> entries;
   const auto platforms = detail::platforms();
   for (std::size_t p = 0; p < platforms.size(); ++p) {
-    std::vector<cl::Device> devices;
-    cl_uint count = 0;
-    // A platform with no device answers CL_DEVICE_NOT_FOUND: it simply contributes none.
-    if (clGetDeviceIDs(platforms[p](), CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS)
-      continue;
-    detail::call("clGetDeviceIDs",
-                 [&] { return platforms[p].getDevices(CL_DEVICE_TYPE_ALL, &devices); });
-    for (std::size_t d = 0; d < devices.size(); ++d) {
-      using namespace detail;
-      entries.push_back(device_entry{
-          p, d, platforms[p], devices[d], platform_info<CL_PLATFORM_NAME>(platforms[p]),
-          platform_info<CL_PLATFORM_VENDOR>(platforms[p]),
-          trimmed(device_info<CL_DEVICE_NAME, std::string>(devices[d])),
-          trimmed(device_info<CL_DEVICE_VENDOR, std::string>(devices[d])),
-          type_name(device_info<CL_DEVICE_TYPE, cl_device_type>(devices[d]))});
-    }
+    const auto step = [&] { return "listing the devices of OpenCL platform " + std::to_string(p); };
+    in_step(step, [&] {
+      const std::vector<cl::Device> devices = platform_devices(platforms[p]);
+      for (std::size_t d = 0; d < devices.size(); ++d)
+        entries.push_back(device_entry{
+            p, d, platforms[p], devices[d], platform_info<CL_PLATFORM_NAME>(platforms[p]),
+            platform_info<CL_PLATFORM_VENDOR>(platforms[p]),
+            trimmed(device_info<CL_DEVICE_NAME, std::string>(devices[d])),
+            trimmed(device_info<CL_DEVICE_VENDOR, std::string>(devices[d])),
+            type_name(device_info<CL_DEVICE_TYPE, cl_device_type>(devices[d]))});
+    });
   }
   return entries;
 }

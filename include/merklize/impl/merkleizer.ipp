@@ -5,6 +5,7 @@
 
 #include "../detail/leaf_sources.hpp"
 #include "../detail/node_sinks.hpp"
+#include "../detail/queue_drain.hpp"
 #include "../detail/stream.hpp"
 #include "../merkleizer.hpp"
 
@@ -47,6 +48,11 @@ void with_leaf_copy(tree &t, const tree_part &part, const void *leaves, Work &&w
   if (copy.joinable()) copy.join();
 }
 
+// "building the tree of 1024 leaves on DEVICE", the step of a build.
+inline std::string building(std::uint64_t leaves, const device_facts &facts) {
+  return "building the tree of " + std::to_string(leaves) + " leaves on " + facts.name;
+}
+
 } // namespace detail
 
 MERKLIZE_DECL merkleizer::merkleizer(config cfg) : merkleizer(default_device(), cfg) {}
@@ -55,7 +61,7 @@ MERKLIZE_DECL merkleizer::merkleizer(const cl::Device &device, config cfg)
     : merkleizer(detail::shared_context(device), device, cfg) {}
 
 MERKLIZE_DECL merkleizer::merkleizer(const cl::Context &context, const cl::Device &device,
-                                     config cfg)
+                                     config cfg) try
     : runtime_(context, device), config_(checked(std::move(cfg))),
       chunk_log2_(config_.chunk_log2 ? config_.chunk_log2 : tuning().chunk_log2),
       in_flight_(config_.chunks_in_flight ? config_.chunks_in_flight : tuning().chunks_in_flight),
@@ -64,7 +70,11 @@ MERKLIZE_DECL merkleizer::merkleizer(const cl::Context &context, const cl::Devic
       levels_(runtime_, config_,
               detail::resolve_launch_settings(runtime_.facts(), tuning(), config_)),
       pieces_(runtime_.context(), queues_.uploads, runtime_.shares_host_memory()),
-      chunk_stream_(runtime_), pool_(runtime_.context(), queues_.uploads) {}
+      chunk_stream_(runtime_), pool_(runtime_.context(), queues_.uploads) {
+} catch (...) {
+  detail::rethrow_in_step(
+      [&] { return "setting up a merkleizer on " + detail::name_in_message(device); });
+}
 
 MERKLIZE_DECL merkleizer::~merkleizer() = default;
 
@@ -72,11 +82,25 @@ MERKLIZE_DECL std::vector<cl::Event> merkleizer::enqueue_build(const cl::Buffer 
                                                                std::uint64_t leaf_count,
                                                                const cl::Buffer &nodes,
                                                                const std::vector<cl::Event> &wait) {
+  root_depth(config_.tree, tree_layout(leaf_count)); // refuses a bad tree.depth
+  const detail::drain_on_unwind drained(queue());    // none of it runs on once this has failed
+  const auto step = [&] {
+    return "enqueueing the build of " + std::to_string(leaf_count) + " leaves on " +
+           runtime_.facts().name;
+  };
+  return detail::in_step(step, [&] {
+    runtime_.check_buffer(leaves, "leaves", leaf_count * node_bytes, "merkleizer", "tree");
+    runtime_.check_buffer(nodes, "nodes", output_node_count(leaf_count) * node_bytes, "merkleizer",
+                          "tree");
+    return enqueue_levels(leaves, leaf_count, nodes, wait);
+  });
+}
+
+MERKLIZE_DECL std::vector<cl::Event>
+merkleizer::enqueue_levels(const cl::Buffer &leaves, std::uint64_t leaf_count,
+                           const cl::Buffer &nodes, const std::vector<cl::Event> &wait) {
   const tree_layout layout(leaf_count);
-  const unsigned root_level = root_depth(config_.tree, layout); // refuses a bad tree.depth
-  runtime_.check_buffer(leaves, "leaves", leaf_count * node_bytes, "merkleizer", "tree");
-  runtime_.check_buffer(nodes, "nodes", output_node_count(leaf_count) * node_bytes, "merkleizer",
-                        "tree");
+  const unsigned root_level = root_depth(config_.tree, layout);
   std::vector<cl::Event> events;
   if (leaf_count == 1) {
     events.emplace_back();
@@ -111,13 +135,16 @@ MERKLIZE_DECL tree merkleizer::build(const void *leaves, std::uint64_t leaf_byte
   const auto *from = static_cast<const std::uint8_t *>(leaves);
   const bool nodes_pinned = is_page_locked(context(), t.nodes_data(), t.nodes_size());
   const auto start = std::chrono::steady_clock::now();
-  if (t.first_level() == 0 && layout.depth() > 0 && !zero_copy(t) &&
-      is_page_locked(context(), t.level_data(0), t.leaves_size()))
-    build_levels(from, leaf_route::into_tree, nodes_pinned, whole, t, plan);
-  else
-    detail::with_leaf_copy(t, whole, leaves, [&] {
-      build_levels(from, leaf_route::pageable, nodes_pinned, whole, t, plan);
-    });
+  detail::in_step([&] { return detail::building(layout.leaf_count(), runtime_.facts()); },
+                  [&] {
+                    if (t.first_level() == 0 && layout.depth() > 0 && !zero_copy(t) &&
+                        is_page_locked(context(), t.level_data(0), t.leaves_size()))
+                      build_levels(from, leaf_route::into_tree, nodes_pinned, whole, t, plan);
+                    else
+                      detail::with_leaf_copy(t, whole, leaves, [&] {
+                        build_levels(from, leaf_route::pageable, nodes_pinned, whole, t, plan);
+                      });
+                  });
   wall_ms_ = detail::ms_since(start);
   return t;
 }
@@ -134,7 +161,8 @@ MERKLIZE_DECL void merkleizer::build(const host_buffer &leaves, tree &out) {
   const detail::stream_plan plan = plan_for(whole);
   const auto start = std::chrono::steady_clock::now();
   out = std::move(on_leaves);
-  build_levels(leaves.data(), leaf_route::pinned, true, whole, out, plan);
+  detail::in_step([&] { return detail::building(whole.layout.leaf_count(), runtime_.facts()); },
+                  [&] { build_levels(leaves.data(), leaf_route::pinned, true, whole, out, plan); });
   wall_ms_ = detail::ms_since(start);
 }
 
@@ -148,25 +176,41 @@ MERKLIZE_DECL std::vector<digest> merkleizer::build_part(const void *leaves,
   const detail::stream_plan plan = plan_for(part);
   const auto start = std::chrono::steady_clock::now();
   std::vector<digest> nodes;
-  detail::with_leaf_copy(out, part, leaves, [&] {
-    nodes = build_levels(
-        static_cast<const std::uint8_t *>(leaves),
-        is_page_locked(context(), leaves, count * node_bytes) ? leaf_route::pinned
-                                                              : leaf_route::pageable,
-        is_page_locked(context(), out.nodes_data(), out.nodes_size()), part, out, plan);
+  const auto step = [&] {
+    return "building leaves " + std::to_string(first_leaf) + ".." +
+           std::to_string(first_leaf + count - 1) + " of a tree of " +
+           std::to_string(out.leaf_count()) + " leaves on " + runtime_.facts().name;
+  };
+  detail::in_step(step, [&] {
+    detail::with_leaf_copy(out, part, leaves, [&] {
+      nodes = build_levels(
+          static_cast<const std::uint8_t *>(leaves),
+          is_page_locked(context(), leaves, count * node_bytes) ? leaf_route::pinned
+                                                                : leaf_route::pageable,
+          is_page_locked(context(), out.nodes_data(), out.nodes_size()), part, out, plan);
+    });
   });
   if (part.levels < top) nodes = {lift_lone_node(nodes.front(), part, top, out)};
   wall_ms_ = detail::ms_since(start);
   return nodes;
 }
 
-MERKLIZE_DECL digest merkleizer::root(input &in) { return stream_input(in, std::nullopt).root(); }
+MERKLIZE_DECL digest merkleizer::root(input &in) {
+  const auto step = [&] {
+    return "computing the root of " + in.name() + " on " + runtime_.facts().name;
+  };
+  return detail::in_step(step, [&] { return stream_input(in, std::nullopt).root(); });
+}
 
 MERKLIZE_DECL inclusion_proof merkleizer::prove(input &in, std::uint64_t index) {
   if (in.read_at_offsets()) // a leaf out of range, before any work
     detail::check_leaf_index(index,
                              detail::checked_leaf_count(in.name(), *in.size(), config_.tree));
-  return stream_input(in, index).prove(index);
+  const auto step = [&] {
+    return "proving leaf " + std::to_string(index) + " of " + in.name() + " on " +
+           runtime_.facts().name;
+  };
+  return detail::in_step(step, [&] { return stream_input(in, index).prove(index); });
 }
 
 MERKLIZE_DECL build_times merkleizer::last_times() const {
@@ -257,6 +301,8 @@ MERKLIZE_DECL std::vector<digest> merkleizer::build_levels(const std::uint8_t *l
                                                            const detail::stream_plan &plan) {
   log_.clear();
   last_chunks_ = 0;
+  // Unwinding frees the tree and may free the leaves: nothing enqueued may still touch them.
+  const detail::drain_on_unwind drained{&queues_.kernels, &queues_.uploads, &queues_.downloads};
   if (part.levels == 0) { // the part's level 0 is its leaves
     std::vector<digest> nodes(part.layout.leaf_count());
     std::memcpy(nodes.data(), leaves, nodes.size() * node_bytes);
@@ -296,7 +342,7 @@ MERKLIZE_DECL void merkleizer::build_in_place(const std::uint8_t *leaves, tree &
   };
   const cl::Buffer in = wrap(CL_MEM_READ_ONLY, t.leaves_size(), leaves);
   const cl::Buffer out = wrap(CL_MEM_READ_WRITE, t.nodes_size(), t.nodes_data());
-  log_.kernels = enqueue_build(in, t.leaf_count(), out);
+  log_.kernels = enqueue_levels(in, t.leaf_count(), out, {}); // build_levels drains on failure
   const std::vector<cl::Event> done{log_.kernels.back()};
   // Mapping makes the nodes visible at their host address (no copy where the device used it).
   void *mapped = detail::create("clEnqueueMapBuffer", [&](cl_int *err) {

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// Where `-o FILE` writes, on nodes the tests make themselves: a regular file is replaced whole
+// through a temporary file that never outlives the process; a symbolic link is written through
+// (the link stays); a FIFO, a socket, a character device and /dev/stdout are written in place,
+// as cp and tee write, and never replaced. Temporary files of processes that have ended are
+// removed by the next write; where there is no O_TMPFILE, a named temporary file is, and SIGTERM
+// removes it.
+#include "cli_helpers.hpp"
+
+#include <merklize/detail/replace_file.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+namespace fs = test::fs;
+
+// A folder of its own for each case: what is left in it is checked.
+fs::path fresh_folder(const std::string &name) {
+  const fs::path dir = test::scratch_dir() / ("outputs-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+struct output_command {
+  const char *name;
+  std::vector<std::string> (*arguments)(const std::string &out);
+  std::string expected; // what a clean run writes
+};
+
+// 300 leaves, their proof of leaf 7, consistency proof from 40, and the leaf hashes of 3 entries.
+const std::string &leaves_file() {
+  static const std::string path = test::write_file("outputs-leaves", test::random_bytes(300 * 32));
+  return path;
+}
+const std::string &entries_file() {
+  static const std::string path = test::write_text("outputs-entries", "a\nbb\nccc\n");
+  return path;
+}
+
+std::vector<std::string> proof_args(const std::string &out) {
+  return {"proof", "-i", "7", "-o", out, leaves_file()};
+}
+std::vector<std::string> consistency_args(const std::string &out) {
+  return {"consistency", "--old-size", "40", "-o", out, leaves_file()};
+}
+std::vector<std::string> leaf_hash_args(const std::string &out) {
+  return {"leaf-hash", "--hash", "rfc6962", "-o", out, entries_file()};
+}
+
+std::vector<output_command> output_commands() {
+  std::vector<output_command> commands = {{"proof", proof_args, ""},
+                                          {"consistency", consistency_args, ""},
+                                          {"leaf-hash", leaf_hash_args, ""}};
+  for (auto &c : commands) {
+    const fs::path dir = fresh_folder(std::string("expected-") + c.name);
+    const auto r = test::merklize_cli(c.arguments((dir / "out").string()));
+    REQUIRE(r.status == 0);
+    c.expected = test::slurp(dir / "out");
+    REQUIRE(!c.expected.empty());
+  }
+  return commands;
+}
+
+// The names in `dir`, but for those listed.
+std::vector<std::string> others_in(const fs::path &dir, const std::vector<std::string> &known) {
+  std::vector<std::string> others;
+  for (const auto &entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (std::find(known.begin(), known.end(), name) == known.end()) others.push_back(name);
+  }
+  return others;
+}
+
+} // namespace
+
+TEST_CASE("merklize -o writes through a symbolic link, which stays a link", "[cli][outputs]") {
+  for (const auto &c : output_commands()) {
+    INFO(c.name);
+    const fs::path dir = fresh_folder(std::string("link-") + c.name);
+    test::write_text("outputs-link-" + std::string(c.name) + "/target", "old\n");
+    fs::create_symlink("target", dir / "hop");
+    fs::create_symlink("hop", dir / "out"); // two links to follow
+    const auto r = test::merklize_cli(c.arguments((dir / "out").string()));
+    CHECK(r.status == 0);
+    CHECK(fs::is_symlink(dir / "out"));
+    CHECK(fs::is_symlink(dir / "hop"));
+    CHECK(test::slurp(dir / "target") == c.expected);
+    CHECK(others_in(dir, {"out", "hop", "target"}).empty());
+  }
+}
+
+TEST_CASE("merklize -o through a dangling link creates its target", "[cli][outputs]") {
+  const fs::path dir = fresh_folder("dangling");
+  fs::create_symlink("made.json", dir / "out");
+  const auto r =
+      test::merklize_cli({"proof", "-i", "3", "-o", (dir / "out").string(), leaves_file()});
+  CHECK(r.status == 0);
+  CHECK(fs::is_symlink(dir / "out"));
+  CHECK(fs::is_regular_file(dir / "made.json"));
+  CHECK(others_in(dir, {"out", "made.json"}).empty());
+}
+
+TEST_CASE("merklize -o writes into a FIFO in place", "[cli][outputs]") {
+  for (const auto &c : output_commands()) {
+    INFO(c.name);
+    const fs::path dir = fresh_folder(std::string("fifo-") + c.name);
+    const fs::path fifo = dir / "out";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::string command = "timeout 60 cat " + test::sh_quote(fifo.string()) + " > " +
+                          test::sh_quote((dir / "read").string()) + " & " + test::merklize_word();
+    for (const auto &a : c.arguments(fifo.string()))
+      command += " " + test::sh_quote(a);
+    const auto r = test::run_shell(command + "; status=$?; wait; exit $status");
+    CHECK(r.status == 0);
+    CHECK(test::slurp(dir / "read") == c.expected); // the reader got it all
+    struct stat status {};
+    REQUIRE(::lstat(fifo.c_str(), &status) == 0);
+    CHECK(S_ISFIFO(status.st_mode));
+    CHECK(others_in(dir, {"out", "read"}).empty());
+  }
+}
+
+TEST_CASE("merklize -o onto a socket fails as cp does, and leaves it a socket", "[cli][outputs]") {
+  const fs::path dir = fresh_folder("socket");
+  const fs::path path = dir / "out";
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  REQUIRE(path.string().size() < sizeof address.sun_path);
+  std::strcpy(address.sun_path, path.c_str());
+  REQUIRE(::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0);
+  const auto r = test::merklize_cli({"proof", "-i", "3", "-o", path.string(), leaves_file()});
+  ::close(fd);
+  CHECK(r.status == 1);
+  CHECK(r.err == "merklize: cannot write \"" + path.string() + "\": No such device or address\n");
+  struct stat status {};
+  REQUIRE(::lstat(path.c_str(), &status) == 0);
+  CHECK(S_ISSOCK(status.st_mode));
+  CHECK(others_in(dir, {"out"}).empty());
+}
+
+TEST_CASE("merklize -o writes into a character device in place", "[cli][outputs]") {
+  const fs::path dir = fresh_folder("device");
+  const fs::path null = dir / "null"; // the test's own node, never the system's /dev/null
+  if (::mknod(null.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) {
+    WARN("not checked: cannot make a device node here (" << std::strerror(errno) << ")");
+    return;
+  }
+  const int probe = ::open(null.c_str(), O_WRONLY);
+  if (probe < 0) {
+    WARN("not checked: the device node cannot be opened here (" << std::strerror(errno) << ")");
+    return;
+  }
+  ::close(probe);
+  for (const auto &c : output_commands()) {
+    INFO(c.name);
+    const auto r = test::merklize_cli(c.arguments(null.string()));
+    CHECK(r.status == 0);
+    struct stat status {};
+    REQUIRE(::lstat(null.c_str(), &status) == 0);
+    CHECK(S_ISCHR(status.st_mode));
+    CHECK(status.st_rdev == makedev(1, 3));
+    CHECK(others_in(dir, {"null"}).empty());
+  }
+}
+
+TEST_CASE("merklize -o /dev/stdout writes into the stream the process was given",
+          "[cli][outputs]") {
+  for (const auto &c : output_commands()) {
+    INFO(c.name);
+    std::string command = test::merklize_word();
+    for (const auto &a : c.arguments("/dev/stdout"))
+      command += " " + test::sh_quote(a);
+    const auto piped = test::run_shell(command + " | cat");
+    CHECK(piped.status == 0);
+    CHECK(piped.out == c.expected);
+    const auto to_file = test::merklize_cli(c.arguments("/dev/stdout"));
+    CHECK(to_file.status == 0);
+    CHECK(to_file.out == c.expected);
+  }
+}
+
+TEST_CASE("merklize -o removes the temporary files of writers that have ended", "[cli][outputs]") {
+  const fs::path dir = fresh_folder("stale");
+  // Linux pids stay below 2^22: 4194399 is a process that is gone; this one is alive.
+  const std::string dead = "out.tmp-4194399-0",
+                    alive = "out.tmp-" + std::to_string(::getpid()) + "-0";
+  for (const auto &name : {dead, alive})
+    test::write_text("outputs-stale/" + name, "a write cut short");
+  const auto r =
+      test::merklize_cli({"proof", "-i", "3", "-o", (dir / "out").string(), leaves_file()});
+  CHECK(r.status == 0);
+  CHECK(!fs::exists(dir / dead));
+  CHECK(fs::exists(dir / alive)); // may be a write in progress
+  CHECK(others_in(dir, {"out", alive}).empty());
+}
+
+TEST_CASE("merklize -o onto a regular file replaces it whole and leaves no temporary file",
+          "[cli][outputs]") {
+  for (const auto &c : output_commands()) {
+    INFO(c.name);
+    const fs::path dir = fresh_folder(std::string("regular-") + c.name);
+    test::write_text("outputs-regular-" + std::string(c.name) + "/out", "old\n");
+    const auto r = test::merklize_cli(c.arguments((dir / "out").string()));
+    CHECK(r.status == 0);
+    CHECK(fs::is_regular_file(fs::symlink_status(dir / "out")));
+    CHECK(test::slurp(dir / "out") == c.expected);
+    CHECK(others_in(dir, {"out"}).empty());
+  }
+}
+
+TEST_CASE("where there is no O_TMPFILE, the named temporary file is written whole and renamed",
+          "[outputs]") {
+  const fs::path dir = fresh_folder("named");
+  const std::string text = "whole\n";
+  merklize::detail::replace_through_named(dir / "out", text.data(), text.size(), {});
+  CHECK(test::slurp(dir / "out") == text);
+  CHECK(others_in(dir, {"out"}).empty());
+}
+
+TEST_CASE("a named temporary file is removed when SIGTERM ends its writer", "[outputs]") {
+  const fs::path dir = fresh_folder("terminated");
+  const fs::path temp = dir / "out.tmp-1-0";
+  // A process of its own (tests/faults/signal_helper.cpp): this one's signal handlers are Catch's.
+  const auto r = test::run_program({MERKLIZE_SIGNAL_HELPER, temp.string()});
+  INFO(r.err);
+  CHECK(r.status == -1); // ended by the signal
+  CHECK(!fs::exists(temp));
+}
