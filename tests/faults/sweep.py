@@ -67,7 +67,8 @@ def cases(full):
         Case("verify", ["verify", "{in}/proof.json", "{leaf}", "{root}"]),
         Case("consistency", ["consistency", "--old-size", "50", "-o", "{out}/c.json",
                              "{in}/leaves.bin"], outputs=["c.json"]),
-        Case("leaf-hash", ["leaf-hash", "--hash", "rfc6962", "-o", "{out}/leaves.out",
+        Case("leaf-hash", ["leaf-hash", "--hash", "rfc6962", "--entries", "lines",
+                           "-o", "{out}/leaves.out",
                            "{in}/entries.txt"], outputs=["leaves.out"]),
         Case("b3sum", ["b3sum", "{in}/small.bin", "{in}/data.bin", "{in}/large.bin"]),
         Case("b3sum (cold cache)", ["b3sum", "{in}/small.bin"], cache="cold"),
@@ -181,12 +182,19 @@ class Runner:
         counts = os.path.join(out, "counts")
         status, stdout, stderr, _, _ = self.execute(case, out, cache,
                                                     {"MERKLIZE_FAULT_COUNTS": counts})
+        if status != 0 and case.library and b"no OpenCL platform could be loaded" in stderr:
+            # NVIDIA's driver does not load into a process under AddressSanitizer: where it is
+            # the only platform, the library's cases cannot run; the commands' cases still do.
+            print("SKIPPED %s: no driver loads under AddressSanitizer here: %s" % (
+                case.name, stderr.decode().strip()[-300:]))
+            return False
         if status != 0:
             raise SystemExit("clean run of %s failed (%s): %s" % (case.name, status,
                                                                   stderr.decode()[-2000:]))
         case.expected_out = stdout
         case.expected_files = {n: open(os.path.join(out, n), "rb").read() for n in case.outputs}
         case.counts = read_counts(counts)[0]
+        return True
 
     def snapshot(self, folder):
         files = {}
@@ -346,7 +354,7 @@ def main():
     shutil.rmtree(runner.work, ignore_errors=True)
     make_inputs(runner.inputs)
     all_cases = [c for c in cases(args.full) if not args.only or c.name.startswith(args.only)]
-    prepare(runner, all_cases)
+    all_cases = prepare(runner, all_cases)
     jobs = [job for case in all_cases for job in plan(case, args)]
     results = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
@@ -367,7 +375,8 @@ def main():
 
 
 def prepare(runner, all_cases):
-    """The warm cache, the proof `verify` checks, then each case's clean run."""
+    """The warm cache, the proof `verify` checks, then each case's clean run: the cases that
+    can run."""
     os.makedirs(runner.warm, exist_ok=True)
     for i, case in enumerate(all_cases):
         out = runner.fresh_dir("warm-%d" % i)
@@ -386,8 +395,7 @@ def prepare(runner, all_cases):
     runner.fields["root"] = root.decode().strip()
     if status != 0 or '"index":5' not in proof:
         raise SystemExit("cannot make the proof that verify checks")
-    for i, case in enumerate(all_cases):
-        runner.clean_run(case, i)
+    return [case for i, case in enumerate(all_cases) if runner.clean_run(case, i)]
 
 
 if __name__ == "__main__":
