@@ -116,7 +116,9 @@ private:
 class build_error : public opencl_error {
 public:
   build_error(cl_int code, const std::string &log)
-      : opencl_error(code, "clBuildProgram", "kernel build log:\n" + log), log_(log) {}
+      : opencl_error(code, "clBuildProgram",
+                     log.empty() ? "the driver wrote no build log" : "kernel build log:\n" + log),
+        log_(log) {}
   const std::string &log() const noexcept { return log_; }
 
 private:

@@ -58,6 +58,7 @@ def cases(full):
         Case("root (cold cache)", root, cache="cold"),
         Case("root --leaf-size", ["root", "--leaf-size", "4096", "{in}/data.bin"]),
         Case("root --format", ["root", "--format", "dm-verity", "--hash-output", "{out}/hash.img",
+                               "--salt", "5a" * 32, "--uuid", "0b2e5d1c-7f4a-4c3e-9d8b-6a1f2e3d4c5b",
                                "{in}/data.bin"], outputs=["hash.img"]),
         Case("root --arity", ["root", "--arity", "4", "{in}/leaves.bin"]),
         Case("proof", ["proof", "--index", "5", "-o", "{out}/proof.json", "{in}/leaves.bin"],

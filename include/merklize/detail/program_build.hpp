@@ -31,7 +31,9 @@ inline std::string build_logs(const cl::Program &program, const cl::Context &con
     std::string name, log;
     device.getInfo(CL_DEVICE_NAME, &name);
     program.getBuildInfo(device, CL_PROGRAM_BUILD_LOG, &log);
-    logs += "--- " + name + " ---\n" + log + "\n";
+    // An empty log says nothing: the message stays one line (a failed allocation has none).
+    if (log.find_first_not_of(" \t\r\n", 0) != std::string::npos)
+      logs += "--- " + name + " ---\n" + log + "\n";
   }
   return logs;
 }
