@@ -57,7 +57,7 @@ def cases(full):
         Case("root", root),
         Case("root (cold cache)", root, cache="cold"),
         Case("root --leaf-size", ["root", "--leaf-size", "4096", "{in}/data.bin"]),
-        Case("root --format", ["root", "--format", "dm-verity", "--hash-output", "{out}/hash.img",
+        Case("root --format", ["root", "--format", "dm-verity", "--hash-output", "hash.img",
                                "--salt", "5a" * 32, "--uuid", "0b2e5d1c-7f4a-4c3e-9d8b-6a1f2e3d4c5b",
                                "{in}/data.bin"], outputs=["hash.img"]),
         Case("root --arity", ["root", "--arity", "4", "{in}/leaves.bin"]),
