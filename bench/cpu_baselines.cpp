@@ -6,6 +6,7 @@
 
 #include <merklize/blake3.hpp>
 
+#include <openssl/evp.h>
 #include <openssl/sha.h>
 
 #include <algorithm>
@@ -46,6 +47,33 @@ void openssl_sha256(std::uint8_t *out, const std::uint8_t *in, std::uint64_t cou
 
 void openssl_rfc6962(std::uint8_t *out, const std::uint8_t *in, std::uint64_t count) {
   openssl_layer(out, in, count, merklize::rfc6962_node_prefix);
+}
+
+// OpenSSL's digest of that name (SHA3-256; KECCAK-256 from OpenSSL 3.2 on), or null.
+const EVP_MD *openssl_md(const char *name) {
+  static const EVP_MD *sha3 = EVP_MD_fetch(nullptr, "SHA3-256", nullptr);
+  static const EVP_MD *keccak = EVP_MD_fetch(nullptr, "KECCAK-256", nullptr);
+  return std::string(name) == "SHA3-256" ? sha3 : keccak;
+}
+
+// HASH(left || right) of each block through EVP, its context reused.
+void openssl_evp_layer(const EVP_MD *md, std::uint8_t *out, const std::uint8_t *in,
+                       std::uint64_t count) {
+  EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+  for (std::uint64_t i = 0; i < count; ++i) {
+    EVP_DigestInit_ex(ctx, md, nullptr);
+    EVP_DigestUpdate(ctx, in + 64 * i, 64);
+    EVP_DigestFinal_ex(ctx, out + 32 * i, nullptr);
+  }
+  EVP_MD_CTX_free(ctx);
+}
+
+void openssl_sha3_256(std::uint8_t *out, const std::uint8_t *in, std::uint64_t count) {
+  openssl_evp_layer(openssl_md("SHA3-256"), out, in, count);
+}
+
+void openssl_keccak256(std::uint8_t *out, const std::uint8_t *in, std::uint64_t count) {
+  openssl_evp_layer(openssl_md("KECCAK-256"), out, in, count);
 }
 
 #if defined(MERKLIZE_BENCH_BLAKE3_C)
@@ -91,6 +119,10 @@ std::vector<cpu_baseline> cpu_baselines(merklize::hash_kind hash) {
   std::vector<cpu_baseline> all;
   if (hash == merklize::hash_kind::sha256) all.push_back({"OpenSSL", openssl_sha256});
   if (hash == merklize::hash_kind::rfc6962) all.push_back({"OpenSSL", openssl_rfc6962});
+  if (hash == merklize::hash_kind::sha3_256 && openssl_md("SHA3-256"))
+    all.push_back({"OpenSSL", openssl_sha3_256});
+  if (hash == merklize::hash_kind::keccak256 && openssl_md("KECCAK-256"))
+    all.push_back({"OpenSSL", openssl_keccak256});
 #if defined(MERKLIZE_BENCH_BLAKE3_C)
   if (hash == merklize::hash_kind::blake3) all.push_back({"BLAKE3 hash_many", blake3_many});
 #endif
@@ -115,6 +147,8 @@ std::string missing_baselines(merklize::hash_kind hash) {
 #endif
   if (hash == merklize::hash_kind::blake3_parent)
     missing += "blake3-parent: no CPU baseline (BLAKE3's own parent nodes; time --hash=blake3). ";
+  if (hash == merklize::hash_kind::keccak256 && !openssl_md("KECCAK-256"))
+    missing += "OpenSSL's KECCAK-256: OpenSSL 3.2 or later (this one has SHA3-256 only). ";
   return missing;
 }
 

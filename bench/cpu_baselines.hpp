@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The CPU baselines of merklize_bench: the same tree computed on the host's cores by the code a
 // user would otherwise run, so that a row says whether merklize pays on this machine:
-//   OpenSSL   SHA-256 of each node (sha256; rfc6962 with its 0x01 prefix), always built;
+//   OpenSSL   SHA-256 of each node (sha256; rfc6962 with its 0x01 prefix), always built; SHA3-256
+//             (sha3-256) and, from OpenSSL 3.2 on, KECCAK-256 (keccak256) through EVP;
 //   BLAKE3    the official C library's blake3_hash_many, its SIMD many-inputs path (blake3 nodes),
 //             where its sources were found at configure time (bench/CMakeLists.txt);
 //   hashtree  the hashtree library's SHA-256 layer (sha256 nodes), where it is installed.

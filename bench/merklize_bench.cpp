@@ -10,7 +10,7 @@
 //   pinned_nodes/K  leaves in library-pinned memory, every internal node into pinned memory
 //   pinned_root/K   the same, root only
 //   cpu_<name>/K    the CPU baselines (cpu_baselines.hpp): the same tree on all the host's cores
-//                   by OpenSSL (sha256, rfc6962), BLAKE3's hash_many (blake3) or hashtree
+//                   by OpenSSL (sha256, rfc6962, sha3-256), BLAKE3's hash_many (blake3) or hashtree
 //                   (sha256), where built; host clock, each root checked against the device's
 // Every row's label names the node hash (--hash=NAME, default blake3). On CPU devices a host
 // build that keeps every level runs in place in host memory, with no copies (config::zero_copy):
@@ -289,7 +289,8 @@ Rows (each row's label names the node hash):
   pinned_nodes/K   page-locked leaves in, every internal node into page-locked memory
   pinned_root/K    the same, root only
   cpu_<name>/K     the CPU baselines on --threads threads, each root checked against the device's:
-                   OpenSSL SHA-256 (--hash=sha256, rfc6962), BLAKE3's hash_many (--hash=blake3,
+                   OpenSSL SHA-256 (--hash=sha256, rfc6962) and SHA3-256 (--hash=sha3-256;
+                   KECCAK-256 from OpenSSL 3.2), BLAKE3's hash_many (--hash=blake3,
                    where its C sources were found at configure time: -DMERKLIZE_BLAKE3_C_DIR=DIR
                    or Debian's librust-blake3-dev), hashtree (--hash=sha256, where installed)
 Then a table per size, and which paths beat the best CPU baseline.
@@ -297,7 +298,7 @@ Then a table per size, and which paths beat the best CPU baseline.
 merklize_bench's flags:
   --min_log2=K --max_log2=K  sizes 2^K (default 2^10 to 2^25 on a GPU, 2^20 elsewhere)
   --hash=NAME                node hash of every tree: blake3 (default), blake3-parent, sha256,
-                             rfc6962
+                             rfc6962, keccak256, sha3-256
   --threads=N                threads of the CPU baselines (default: every core, here )";
 
 const char *own_flags_end = R"()

@@ -24,6 +24,7 @@
 
 #include "cpu_baselines.hpp"
 #include "flags.hpp"
+#include "tree_timing.hpp"
 
 #include <benchmark/benchmark.h>
 #include <openssl/crypto.h>
@@ -33,7 +34,6 @@
 #include <cstring>
 #include <iostream>
 #include <map>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -44,21 +44,8 @@ cl::Device &bench_device() {
   return device;
 }
 
-// Random bytes, generated once and shared by every row (prefixes of it).
-const std::uint8_t *random_input(std::size_t bytes) {
-  static std::vector<std::uint8_t> data;
-  if (data.size() < bytes) {
-    std::mt19937_64 engine(42);
-    data.resize(bytes);
-    for (std::size_t i = 0; i + 8 <= bytes; i += 8) {
-      const std::uint64_t word = engine();
-      std::memcpy(data.data() + i, &word, 8);
-    }
-  }
-  return data.data();
-}
-
 using bench::openssl_layer; // cpu_baselines.hpp
+using bench::random_input;  // tree_timing.hpp
 
 // The root of 2^k leaves, one layer at a time (a power of two: no lone node, either shape).
 merklize::digest openssl_tree_root(const std::uint8_t *leaves, std::uint64_t leaf_count,
@@ -164,18 +151,7 @@ void tree_of(benchmark::State &state, merklize::hash_kind hash) {
   const cl::Buffer in = d.upload(leaves, n * 32);
   const std::uint64_t out_nodes = merklize::merkleizer::output_node_count(n);
   const cl::Buffer out(d.context, CL_MEM_READ_WRITE, out_nodes * 32);
-  double kernel_s = 0, span_s = 0;
-  for (auto _ : state) {
-    const auto events = m.enqueue_build(in, n, out);
-    events.back().wait();
-    const double s = merklize::events_ms(events) * 1e-3;
-    state.SetIterationTime(s);
-    kernel_s += s;
-    cl_ulong first = 0, last = 0;
-    events.front().getProfilingInfo(CL_PROFILING_COMMAND_START, &first);
-    events.back().getProfilingInfo(CL_PROFILING_COMMAND_END, &last);
-    span_s += static_cast<double>(last - first) * 1e-9;
-  }
+  const auto [kernel_s, span_s] = bench::time_builds(state, m, in, n, out);
   const auto &openssl =
       openssl_once(std::string(merklize::to_string(hash)) + std::to_string(k), n - 1, [&] {
         const auto root = openssl_tree_root(leaves, n, prefix);

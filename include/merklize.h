@@ -85,8 +85,8 @@ MERKLIZE_API const char *merklize_version(void);
 MERKLIZE_API uint32_t merklize_abi_version(void);
 
 /* The names the tree configuration accepts, comma-separated: node hashes ("blake3,
- * blake3-parent,sha256,rfc6962"), shapes ("promote,zero") and leaf hashes of data blocks
- * ("sha256,blake3"). */
+ * blake3-parent,sha256,rfc6962,keccak256,sha3-256"), shapes ("promote,zero") and leaf hashes of
+ * data blocks ("sha256,blake3,keccak256,sha3-256"). */
 MERKLIZE_API const char *merklize_hash_names(void);
 MERKLIZE_API const char *merklize_shape_names(void);
 MERKLIZE_API const char *merklize_leaf_hash_names(void);
@@ -146,17 +146,17 @@ MERKLIZE_API merklize_status merklize_device_describe(const merklize_device *dev
 typedef struct merklize_tree_config {
   uint32_t size;          /* sizeof(merklize_tree_config), set by merklize_tree_config_init */
   const char *hash;       /* the node hash: "blake3" (NULL), "blake3-parent", "sha256",
-                             "rfc6962"; see merklize_hash_names() */
+                             "rfc6962", "keccak256", "sha3-256"; see merklize_hash_names() */
   const char *shape;      /* "promote" (NULL): a lone last node moves up; "zero": leaves padded
                              with zero leaves to a full tree (SSZ) */
   int32_t depth;          /* -1: the natural depth; else the root's fixed depth (shape "zero",
                              SSZ's limit): the tree of 2^depth leaves, zero leaves after N */
   uint32_t arity;         /* children per node: 2, or a power of two up to 128 for a k-ary tree
-                             (hash sha256 or blake3, no fixed depth) */
+                             (hash sha256, blake3, keccak256 or sha3-256, no fixed depth) */
   uint64_t leaf_size;     /* 0: the input is N 32-byte leaves; else it is data cut into blocks of
                              leaf_size bytes (the last one shorter), each hashed into a leaf */
-  const char *leaf_hash;  /* leaf_size only: "sha256" or "blake3"; NULL: sha256 for sha256 trees,
-                             else blake3 */
+  const char *leaf_hash;  /* leaf_size only: "sha256", "blake3", "keccak256" or "sha3-256";
+                             NULL: the tree's hash where it is one of those, else blake3 */
   const uint8_t *salt;    /* leaf_size with SHA-256 leaves only: salt_size bytes (at most 256)
                              hashed before every block */
   size_t salt_size;

@@ -11,6 +11,11 @@
 //   oracle_dump ssz N...       chunks SHA-256(i as 8 bytes little-endian); per N and limit 2^D
 //                              (D = 0..40, 2^D >= N): the list root and the branches of a few
 //                              elements, the length chunk last
+//   oracle_dump keccak N...    per N and hash (keccak256, sha3-256): the host's digest of the N
+//                              bytes (i * 7 + N) mod 256, the device's leaf of them as one data
+//                              block; for N >= 1, the trees over N leaves HASH(i as 8 bytes
+//                              little-endian) built on the device: shapes promote and zero, a
+//                              fixed depth two above the natural one, and the 4-ary trees
 #include <merklize/merklize.hpp>
 
 #include <cstdio>
@@ -122,11 +127,69 @@ void dump_ssz(std::vector<merklize::merkleizer> &by_depth, std::uint64_t n) {
   }
 }
 
+std::vector<std::uint8_t> keccak_message(std::uint64_t n) {
+  std::vector<std::uint8_t> m(n);
+  for (std::uint64_t i = 0; i < n; ++i)
+    m[i] = static_cast<std::uint8_t>(i * 7 + n);
+  return m;
+}
+
+void dump_keccak(merklize::block_hasher &h, std::uint64_t n) {
+  for (const auto hash : {merklize::hash_kind::keccak256, merklize::hash_kind::sha3_256}) {
+    const std::string name = merklize::to_string(hash);
+    const auto leaf = merklize::leaf_hash_of(hash);
+    const auto m = keccak_message(n);
+    const merklize::keccak::hasher hasher(merklize::keccak_pad_of(hash));
+    std::cout << "{\"hash\":\"" << name << "\",\"n\":" << n << ",\"host\":\""
+              << merklize::to_hex(merklize::keccak::hasher(hasher).update(m.data(), n).finalize())
+              << "\"";
+    if (n > 0) {
+      const merklize::leaf_rule rule{leaf, n, {}, false, std::nullopt};
+      const merklize::device_leaves leaves =
+          h.leaves_of(merklize::memory_reader(m.data()), 0, n, rule, "the message");
+      digest d;
+      h.queue().enqueueReadBuffer(leaves.buffer, CL_TRUE, 0, d.size(), d.data());
+      std::cout << ",\"device\":\"" << merklize::to_hex(d) << "\"";
+    }
+    std::cout << "}\n";
+    if (n == 0) continue;
+    std::vector<digest> leaves(n);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::uint8_t le[8];
+      for (int b = 0; b < 8; ++b)
+        le[b] = static_cast<std::uint8_t>(i >> (8 * b));
+      leaves[i] = merklize::keccak::hasher(hasher).update(le, sizeof le).finalize();
+    }
+    const unsigned depth = merklize::tree_layout(n).depth() + 2;
+    for (const merklize::tree_options options :
+         {merklize::tree_options{hash, merklize::shape::promote},
+          merklize::tree_options{hash, merklize::shape::zero},
+          merklize::tree_options{hash, merklize::shape::zero, depth}}) {
+      merklize::merkleizer m(h.device(), merklize::config{options});
+      const merklize::tree t = m.build(leaves.data(), n * merklize::node_bytes);
+      std::cout << "{\"hash\":\"" << name << "\",\"n\":" << n << ",\"shape\":\""
+                << merklize::to_string(options.pad)
+                << "\",\"depth\":" << (options.depth ? std::to_string(*options.depth) : "null")
+                << ",\"root\":\"" << merklize::to_hex(t.root()) << "\"}\n";
+    }
+    const cl::Buffer uploaded(h.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                              n * merklize::node_bytes, leaves.data());
+    for (const auto pad : {merklize::shape::promote, merklize::shape::zero}) {
+      const merklize::kary_options options{hash, 4, pad};
+      const auto t =
+          merklize::kary_tree_on_device(h, {uploaded, n, n * merklize::node_bytes, {}}, options);
+      std::cout << "{\"hash\":\"" << name << "\",\"n\":" << n << ",\"arity\":4,\"shape\":\""
+                << merklize::to_string(pad) << "\",\"root\":\"" << merklize::to_hex(t.root)
+                << "\"}\n";
+    }
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   try {
-    if (argc < 2) throw merklize::error("usage: oracle_dump rfc6962|ssz N...");
+    if (argc < 2) throw merklize::error("usage: oracle_dump rfc6962|ssz|keccak N...");
     const std::string what = argv[1];
     const cl::Device device = merklize::default_device();
     const cl::Context context(device);
@@ -134,12 +197,15 @@ int main(int argc, char **argv) {
     merklize::merkleizer m(device, merklize::config{{merklize::hash_kind::rfc6962}});
     std::vector<merklize::merkleizer> by_depth;
     if (what == "ssz") by_depth = ssz_merkleizers(device);
+    merklize::block_hasher h(device);
     for (int a = 2; a < argc; ++a) {
       const std::uint64_t n = std::stoull(argv[a]);
       if (what == "rfc6962")
         dump_rfc6962(queue, m, n);
       else if (what == "ssz")
         dump_ssz(by_depth, n);
+      else if (what == "keccak")
+        dump_keccak(h, n);
       else
         throw merklize::error("unknown oracle " + what);
     }

@@ -18,14 +18,16 @@ namespace test {
 
 // Every node hash of merklize: a new one added here is covered by every proof test.
 inline std::vector<merklize::hash_kind> all_hash_kinds() {
-  return {merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
-          merklize::hash_kind::sha256, merklize::hash_kind::rfc6962};
+  return {merklize::hash_kind::blake3,    merklize::hash_kind::blake3_parent,
+          merklize::hash_kind::sha256,    merklize::hash_kind::rfc6962,
+          merklize::hash_kind::keccak256, merklize::hash_kind::sha3_256};
 }
 
 // The node hashes that have shape zero (and so fixed depths): all but rfc6962.
 inline std::vector<merklize::hash_kind> padded_hash_kinds() {
   return {merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
-          merklize::hash_kind::sha256};
+          merklize::hash_kind::sha256, merklize::hash_kind::keccak256,
+          merklize::hash_kind::sha3_256};
 }
 
 // Every hash with every shape it has.

@@ -5,6 +5,7 @@
 #include "format_oracles.hpp"
 
 #include <merklize/block_leaves.hpp>
+#include <merklize/kary.hpp>
 #include <merklize/reference.hpp>
 
 using Catch::Matchers::Contains;
@@ -15,6 +16,13 @@ test::run_result merklize_root(std::vector<std::string> args, const std::string 
   args.insert(args.begin(),
               {MERKLIZE_CLI, "root", "--device", merklize::device_name(test::test_device())});
   return test::run_program(args, stdin_file);
+}
+
+// `count` 32-byte leaves from `bytes`.
+std::vector<merklize::digest> digests_of(const std::uint8_t *bytes, std::size_t count) {
+  std::vector<merklize::digest> leaves(count);
+  std::memcpy(leaves.data(), bytes, count * merklize::node_bytes);
+  return leaves;
 }
 
 } // namespace
@@ -157,6 +165,46 @@ TEST_CASE("merklize root --leaf-size: the tree over the blocks' leaves", "[block
                                                   merklize::tree_options{})
                              .root()) +
             "\n");
+}
+
+TEST_CASE("merklize root --hash and --leaf-hash keccak256 and sha3-256", "[block-cli][keccak]") {
+  const auto data = test::random_bytes(10000);
+  const auto file = test::write_file("cli-keccak.data", data);
+  const auto root_of = [](const std::vector<merklize::digest> &leaves,
+                          const merklize::tree_options &options) {
+    return merklize::to_hex(merklize::reference_tree(leaves.data(),
+                                                     leaves.size() * merklize::node_bytes, options)
+                                .root()) +
+           "\n";
+  };
+  for (const auto hash : {merklize::hash_kind::keccak256, merklize::hash_kind::sha3_256}) {
+    const std::string name = merklize::to_string(hash);
+    INFO(name);
+    // Data as 32-byte leaves, both shapes and a fixed depth.
+    const auto leaves = digests_of(data.data(), 312);
+    const auto leaf_file =
+        test::write_file("cli-keccak.leaves", {data.begin(), data.begin() + 312 * 32});
+    CHECK(merklize_root({"--hash", name, leaf_file.string()}).out == root_of(leaves, {hash}));
+    CHECK(
+        merklize_root({"--hash", name, "--pad", "zero", "--depth", "12", leaf_file.string()}).out ==
+        root_of(leaves, {hash, merklize::shape::zero, 12}));
+    // Leaves from data blocks: the tree's own hash by default, a block size around the rate.
+    const merklize::leaf_rule own{merklize::leaf_hash_of(hash), 137, {}, false, std::nullopt};
+    CHECK(merklize_root({"--hash", name, "--leaf-size", "137", file.string()}).out ==
+          root_of(merklize::block_leaves(own, data.data(), data.size()), {hash}));
+    // --leaf-hash under a tree of another hash.
+    const merklize::leaf_rule leaf{merklize::leaf_hash_of(hash), 136, {}, false, std::nullopt};
+    CHECK(merklize_root({"--leaf-size", "136", "--leaf-hash", name, file.string()}).out ==
+          root_of(merklize::block_leaves(leaf, data.data(), data.size()), {}));
+    // A k-ary tree: each node the hash of its 4 children's 128 bytes.
+    const merklize::kary_options kary{hash, 4, merklize::shape::promote};
+    CHECK(merklize_root({"--hash", name, "--arity", "4", leaf_file.string()}).out ==
+          merklize::to_hex(merklize::kary_root(leaves, kary)) + "\n");
+    const auto salted =
+        merklize_root({"--leaf-size", "64", "--leaf-hash", name, "--salt", "00", file.string()});
+    CHECK(salted.status == 2);
+    CHECK_THAT(salted.err, Contains("takes no prefix"));
+  }
 }
 
 TEST_CASE("merklize root --format and --leaf-size: mistakes are refused with exit status 2",

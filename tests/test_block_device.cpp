@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // Leaves hashed from data blocks on the device (block_hasher.hpp) and the trees built from them
 // (block_tree.hpp), against the host references (block_leaves.hpp, formats/*.hpp) at awkward
-// sizes: device buffers into poisoned outputs, files and pipes streamed in several pieces.
+// sizes: device buffers into poisoned outputs, files and pipes streamed in several pieces. Keccak
+// leaves also against OpenSSL's SHA3-256 and the published vectors, and keccak.cl's
+// permutation-only kernel against the host permutation.
 #include "block_helpers.hpp"
 #include "format_oracles.hpp"
 #include "pipe_input.hpp"
 
 #include <merklize/block_tree.hpp>
+
+#include <openssl/evp.h>
+
+#include <cstring>
 
 using Catch::Matchers::Contains;
 
@@ -79,17 +85,102 @@ TEST_CASE("device BLAKE3 block leaves and chunk chaining values match the host's
         merklize::bao_chunk_cvs(data.data(), data.size()));
 }
 
+TEST_CASE("device Keccak-256 and SHA3-256 block leaves match the host's and OpenSSL's",
+          "[block-leaves][keccak]") {
+  // Block sizes around the rate (136) and its multiples, data aligned to 4 bytes and not.
+  for (auto hash : {merklize::leaf_hash::keccak256, merklize::leaf_hash::sha3_256})
+    for (std::uint64_t block :
+         {1u, 7u, 8u, 63u, 64u, 135u, 136u, 137u, 271u, 272u, 273u, 1000u, 4096u})
+      for (std::uint64_t in_offset : {0u, 3u, 4u})
+        for (bool pad : {false, true}) {
+          const merklize::leaf_rule rule{hash, block, {}, pad, std::nullopt};
+          const auto data = test::random_bytes(block * 3 + block / 2 + 1);
+          INFO(merklize::to_string(hash)
+               << " L " << block << ", offset " << in_offset << ", zero_pad " << pad);
+          const auto got = device_leaves(rule, data, in_offset);
+          CHECK(got == merklize::block_leaves(rule, data.data(), data.size()));
+          if (hash != merklize::leaf_hash::sha3_256 || pad) continue;
+          for (std::size_t i = 0; i < got.size(); ++i) { // OpenSSL's SHA3-256, an outside oracle
+            const std::size_t at = i * block, len = std::min<std::size_t>(block, data.size() - at);
+            merklize::digest want;
+            unsigned int length = 0;
+            EVP_Digest(data.data() + at, len, want.data(), &length, EVP_sha3_256(), nullptr);
+            CHECK(got[i] == want);
+          }
+        }
+}
+
+TEST_CASE("device Keccak block leaves at awkward block counts", "[block-leaves][keccak]") {
+  // 1, 2, 3 blocks and around the block hasher's work-group size, the last block whole or short.
+  const std::uint64_t wg = hasher().work_group_size();
+  for (auto hash : {merklize::leaf_hash::keccak256, merklize::leaf_hash::sha3_256})
+    for (std::uint64_t block : {1u, 136u, 137u, 272u})
+      for (std::uint64_t count :
+           {std::uint64_t(1), std::uint64_t(2), std::uint64_t(3), wg - 1, wg, wg + 1, 2 * wg + 1})
+        for (std::uint64_t short_by : {std::uint64_t(0), block / 2}) {
+          if (count == 0) continue;
+          const merklize::leaf_rule rule{hash, block, {}, false, std::nullopt};
+          const auto data = test::random_bytes(count * block - short_by);
+          INFO(merklize::to_string(hash) << " L " << block << ", " << count << " blocks, the last "
+                                         << short_by << " bytes short");
+          const auto got = device_leaves(rule, data);
+          REQUIRE(got.size() == count);
+          CHECK(got == merklize::block_leaves(rule, data.data(), data.size()));
+        }
+}
+
+TEST_CASE("device Keccak leaves of the published vectors' messages", "[block-leaves][keccak]") {
+  const json::value v = json::parse_file(test::vector_path("keccak_sha3_256_vectors.json"));
+  for (const auto &c : v["vectors"].items) {
+    const auto input = merklize::from_hex(c["input_hex"].str);
+    if (input.empty()) continue; // a block has at least one byte
+    const auto hash =
+        c["alg"].str == "SHA3-256" ? merklize::leaf_hash::sha3_256 : merklize::leaf_hash::keccak256;
+    INFO(c["alg"].str << ": " << c["name"].str);
+    const merklize::leaf_rule rule{hash, input.size(), {}, false, std::nullopt};
+    CHECK(merklize::to_hex(device_leaves(rule, input).at(0)) == c["digest"].str);
+  }
+}
+
+TEST_CASE("the Keccak permutation-only kernel permutes as the host does", "[keccak]") {
+  auto &h = hasher();
+  const auto spec = merklize::detail::keccak_program();
+  const cl::Program program = merklize::detail::tuned_program(h.context(), h.device(), spec);
+  cl::Kernel kernel(program, "keccak_permutations");
+  const std::size_t items = 100;
+  for (cl_uint count : {0u, 1u, 3u}) {
+    const cl::Buffer out = test::poisoned_buffer(h.context(), h.queue(), items * 8);
+    kernel.setArg(0, out);
+    kernel.setArg(1, count);
+    h.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(items));
+    const auto folds = test::read_buffer(h.queue(), out, items * 8);
+    for (std::size_t i = 0; i < items; ++i) {
+      merklize::keccak::state a;
+      for (std::size_t k = 0; k < a.size(); ++k)
+        a[k] = i * 0x9E3779B97F4A7C15u + k;
+      for (cl_uint n = 0; n < count; ++n)
+        merklize::keccak::permute(a);
+      std::uint64_t fold = 0, got = 0;
+      for (const std::uint64_t lane : a)
+        fold ^= lane;
+      std::memcpy(&got, folds.data() + 8 * i, 8);
+      INFO(count << " permutations, work-item " << i);
+      CHECK(got == fold);
+    }
+  }
+}
+
 TEST_CASE("trees over block leaves from files and pipes in several pieces", "[block-leaves]") {
   auto &h = hasher();
   h.set_piece_target(8192); // a few blocks a piece
   for (std::uint64_t size : {1u, 4095u, 4096u, 4097u, 40000u, 100000u})
-    for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3})
+    for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3,
+                      merklize::hash_kind::keccak256, merklize::hash_kind::sha3_256})
       for (auto pad : {merklize::shape::promote, merklize::shape::zero}) {
         const auto data = test::random_bytes(size);
         merklize::leaf_rule rule;
         rule.block_bytes = 1000;
-        rule.hash = hash == merklize::hash_kind::sha256 ? merklize::leaf_hash::sha256
-                                                        : merklize::leaf_hash::blake3;
+        rule.hash = merklize::leaf_hash_of(hash);
         const merklize::tree_options options{hash, pad};
         const auto leaves = merklize::block_leaves(rule, data.data(), data.size());
         const auto expected =

@@ -124,6 +124,29 @@ TEST_CASE("merklize proof --leaf-size prints the host's proof of a block's leaf,
   }
 }
 
+TEST_CASE("merklize proof --leaf-size with Keccak-256 and SHA3-256 leaves and nodes",
+          "[block-cli][proof][keccak]") {
+  const auto data = data_of(9);
+  const auto file = test::write_file("block-proof-keccak.data", data).string();
+  for (const auto hash : {merklize::hash_kind::keccak256, merklize::hash_kind::sha3_256})
+    for (const auto pad : {merklize::shape::promote, merklize::shape::zero}) {
+      const merklize::leaf_rule rule{
+          merklize::leaf_hash_of(hash), block_bytes, {}, false, std::nullopt};
+      const auto leaves = merklize::block_leaves(rule, data.data(), data.size());
+      const merklize::tree_options options(hash, pad);
+      const auto t =
+          merklize::reference_tree(leaves.data(), leaves.size() * merklize::node_bytes, options);
+      const args tree = {
+          "--hash",      name_of(hash), "--pad",       name_of(pad),
+          "--leaf-size", "100",         "--leaf-hash", merklize::to_string(rule.hash)};
+      INFO(name_of(hash) << " " << name_of(pad));
+      const std::string root = printed_root(tree, file, t.root());
+      for (const std::uint64_t index : indices_of(leaves.size()))
+        check_proof(tree, file, index, merklize::to_json(merklize::prove(t, index)), leaves[index],
+                    root);
+    }
+}
+
 TEST_CASE("merklize proof --leaf-size with a fixed depth", "[block-cli][proof]") {
   const auto data = data_of(9);
   const auto file = test::write_file("block-proof-depth.data", data).string();

@@ -134,7 +134,8 @@ std::vector<digest> subproof(const std::vector<digest> &leaves, std::uint64_t m,
 }
 
 const merklize::hash_kind consistency_hashes[] = {
-    merklize::hash_kind::rfc6962, merklize::hash_kind::sha256, merklize::hash_kind::blake3};
+    merklize::hash_kind::rfc6962, merklize::hash_kind::sha256, merklize::hash_kind::blake3,
+    merklize::hash_kind::keccak256, merklize::hash_kind::sha3_256};
 
 } // namespace
 

@@ -45,7 +45,8 @@ int main() {
   int failures = 0;
   for (auto pad : {merklize::shape::promote, merklize::shape::zero})
     for (auto hash : {merklize::hash_kind::blake3, merklize::hash_kind::blake3_parent,
-                      merklize::hash_kind::sha256}) {
+                      merklize::hash_kind::sha256, merklize::hash_kind::keccak256,
+                      merklize::hash_kind::sha3_256}) {
       std::vector<std::pair<std::string, merklize::merkleizer>> merkleizers;
       for (const auto &[name, cfg] : configs({hash, pad}))
         merkleizers.emplace_back(name, merklize::merkleizer(gpu, cfg));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // k-ary trees built on the device (kary_device.hpp) against the host reference (kary.hpp): every
-// level, every shape, both hashes, arities 2 to 128 at sizes around their boundaries, from leaves
+// level, every shape, every hash, arities 2 to 128 at sizes around their boundaries, from leaves
 // as given (files, pipes) and from data blocks; and the proofs read from the tree on the device,
 // bit for bit the host's.
 #include "block_helpers.hpp"
@@ -27,7 +27,8 @@ TEST_CASE("k-ary trees on the device match the host's, every level", "[kary]") {
     for (std::uint64_t n :
          {std::uint64_t(1), std::uint64_t(2), std::uint64_t(k) - 1, std::uint64_t(k),
           std::uint64_t(k) + 1, std::uint64_t(k) * k + 1, std::uint64_t(1000)})
-      for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3})
+      for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3,
+                        merklize::hash_kind::keccak256, merklize::hash_kind::sha3_256})
         for (auto pad : {merklize::shape::promote, merklize::shape::zero}) {
           const merklize::kary_options options{hash, k, pad};
           const auto bytes = test::random_bytes(n * merklize::node_bytes);

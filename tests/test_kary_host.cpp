@@ -32,7 +32,8 @@ merklize::digest node_of(const merklize::kary_options &o, std::vector<merklize::
 } // namespace
 
 TEST_CASE("k-ary trees of arity 2 are merklize's binary trees", "[kary]") {
-  for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3})
+  for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3,
+                    merklize::hash_kind::keccak256, merklize::hash_kind::sha3_256})
     for (auto pad : {merklize::shape::promote, merklize::shape::zero})
       for (std::uint64_t n : {1u, 2u, 3u, 5u, 8u, 13u, 64u, 100u}) {
         const auto leaves = random_leaves(n);

@@ -145,6 +145,18 @@ TEST_CASE("rfc6962 trees get the SHA-256 kernel choice and no lanes", "[launch-p
   CHECK(settings(pocl_cpu(16), rfc6962).lanes == 1);
 }
 
+TEST_CASE("Keccak trees get SHA-256's kernel choice, not BLAKE3's, and no lanes",
+          "[launch-plan][keccak]") {
+  const merklize::config sha256{{merklize::hash_kind::sha256}};
+  for (const auto hash : {merklize::hash_kind::keccak256, merklize::hash_kind::sha3_256}) {
+    const merklize::config keccak{{hash}};
+    CHECK(plan(h200(), keccak, std::uint64_t(1) << 25) ==
+          plan(h200(), sha256, std::uint64_t(1) << 25));
+    CHECK(plan(h200(), keccak, 1000) == plan(h200(), sha256, 1000));
+    CHECK(settings(pocl_cpu(16), keccak).lanes == 1);
+  }
+}
+
 TEST_CASE("PoCL hashes BLAKE3 nodes in vector lanes, one level a launch", "[launch-plan]") {
   for (unsigned width : {4u, 8u, 16u}) {
     const auto s = settings(pocl_cpu(width), {});

@@ -156,6 +156,11 @@ TEST_CASE("merkle_level matches the host node hash: rfc6962", "[level-kernel][rf
   check_level_kernel(merklize::hash_kind::rfc6962, GENERATE(3, 32));
 }
 
+TEST_CASE("merkle_level matches the host node hash: keccak256 and sha3-256",
+          "[level-kernel][keccak]") {
+  check_level_kernel(GENERATE(merklize::hash_kind::keccak256, merklize::hash_kind::sha3_256), 32);
+}
+
 TEST_CASE("level_kernel = level builds the reference trees, device buffers, in place and streamed",
           "[level-kernel]") {
   const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));

@@ -201,6 +201,11 @@ TEST_CASE("merkle_levels matches the host node hash: rfc6962", "[levels-kernel][
   check_levels_kernel(merklize::hash_kind::rfc6962, GENERATE(3, 8));
 }
 
+TEST_CASE("merkle_levels matches the host node hash: keccak256 and sha3-256",
+          "[levels-kernel][keccak]") {
+  check_levels_kernel(GENERATE(merklize::hash_kind::keccak256, merklize::hash_kind::sha3_256), 8);
+}
+
 TEST_CASE("level_kernel = levels builds the reference trees, device buffers, in place and "
           "streamed",
           "[levels-kernel]") {

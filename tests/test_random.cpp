@@ -67,3 +67,28 @@ TEST_CASE("every kernel variant matches the host reference", "[random][variants]
     }
   }
 }
+
+TEST_CASE("Keccak trees around the work-group size match the host reference in every level kernel",
+          "[random][work-group][keccak]") {
+  const auto hash = GENERATE(merklize::hash_kind::keccak256, merklize::hash_kind::sha3_256);
+  const auto pad = GENERATE(merklize::shape::promote, merklize::shape::zero);
+  // Keccak has no lanes kernel: merkle_subtree (fused), merkle_level and merkle_levels serve it.
+  for (const auto kind : {merklize::level_kernel_kind::subtree, merklize::level_kernel_kind::level,
+                          merklize::level_kernel_kind::levels})
+    for (std::size_t wg : {3, 32}) {
+      merklize::config cfg{{hash, pad}};
+      cfg.level_kernel = kind;
+      cfg.lanes = 1;
+      cfg.work_group_size = wg;
+      merklize::merkleizer m(test::test_device(), cfg);
+      for (std::uint64_t base : {wg, 2 * wg, 8 * wg})
+        for (std::uint64_t n : {base - 1, base, base + 1}) {
+          INFO(merklize::to_string(hash) << " " << merklize::to_string(pad) << " kernel "
+                                         << int(kind) << " work-group " << wg << " n=" << n);
+          const auto leaves = test::random_bytes(n * 32);
+          const auto expected = merklize::reference_tree(leaves.data(), leaves.size(), cfg.tree);
+          REQUIRE(test::device_tree(m, leaves) == test::device_nodes_of(expected));
+          REQUIRE(m.build(leaves) == expected);
+        }
+    }
+}

@@ -214,8 +214,7 @@ merklize::leaf_rule leaf_rule_of(const leaf_block_arguments &blocks, merklize::h
                                  const std::string &command) {
   merklize::leaf_rule rule;
   rule.block_bytes = *blocks.leaf_size;
-  rule.hash = tree_hash == merklize::hash_kind::sha256 ? merklize::leaf_hash::sha256
-                                                       : merklize::leaf_hash::blake3;
+  rule.hash = merklize::leaf_hash_of(tree_hash);
   if (blocks.leaf_hash)
     rule.hash =
         options_checked([&] { return merklize::parse_leaf_hash(*blocks.leaf_hash); }, command);

@@ -119,7 +119,8 @@ CLI::Option *add_leaf_block_options(CLI::App &c, leaf_block_arguments &args,
                  "FILE is data: leaf i is the hash of its bytes [i L, (i + 1) L), "
                  "the last block shorter");
   add_text(c, "--leaf-hash", args.leaf_hash, "H",
-           "with --leaf-size: sha256 or blake3 (default: sha256 for --hash sha256, else blake3)")
+           "with --leaf-size: sha256, blake3, keccak256 or sha3-256 (default: the --hash of that "
+           "name, else blake3)")
       ->needs(leaf_size);
   add_text(c, "--salt", args.salt, "HEX", salt_users);
   return leaf_size;
@@ -163,10 +164,11 @@ void add_block_options(CLI::App &c, block_arguments &args) {
   add_text(c, "--outboard", args.outboard, "FILE",
            "bao-outboard: write the outboard (docs/FORMATS.md) to FILE")
       ->needs(format);
-  const auto arity = add_parsed(c, "--arity", args.arity, parse_count, "K",
-                                "a k-ary tree: each node the hash of K children (a power of two "
-                                "from 2 to 128), --hash sha256 or blake3, --pad promote or zero; "
-                                "over FILE's leaves, or with --leaf-size its blocks'");
+  const auto arity =
+      add_parsed(c, "--arity", args.arity, parse_count, "K",
+                 "a k-ary tree: each node the hash of K children (a power of two from 2 to "
+                 "128), --hash sha256, blake3, keccak256 or sha3-256, --pad promote or zero; "
+                 "over FILE's leaves, or with --leaf-size its blocks'");
   arity->excludes(format)->excludes(c.get_option("--depth"));
   leaf_size->excludes(format);
   for (const char *tree_option : {"--hash", "--pad", "--depth"})
@@ -285,14 +287,14 @@ command_runner add_consistency(CLI::App &app) {
       "(\"old tree head: M leaves, root HEX\", then \"new tree head: N leaves, root HEX\"), then "
       "the consistency proof (RFC 9162 2.1.4) that the first is a prefix of the second, as one "
       "line of JSON (docs/PROOFS.md).",
-      "Shape promote: hashes rfc6962, sha256 and blake3 (not blake3-parent). With -o the proof "
-      "goes to PROOF and stdout holds the two heads.");
+      "Shape promote: hashes rfc6962, sha256, blake3, keccak256 and sha3-256 (not "
+      "blake3-parent). With -o the proof goes to PROOF and stdout holds the two heads.");
   add_parsed(c, "--old-size", args->old_size, parse_count, "M",
              "the leaves (with --log: entries) of the old tree, 0 to FILE's count")
       ->required();
   add_parsed(c, "--hash", args->hash, parse_hash, "H",
              "node hash over FILE's N x 32 bytes of leaves: rfc6962 (default: consistency "
-             "proofs are RFC 9162's, a log's), sha256 or blake3");
+             "proofs are RFC 9162's, a log's), sha256, blake3, keccak256 or sha3-256");
   add_device(c, args->device);
   add_output(c, args->output, "PROOF");
   add_progress(c, args->progress);

@@ -24,7 +24,7 @@ namespace cli {
 // Leaves hashed from FILE's data blocks: `merklize root|proof --leaf-size L`.
 struct leaf_block_arguments {
   std::optional<std::uint64_t> leaf_size;
-  std::optional<std::string> leaf_hash; // sha256 or blake3
+  std::optional<std::string> leaf_hash; // sha256, blake3, keccak256 or sha3-256
   std::optional<std::string> salt;      // hex: SHA-256 leaves' prefix, or a format's salt
 };
 

@@ -304,8 +304,8 @@ CLI::Option *add_leaf_options(CLI::App &app, job &j) {
                       "FILE is data: leaf i is the hash of its bytes [i L, (i + 1) L), the last "
                       "block shorter, hashed on each rank's device from the blocks it reads");
   cli::add_text(app, "--leaf-hash", j.leaf_hash, "H",
-                "with --leaf-size: sha256 or blake3 (default: sha256 for --hash sha256, else "
-                "blake3)")
+                "with --leaf-size: sha256, blake3, keccak256 or sha3-256 (default: the --hash of "
+                "that name, else blake3)")
       ->needs(leaf_size);
   cli::add_text(app, "--salt", j.salt, "HEX",
                 "with --leaf-size, SHA-256 leaves: the salt hashed before each block (default: "
@@ -319,8 +319,7 @@ merklize::leaf_rule leaf_rule_of(const job &j, const char *hint) {
   try {
     merklize::leaf_rule rule;
     rule.block_bytes = *j.leaf_size;
-    rule.hash = j.options.hash == merklize::hash_kind::sha256 ? merklize::leaf_hash::sha256
-                                                              : merklize::leaf_hash::blake3;
+    rule.hash = merklize::leaf_hash_of(j.options.hash);
     if (j.leaf_hash) rule.hash = merklize::parse_leaf_hash(*j.leaf_hash);
     if (j.salt && *j.salt != "-") rule.prefix = merklize::from_hex(*j.salt);
     merklize::check_leaf_rule(rule);
@@ -376,7 +375,7 @@ std::optional<job> parse(int argc, char **argv) {
                "part time");
   cli::add_parsed(app, "--arity", j.arity, cli::parse_count, "K",
                   "a k-ary tree (merklize root --arity K): each node the hash of K children, K a "
-                  "power of two from 2 to 128, --hash sha256 or blake3")
+                  "power of two from 2 to 128, --hash sha256, blake3, keccak256 or sha3-256")
       ->excludes(app.get_option("--depth"));
   add_leaf_options(app, j)->excludes(generate);
   cli::add_text(app, "FILE", j.file, "", "N x 32 bytes of leaves, or with --leaf-size data")

@@ -25,7 +25,8 @@ func cliCases() []cliCase {
 	add := func(name string, blocks int, args []string, opts ...merklize.Option) {
 		cases = append(cases, cliCase{name, opts, args, blocks})
 	}
-	for _, hash := range []string{merklize.HashBlake3, merklize.HashBlake3Parent, merklize.HashSHA256} {
+	for _, hash := range []string{merklize.HashBlake3, merklize.HashBlake3Parent, merklize.HashSHA256,
+		merklize.HashKeccak256, merklize.HashSHA3_256} {
 		for _, shape := range []string{merklize.ShapePromote, merklize.ShapeZero} {
 			add(hash+"/"+shape, 0, []string{"--hash", hash, "--pad", shape},
 				merklize.WithHash(hash), merklize.WithShape(shape))
@@ -53,6 +54,16 @@ func cliCases() []cliCase {
 		merklize.WithLeafSize(100), merklize.WithHash(merklize.HashSHA256), merklize.WithLeafHash("blake3"))
 	add("blocks/arity4/blake3", 100, []string{"--leaf-size", "100", "--arity", "4"},
 		merklize.WithLeafSize(100), merklize.WithArity(4))
+	// Keccak-256 and SHA3-256 leaves of blocks around the sponge's rate (136 bytes), under a tree
+	// of the same hash and of another; and a k-ary tree of each.
+	add("blocks/keccak256", 137, []string{"--leaf-size", "137", "--hash", "keccak256"},
+		merklize.WithLeafSize(137), merklize.WithHash(merklize.HashKeccak256))
+	add("blocks/sha256/sha3-256-leaves", 136, []string{"--leaf-size", "136", "--hash", "sha256", "--leaf-hash", "sha3-256"},
+		merklize.WithLeafSize(136), merklize.WithHash(merklize.HashSHA256), merklize.WithLeafHash("sha3-256"))
+	add("arity4/keccak256/zero", 0, []string{"--arity", "4", "--hash", "keccak256", "--pad", "zero"},
+		merklize.WithArity(4), merklize.WithHash(merklize.HashKeccak256), merklize.WithShape(merklize.ShapeZero))
+	add("arity16/sha3-256/promote", 0, []string{"--arity", "16", "--hash", "sha3-256"},
+		merklize.WithArity(16), merklize.WithHash(merklize.HashSHA3_256))
 	return cases
 }
 

@@ -12,9 +12,10 @@
 // leaves and a root.
 //
 // Trees are described by options: WithHash (HashBlake3, the default, HashBlake3Parent,
-// HashSHA256, HashRFC6962), WithShape (ShapePromote, the default, or ShapeZero), WithDepth (a
-// fixed depth, SSZ's limit), WithArity (k-ary trees), WithLeafSize with WithLeafHash and
-// WithSalt (leaves hashed from blocks of data), WithMixInLength (SSZ's list root) and WithDevice.
+// HashSHA256, HashRFC6962, HashKeccak256, HashSHA3_256), WithShape (ShapePromote, the default,
+// or ShapeZero), WithDepth (a fixed depth, SSZ's limit), WithArity (k-ary trees), WithLeafSize
+// with WithLeafHash and WithSalt (leaves hashed from blocks of data), WithMixInLength (SSZ's list
+// root) and WithDevice.
 // Without WithLeafSize an input is 32-byte leaves back to back.
 //
 // Hash, HashByteSlice and HashChunks are gohashtree's functions over the device's SHA-256 layer:

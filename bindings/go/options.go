@@ -19,6 +19,8 @@ const (
 	HashBlake3Parent = "blake3-parent" // BLAKE3's own parent compression (Bao's, b3sum's tree)
 	HashSHA256       = "sha256"        // SHA-256 of the two children (SSZ, hashtree)
 	HashRFC6962      = "rfc6962"       // SHA-256(0x01 || left || right), RFC 6962's log
+	HashKeccak256    = "keccak256"     // Keccak-256 of the two children, Ethereum's keccak256
+	HashSHA3_256     = "sha3-256"      // SHA3-256 (FIPS 202) of the two children
 
 	ShapePromote = "promote" // a lone last node of a level moves up unchanged (default)
 	ShapeZero    = "zero"    // leaves padded with zero leaves to a full tree (SSZ)
@@ -28,8 +30,8 @@ const (
 // BLAKE3's mode. Options that have no use in a call make it fail with ErrArgument, naming them.
 type Option func(*settings)
 
-// WithHash sets the node hash: HashBlake3 (the default), HashBlake3Parent, HashSHA256 or
-// HashRFC6962.
+// WithHash sets the node hash: HashBlake3 (the default), HashBlake3Parent, HashSHA256,
+// HashRFC6962, HashKeccak256 or HashSHA3_256.
 func WithHash(name string) Option {
 	return func(s *settings) { s.tree("WithHash"); s.hash = name }
 }

@@ -205,7 +205,7 @@ func checkProof(t *testing.T, proof *merklize.Proof, leaves [][32]byte, root [32
 // TestConsistencyProofs: consistency proofs equal `merklize consistency`'s, go through both
 // encodings, verify, and are rejected with wrong roots or tampered with.
 func TestConsistencyProofs(t *testing.T) {
-	for _, hash := range []string{merklize.HashRFC6962, merklize.HashSHA256, merklize.HashBlake3} {
+	for _, hash := range []string{merklize.HashRFC6962, merklize.HashSHA256, merklize.HashBlake3, merklize.HashKeccak256} {
 		const n = 300
 		data := randomBytes(32*n, 3)
 		path := writeTemp(t, data)

@@ -167,7 +167,7 @@ func (t *Tree) ProveMulti(indices []uint64) (*Proof, error) {
 }
 
 // ProveConsistency is the proof that the tree of the first oldSize leaves is a prefix of this
-// one (RFC 9162 2.1.4; trees of rfc6962, sha256 or blake3, shape promote).
+// one (RFC 9162 2.1.4; trees of any hash but blake3-parent, shape promote).
 func (t *Tree) ProveConsistency(oldSize uint64) (*Proof, error) {
 	return t.proof(func(tree *C.merklize_tree, proof **C.merklize_proof) C.merklize_status {
 		return C.merklize_prove_consistency(tree, C.uint64_t(oldSize), proof)

@@ -104,6 +104,14 @@ public:
                          cl_int(rule.zero_pad), out, cl_ulong(out_first));
         return launch(sha256_, blocks, wait);
       }
+      if (is_keccak(rule.hash)) {
+        if (!keccak_()) // built on first use: most hashers never hash Keccak leaves
+          keccak_ = runtime_.kernel(detail::keccak_program(), "keccak_block_leaves", local_);
+        detail::set_args(keccak_, in, cl_ulong(in_offset), cl_ulong(bytes),
+                         cl_ulong(rule.block_bytes), cl_uint(keccak_pad_of(rule.hash)),
+                         cl_int(rule.zero_pad), out, cl_ulong(out_first));
+        return launch(keccak_, blocks, wait);
+      }
       const blake3_mode mode =
           rule.key ? blake3_mode::keyed(rule.key->data()) : blake3_mode::hash();
       return enqueue_blake3(in, in_offset, bytes, rule.block_bytes, mode, rule.zero_pad, false, 0,
@@ -390,7 +398,7 @@ private:
   cl::CommandQueue queue_;     // kernels
   cl::CommandQueue transfer_;  // uploads, overlapping the kernels of the piece before
   detail::piece_pipeline pipeline_;
-  cl::Kernel sha256_, blake3_;
+  cl::Kernel sha256_, blake3_, keccak_;
   detail::event_log log_;
   std::uint64_t pieces_ = 0;
 };

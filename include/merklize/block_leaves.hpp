@@ -8,11 +8,14 @@
 //            shorter, or zero-padded to L bytes (zero_pad) as dm-verity and fs-verity hash it;
 //            the prefix is a salt (empty: none).
 //   BLAKE3:  leaf = BLAKE3(block), or its keyed hash under a 32-byte key; same blocks.
+//   Keccak-256, SHA3-256: leaf = Keccak-256(block) or SHA3-256(block); same blocks, no prefix.
 #pragma once
 
 #include "blake3.hpp"
 #include "detail/quote.hpp"
 #include "digest.hpp"
+#include "keccak.hpp"
+#include "node_rule.hpp"
 #include "sha256.hpp"
 
 #include <array>
@@ -24,14 +27,51 @@
 
 namespace merklize {
 
-enum class leaf_hash { sha256, blake3 };
+enum class leaf_hash { sha256, blake3, keccak256, sha3_256 };
 
-inline const char *to_string(leaf_hash h) { return h == leaf_hash::sha256 ? "sha256" : "blake3"; }
+inline const char *to_string(leaf_hash h) {
+  switch (h) {
+  case leaf_hash::sha256:
+    return "sha256";
+  case leaf_hash::blake3:
+    return "blake3";
+  case leaf_hash::keccak256:
+    return "keccak256";
+  case leaf_hash::sha3_256:
+    return "sha3-256";
+  }
+  return "unknown";
+}
 
 inline leaf_hash parse_leaf_hash(const std::string &name) {
   if (name == "sha256") return leaf_hash::sha256;
   if (name == "blake3") return leaf_hash::blake3;
-  throw error("unknown leaf hash " + detail::quoted(name) + " (known: sha256, blake3)");
+  if (name == "keccak256") return leaf_hash::keccak256;
+  if (name == "sha3-256") return leaf_hash::sha3_256;
+  throw error("unknown leaf hash " + detail::quoted(name) +
+              " (known: sha256, blake3, keccak256, sha3-256)");
+}
+
+// The leaf hash of the same name as a tree's node hash, where a tree hashes its data blocks (and
+// a k-ary tree its groups of children) with the hash of its nodes: SHA-256 for sha256, Keccak-256
+// and SHA3-256 for themselves, BLAKE3 for every other.
+inline leaf_hash leaf_hash_of(hash_kind hash) {
+  switch (hash) {
+  case hash_kind::sha256:
+    return leaf_hash::sha256;
+  case hash_kind::keccak256:
+    return leaf_hash::keccak256;
+  case hash_kind::sha3_256:
+    return leaf_hash::sha3_256;
+  default:
+    return leaf_hash::blake3;
+  }
+}
+
+// Whether a leaf hash is a Keccak sponge, and its padding byte (keccak.hpp).
+inline bool is_keccak(leaf_hash h) { return h == leaf_hash::keccak256 || h == leaf_hash::sha3_256; }
+inline std::uint8_t keccak_pad_of(leaf_hash h) {
+  return h == leaf_hash::sha3_256 ? keccak::sha3_pad : keccak::keccak_pad;
 }
 
 // The most prefix bytes a leaf rule takes: dm-verity's largest salt. Longer prefixes have no
@@ -60,6 +100,9 @@ inline void check_leaf_rule(const leaf_rule &rule) {
     throw error("a BLAKE3 leaf takes no prefix (salt): use a key for keyed hashing instead");
   if (rule.hash == leaf_hash::sha256 && rule.key)
     throw error("a SHA-256 leaf takes no key: use a prefix (salt) instead");
+  if (is_keccak(rule.hash) && (!rule.prefix.empty() || rule.key))
+    throw error(std::string("a ") + to_string(rule.hash) +
+                " leaf takes no prefix (salt) and no key: it is the hash of the block alone");
 }
 
 // The blocks of `bytes` bytes of data: ceil(bytes / L), the last one maybe shorter.
@@ -80,6 +123,12 @@ inline digest hash_block(const leaf_rule &rule, const std::uint8_t *block, std::
   if (rule.hash == leaf_hash::sha256) {
     sha256::hasher h;
     h.update(rule.prefix.data(), rule.prefix.size()).update(block, static_cast<std::size_t>(size));
+    pad(h);
+    return h.finalize();
+  }
+  if (is_keccak(rule.hash)) {
+    keccak::hasher h(keccak_pad_of(rule.hash));
+    h.update(block, static_cast<std::size_t>(size));
     pad(h);
     return h.finalize();
   }

@@ -14,8 +14,8 @@
 // positions, the same for every hash, and its nodes are read from any copy of the tree.
 //
 // The hash is any node hash whose node depends on its children alone: rfc6962 (the RFC's own),
-// sha256 and blake3. blake3-parent marks the root with a flag, so an old root is not the node
-// of the new tree over the same leaves, and no such proof exists for it.
+// sha256, blake3, keccak256 and sha3-256. blake3-parent marks the root with a flag, so an old
+// root is not the node of the new tree over the same leaves, and no such proof exists for it.
 #pragma once
 
 #include "proof_verify.hpp"

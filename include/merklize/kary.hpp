@@ -3,13 +3,15 @@
 // ICICLE's trees and storage formats with wide nodes have them. Host reference, proofs and their
 // verification; no OpenCL (the device builds the same levels: kary_device.hpp).
 //
-//   node = H(child_0 || child_1 || ... || child_{k-1}), SHA-256 or BLAKE3 of the k * 32 bytes.
+//   node = H(child_0 || child_1 || ... || child_{k-1}), SHA-256, BLAKE3, Keccak-256 or SHA3-256
+//          of the k * 32 bytes.
 //
 // Level l + 1 has ceil(size_l / k) nodes; the last group of a level may hold m < k children:
 //   shape promote: m = 1 moves up unchanged; m > 1 is hashed over its m children alone;
 //   shape zero:    the missing children are the roots of all-zero subtrees of their height
 //                  (zero leaves up to a power of k), so every node hashes k children.
-// For k = 2 both are exactly merklize's binary trees of hash_kind sha256 and blake3.
+// For k = 2 both are exactly merklize's binary trees of hash_kind sha256, blake3, keccak256 and
+// sha3-256.
 #pragma once
 
 #include "blake3.hpp"
@@ -25,7 +27,8 @@
 namespace merklize {
 
 struct kary_options {
-  hash_kind hash = hash_kind::sha256; // sha256 or blake3 (BLAKE3 of the children's bytes)
+  hash_kind hash = hash_kind::sha256; // sha256, blake3 (BLAKE3 of the children's bytes),
+                                      // keccak256 or sha3-256
   unsigned arity = 2;
   shape pad = shape::promote;
 };
@@ -35,16 +38,22 @@ inline void check_kary(const kary_options &options) {
   if (k < 2 || k > 128 || (k & (k - 1)) != 0)
     throw error("arity " + std::to_string(k) + ": a k-ary tree takes a power of two from 2 to 128");
   if (options.hash == hash_kind::blake3_parent)
-    throw error("blake3-parent compresses two children only: a k-ary tree takes sha256 or blake3");
+    throw error("blake3-parent compresses two children only: a k-ary tree takes sha256, blake3, "
+                "keccak256 or sha3-256");
   // kary_node and the device hash any other hash as BLAKE3: an rfc6962 k-ary tree would be a
   // blake3 one under another name.
   if (options.hash == hash_kind::rfc6962)
-    throw error("rfc6962 is RFC 6962's binary tree: a k-ary tree takes sha256 or blake3");
+    throw error("rfc6962 is RFC 6962's binary tree: a k-ary tree takes sha256, blake3, keccak256 "
+                "or sha3-256");
 }
 
 // The node over `count` children at `children` (1 < count <= k).
 inline digest kary_node(const kary_options &options, const digest *children, std::size_t count) {
   if (options.hash == hash_kind::sha256) return sha256::hash(children, count * node_bytes);
+  if (is_keccak_node(options.hash))
+    return keccak::hasher(keccak_pad_of(options.hash))
+        .update(children, count * node_bytes)
+        .finalize();
   return blake3::hash(children, count * node_bytes);
 }
 

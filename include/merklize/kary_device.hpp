@@ -34,11 +34,8 @@ inline void enqueue_kary_level(block_hasher &h, const kary_options &o, const cl:
                                const std::vector<std::uint64_t> &offsets,
                                const std::vector<std::uint64_t> &sizes, std::size_t level,
                                const cl::Buffer &scratch, const std::vector<digest> &zeros) {
-  const leaf_rule rule{o.hash == hash_kind::sha256 ? leaf_hash::sha256 : leaf_hash::blake3,
-                       std::uint64_t(o.arity) * node_bytes,
-                       {},
-                       false,
-                       std::nullopt};
+  const leaf_rule rule{
+      leaf_hash_of(o.hash), std::uint64_t(o.arity) * node_bytes, {}, false, std::nullopt};
   const std::uint64_t full = sizes[level] / o.arity, left = sizes[level] % o.arity;
   const std::uint64_t from = offsets[level], to = offsets[level + 1];
   if (full > 0)

@@ -16,6 +16,7 @@
 #include "kary_device.hpp"
 #include "kary_multi.hpp"
 #include "kary_parts.hpp"
+#include "keccak.hpp"
 #include "layer.hpp"
 #include "leaf_hash.hpp"
 #include "merkleizer.hpp"

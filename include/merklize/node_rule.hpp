@@ -8,6 +8,7 @@
 #include "blake3.hpp"
 #include "detail/quote.hpp"
 #include "digest.hpp"
+#include "keccak.hpp"
 #include "sha256.hpp"
 
 #include <optional>
@@ -22,6 +23,8 @@ enum class hash_kind {
   sha256,        // node = SHA-256(left || right), as SSZ
   rfc6962,       // node = SHA-256(0x01 || left || right), RFC 6962 / 9162's interior node;
                  // shape promote only (the RFC's tree), leaves are the RFC's leaf hashes
+  keccak256,     // node = Keccak-256(left || right), Ethereum's keccak256 (padding byte 0x01)
+  sha3_256,      // node = SHA3-256(left || right), FIPS 202 (padding byte 0x06)
 };
 
 enum class shape {
@@ -39,6 +42,10 @@ inline const char *to_string(hash_kind h) {
     return "sha256";
   case hash_kind::rfc6962:
     return "rfc6962";
+  case hash_kind::keccak256:
+    return "keccak256";
+  case hash_kind::sha3_256:
+    return "sha3-256";
   }
   return "unknown";
 }
@@ -50,8 +57,10 @@ inline hash_kind parse_hash_kind(const std::string &name) {
   if (name == "blake3-parent") return hash_kind::blake3_parent;
   if (name == "sha256") return hash_kind::sha256;
   if (name == "rfc6962") return hash_kind::rfc6962;
+  if (name == "keccak256") return hash_kind::keccak256;
+  if (name == "sha3-256") return hash_kind::sha3_256;
   throw error("unknown hash " + detail::quoted(name) +
-              " (known: blake3, blake3-parent, sha256, rfc6962)");
+              " (known: blake3, blake3-parent, sha256, rfc6962, keccak256, sha3-256)");
 }
 
 inline shape parse_shape(const std::string &name) {
@@ -77,6 +86,21 @@ struct tree_options {
 // SHA-256 kernels' tuning (tuning::sha256_kernel).
 inline bool is_sha256_node(hash_kind hash) {
   return hash == hash_kind::sha256 || hash == hash_kind::rfc6962;
+}
+
+// Whether the node hash is a Keccak sponge (keccak256, sha3-256), and its padding byte.
+inline bool is_keccak_node(hash_kind hash) {
+  return hash == hash_kind::keccak256 || hash == hash_kind::sha3_256;
+}
+inline std::uint8_t keccak_pad_of(hash_kind hash) {
+  return hash == hash_kind::sha3_256 ? keccak::sha3_pad : keccak::keccak_pad;
+}
+
+// Whether the launch planner tunes the node hash with the rows' sha256_* fields (tuning.hpp):
+// every node hash but BLAKE3's, whose node is one light compression, has one heavy compression
+// or permutation a node, as SHA-256 has (Keccak's permutation is about twice SHA-256's ALU work).
+inline bool takes_sha256_tuning(hash_kind hash) {
+  return hash != hash_kind::blake3 && hash != hash_kind::blake3_parent;
 }
 
 // Refuses a hash and shape that do not go together: rfc6962 is the RFC's tree, shape promote
@@ -105,6 +129,7 @@ inline digest node_hash(hash_kind hash, const digest &left, const digest &right,
   using namespace blake3;
   if (hash == hash_kind::sha256) return sha256::hash_pair(left, right);
   if (hash == hash_kind::rfc6962) return sha256_prefixed_pair(rfc6962_node_prefix, left, right);
+  if (is_keccak_node(hash)) return keccak::hash_pair(keccak_pad_of(hash), left, right);
   if (hash == hash_kind::blake3) return compress_pair(left, right, chunk_start | chunk_end | root);
   return compress_pair(left, right, parent | (is_root ? root : 0u));
 }

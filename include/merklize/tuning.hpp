@@ -46,13 +46,15 @@ struct tuning {
   unsigned lanes;                    // nodes per work-item in vector lanes, BLAKE3 nodes only;
                                      // 0: the preferred int vector width, at least 4
   std::size_t lanes_work_group_size; // with lanes > 1
-  level_kernel_kind blake3_kernel;   // what level_kernel automatic runs, per node hash
-  level_kernel_kind sha256_kernel;
+  level_kernel_kind blake3_kernel;   // what level_kernel automatic runs, per node hash: BLAKE3's,
+  level_kernel_kind sha256_kernel;   // and SHA-256's, which every other hash takes too (Keccak:
+                                     // one heavy permutation a node; takes_sha256_tuning)
   unsigned level_kernel_waves;    // automatic runs merkle_level on levels with at least this many
                                   // waves of work-groups on every compute unit
   unsigned fuse_waves;            // fused launches on levels of at most this many waves
   unsigned nodes_per_item;        // merkle_level
-  unsigned sha256_nodes_per_item; // merkle_level with SHA-256 nodes (sha256, rfc6962)
+  unsigned sha256_nodes_per_item; // merkle_level with SHA-256 nodes (sha256, rfc6962), and
+                                  // every other hash but BLAKE3's (keccak256, sha3-256)
   unsigned levels_per_item;       // merkle_levels
   // Streaming host builds.
   unsigned chunk_log2;       // chunks of 2^chunk_log2 leaves
@@ -73,8 +75,10 @@ struct tuning {
                                    // many bytes (whole blocks); shards of data (multi_blocks.hpp)
                                    // hold at least one piece
   // Build options of every program of the device: -DMERKLIZE_B3_FMA_ADDS writes BLAKE3's adds as
-  // multiply-adds (kernels/blake3.cl), for devices that issue those on a pipe of their own. The
-  // environment's MERKLIZE_KERNEL_OPTIONS replaces them (benches compare variants with it).
+  // multiply-adds (kernels/blake3.cl), for devices that issue those on a pipe of their own;
+  // -DMERKLIZE_KECCAK_UNROLL=24 writes Keccak's 24 rounds out (kernels/keccak.cl; its default is
+  // a loop of one round, which CPUs compile ten times faster). The environment's
+  // MERKLIZE_KERNEL_OPTIONS replaces them (benches compare variants with it).
   const char *kernel_options;
 };
 
@@ -99,7 +103,8 @@ inline const std::vector<tuning> &tuning_table() {
         "bench/block_formats.sh), neither varied yet; BLAKE3's adds as multiply-adds "
         "(bench/ab_options.sh): full BLAKE3 of 1 GiB 0.702 -> 0.658 ms, the 2^20-leaf tree 0.075 "
         "-> 0.072 ms, the 2^25-leaf tree 1.24 ms either way; SHA-256's adds, shifts and rotations "
-        "as multiply-adds slower";
+        "as multiply-adds slower; Keccak nodes (keccak256, sha3-256) take SHA-256's kernel and "
+        "nodes per work-item and 24 unrolled rounds, none of it measured yet (bench/keccak_run.sh)";
     nvidia.work_group_size = 128;
     nvidia.lanes = 1;
     nvidia.lanes_work_group_size = 16;
@@ -119,7 +124,9 @@ inline const std::vector<tuning> &tuning_table() {
     nvidia.batch_work_group_size = 256;
     nvidia.block_work_group_size = 64;
     nvidia.block_piece_bytes = std::uint64_t(16) << 20;
-    nvidia.kernel_options = "-DMERKLIZE_B3_FMA_ADDS";
+    // Keccak's rounds written out: what the other kernels do, not yet measured against a loop
+    // (bench/keccak_run.sh times both).
+    nvidia.kernel_options = "-DMERKLIZE_B3_FMA_ADDS -DMERKLIZE_KECCAK_UNROLL=24";
 
     tuning cpu = nvidia;
     cpu.row = "CPU (PoCL)";

@@ -50,8 +50,8 @@ class Builder:
 
     Options (the command-line tool's, ``merklize root --help``):
 
-    - ``hash``: the node hash, ``"blake3"``, ``"blake3-parent"``, ``"sha256"`` or ``"rfc6962"``
-      (:data:`merklize.HASHES`).
+    - ``hash``: the node hash, ``"blake3"``, ``"blake3-parent"``, ``"sha256"``, ``"rfc6962"``,
+      ``"keccak256"`` (Ethereum's Keccak-256) or ``"sha3-256"`` (:data:`merklize.HASHES`).
     - ``shape``: ``"promote"`` (a lone last node moves up) or ``"zero"`` (leaves padded with zero
       leaves to a full tree, SSZ's shape).
     - ``depth``: ``None`` for the natural depth, else the root's fixed depth (shape ``"zero"``:
@@ -59,8 +59,8 @@ class Builder:
     - ``arity``: children per node, 2, or a power of two up to 128 for a k-ary tree.
     - ``leaf_size``: 0, the data is N 32-byte leaves; else the data is cut into blocks of
       ``leaf_size`` bytes (the last one shorter), each hashed into a leaf by ``leaf_hash``
-      (``"sha256"`` or ``"blake3"``; ``None``: sha256 for sha256 trees, else blake3), SHA-256
-      leaves after ``salt`` (at most 256 bytes).
+      (``"sha256"``, ``"blake3"``, ``"keccak256"`` or ``"sha3-256"``; ``None``: the tree's hash
+      where it is one of those, else blake3), SHA-256 leaves after ``salt`` (at most 256 bytes).
     - ``mix_in_length``: ``None``, or an SSZ list's length N: the root is then the list's root,
       SHA-256(tree root || N as 32 bytes little-endian) (hash ``"sha256"``, shape ``"zero"`` and
       ``depth`` the depth of the list's limit, ceil(log2 LIMIT)); proofs end with the length chunk.

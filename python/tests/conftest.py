@@ -22,7 +22,8 @@ SIZES = sorted({1, 2, 3} | {m for k in (2, 3, 4, 5, 7, 10, 16) for m in (2**k - 
 #: The same without the largest, for checks that are slow in Python.
 SMALL_SIZES = [n for n in SIZES if n <= 1025]
 #: Every hash and shape the library builds (rfc6962 has shape promote only).
-HASH_SHAPES = [(h, s) for h in ("blake3", "blake3-parent", "sha256") for s in ("promote", "zero")]
+HASH_SHAPES = [(h, s) for h in ("blake3", "blake3-parent", "sha256", "keccak256", "sha3-256")
+               for s in ("promote", "zero")]
 HASH_SHAPES.append(("rfc6962", "promote"))
 
 

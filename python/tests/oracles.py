@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-"""Merkle trees computed here, in plain Python, from hashlib and the blake3 package: the oracles
-of merklize's trees (none of this calls merklize).
+"""Merkle trees computed here, in plain Python, from hashlib (SHA-256, SHA3-256), the blake3
+package and pycryptodome (Keccak-256): the oracles of merklize's trees (none of this calls
+merklize).
 
 A tree's levels are lists of 32-byte nodes, leaves first, root last. Shape "promote": a lone last
 node of a level moves up unchanged; shape "zero": a level of odd length is completed with the
@@ -15,6 +16,7 @@ import hashlib
 import random
 
 import blake3 as blake3_package
+from Crypto.Hash import keccak as pycryptodome_keccak
 
 ZERO = bytes(32)
 
@@ -27,6 +29,15 @@ def blake3(data: bytes) -> bytes:
     return blake3_package.blake3(data).digest()
 
 
+def sha3_256(data: bytes) -> bytes:
+    return hashlib.sha3_256(data).digest()
+
+
+def keccak256(data: bytes) -> bytes:
+    """Ethereum's Keccak-256 (the padding byte 0x01, not SHA3-256's 0x06)."""
+    return pycryptodome_keccak.new(digest_bits=256, data=data).digest()
+
+
 def rfc6962_node(data: bytes) -> bytes:
     return hashlib.sha256(b"\x01" + data).digest()
 
@@ -36,7 +47,8 @@ def rfc6962_leaf(entry: bytes) -> bytes:
 
 
 #: The node hash of each of merklize's hashes that is a hash of the children's bytes.
-NODE = {"sha256": sha256, "blake3": blake3, "rfc6962": rfc6962_node}
+NODE = {"sha256": sha256, "blake3": blake3, "rfc6962": rfc6962_node, "keccak256": keccak256,
+        "sha3-256": sha3_256}
 
 
 def random_leaves(n: int, seed: int = 1) -> bytes:

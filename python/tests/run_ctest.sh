@@ -14,7 +14,7 @@ skip() {
   exit 77
 }
 requirements="scikit-build-core==1.1.2 nanobind==3.1.0 numpy>=1.21 pytest>=7 blake3>=0.3
-              remerkleable==0.1.28 pymerkle==7.0.0"
+              remerkleable==0.1.28 pymerkle==7.0.0 pycryptodome==3.20.0"
 command -v python3 >/dev/null || skip "python3 not found (install python3 python3-venv python3-dev)"
 if [ ! -x "$venv/bin/python" ]; then
   rm -rf "$venv"

@@ -42,7 +42,13 @@ def test_data_blocks_and_arity_equal_the_tools(cli, write):
                            dict(leaf_size=100, hash="sha256", salt=b"\x0a\x0b")),
                           (["--arity", "8", "--hash", "sha256"], dict(arity=8, hash="sha256")),
                           (["--arity", "4", "--pad", "zero", "--leaf-size", "64"],
-                           dict(arity=4, shape="zero", leaf_size=64))]:
+                           dict(arity=4, shape="zero", leaf_size=64)),
+                          (["--leaf-size", "136", "--hash", "keccak256"],
+                           dict(leaf_size=136, hash="keccak256")),
+                          (["--leaf-size", "100", "--leaf-hash", "sha3-256", "--hash", "sha3-256",
+                            "--pad", "zero"],
+                           dict(leaf_size=100, leaf_hash="sha3-256", hash="sha3-256",
+                                shape="zero"))]:
         printed = cli("root", *args, str(path)).strip()
         assert str(merklize.root(path, **options)) == printed, args
         assert str(merklize.root(path.read_bytes(), **options)) == printed, args

@@ -68,7 +68,8 @@ def test_consistency_proofs_against_pymerkle_and_rfc9162(log):
 
 
 @pytest.mark.parametrize("hash,shape", [("sha256", "promote"), ("sha256", "zero"),
-                                        ("blake3", "promote"), ("blake3", "zero")])
+                                        ("blake3", "promote"), ("blake3", "zero"),
+                                        ("keccak256", "promote"), ("sha3-256", "zero")])
 def test_paths_against_the_oracles_levels(hash, shape):
     for n in SMALL_SIZES[:12]:
         data = oracles.random_leaves(n)

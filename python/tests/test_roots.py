@@ -153,9 +153,20 @@ def test_data_blocks_against_hashlib_and_blake3(write):
         assert got == oracles.root([oracles.blake3(b) for b in blocks], oracles.sha256, "zero")
 
 
+def test_keccak_data_blocks_against_hashlib_and_pycryptodome(write):
+    data = bytes(range(256)) * 41
+    for leaf_size in (1, 135, 136, 137, 272, 1000):
+        blocks = oracles.split(data, leaf_size)
+        got = merklize.root(data, hash="keccak256", leaf_size=leaf_size)  # the tree's own hash
+        assert got == oracles.root([oracles.keccak256(b) for b in blocks], oracles.keccak256)
+        got = merklize.root(write(data), hash="sha256", shape="zero", leaf_size=leaf_size,
+                            leaf_hash="sha3-256")
+        assert got == oracles.root([oracles.sha3_256(b) for b in blocks], oracles.sha256, "zero")
+
+
 @pytest.mark.parametrize("arity", [4, 16])
 @pytest.mark.parametrize("shape", ["promote", "zero"])
-@pytest.mark.parametrize("hash", ["sha256", "blake3"])
+@pytest.mark.parametrize("hash", ["sha256", "blake3", "keccak256", "sha3-256"])
 def test_kary_roots(hash, shape, arity):
     for n in (1, 2, 3, 4, 5, 15, 16, 17, 255, 256, 257, 1000):
         data = oracles.random_leaves(n)

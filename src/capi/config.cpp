@@ -60,8 +60,9 @@ std::optional<leaf_rule> leaf_rule_of(const merklize_tree_config &config, hash_k
   }
   leaf_rule rule;
   rule.block_bytes = config.leaf_size;
-  // As the command line's --leaf-size: SHA-256 leaves under a sha256 tree, else BLAKE3.
-  rule.hash = tree_hash == hash_kind::sha256 ? leaf_hash::sha256 : leaf_hash::blake3;
+  // As the command line's --leaf-size: the leaves of the tree's own hash (SHA-256 under a sha256
+  // tree, Keccak-256 under keccak256, SHA3-256 under sha3-256), else BLAKE3.
+  rule.hash = leaf_hash_of(tree_hash);
   if (config.leaf_hash)
     rule.hash = for_field("config.leaf_hash", [&] { return parse_leaf_hash(config.leaf_hash); });
   if (config.salt) rule.prefix.assign(config.salt, config.salt + config.salt_size);

@@ -16,8 +16,10 @@ if [ ! -x "$venv/bin/python" ]; then
   rm -rf "$venv"
   python3 -m venv "$venv" >/dev/null 2>&1 || skip "python3 -m venv failed (install python3-venv)"
 fi
-module=$(echo "$package" | sed 's/[=<>].*//')
-if ! "$venv/bin/python" -c "import $module" 2>/dev/null; then
+# The distribution's name (pip show knows it where its module's name differs: pycryptodome's
+# is Crypto).
+name=$(echo "$package" | sed 's/[=<>].*//')
+if ! "$venv/bin/python" -m pip show --quiet "$name" >/dev/null 2>&1; then
   # Few retries, short timeouts: without a network the test is skipped in seconds, not minutes.
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --retries 1 --timeout 15 \
     "$package" ||

@@ -16,21 +16,26 @@ namespace detail {
 // user's terminal ("224 warnings generated.", the ABI notes of the 16-lane vectors on AVX2).
 constexpr const char *base_build_options = "-cl-std=CL1.2 -w";
 
-// The node hash function a hash file defines for merkle.cl, and the file.
+// The node hash function a hash file defines for merkle.cl, the file, and the build options the
+// function needs (keccak.cl's padding byte).
 struct node_kernel {
-  const char *file, *function, *name;
+  const char *file, *function, *name, *options;
 };
 
 inline node_kernel node_kernel_of(hash_kind hash) {
   switch (hash) {
   case hash_kind::blake3:
-    return {"blake3.cl", "blake3_node", "merkle-blake3"};
+    return {"blake3.cl", "blake3_node", "merkle-blake3", ""};
   case hash_kind::blake3_parent:
-    return {"blake3.cl", "blake3_parent_node", "merkle-blake3-parent"};
+    return {"blake3.cl", "blake3_parent_node", "merkle-blake3-parent", ""};
   case hash_kind::sha256:
-    return {"sha256.cl", "sha256_node", "merkle-sha256"};
+    return {"sha256.cl", "sha256_node", "merkle-sha256", ""};
   case hash_kind::rfc6962:
-    return {"sha256.cl", "rfc6962_node", "merkle-rfc6962"};
+    return {"sha256.cl", "rfc6962_node", "merkle-rfc6962", ""};
+  case hash_kind::keccak256:
+    return {"keccak.cl", "keccak_node", "merkle-keccak256", " -DMERKLIZE_KECCAK_PAD=0x01"};
+  case hash_kind::sha3_256:
+    return {"keccak.cl", "keccak_node", "merkle-sha3-256", " -DMERKLIZE_KECCAK_PAD=0x06"};
   }
   throw error("no kernels for this hash");
 }
@@ -43,7 +48,7 @@ inline program_spec merkle_program(hash_kind hash, std::size_t work_group_size,
   const node_kernel node = node_kernel_of(hash);
   program_spec spec{{node.file, "merkle.cl"},
                     std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function +
-                        " -DMERKLIZE_WG=" + std::to_string(work_group_size),
+                        node.options + " -DMERKLIZE_WG=" + std::to_string(work_group_size),
                     std::string(node.name) + "-wg" + std::to_string(work_group_size)};
   if (lanes > 1) {
     if (!lanes_supported(hash)) throw error(std::string(to_string(hash)) + " has no lanes kernel");
@@ -62,7 +67,7 @@ inline program_spec merkle_level_program(hash_kind hash, std::size_t work_group_
                                          unsigned nodes_per_item, bool wide_index) {
   const node_kernel node = node_kernel_of(hash);
   return {{node.file, "merkle_level.cl"},
-          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function +
+          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function + node.options +
               " -DMERKLIZE_WG=" + std::to_string(work_group_size) +
               " -DMERKLIZE_NODES_PER_ITEM=" + std::to_string(nodes_per_item) +
               " -DMERKLIZE_INDEX=" + (wide_index ? "ulong" : "uint"),
@@ -77,7 +82,7 @@ inline program_spec merkle_levels_program(hash_kind hash, std::size_t work_group
                                           unsigned levels, bool wide_index) {
   const node_kernel node = node_kernel_of(hash);
   return {{node.file, "merkle_levels.cl"},
-          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function +
+          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function + node.options +
               " -DMERKLIZE_WG=" + std::to_string(work_group_size) + " -DMERKLIZE_LEVELS=" +
               std::to_string(levels) + " -DMERKLIZE_INDEX=" + (wide_index ? "ulong" : "uint"),
           std::string(node.name) + "-levels-wg" + std::to_string(work_group_size) + "-h" +
@@ -101,6 +106,12 @@ inline program_spec block_leaves_program() {
   return {{"sha256.cl", "blake3.cl", "block_leaves.cl"}, base_build_options, "block-leaves"};
 }
 
+// keccak.cl alone: Keccak-256 and SHA3-256 leaves of L-byte blocks (keccak_block_leaves,
+// block_hasher.hpp) and the permutation-only kernel (keccak_permutations), the bound of the
+// Keccak trees (bench/keccak_bench.cpp). A program of its own, built on first use, so that
+// block_leaves_program's users (dm-verity, fs-verity, Bao) compile no Keccak.
+inline program_spec keccak_program() { return {{"keccak.cl"}, base_build_options, "keccak"}; }
+
 // The program laying Bao's outboard out on the device (bao_outboard.cl, block_tree.hpp).
 inline program_spec bao_outboard_program() {
   return {{"blake3.cl", "bao_outboard.cl"}, base_build_options, "bao-outboard"};
@@ -119,7 +130,7 @@ inline program_spec hash_program(unsigned lanes) {
 inline program_spec proof_program(hash_kind hash) {
   const node_kernel node = node_kernel_of(hash);
   return {{node.file, "proof.cl"},
-          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function,
+          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function + node.options,
           std::string("proof-") + to_string(hash)};
 }
 
@@ -130,8 +141,8 @@ inline std::vector<program_spec> all_program_specs() {
   // 16 with 4, 8 or 16 lanes; merkle_level and merkle_levels with 32-bit indices at each number
   // of nodes or levels per work-item.
   std::vector<program_spec> specs;
-  for (hash_kind hash :
-       {hash_kind::blake3, hash_kind::blake3_parent, hash_kind::sha256, hash_kind::rfc6962}) {
+  for (hash_kind hash : {hash_kind::blake3, hash_kind::blake3_parent, hash_kind::sha256,
+                         hash_kind::rfc6962, hash_kind::keccak256, hash_kind::sha3_256}) {
     specs.push_back(merkle_program(hash, 256));
     for (unsigned nodes_per_item : {1u, 2u, 4u})
       specs.push_back(merkle_level_program(hash, 256, nodes_per_item, false));
@@ -147,6 +158,7 @@ inline std::vector<program_spec> all_program_specs() {
   specs.push_back(sha256_layer_program());
   specs.push_back(sha256_entries_program());
   specs.push_back(block_leaves_program());
+  specs.push_back(keccak_program());
   specs.push_back(bao_outboard_program());
   return specs;
 }

@@ -48,7 +48,7 @@ struct launch_settings {
 // tuning row's.
 inline level_kernel_kind level_kernel_for(const config &cfg, const tuning &row) {
   if (cfg.level_kernel != level_kernel_kind::automatic) return cfg.level_kernel;
-  return is_sha256_node(cfg.tree.hash) ? row.sha256_kernel : row.blake3_kernel;
+  return takes_sha256_tuning(cfg.tree.hash) ? row.sha256_kernel : row.blake3_kernel;
 }
 
 // Levels a fused launch computes: a work-group of W (a power of two) reduces 2W nodes to one.
@@ -78,9 +78,9 @@ inline launch_settings resolve_launch_settings(const device_facts &device, const
   s.one_level = s.lanes == 1 && kind != level_kernel_kind::subtree;
   s.multi_level = s.one_level && kind == level_kernel_kind::levels && !s.fuse_everywhere;
   s.levels_per_item = cfg.levels_per_item ? cfg.levels_per_item : row.levels_per_item;
-  s.nodes_per_item = cfg.nodes_per_item              ? cfg.nodes_per_item
-                     : is_sha256_node(cfg.tree.hash) ? row.sha256_nodes_per_item
-                                                     : row.nodes_per_item;
+  s.nodes_per_item = cfg.nodes_per_item                   ? cfg.nodes_per_item
+                     : takes_sha256_tuning(cfg.tree.hash) ? row.sha256_nodes_per_item
+                                                          : row.nodes_per_item;
   // A kernel chosen by name serves every level; automatic keeps merkle_level to the levels where
   // several nodes per work-item pay (on smaller ones a second node only adds latency).
   s.one_level_waves = cfg.level_kernel == level_kernel_kind::automatic ? row.level_kernel_waves : 0;

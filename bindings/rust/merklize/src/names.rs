@@ -62,6 +62,10 @@ named! {
         Sha256 = "sha256",
         /// RFC 6962's SHA-256(0x01 || left || right), shape promote (Certificate Transparency).
         Rfc6962 = "rfc6962",
+        /// Keccak-256 of the two children, Ethereum's `keccak256` (padding byte 0x01).
+        Keccak256 = "keccak256",
+        /// SHA3-256 (FIPS 202) of the two children.
+        Sha3_256 = "sha3-256",
     }
 }
 
@@ -82,6 +86,10 @@ named! {
         Sha256 = "sha256",
         /// BLAKE3 of the block (after the salt).
         Blake3 = "blake3",
+        /// Keccak-256 of the block (no salt).
+        Keccak256 = "keccak256",
+        /// SHA3-256 of the block (no salt).
+        Sha3_256 = "sha3-256",
     }
 }
 

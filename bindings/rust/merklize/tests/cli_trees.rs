@@ -192,6 +192,50 @@ fn fixed_depths_and_mixed_in_lengths_equal_the_tool() {
 }
 
 #[test]
+fn keccak256_and_sha3_256_roots_equal_the_tool() {
+    let cli = cli_or_return!();
+    let device = device();
+    let dir = TempDir::new("cli-keccak");
+    for &hash in &[Hash::Keccak256, Hash::Sha3_256] {
+        let leaves = random_leaves(1000, 11);
+        let path = dir.file("leaves", &leaf_bytes(&leaves));
+        for &shape in Shape::ALL {
+            let what = format!("{} {}", hash, shape);
+            let builder =
+                Builder::new(&device, &TreeConfig::new().hash(hash).shape(shape)).unwrap();
+            let want = run(&cli, &cli_args("root", hash, shape, &[path.to_str().unwrap()]));
+            let root = roots_agree(&builder, &leaf_bytes(&leaves), &path, &what);
+            assert_eq!(hex(&root), want, "{}", what);
+        }
+        // Data blocks hashed with the hash of the same name, blocks around the rate (136 bytes).
+        let leaf_hash: LeafHash = hash.as_str().parse().unwrap();
+        let data = random_bytes(10_000, 12);
+        let data_path = dir.file("data", &data);
+        for size in ["135", "136", "137"] {
+            let what = format!("{} leaves of {} bytes", hash, size);
+            let config = TreeConfig::new()
+                .hash(hash)
+                .leaf_size(size.parse().unwrap())
+                .leaf_hash(leaf_hash);
+            let builder = Builder::new(&device, &config).unwrap();
+            let args = [
+                "root",
+                "--hash",
+                hash.as_str(),
+                "--leaf-size",
+                size,
+                "--leaf-hash",
+                hash.as_str(),
+                data_path.to_str().unwrap(),
+            ];
+            let want = run(&cli, &args);
+            let root = roots_agree(&builder, &data, &data_path, &what);
+            assert_eq!(hex(&root), want, "{}", what);
+        }
+    }
+}
+
+#[test]
 fn data_blocks_equal_the_tool() {
     let cli = cli_or_return!();
     let device = device();

@@ -39,7 +39,7 @@ fn unknown_names_are_refused_listing_the_known_ones() {
         Status::Argument,
         &[
             "unknown hash \"md5\"",
-            "blake3, blake3-parent, sha256, rfc6962",
+            "blake3, blake3-parent, sha256, rfc6962, keccak256, sha3-256",
         ],
     );
     refused(

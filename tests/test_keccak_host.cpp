@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// The host Keccak-256 and SHA3-256 (keccak.hpp) against oracles our code did not write: the
+// published vectors of tests/vectors/keccak_sha3_256_vectors.json (XKCP, the Keccak team's KATs,
+// golang/crypto) and OpenSSL's SHA3-256 at every length from 0 to 300 bytes, the rate's
+// boundaries among them, and longer; the incremental hasher cut anywhere; the node hash. Keccak-256
+// at every length against pycryptodome: tests/oracles/keccak_oracle.py.
+#include "host_helpers.hpp"
+
+#include <merklize/keccak.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <openssl/evp.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+merklize::digest openssl_sha3_256(const std::uint8_t *data, std::size_t size) {
+  merklize::digest d;
+  unsigned int length = 0;
+  REQUIRE(EVP_Digest(data, size, d.data(), &length, EVP_sha3_256(), nullptr) == 1);
+  REQUIRE(length == d.size());
+  return d;
+}
+
+// Messages of `size` bytes whose bytes depend on their position and the size.
+std::vector<std::uint8_t> message(std::size_t size) {
+  std::vector<std::uint8_t> m(size);
+  for (std::size_t i = 0; i < size; ++i)
+    m[i] = static_cast<std::uint8_t>(i * 7 + size);
+  return m;
+}
+
+// 0..300 (the rate, 136, and its multiples' neighbours 135/136/137 and 271/272/273 among them),
+// then a few longer.
+std::vector<std::size_t> lengths() {
+  std::vector<std::size_t> sizes;
+  for (std::size_t n = 0; n <= 300; ++n)
+    sizes.push_back(n);
+  for (std::size_t n : {407u, 408u, 409u, 1000u, 1087u, 1088u, 1089u, 4096u, 65537u})
+    sizes.push_back(n);
+  return sizes;
+}
+
+} // namespace
+
+TEST_CASE("keccak: the published vectors", "[keccak]") {
+  const json::value v = json::parse_file(test::vector_path("keccak_sha3_256_vectors.json"));
+  int keccak = 0, sha3 = 0;
+  for (const auto &c : v["vectors"].items) {
+    const std::string alg = c["alg"].str;
+    const auto input = merklize::from_hex(c["input_hex"].str);
+    REQUIRE(input.size() == c["input_len_bytes"].u64());
+    const bool is_sha3 = alg == "SHA3-256";
+    INFO(alg << ": " << c["name"].str);
+    REQUIRE((is_sha3 || alg.rfind("Keccak-256", 0) == 0));
+    const merklize::digest want = merklize::digest_from_hex(c["digest"].str);
+    const merklize::digest got = is_sha3 ? merklize::keccak::sha3_256(input.data(), input.size())
+                                         : merklize::keccak::keccak256(input.data(), input.size());
+    CHECK(merklize::to_hex(got) == merklize::to_hex(want));
+    // The incremental hasher, cut at every place.
+    const std::uint8_t pad = is_sha3 ? merklize::keccak::sha3_pad : merklize::keccak::keccak_pad;
+    for (std::size_t cut = 0; cut <= input.size(); ++cut) {
+      merklize::keccak::hasher h(pad);
+      h.update(input.data(), cut).update(input.data() + cut, input.size() - cut);
+      CHECK(h.finalize() == want);
+    }
+    ++(is_sha3 ? sha3 : keccak);
+  }
+  CHECK(sha3 == 4);
+  CHECK(keccak == 3);
+}
+
+TEST_CASE("keccak: SHA3-256 equals OpenSSL's at every length to 300 and beyond", "[keccak]") {
+  for (std::size_t n : lengths()) {
+    INFO(n << " bytes");
+    const auto m = message(n);
+    const merklize::digest want = openssl_sha3_256(m.data(), m.size());
+    CHECK(merklize::keccak::sha3_256(m.data(), m.size()) == want);
+    // In pieces of every size from 1 to 137 bytes, each straddling the rate differently.
+    for (std::size_t piece : {1u, 7u, 64u, 135u, 136u, 137u}) {
+      merklize::keccak::hasher h(merklize::keccak::sha3_pad);
+      for (std::size_t at = 0; at < n; at += piece)
+        h.update(m.data() + at, std::min(piece, n - at));
+      CHECK(h.finalize() == want);
+    }
+  }
+  const auto random = test::random_bytes(100000);
+  CHECK(merklize::keccak::sha3_256(random.data(), random.size()) ==
+        openssl_sha3_256(random.data(), random.size()));
+}
+
+TEST_CASE("keccak: the two hashes differ only in the padding byte", "[keccak]") {
+  for (std::size_t n : {0u, 1u, 135u, 136u, 137u, 272u}) {
+    const auto m = message(n);
+    CHECK(merklize::keccak::keccak256(m.data(), n) != merklize::keccak::sha3_256(m.data(), n));
+    CHECK(merklize::keccak::hasher(merklize::keccak::keccak_pad).update(m.data(), n).finalize() ==
+          merklize::keccak::keccak256(m.data(), n));
+  }
+  // finalize() leaves the hasher as it was.
+  merklize::keccak::hasher h;
+  h.update("ab", 2);
+  CHECK(h.finalize() == h.finalize());
+  CHECK(h.update("c", 1).finalize() == merklize::keccak::keccak256("abc", 3));
+}
+
+TEST_CASE("keccak: the node hash is the hash of the 64 bytes left || right", "[keccak]") {
+  const auto bytes = test::random_bytes(64);
+  merklize::digest left, right;
+  std::copy(bytes.begin(), bytes.begin() + 32, left.begin());
+  std::copy(bytes.begin() + 32, bytes.end(), right.begin());
+  CHECK(merklize::keccak::hash_pair(merklize::keccak::keccak_pad, left, right) ==
+        merklize::keccak::keccak256(bytes.data(), 64));
+  CHECK(merklize::keccak::hash_pair(merklize::keccak::sha3_pad, left, right) ==
+        openssl_sha3_256(bytes.data(), 64));
+}
