@@ -26,35 +26,37 @@ impl Device {
     /// [`Status::Decode`](crate::Status::Decode), naming the place.
     pub fn oz_standard_tree(&self, json: &str, sort_leaves: bool) -> Result<([u8; 32], String)> {
         let mut root = [0u8; 32];
-        // SAFETY: a live device; json's bytes and root live during the call.
-        let dump = Bytes::made(|out| unsafe {
-            sys::merklize_oz_standard_tree(
-                self.as_ptr(),
-                json.as_ptr() as *const c_char,
-                json.len(),
-                sort_leaves as c_int,
-                root.as_mut_ptr(),
-                out,
-            )
-        })?;
+        let dump = Bytes::made(|out| self.oz_tree_call(json, sort_leaves, &mut root, out))?;
         Ok((root, text(dump)))
     }
 
     /// The root alone.
     pub fn oz_standard_root(&self, json: &str, sort_leaves: bool) -> Result<[u8; 32]> {
         let mut root = [0u8; 32];
-        // SAFETY: as in oz_standard_tree; no dump asked for.
-        check(unsafe {
+        check(self.oz_tree_call(json, sort_leaves, &mut root, ptr::null_mut()))?;
+        Ok(root)
+    }
+
+    /// merklize_oz_standard_tree, the dump asked for where `dump` is not null.
+    fn oz_tree_call(
+        &self,
+        json: &str,
+        sort_leaves: bool,
+        root: &mut [u8; 32],
+        dump: *mut *mut sys::merklize_bytes,
+    ) -> sys::merklize_status {
+        // SAFETY: a live device; json's bytes and root live during the call; dump is null or an
+        // out-pointer.
+        unsafe {
             sys::merklize_oz_standard_tree(
                 self.as_ptr(),
                 json.as_ptr() as *const c_char,
                 json.len(),
                 sort_leaves as c_int,
                 root.as_mut_ptr(),
-                ptr::null_mut(),
+                dump,
             )
-        })?;
-        Ok(root)
+        }
     }
 
     /// The proof of value `indices[0]` (its place in `"values"`), `{"value", "leaf", "proof"}`,
