@@ -418,6 +418,68 @@ MERKLIZE_API merklize_status merklize_bao_outboard(merklize_device *device,
                                                    uint8_t root[MERKLIZE_DIGEST_SIZE],
                                                    merklize_bytes **outboard);
 
+/* ---------------------------------------------------------------------------------------------
+ * Commitments: OpenZeppelin's StandardMerkleTree, Bitcoin, Filecoin (docs/FORMATS.md)
+ * ------------------------------------------------------------------------------------------- */
+
+/* OpenZeppelin's StandardMerkleTree (@openzeppelin/merkle-tree) of a JSON text of `size` bytes:
+ * its dump, as tree.dump() gives it, or {"leafEncoding": [types], "values": [[...], ...]}.
+ * sort_leaves: nonzero sorts the leaves by hash (OpenZeppelin's default), 0 keeps the values'
+ * order; a dump's tree places its leaves itself (and is checked: "Merkle tree is invalid").
+ * root receives the root's 32 bytes (printed as OpenZeppelin prints it: 0x, then hex); *dump, if
+ * dump is not NULL, the tree's dump as JSON.stringify writes it. Malformed JSON, unknown types
+ * and values that do not fit their types are MERKLIZE_ERROR_DECODE, naming the place
+ * ("values"[3][1]) and the reason. */
+MERKLIZE_API merklize_status merklize_oz_standard_tree(merklize_device *device, const char *json,
+                                                       size_t size, int sort_leaves,
+                                                       uint8_t root[MERKLIZE_DIGEST_SIZE],
+                                                       merklize_bytes **dump);
+
+/* The proof of value indices[0] (its place in "values") of the same tree, as JSON:
+ * {"value": [...], "leaf": "0x..", "proof": ["0x..", ...]}; with count > 1, the multiproof of
+ * the values indices[0..count), as OpenZeppelin's getMultiProof returns it: {"leaves": [values],
+ * "proof": [...], "proofFlags": [...]}. An index past the values, or one given twice, is
+ * MERKLIZE_ERROR_ARGUMENT. */
+MERKLIZE_API merklize_status merklize_oz_standard_proof(merklize_device *device, const char *json,
+                                                        size_t size, int sort_leaves,
+                                                        const uint64_t *indices, size_t count,
+                                                        merklize_bytes **proof);
+
+/* Bitcoin's merkle root of a block's txids, read from a source: 32 bytes each in internal byte
+ * order (as SHA-256d writes them), or, with display_order nonzero, hex lines as block explorers
+ * and bitcoin-cli print them (byte-reversed), and then root receives the root reversed too, as
+ * they print it. *mutated, if not NULL, receives 1 where a level pairs two equal nodes
+ * (CVE-2012-2459: Bitcoin Core rejects such a block; a shorter list has the same root), else 0.
+ * No txid, a size that is not whole txids and a line that is not a txid are
+ * MERKLIZE_ERROR_ARGUMENT. */
+MERKLIZE_API merklize_status merklize_bitcoin_root(merklize_device *device,
+                                                   const merklize_source *source, int display_order,
+                                                   uint8_t root[MERKLIZE_DIGEST_SIZE],
+                                                   int *mutated);
+
+/* Txid `index`'s merkle branch in the same tree, as JSON, in the byte order of the input:
+ * {"txid": hex, "pos": index, "merkle": [sibling hex, from the txid up], "root": hex}. */
+MERKLIZE_API merklize_status merklize_bitcoin_proof(merklize_device *device,
+                                                    const merklize_source *source,
+                                                    int display_order, uint64_t index,
+                                                    merklize_bytes **proof);
+
+/* Filecoin's piece commitment (CommP, the root of tree_d) of the data of a source: Fr32-padded,
+ * zero-padded to a power-of-two piece of at least 128 bytes, SHA-256 truncated to 254 bits.
+ * *padded_size, if not NULL, receives the padded piece's size in bytes. No data is
+ * MERKLIZE_ERROR_ARGUMENT. */
+MERKLIZE_API merklize_status merklize_filecoin_commitment(merklize_device *device,
+                                                          const merklize_source *source,
+                                                          uint8_t commitment[MERKLIZE_DIGEST_SIZE],
+                                                          uint64_t *padded_size);
+
+/* The piece CID of a commitment, as Lotus prints it ("baga6ea4sea...": CIDv1,
+ * fil-commitment-unsealed, sha2-256-trunc254-padded, base32), NUL-terminated, into `cid` of
+ * cid_size bytes: MERKLIZE_PIECE_CID_SIZE bytes hold it. */
+#define MERKLIZE_PIECE_CID_SIZE 65
+MERKLIZE_API merklize_status merklize_filecoin_piece_cid(
+    const uint8_t commitment[MERKLIZE_DIGEST_SIZE], char *cid, size_t cid_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -63,6 +63,10 @@ void refuse_unused(const block_arguments &args, const std::string &format) {
       {"--tree-output", args.tree_output && format != "fs-verity"},
       {"--outboard", args.outboard && format != "bao-outboard"},
       {"--salt", args.salt && format == "bao-outboard"},
+      {"--display-order", args.commitment.display_order},
+      {"--cid", args.commitment.cid},
+      {"--dump", args.commitment.dump.has_value()},
+      {"--no-sort-leaves", args.commitment.no_sort_leaves},
   };
   for (const auto &[option, unused] : owned)
     if (unused) refuse(std::string(option) + " has no use with --format " + format);
@@ -173,7 +177,7 @@ block_job format_job(const block_arguments &b, const std::string &file) {
   const std::string &format = *b.format;
   if (format != "dm-verity" && format != "fs-verity" && format != "bao-outboard")
     refuse("--format: unknown format " + quote(format, 64) +
-           " (known: dm-verity, fs-verity, bao-outboard)");
+           " (known: dm-verity, fs-verity, bao-outboard, oz-standard, bitcoin, filecoin-tree-d)");
   refuse_unused(b, format);
   if (format == "dm-verity") return dm_verity_job(b);
   if (format == "fs-verity") return fs_verity_job(b, file);

@@ -126,6 +126,30 @@ CLI::Option *add_leaf_block_options(CLI::App &c, leaf_block_arguments &args,
   return leaf_size;
 }
 
+// The options of the commitments' formats (commitment_command.cpp), each needing `format`; --cid
+// and --dump only where `root`.
+void add_commitment_options(CLI::App &c, commitment_arguments &args, CLI::Option *format,
+                            bool root) {
+  c.add_flag("--display-order", args.display_order,
+             "bitcoin: FILE holds txids as hex lines, byte-reversed as block explorers and "
+             "bitcoin-cli show them, and the root (or proof) prints so too")
+      ->needs(format);
+  if (root) {
+    c.add_flag("--cid", args.cid,
+               "filecoin-tree-d: print the piece CID (baga6ea4sea..., as Lotus prints it), not "
+               "the commitment in hex")
+        ->needs(format);
+    add_text(c, "--dump", args.dump, "OUT",
+             "oz-standard: also write the tree to OUT as OpenZeppelin's tree.dump() writes it "
+             "(format standard-v1), which StandardMerkleTree.load() reads")
+        ->needs(format);
+  }
+  c.add_flag("--no-sort-leaves", args.no_sort_leaves,
+             "oz-standard, FILE of values: the leaves in the values' order (OpenZeppelin's "
+             "sortLeaves: false), not sorted by hash")
+      ->needs(format);
+}
+
 // --leaf-size and --format: trees over data blocks (block_command.cpp); they exclude the options
 // of trees over ready leaves that they have no use for.
 void add_block_options(CLI::App &c, block_arguments &args) {
@@ -137,7 +161,14 @@ void add_block_options(CLI::App &c, block_arguments &args) {
                                "FILE is data, its tree a preset: dm-verity (prints what "
                                "veritysetup format prints: the superblock's fields, the salt and "
                                "the root hash), fs-verity (the line fsverity digest prints) or "
-                               "bao-outboard (BLAKE3's root, as b3sum prints)");
+                               "bao-outboard (BLAKE3's root, as b3sum prints); or a commitment "
+                               "(docs/FORMATS.md): oz-standard (FILE: OpenZeppelin's "
+                               "StandardMerkleTree JSON, its dump or {\"leafEncoding\": [...], "
+                               "\"values\": [[...], ...]}; prints the root as OpenZeppelin does, "
+                               "0x and hex), bitcoin (FILE: txids, 32 bytes each in internal byte "
+                               "order; prints the merkle root so) or filecoin-tree-d (FILE: a "
+                               "piece's data; prints its commitment, CommP, in hex)");
+  add_commitment_options(c, args.commitment, format, true);
   add_parsed(c, "--data-block-size", args.data_block_size, parse_count, "B",
              "dm-verity: bytes a data block (default 4096)")
       ->needs(format);
@@ -226,8 +257,10 @@ command_runner add_proof(CLI::App &app) {
       "SHA-256 leaves (with --salt, the salt's bytes hashed first; docs/PROOFS.md), `... | "
       "merklize b3sum --no-names` for BLAKE3 leaves; and the root that `merklize root` prints "
       "with the same options.");
-  add_parsed(c, "-i,--index", args->index, parse_count, "I",
-             "the leaf to prove, from 0 (with --leaf-size: the leaf of block I)")
+  add_parsed(c, "-i,--index", args->indices, parse_indices, "I",
+             "the leaf to prove, from 0 (with --leaf-size: the leaf of block I; with --format: "
+             "value or txid I; with --format oz-standard, I,J,...: the multiproof of several "
+             "values)")
       ->required();
   add_tree_options(c, args->tree);
   add_mix_in_length(c, args->mix_in_length, "prove the leaf under the root");
@@ -246,8 +279,24 @@ command_runner add_proof(CLI::App &app) {
   add_progress(c, args->progress);
   add_presets(c, args->preset, true, "prove leaf I (with --log: entry I) under the root",
               {"--leaf-size", "--arity", "--salt"});
+  const auto format =
+      add_text(c, "--format", args->format, "F",
+               "a commitment's proof (docs/FORMATS.md): oz-standard (FILE as `merklize root "
+               "--format oz-standard` takes it; prints {\"value\", \"leaf\", \"proof\"}, or "
+               "for several values OpenZeppelin's multiproof {\"leaves\", \"proof\", "
+               "\"proofFlags\"}) or bitcoin (FILE as `merklize root --format bitcoin` takes it; "
+               "prints txid I's branch as Electrum does, {\"txid\", \"pos\", \"merkle\", "
+               "\"root\"})");
+  add_commitment_options(c, args->commitment, format, false);
+  for (const char *other :
+       {"--hash", "--pad", "--depth", "--mix-in-length", "--chunk-log2", "--arity", "--leaf-size",
+        "--salt", "--ssz-list", "--ssz-vector", "--log"})
+    format->excludes(c.get_option(other));
   add_leaves(c, args->file);
-  return [args] { return proof_command(*args); };
+  return [args] {
+    args->index = args->indices.front();
+    return proof_command(*args);
+  };
 }
 
 command_runner add_verify(CLI::App &app) {

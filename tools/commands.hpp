@@ -34,6 +34,18 @@ struct leaf_block_arguments {
 merklize::leaf_rule leaf_rule_of(const leaf_block_arguments &blocks, merklize::hash_kind tree_hash,
                                  const std::string &command);
 
+// The commitments other systems publish (commitment_command.cpp): --format oz-standard, bitcoin,
+// filecoin-tree-d, each with options of its own.
+struct commitment_arguments {
+  bool display_order = false;      // bitcoin: txids as hex lines, reversed as explorers show them
+  bool cid = false;                // filecoin-tree-d: the piece CID, not the hex commitment
+  bool no_sort_leaves = false;     // oz-standard: leaves in the values' order (sortLeaves: false)
+  std::optional<std::string> dump; // oz-standard: write OpenZeppelin's dump of the tree there
+  bool given() const { return display_order || cid || no_sort_leaves || dump; }
+};
+
+bool is_commitment_format(const std::string &format);
+
 // Trees over data blocks (block_command.cpp): `merklize root --leaf-size L` or `--format F`.
 struct block_arguments : leaf_block_arguments {
   std::optional<std::string> format; // dm-verity, fs-verity, bao-outboard
@@ -42,11 +54,13 @@ struct block_arguments : leaf_block_arguments {
   bool no_superblock = false;         // dm-verity: the hash device without veritysetup's superblock
   std::optional<std::string> uuid;    // dm-verity: the superblock's UUID (default: a random one)
   std::optional<std::uint64_t> arity; // a k-ary tree (kary_command.cpp)
+  commitment_arguments commitment;
   bool given() const { return leaf_size || format || arity || salt; }
 };
 
 struct root_arguments;
 int block_root_command(const root_arguments &args);
+int commitment_root_command(const root_arguments &args);
 
 // The trees that real systems publish, by name (presets.cpp): each sets the node hash, shape and
 // depth, and says what FILE holds.
@@ -84,7 +98,8 @@ void check_tree_arguments(const merklize::tree_options &tree,
                           const std::string &command);
 
 struct proof_arguments {
-  std::uint64_t index = 0;
+  std::uint64_t index = 0;            // the first of `indices`
+  std::vector<std::uint64_t> indices; // -i I,J,...: several only for an oz-standard multiproof
   merklize::tree_options tree;
   std::optional<std::uint64_t> mix_in_length; // SSZ: the proof against the list's root
   preset_arguments preset;
@@ -93,10 +108,13 @@ struct proof_arguments {
   std::optional<unsigned> chunk_log2;
   std::optional<std::uint64_t> arity; // a k-ary tree's proof (kary_command.cpp)
   leaf_block_arguments blocks;        // --leaf-size: the tree over FILE's data blocks
+  std::optional<std::string> format;  // a commitment's proof: oz-standard or bitcoin
+  commitment_arguments commitment;
   bool progress = false;
   std::string file;
 };
 int proof_command(const proof_arguments &args);
+int commitment_proof_command(const proof_arguments &args);
 int kary_proof_command(const proof_arguments &args);
 // A regular file's block count is known from its size: an empty file or an index past its
 // blocks is refused, naming it, before a device is opened (a pipe's once it is read).

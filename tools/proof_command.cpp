@@ -62,6 +62,11 @@ void write_proof(const proof_arguments &args, const std::string &json) {
 }
 
 int proof_command(const proof_arguments &args) {
+  if (args.format) return commitment_proof_command(args);
+  if (args.indices.size() > 1)
+    throw usage_error("-i with several indices is a multiproof, which only --format oz-standard "
+                      "has",
+                      "Try 'merklize proof --help' for the options.");
   check_preset(args.preset, "proof");
   check_tree_arguments(args.tree, args.mix_in_length, "proof");
   if (args.preset.log) return log_proof_command(args);

@@ -44,6 +44,16 @@ unsigned parse_depth(const std::string &option, const std::string &text) {
   return static_cast<unsigned>(parse_count(option, text));
 }
 
+std::vector<std::uint64_t> parse_indices(const std::string &option, const std::string &text) {
+  std::vector<std::uint64_t> indices;
+  for (std::size_t at = 0;;) {
+    const std::size_t comma = text.find(',', at);
+    indices.push_back(parse_count(option, text.substr(at, comma - at)));
+    if (comma == std::string::npos) return indices;
+    at = comma + 1;
+  }
+}
+
 unsigned parse_shard_log2(const std::string &option, const std::string &text) {
   const std::uint64_t s = parse_count(option, text);
   if (s < 1 || s > 64)

@@ -8,11 +8,15 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cli {
 
 // A decimal integer 0..2^64-1: digits only (no sign, no hex, no octal).
 std::uint64_t parse_count(const std::string &option, const std::string &text);
+
+// Leaf or value indices, "I" or "I,J,...": each a count as parse_count takes it.
+std::vector<std::uint64_t> parse_indices(const std::string &option, const std::string &text);
 
 // A tree depth in levels, 0..64.
 unsigned parse_depth(const std::string &option, const std::string &text);

@@ -15,6 +15,8 @@ releases the GIL while the library works. Failures raise :class:`Error`'s subcla
 library's message. python/README.md has the whole tour.
 """
 from . import _merklize
+from ._commitments import (bitcoin_proof, bitcoin_root, filecoin_commitment, filecoin_piece_cid,
+                           oz_standard_proof, oz_standard_tree)
 from ._devices import Device, DeviceInfo, devices
 from ._digest import Digest
 from ._errors import (ArgumentError, DecodeError, DeviceError, Error, FileError, InternalError,
@@ -46,6 +48,7 @@ __all__ = [
     "ABI_VERSION", "HASHES", "LEAF_HASHES", "SHAPES", "ArgumentError", "Builder", "DecodeError",
     "Device", "DeviceError", "DeviceInfo", "Digest", "Error", "FileError", "InternalError",
     "InvalidProofError", "OpenCLError", "OutOfMemoryError", "Proof", "Tree", "bao_outboard",
-    "blake3", "build", "devices", "dm_verity", "fs_verity", "log_leaves", "prove", "root",
-    "sha256_layer", "verify_consistency",
+    "bitcoin_proof", "bitcoin_root", "blake3", "build", "devices", "dm_verity",
+    "filecoin_commitment", "filecoin_piece_cid", "fs_verity", "log_leaves", "oz_standard_proof",
+    "oz_standard_tree", "prove", "root", "sha256_layer", "verify_consistency",
 ]

@@ -200,3 +200,21 @@ def fs_verity(device: _Device, kind: int, payload: object, block_size: int, salt
 
 def bao_outboard(device: _Device, kind: int, payload: object, want_outboard: bool) -> tuple[bytes, object]:
     """merklize_bao_outboard(): (root, outboard or None)."""
+
+def oz_standard_tree(device: _Device, json: object, sort_leaves: bool, want_dump: bool) -> tuple[bytes, object]:
+    """merklize_oz_standard_tree(): (root, dump or None)."""
+
+def oz_standard_proof(device: _Device, json: object, sort_leaves: bool, indices: Sequence[int]) -> object:
+    """merklize_oz_standard_proof(): the proof, or multiproof, as JSON."""
+
+def bitcoin_root(device: _Device, kind: int, payload: object, display_order: bool) -> tuple[bytes, bool]:
+    """merklize_bitcoin_root(): (root, mutated)."""
+
+def bitcoin_proof(device: _Device, kind: int, payload: object, display_order: bool, index: int) -> object:
+    """merklize_bitcoin_proof(): the branch as JSON."""
+
+def filecoin_commitment(device: _Device, kind: int, payload: object) -> tuple[bytes, int]:
+    """merklize_filecoin_commitment(): (commitment, padded size)."""
+
+def filecoin_piece_cid(commitment: object) -> str:
+    """merklize_filecoin_piece_cid()."""

@@ -111,5 +111,6 @@ void bind_trees(nb::module_ &m);
 void bind_proofs(nb::module_ &m);
 void bind_hashing(nb::module_ &m);
 void bind_formats(nb::module_ &m);
+void bind_commitments(nb::module_ &m);
 
 } // namespace merklize_python

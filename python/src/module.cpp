@@ -11,4 +11,5 @@ NB_MODULE(_merklize, m) {
   bind_proofs(m);
   bind_hashing(m);
   bind_formats(m);
+  bind_commitments(m);
 }

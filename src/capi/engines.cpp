@@ -7,6 +7,7 @@
 #include <merklize/block_hasher.hpp>
 #include <merklize/hash.hpp>
 #include <merklize/merkleizer.hpp>
+#include <merklize/pair_tree.hpp>
 
 merklize_device::merklize_device(std::shared_ptr<const merklize_capi::device_state> s)
     : state(std::move(s)) {}
@@ -21,6 +22,11 @@ merklize::blake3_device &merklize_device::blake3() {
 merklize::block_hasher &merklize_device::blocks() {
   if (!blocks_) blocks_ = std::make_unique<merklize::block_hasher>(state->context, state->device);
   return *blocks_;
+}
+
+merklize::pair_tree_device &merklize_device::pairs() {
+  if (!pairs_) pairs_ = std::make_unique<merklize::pair_tree_device>(state->context, state->device);
+  return *pairs_;
 }
 
 const cl::CommandQueue &merklize_device::queue() {

@@ -6,8 +6,9 @@
 // so a device may be freed before its builders, and a tree owns its memory (page-locked memory
 // of a builder's pool returns to the pool if the pool still exists, host_pool.hpp).
 //
-// The engines (merkleizer, block_hasher, blake3_device) are made on first use, so that a device
-// opened for BLAKE3 compiles no tree kernel and a builder of binary trees no block kernel.
+// The engines (merkleizer, block_hasher, blake3_device, pair_tree_device) are made on first use, so
+// that a device opened for BLAKE3 compiles no tree kernel and a builder of binary trees no block
+// kernel.
 #pragma once
 
 #include "settings.hpp"
@@ -27,6 +28,7 @@ namespace merklize {
 class merkleizer;
 class block_hasher;
 class blake3_device;
+class pair_tree_device;
 } // namespace merklize
 
 namespace merklize_capi {
@@ -47,6 +49,7 @@ struct merklize_device {
 
   merklize::blake3_device &blake3();
   merklize::block_hasher &blocks();
+  merklize::pair_tree_device &pairs(); // the commitments of other systems (pair_tree.hpp)
   const cl::CommandQueue &queue();
 
   std::shared_ptr<const merklize_capi::device_state> state;
@@ -55,6 +58,7 @@ struct merklize_device {
 private:
   std::unique_ptr<merklize::blake3_device> blake3_;
   std::unique_ptr<merklize::block_hasher> blocks_;
+  std::unique_ptr<merklize::pair_tree_device> pairs_;
   std::optional<cl::CommandQueue> queue_;
 };
 

@@ -623,6 +623,30 @@ __kernel void blake3_block_leaves(__global const uchar *in, ulong in_offset, ulo
                 : blake3_message(data, aligned, len, zero_pad ? block_bytes : len, key, flags);
 }
 )merklize_cl"},
+    {"fr32.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* Filecoin's Fr32 padding (formats/filecoin.hpp): each work-item expands one 127-byte block of
+ * data into four 32-byte chunks, chunk q holding bits 254 q .. 254 q + 253 of the block (bit b of
+ * the block is bit b % 8 of byte b / 8) and two zero bits on top. The chunks are tree_d's leaves.
+ * Chunk q starts at bit 254 q, in byte 254 q / 8 at a shift of 254 q % 8 (0, 6, 4, 2): each of
+ * its bytes is two neighbouring input bytes shifted, past the block's end zero. */
+
+__kernel void fr32_leaves(__global const uchar *data, ulong blocks, __global uint8 *leaves) {
+  const ulong b = get_global_id(0);
+  if (b >= blocks) return;
+  __global const uchar *in = data + 127 * b;
+  for (uint q = 0; q < 4; ++q) {
+    const uint first_byte = (254 * q) / 8, shift = (254 * q) % 8;
+    uchar chunk[32];
+    for (uint j = 0; j < 32; ++j) {
+      const uint at = first_byte + j;
+      uint value = (uint)in[at] >> shift;
+      if (shift != 0 && at + 1 < 127) value |= (uint)in[at + 1] << (8 - shift);
+      chunk[j] = (uchar)(j == 31 ? value & 0x3Fu : value);
+    }
+    leaves[4 * b + q] = (uint8)(as_uint4(vload16(0, chunk)), as_uint4(vload16(1, chunk)));
+  }
+}
+)merklize_cl"},
     {"keccak.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Keccak-f[1600] (FIPS 202) and its sponge for Keccak-256 and SHA3-256, in plain OpenCL C 1.2:
  * the node hash HASH(left || right) of the "keccak256" and "sha3-256" node modes (keccak_node,
@@ -1339,6 +1363,81 @@ merkle_levels(__global const uint4 *restrict in, ulong in_first, ulong in_count,
   }
 }
 )merklize_cl"},
+    {"pair_levels.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* The shapes of formats/pair_rules.hpp, one level a launch, over the pair hash the build option
+ * -DMERKLIZE_PAIR_NODE names (pair_nodes.cl; a node function of merkle.cl's signature). Nodes are
+ * 32 bytes; indices count nodes from the start of a buffer, so a kernel can read one level of a
+ * buffer and write the next into the same buffer, where the two do not overlap.
+ *   pair_level   shape duplicate-odd (Bitcoin) and power of two (Filecoin, whose levels are
+ *                never odd): node i above is NODE(in[2i], in[2i + 1]), a lone last node paired
+ *                with itself
+ *   heap_level   shape heap (OpenZeppelin): tree[i] = NODE(tree[2i + 1], tree[2i + 2]) for the
+ *                `count` nodes from index `first`, all of one depth of the array */
+
+#if !defined(MERKLIZE_PAIR_NODE)
+#error "build with -DMERKLIZE_PAIR_NODE=<node function>"
+#endif
+
+__kernel void pair_level(__global const uint8 *in, ulong in_first, ulong in_count,
+                         __global uint8 *out, ulong out_first) {
+  const ulong i = get_global_id(0);
+  if (i >= (in_count + 1) / 2) return;
+  const uint8 left = in[in_first + 2 * i];
+  const uint8 right = 2 * i + 1 < in_count ? in[in_first + 2 * i + 1] : left;
+  out[out_first + i] = MERKLIZE_PAIR_NODE(left, right, 0);
+}
+
+__kernel void heap_level(__global uint8 *tree, ulong first, ulong count) {
+  const ulong g = get_global_id(0);
+  if (g >= count) return;
+  const ulong i = first + g;
+  tree[i] = MERKLIZE_PAIR_NODE(tree[2 * i + 1], tree[2 * i + 2], 0);
+}
+)merklize_cl"},
+    {"pair_nodes.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* The pair hashes of formats/pair_rules.hpp that build on SHA-256 (sha256.cl comes first), with
+ * merkle.cl's node signature (left, right, is_root; neither has a root flag), so that any level
+ * kernel that takes a node function takes these:
+ *   sha256d_node          Bitcoin: SHA-256(SHA-256(left || right))
+ *   sha256_trunc254_node  Filecoin: SHA-256(left || right), the top two bits of byte 31 cleared
+ * Nodes are uint8s of words as they lie in memory, as sha256_node takes and returns them. */
+
+/* The second SHA-256 of sha256d hashes the 32-byte digest: one block, the digest's eight words,
+ * then the padding (0x80, zeros) and the bit length 256. */
+inline uint8 sha256d_node(uint8 left, uint8 right, int is_root) {
+  const uint8 once = sha256_node(left, right, 0);
+  uint w[16] = {sha256_word(once.s0),
+                sha256_word(once.s1),
+                sha256_word(once.s2),
+                sha256_word(once.s3),
+                sha256_word(once.s4),
+                sha256_word(once.s5),
+                sha256_word(once.s6),
+                sha256_word(once.s7),
+                0x80000000u,
+                0u,
+                0u,
+                0u,
+                0u,
+                0u,
+                0u,
+                256u};
+  const uint8 digest = sha256_compress_message(sha256_iv(), w);
+  return (uint8)(sha256_memory_word(digest.s0), sha256_memory_word(digest.s1),
+                 sha256_memory_word(digest.s2), sha256_memory_word(digest.s3),
+                 sha256_memory_word(digest.s4), sha256_memory_word(digest.s5),
+                 sha256_memory_word(digest.s6), sha256_memory_word(digest.s7));
+}
+
+/* Byte 31 is the last byte of the last word in memory order, whatever the device's byte order. */
+inline uint8 sha256_trunc254_node(uint8 left, uint8 right, int is_root) {
+  uint8 digest = sha256_node(left, right, 0);
+  uchar4 last = as_uchar4(digest.s7);
+  last.s3 &= (uchar)0x3F;
+  digest.s7 = as_uint(last);
+  return digest;
+}
+)merklize_cl"},
     {"proof.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Inclusion proofs on the device: the sibling paths of many leaves gathered at once, the nodes of
  * a multiproof, and the verification of many proofs at once. Built after merkle.cl and its hash
@@ -1735,6 +1834,34 @@ __kernel void sha256_entries(__global const uchar *data, __global const ulong *b
                    sha256_memory_word(state.s2), sha256_memory_word(state.s3),
                    sha256_memory_word(state.s4), sha256_memory_word(state.s5),
                    sha256_memory_word(state.s6), sha256_memory_word(state.s7));
+}
+)merklize_cl"},
+    {"sorted_pairs.cl", R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* OpenZeppelin's pair hash (formats/pair_rules.hpp, pair_hash::keccak256_sorted), after
+ * keccak.cl: Keccak-256 of the two children in ascending byte order, with merkle.cl's node
+ * signature (no root flag), for pair_levels.cl. Nodes are uint8s of words as they lie in memory,
+ * so the order of two nodes is that of their bytes: the words compared as big-endian numbers. */
+
+/* The big-endian number of a word's four bytes in memory order. */
+inline uint sorted_pairs_be(uint memory_word) {
+  const uchar4 b = as_uchar4(memory_word);
+  return (uint)b.s0 << 24 | (uint)b.s1 << 16 | (uint)b.s2 << 8 | (uint)b.s3;
+}
+
+/* Whether node a's bytes come before node b's. */
+inline int sorted_pairs_less(uint8 a, uint8 b) {
+  const uint x[8] = {a.s0, a.s1, a.s2, a.s3, a.s4, a.s5, a.s6, a.s7};
+  const uint y[8] = {b.s0, b.s1, b.s2, b.s3, b.s4, b.s5, b.s6, b.s7};
+  for (int k = 0; k < 8; ++k) {
+    const uint u = sorted_pairs_be(x[k]), v = sorted_pairs_be(y[k]);
+    if (u != v) return u < v;
+  }
+  return 0;
+}
+
+inline uint8 keccak256_sorted_node(uint8 left, uint8 right, int is_root) {
+  const int swap = sorted_pairs_less(right, left);
+  return keccak_pair(swap ? right : left, swap ? left : right, 0x01ul); /* Keccak-256's padding */
 }
 )merklize_cl"},
 };

@@ -2,9 +2,11 @@
 // Which kernel files and build options make each program. One place to add a node hash.
 #pragma once
 
+#include "../formats/pair_rules.hpp"
 #include "launch_plan.hpp"
 #include "program_spec.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -134,6 +136,44 @@ inline program_spec proof_program(hash_kind hash) {
           std::string("proof-") + to_string(hash)};
 }
 
+// The node function of a pair hash (formats/pair_rules.hpp) and the files that define it, in
+// their order.
+struct pair_node_kernel {
+  std::vector<std::string> files;
+  const char *function;
+};
+
+inline pair_node_kernel pair_node_kernel_of(pair_hash hash) {
+  switch (hash) {
+  case pair_hash::sha256d:
+    return {{"sha256.cl", "pair_nodes.cl"}, "sha256d_node"};
+  case pair_hash::sha256_trunc254:
+    return {{"sha256.cl", "pair_nodes.cl"}, "sha256_trunc254_node"};
+  case pair_hash::keccak256_sorted:
+    return {{"keccak.cl", "sorted_pairs.cl"}, "keccak256_sorted_node"};
+  }
+  throw error("no kernels for this pair hash");
+}
+
+// Whether this build has every kernel file of a pair hash: keccak256_sorted's keccak.cl comes
+// with the device Keccak-256 (issue 30); until then OpenZeppelin's pairs are hashed on the host.
+inline bool has_pair_kernels(pair_hash hash) {
+  const pair_node_kernel node = pair_node_kernel_of(hash);
+  return std::all_of(node.files.begin(), node.files.end(), has_embedded_kernel);
+}
+
+// The program holding the shapes of the pair rules (pair_levels.cl: pair_level, heap_level) over
+// one pair hash (pair_tree.hpp).
+inline program_spec pair_levels_program(pair_hash hash) {
+  pair_node_kernel node = pair_node_kernel_of(hash);
+  node.files.push_back("pair_levels.cl");
+  return {node.files, std::string(base_build_options) + " -DMERKLIZE_PAIR_NODE=" + node.function,
+          std::string("pair-levels-") + to_string(hash)};
+}
+
+// The program of Filecoin's Fr32 padding (fr32.cl, pair_tree.hpp).
+inline program_spec fr32_program() { return {{"fr32.cl"}, base_build_options, "fr32"}; }
+
 // Every program variant the library builds: `make aot` compiles each of these ahead of time
 // (tools/aot.cpp), so a new program_spec belongs in this list, with a unique name.
 inline std::vector<program_spec> all_program_specs() {
@@ -160,6 +200,10 @@ inline std::vector<program_spec> all_program_specs() {
   specs.push_back(block_leaves_program());
   specs.push_back(keccak_program());
   specs.push_back(bao_outboard_program());
+  for (pair_hash hash :
+       {pair_hash::sha256d, pair_hash::sha256_trunc254, pair_hash::keccak256_sorted})
+    if (has_pair_kernels(hash)) specs.push_back(pair_levels_program(hash));
+  specs.push_back(fr32_program());
   return specs;
 }
 

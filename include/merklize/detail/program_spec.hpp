@@ -27,6 +27,14 @@ namespace detail {
 
 using merklize::program_spec;
 
+// Whether kernels/<name> is in this build: a kernel file that another change brings (keccak.cl,
+// the device Keccak-256) is asked for before a program that needs it is built.
+inline bool has_embedded_kernel(const std::string &name) {
+  for (const auto &k : embedded_kernels)
+    if (name == k.name) return true;
+  return false;
+}
+
 inline const char *embedded_kernel_source(const std::string &name) {
   for (const auto &k : embedded_kernels)
     if (name == k.name) return k.source;

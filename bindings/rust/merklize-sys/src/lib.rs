@@ -28,6 +28,7 @@ macro_rules! opaque {
     )*};
 }
 
+mod commitments;
 mod devices;
 mod errors;
 mod formats;
@@ -36,6 +37,7 @@ mod proofs;
 mod sources;
 mod trees;
 
+pub use commitments::*;
 pub use devices::*;
 pub use errors::*;
 pub use formats::*;

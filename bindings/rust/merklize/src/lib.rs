@@ -61,6 +61,7 @@
 mod builder;
 mod bytes;
 mod cl;
+mod commitments;
 mod config;
 mod device;
 mod error;
@@ -76,6 +77,7 @@ mod tree;
 pub use builder::Builder;
 pub use bytes::Bytes;
 pub use cl::{output_node_count, ClContext, ClDeviceId, ClEvent, ClMem};
+pub use commitments::filecoin_piece_cid;
 pub use config::{Keep, TreeConfig};
 pub use device::{devices, Device, DeviceInfo};
 pub use error::{Error, Result, Status};
