@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The host engine: roots of SHA-256 trees (sha256 and rfc6962 nodes, both shapes, fixed depths)
-// on the CPU's own cores, with no OpenCL. Where a CPU has the SHA extensions, OpenCL C cannot
+// on the CPU's own cores, with no OpenCL; and of blake3 trees, portably, for inputs too small to
+// pay for a device's start. Where a CPU has the SHA extensions, OpenCL C cannot
 // reach them and this is the fastest SHA-256 tree on the machine (docs/BENCHMARKS.md); the CLI's
 // --device auto picks it then (engine_choice.hpp).
 //
@@ -25,9 +26,10 @@
 
 namespace merklize {
 
-// Whether the host engine builds trees with these options: SHA-256 node hashes.
+// Whether the host engine builds trees with these options: SHA-256 node hashes, and blake3's
+// (portable: for small trees). Not blake3-parent, whose root alone is flagged.
 inline bool host_engine_supports(const tree_options &options) {
-  return is_sha256_node(options.hash);
+  return is_sha256_node(options.hash) || options.hash == hash_kind::blake3;
 }
 
 // Threads the host engine runs by default: the hardware's.
@@ -157,7 +159,7 @@ inline digest host_finish(const block_tops &blocks, const tree_options &options,
 // The options' check and the root of no leaves, where the tree has one.
 inline std::optional<digest> host_empty_root(const tree_options &options, std::uint64_t bytes) {
   if (!host_engine_supports(options))
-    throw error(std::string("the host engine builds SHA-256 trees (sha256, rfc6962), not ") +
+    throw error(std::string("the host engine builds sha256, rfc6962 and blake3 trees, not ") +
                 to_string(options.hash));
   check_tree_options(options);
   if (bytes == 0) return empty_tree_root(options);
