@@ -54,7 +54,7 @@ std::vector<std::string> consistency_args(const std::string &out) {
   return {"consistency", "--old-size", "40", "-o", out, leaves_file()};
 }
 std::vector<std::string> leaf_hash_args(const std::string &out) {
-  return {"leaf-hash", "--hash", "rfc6962", "-o", out, entries_file()};
+  return {"leaf-hash", "--hash", "rfc6962", "--entries", "lines", "-o", out, entries_file()};
 }
 
 std::vector<output_command> output_commands() {

@@ -156,7 +156,7 @@ TEST_CASE("host engine: files and pipes give the memory's root", "[host]") {
   REQUIRE(fd >= 0);
   REQUIRE(::write(fd, leaves.data(), leaves.size()) == static_cast<ssize_t>(leaves.size()));
   ::close(fd);
-  merklize::input file(path, "leaves.bin");
+  merklize::input file(path, "leaves.bin"); // over 1 MiB: read at offsets; else as a stream
   CHECK(merklize::host_root(file, options, 3) == want);
   ::unlink(path);
 }

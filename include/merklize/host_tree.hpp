@@ -189,16 +189,17 @@ inline digest host_root(const void *leaves, std::uint64_t leaf_bytes, const tree
       options, name);
 }
 
-// The root of the tree over the leaves `in` holds: a regular file read at offsets by the
-// threads, anything else in order under a lock (one thread reads while the others hash); a file
-// that changed while read is refused, a partial leaf named with the input.
+// The root of the tree over the leaves `in` holds: a regular file of more than 1 MiB read at
+// offsets by the threads, anything else (a pipe, a small file, /proc's) in order under a lock (one
+// thread reads while the others hash); a file that changed while read is refused, a partial leaf
+// named with the input.
 inline digest host_root(input &in, const tree_options &options, unsigned threads = 0) {
-  if (in.size()) detail::host_empty_root(options, 1); // the options' check, before any read
+  detail::host_empty_root(options, 1); // the options' check, before any read
   const std::uint64_t block_bytes = node_bytes << detail::host_block_log2;
   std::mutex order; // a stream's blocks are read in turn, each thread its block's
   std::atomic<std::uint64_t> next{0};
   const auto source = [&](std::uint8_t *buffer) -> detail::block_read {
-    if (in.size()) { // a regular file: at the block's offset, any thread, any order
+    if (in.read_at_offsets()) { // a regular file: at the block's offset, any thread, any order
       const std::uint64_t index = next++;
       const std::uint64_t offset = index * block_bytes, size = *in.size();
       if (offset >= size) return {index, 0};
