@@ -79,7 +79,7 @@ TEST_CASE("merklize takes --opt=value, --opt value, short options and options af
   }
   const auto verbose = merklize_cli({"root", "-v", "--hash=sha256", file});
   CHECK(verbose.out == root);
-  CHECK_THAT(verbose.err, StartsWith("program: "));
+  CHECK_THAT(verbose.err, StartsWith("engine: "));
   const auto proof = merklize_cli({"proof", "-i", "5", "--hash=sha256", file});
   CHECK(proof.status == 0);
   CHECK(merklize_cli({"proof", "--index=5", "--hash", "sha256", file}).out == proof.out);

@@ -57,8 +57,9 @@ TEST_CASE("merklize under an address-space limit ends cleanly, never crashes or 
     return "env MERKLIZE_CACHE_DIR=" + test::sh_quote(cache) +
            (pocl.empty() ? "" : " POCL_CACHE_DIR=" + test::sh_quote(pocl)) + " ";
   };
-  REQUIRE(test::run_shell(env(warm.string(), "") + test::merklize_word() + " root " +
-                          test::sh_quote(file))
+  // --device default: the driver under the limit, not the host engine that auto would pick.
+  REQUIRE(test::run_shell(env(warm.string(), "") + test::merklize_word() +
+                          " root --device default " + test::sh_quote(file))
               .out == root);
   int pocl_died = 0;
   for (const long mib :
@@ -72,8 +73,8 @@ TEST_CASE("merklize under an address-space limit ends cleanly, never crashes or 
         {"cold PoCL cache", env("", (cold / "pocl").string())}};
     for (const auto &[what, prefix] : setups) {
       INFO(mib << " MiB, " << what);
-      const auto r =
-          under_limit(kib, prefix + test::merklize_word() + " root " + test::sh_quote(file));
+      const auto r = under_limit(kib, prefix + test::merklize_word() + " root --device default " +
+                                          test::sh_quote(file));
       INFO("status " << r.status << ", stderr:\n" << r.err);
       if (pocl_thread_abort(r)) {
         WARN("PoCL aborted in its thread set-up under " << mib << " MiB, " << what);

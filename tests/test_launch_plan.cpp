@@ -4,6 +4,8 @@
 // OpenCL (tests/CMakeLists.txt: merklize_core_tests).
 #include <merklize/detail/launch_plan.hpp>
 
+#include "facts_helpers.hpp"
+
 #include <catch2/catch.hpp>
 
 #if defined(CL_VERSION_1_0)
@@ -15,34 +17,8 @@ using merklize::detail::planned_launch;
 
 namespace {
 
-merklize::device_facts h200() {
-  merklize::device_facts f;
-  f.name = "NVIDIA H200";
-  f.vendor = "NVIDIA Corporation";
-  f.platform = "NVIDIA CUDA";
-  f.type = merklize::device_type::gpu;
-  f.compute_units = 132;
-  f.max_work_group_size = 1024;
-  f.preferred_int_vector_width = 1;
-  f.global_memory_bytes = std::uint64_t(141) << 30;
-  f.max_buffer_bytes = std::uint64_t(35) << 30;
-  return f;
-}
-
-merklize::device_facts pocl_cpu(unsigned width) {
-  merklize::device_facts f;
-  f.name = "cpu-x86-64-znver3";
-  f.vendor = "AuthenticAMD";
-  f.platform = "Portable Computing Language";
-  f.type = merklize::device_type::cpu;
-  f.compute_units = 2;
-  f.max_work_group_size = 4096;
-  f.preferred_int_vector_width = width;
-  f.global_memory_bytes = std::uint64_t(20) << 30;
-  f.max_buffer_bytes = std::uint64_t(4) << 30;
-  f.unified_memory = true;
-  return f;
-}
+using test::h200;
+using test::pocl_cpu;
 
 merklize::detail::launch_settings settings(const merklize::device_facts &device,
                                            const merklize::config &cfg) {

@@ -43,31 +43,47 @@ int run_main(const std::string &program, const std::function<int()> &body) {
 }
 
 cl::Device chosen_device(const std::optional<std::string> &spec) {
-  return spec ? merklize::select_device(*spec) : merklize::default_device();
+  if (spec && *spec == "host")
+    throw usage_error("--device host (the host engine) builds the roots of trees: merklize "
+                      "root only");
+  const bool named = spec && *spec != "auto" && *spec != "default";
+  return named ? merklize::select_device(*spec) : merklize::default_device();
 }
 
 namespace {
 const auto process_start = std::chrono::steady_clock::now();
 }
 
-void milestones::reached(const char *what) {
-  const std::chrono::duration<double, std::milli> since =
-      std::chrono::steady_clock::now() - process_start;
-  char line[96];
-  std::snprintf(line, sizeof line, "%s%s %.1f ms", text_.empty() ? "" : ", ", what, since.count());
-  text_ += line;
+namespace {
+double ms_since_start() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - process_start)
+      .count();
+}
+} // namespace
+
+double phase_split::done(const std::string &phase) {
+  const double now = ms_since_start(), ms = now - (last_ms_ < 0 ? 0 : last_ms_);
+  last_ms_ = now;
+  char line[64];
+  std::snprintf(line, sizeof line, ": %.1f ms\n", ms);
+  phases_ += "phase " + phase + line;
+  return ms;
 }
 
-std::string milestones::text() const { return text_; }
-
-void report_program(bool verbose, merklize::merkleizer &m, const milestones &times) {
+void phase_split::report(bool verbose) const {
   if (!verbose) return;
+  char total[96];
+  std::snprintf(total, sizeof total, "total: %.1f ms since the process began\n", ms_since_start());
+  std::cerr << notes_ << phases_ << "phase exit: none (no teardown: the system frees it all)\n"
+            << total;
+}
+
+std::string program_line(merklize::merkleizer &m) {
   const merklize::program_builds builds = merklize::program_builds_so_far();
   char programs[96];
-  std::snprintf(programs, sizeof programs, "; %zu programs built in %.1f ms", builds.count,
+  std::snprintf(programs, sizeof programs, ", %zu programs built in %.1f ms", builds.count,
                 builds.ms);
-  std::cerr << "program: " << merklize::to_string(m.program_form()) << "\n"
-            << "times since start: " << times.text() << programs << "\n";
+  return "program: " + std::string(merklize::to_string(m.program_form())) + programs;
 }
 
 } // namespace cli

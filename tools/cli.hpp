@@ -40,20 +40,24 @@ int run_main(const std::string &program, const std::function<int()> &body);
 // The device `spec` names (select_device), or the default device.
 cl::Device chosen_device(const std::optional<std::string> &spec);
 
-// The moments a command reached, in milliseconds since the process began (its static
-// initialisation, just after the dynamic loader): where start-up time goes.
-class milestones {
+// Where a command's time went, for --verbose: each phase's milliseconds by the steady clock
+// around the real calls, one line per phase on stderr ("phase device discovery: 36.7 ms"), then
+// the time since the process began (its static initialisation, just after the dynamic loader).
+class phase_split {
 public:
-  void reached(const char *what);
-  // "device 241.3 ms, merkleizer 252.0 ms, ..." in the order reached.
-  std::string text() const;
+  // The phase that began at the last call (or at the start) ends now; returns its milliseconds.
+  double done(const std::string &phase);
+  // A line of its own (the engine chosen, the programs' form), printed before the phases.
+  void note(const std::string &line) { notes_ += line + "\n"; }
+  // With `verbose`: the notes, the phases, and that the process exits without teardown.
+  void report(bool verbose) const;
 
 private:
-  std::string text_;
+  std::string notes_, phases_;
+  double last_ms_ = -1;
 };
 
-// With `verbose`, on stderr: "program: <form>", where m's kernels came from (jit, spirv,
-// spir-bitcode or cache); then the milestones, and the programs built and their time.
-void report_program(bool verbose, merklize::merkleizer &m, const milestones &times);
+// "program: <form>, N programs built in .. ms" of m's kernels (jit, spirv, spir-bitcode, cache).
+std::string program_line(merklize::merkleizer &m);
 
 } // namespace cli

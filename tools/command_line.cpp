@@ -14,8 +14,11 @@ const char *exit_statuses = "Exit status: 0 success, 1 a failure, 2 a mistake in
 
 const char *device_help = "the OpenCL device: P:D as `merklize devices` lists them, or a "
                           "case-insensitive part of a device's or platform's name or vendor, or "
-                          "nvidia, pocl, cpu, gpu (default: $MERKLIZE_DEVICE, else the first GPU, "
-                          "else the first device)";
+                          "nvidia, pocl, cpu, gpu; default: the first GPU, else the first "
+                          "device; host: merklize root's host engine (sha256, rfc6962 and blake3 "
+                          "trees on the CPU's cores); auto (the default, unless $MERKLIZE_DEVICE "
+                          "names one): default's device, and for merklize root whichever of it "
+                          "and the host engine is expected to finish first (--verbose says why)";
 
 CLI::App &add_command(CLI::App &app, const std::string &name, const std::string &description,
                       const std::string &footer = "") {
@@ -232,10 +235,11 @@ command_runner add_root(CLI::App &app) {
              "than a piece of 16 MiB of data)")
       ->needs(devices);
   const auto verbose = c.add_flag("-v,--verbose", args->verbose,
-                                  "say on stderr where the kernels came from (\"program: "
-                                  "jit|spirv|spir-bitcode|cache\") and where start-up time "
-                                  "went (\"times since start: device .. ms, merkleizer .. ms, "
-                                  "root .. ms; N programs built in .. ms\")");
+                                  "say on stderr which engine ran and why (\"engine: ..\"), "
+                                  "where the kernels came from (\"program: "
+                                  "jit|spirv|spir-bitcode|cache, ..\") and where the time went, "
+                                  "a line per phase (\"phase device discovery and engine "
+                                  "choice: .. ms\")");
   const auto chunk_log2 = add_chunk_log2(c, args->chunk_log2);
   devices->excludes(device)->excludes(verbose)->excludes(chunk_log2);
   add_progress(c, args->progress);

@@ -2,6 +2,7 @@
 // merklize root: the root of a file of leaves.
 #include "cli.hpp"
 #include "commands.hpp"
+#include "engine.hpp"
 #include "input.hpp"
 #include "memory.hpp"
 #include "output.hpp"
@@ -9,7 +10,11 @@
 #include "quote.hpp"
 #include "sizes.hpp"
 
+#include <merklize/host_tree.hpp>
 #include <merklize/merklize.hpp>
+#include <merklize/program_stats.hpp>
+
+#include <cstdio>
 
 namespace cli {
 
@@ -106,6 +111,36 @@ int log_root_command(const root_arguments &args) {
   return 0;
 }
 
+// The streamed root on the host engine (host_tree.hpp): its threads read and hash.
+merklize::digest root_on_host(const root_arguments &args, library_input &in, phase_split &times) {
+  const auto root = within_list_limit(args.preset, in.get().name(),
+                                      [&] { return merklize::host_root(in.get(), args.tree); });
+  times.done("input read and hashed on " + std::to_string(merklize::host_engine_threads()) +
+             " threads");
+  return root;
+}
+
+// The streamed root on a device; what the device's start cost is kept for later choices.
+merklize::digest root_on_device(const root_arguments &args, const merklize::config &cfg,
+                                library_input &in, const engine_pick &pick, phase_split &times,
+                                double discovery_ms) {
+  merklize::merkleizer m(pick.device, cfg);
+  const double context_ms = times.done("context and queues (merkleizer)");
+  const auto root =
+      within_list_limit(args.preset, in.get().name(), [&] { return m.root(in.get()); });
+  const merklize::build_times t = m.last_times();
+  const merklize::program_builds builds = merklize::program_builds_so_far();
+  char line[160];
+  std::snprintf(line, sizeof line,
+                "input, allocations and kernels (of which programs %.1f ms; by events uploads "
+                "%.1f ms, kernels %.1f ms, downloads %.1f ms)",
+                builds.ms, t.upload_ms, t.kernel_ms, t.download_ms);
+  times.done(line);
+  times.note(program_line(m));
+  record_start(pick, discovery_ms + context_ms + builds.ms);
+  return root;
+}
+
 } // namespace
 
 void check_tree_arguments(const merklize::tree_options &tree,
@@ -158,21 +193,22 @@ int root_command(const root_arguments &given) {
     return 0;
   }
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;
-  milestones times;
+  phase_split times;
+  times.done("process start (loader, static initialisation)");
   library_input in(args.file, args.progress);  // streamed: only chunks in flight are held
   if (args.preset.ssz_list && in.get().size()) // a file past the limit, before any work
     ssz_list_length(*args.preset.ssz_list, *in.get().size() / merklize::node_bytes,
                     in.get().name());
-  const cl::Device device = chosen_device(args.device);
-  times.reached("device");
-  merklize::merkleizer m(device, cfg);
-  times.reached("merkleizer");
-  const auto root =
-      within_list_limit(args.preset, in.get().name(), [&] { return m.root(in.get()); });
+  times.done("input opened");
+  const engine_pick pick = pick_engine(args.device, args.tree, in.get().size());
+  const double discovery_ms = times.done("device discovery and engine choice");
+  times.note("engine: " + pick.why);
+  const auto root = pick.host ? root_on_host(args, in, times)
+                              : root_on_device(args, cfg, in, pick, times, discovery_ms);
   in.finish();
-  times.reached("root");
   write_stdout(root_text(args, root, in.bytes_read() / merklize::node_bytes));
-  report_program(args.verbose, m, times);
+  times.done("output written");
+  times.report(args.verbose);
   return 0;
 }
 

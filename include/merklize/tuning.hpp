@@ -80,7 +80,31 @@ struct tuning {
   // a loop of one round, which CPUs compile ten times faster). The environment's
   // MERKLIZE_KERNEL_OPTIONS replaces them (benches compare variants with it).
   const char *kernel_options;
+  // What --device auto weighs (engine_choice.hpp): milliseconds a process pays before the device's
+  // first leaf (driver, context, programs from the cache), and leaf bytes per second of a tree's
+  // root from a file, per node hash; per compute unit where rates_per_compute_unit.
+  double start_ms;
+  double blake3_tree_gbps, sha256_tree_gbps;
+  bool rates_per_compute_unit;
 };
+
+// The host engine's numbers (host_tree.hpp), for the same choice: SHA-256 trees on the CPU's own
+// threads, no driver to start.
+struct host_engine_tuning {
+  const char *measured_by;
+  double start_ms;
+  double sha_ni_gbps_per_thread, portable_gbps_per_thread; // SHA-256 nodes
+  double blake3_gbps_per_thread;                           // blake3 nodes, portable
+};
+
+inline const host_engine_tuning &host_engine_row() {
+  static const host_engine_tuning row{
+      "merklize root --device host of 2^24 leaves (512 MiB, page cache) on 2 Xeon cores with "
+      "sha_ni (1.0 s of CPU), the portable SHA-256 and BLAKE3 node loops on 64 MiB, by CPU time "
+      "(the machine was loaded; docs/BENCHMARKS.md)",
+      1, 0.5, 0.1, 0.4};
+  return row;
+}
 
 // The rows, first match wins; the last row matches every device. Each row names its fields, so
 // a new one for another device reads as what it changes.
@@ -127,6 +151,11 @@ inline const std::vector<tuning> &tuning_table() {
     // Keccak's rounds written out: what the other kernels do, not yet measured against a loop
     // (bench/keccak_run.sh times both).
     nvidia.kernel_options = "-DMERKLIZE_B3_FMA_ADDS -DMERKLIZE_KECCAK_UNROLL=24";
+    // issue 29 on the H200: root of 2 leaves 351 ms, of 1 GiB 566 ms (files in /dev/shm).
+    nvidia.start_ms = 350;
+    nvidia.blake3_tree_gbps = 4.7;
+    nvidia.sha256_tree_gbps = 4.7;
+    nvidia.rates_per_compute_unit = false;
 
     tuning cpu = nvidia;
     cpu.row = "CPU (PoCL)";
@@ -136,7 +165,10 @@ inline const std::vector<tuning> &tuning_table() {
         "merklize_bench --variants and hash_bench with PoCL 3.1 on 2 AMD EPYC cores (AVX-512) and "
         "PoCL 5 on 16 Xeon cores: PoCL does not vectorize across work-items, so nodes and chunks "
         "go in the lanes of the preferred int vector; chunks of 2^22 leaves for host builds, and "
-        "2^20 for files and pipes, where the staging is host memory too";
+        "2^20 for files and pipes, where the staging is host memory too; the start and rates of "
+        "--device auto from merklize root of 2 leaves (100 ms, programs from the cache) and of "
+        "2^24 leaves (512 MiB) with PoCL 3.1 on 2 Xeon cores (sha_ni, AVX-512) under load "
+        "(docs/BENCHMARKS.md, issue 29)";
     cpu.work_group_size = 256;
     cpu.lanes = 0;
     cpu.nodes_per_item = 1;
@@ -145,6 +177,10 @@ inline const std::vector<tuning> &tuning_table() {
     cpu.input_chunk_log2 = 20;
     cpu.hash_chunks_per_item = 0;
     cpu.kernel_options = ""; // a CPU's multiplies share its ports with its adds
+    cpu.start_ms = 100;
+    cpu.blake3_tree_gbps = 1.0;
+    cpu.sha256_tree_gbps = 0.09;
+    cpu.rates_per_compute_unit = true;
 
     tuning other = nvidia;
     other.row = "any other device";

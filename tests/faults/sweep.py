@@ -52,7 +52,7 @@ class Case:
 
 
 def cases(full):
-    root = ["root", "{in}/leaves.bin"]
+    root = ["root", "--device", "default", "{in}/leaves.bin"]  # the driver, not the host engine
     list_ = [
         Case("root", root),
         Case("root (cold cache)", root, cache="cold"),

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// merklize root's engines: --device host (the host engine) gives the device's roots at awkward
+// sizes, shapes and hashes, from a file and from stdin through pipes of awkward sizes and a slow
+// writer; a pipe closed mid-leaf is a clear error; --device auto says which engine it chose and
+// why; --verbose splits the time by phase; the host engine refuses trees it cannot build.
+#include "cli_helpers.hpp"
+#include "helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+namespace {
+
+using test::merklize_word;
+using test::run_shell;
+using test::sh_quote;
+
+// The output of `merklize root ARGS` run by sh, stdin from `input` (a shell command) if given.
+test::run_result root(const std::string &args, const std::string &input = "") {
+  const std::string command = merklize_word() + " root " + args;
+  return run_shell(input.empty() ? command : input + " | " + command);
+}
+
+const std::uint64_t block = 1 << 15; // the host engine's block of leaves
+
+} // namespace
+
+TEST_CASE("merklize root --device host gives the device's roots", "[cli][host]") {
+  const std::uint64_t n = GENERATE_COPY(1, 2, 3, 255, 256, 257, block - 1, block + 1);
+  const auto file = sh_quote(test::write_file("host_leaves", test::random_bytes(32 * n)).string());
+  for (const std::string tree :
+       {"--hash sha256", "--hash sha256 --pad zero", "--hash sha256 --pad zero --depth 17",
+        "--hash rfc6962", "--hash blake3"}) {
+    INFO(n << " leaves, " << tree);
+    const auto device = root(tree + " --device cpu " + file);
+    REQUIRE(device.status == 0);
+    CHECK(root(tree + " --device host " + file).out == device.out);
+    CHECK(root(tree + " --device host -", "cat " + file).out == device.out);
+  }
+}
+
+TEST_CASE("merklize root - reads pipes of every size and pace as the file", "[cli][host][stdin]") {
+  const std::string device = GENERATE(as<std::string>(), "host", "cpu");
+  for (const std::uint64_t bytes :
+       {std::uint64_t(32), 32 * block - 32, 32 * block, 32 * block + 32, 32 * (3 * block + 1)}) {
+    INFO("--device " << device << ", " << bytes << " bytes");
+    const auto path = test::write_file("piped", test::random_bytes(bytes)).string();
+    const auto want = root("--hash sha256 --device " + device + " " + sh_quote(path));
+    REQUIRE(want.status == 0);
+    CHECK(root("--hash sha256 --device " + device + " -", "cat " + sh_quote(path)).out == want.out);
+    // A slow writer: a first leaf and a half, a pause, then the rest in pieces of 4097 bytes.
+    const std::string slow = "{ head -c 48 " + sh_quote(path) + "; sleep 0.2; tail -c +49 " +
+                             sh_quote(path) + " | dd bs=4097 status=none; }";
+    CHECK(root("--hash sha256 --device " + device + " -", slow).out == want.out);
+  }
+}
+
+TEST_CASE("merklize root - of an empty or early-closed pipe is a clear error", "[cli][host]") {
+  const auto empty = root("--hash sha256 --device host -", "true");
+  CHECK(empty.status == 1);
+  CHECK_THAT(empty.err, Catch::Contains("stdin") && Catch::Contains("no leaves"));
+  const auto log = root("--hash rfc6962 --device host -", "true"); // the empty log has a root
+  CHECK(log.status == 0);
+  CHECK(log.out == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n");
+  // The writer stops 5 bytes into a leaf, after more than a block, and closes the pipe.
+  const auto cut = root("--hash sha256 --device host -",
+                        "head -c " + std::to_string(32 * block + 37) + " /dev/zero");
+  CHECK(cut.status == 1);
+  CHECK(cut.out.empty());
+  CHECK_THAT(cut.err, Catch::Contains("stdin") && Catch::Contains("not a multiple of 32"));
+}
+
+TEST_CASE("merklize root --device host refuses what it cannot build", "[cli][host]") {
+  const auto file = sh_quote(test::write_file("two", test::random_bytes(64)).string());
+  const auto parent = root("--hash blake3-parent --device host " + file);
+  CHECK(parent.status == 2);
+  CHECK_THAT(parent.err, Catch::Contains("--device host builds --hash sha256, rfc6962 and blake3"));
+  const auto other = run_shell(merklize_word() + " proof --index 0 --device host " + file);
+  CHECK(other.status == 2);
+  CHECK_THAT(other.err, Catch::Contains("merklize root only"));
+}
+
+TEST_CASE("merklize root --verbose says which engine ran, why, and where the time went",
+          "[cli][host]") {
+  const auto file = sh_quote(test::write_file("verbose_engine", test::random_bytes(320)).string());
+  const auto chosen = root("--hash sha256 --verbose " + file);
+  CHECK(chosen.status == 0);
+  // 320 bytes: the host engine is done before any device could start, so none is looked for.
+  CHECK_THAT(chosen.err, Catch::Contains("engine: host engine: chosen by --device auto") &&
+                             Catch::Contains("no device looked for") && Catch::Contains("host (") &&
+                             Catch::Contains("phase device discovery and engine choice: ") &&
+                             Catch::Contains("phase output written: ") &&
+                             Catch::Contains("total: "));
+  const auto asked = root("--hash blake3 --device default --verbose " + file);
+  CHECK(asked.status == 0);
+  CHECK_THAT(asked.err, Catch::Contains("asked for (--device") && Catch::Contains("program: ") &&
+                            Catch::Contains("phase context and queues (merkleizer): ") &&
+                            Catch::Contains("of which programs "));
+  CHECK(root("--hash sha256 --device auto " + file).out == chosen.out);
+  // A pipe is taken as large: the device is looked for, and both estimates are printed.
+  const auto piped = root("--hash sha256 --verbose -", "cat " + file);
+  CHECK(piped.out == chosen.out);
+  CHECK_THAT(piped.err, Catch::Contains("chosen by --device auto for 1073741824 bytes") &&
+                            Catch::Contains(" ms (start ") && Catch::Contains("host ("));
+}

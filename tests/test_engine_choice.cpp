@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// --device auto's choice as pure planning (engine_choice.hpp), with no device: the estimates from
+// tuning rows for an H200 and for PoCL, the host engine with and without the SHA extensions, a
+// measured start in place of the row's, and inputs of every size from 2 leaves to a pipe.
+#include "facts_helpers.hpp"
+
+#include <merklize/engine_choice.hpp>
+
+#include <catch2/catch.hpp>
+
+namespace {
+
+using merklize::hash_kind;
+
+merklize::device_facts gpu() { return test::h200(); }
+merklize::device_facts pocl() { return test::pocl_cpu(16); }
+
+// The engine --device auto picks between `device` and the host engine on 2 threads.
+merklize::engine_choice choose(const merklize::device_facts &device, hash_kind hash,
+                               std::optional<std::uint64_t> bytes, bool sha_extensions = true,
+                               std::optional<double> measured = std::nullopt) {
+  return merklize::choose_engine(
+      {merklize::device_estimate(device, merklize::tuning_for(device), hash, measured),
+       merklize::host_estimate(hash, 2, sha_extensions)},
+      bytes);
+}
+
+constexpr std::uint64_t gib = std::uint64_t(1) << 30;
+
+} // namespace
+
+TEST_CASE("engine choice: the host engine where the GPU cannot pay for its start", "[choice]") {
+  CHECK(choose(gpu(), hash_kind::sha256, 64).chosen == 1); // 2 leaves: the host
+  CHECK(choose(gpu(), hash_kind::rfc6962, 64).chosen == 1);
+  CHECK(choose(gpu(), hash_kind::sha256, 16 * gib).chosen == 0);     // the GPU's rate pays
+  CHECK(choose(gpu(), hash_kind::sha256, std::nullopt).chosen == 0); // a pipe: taken as large
+  CHECK(choose(gpu(), hash_kind::blake3, 64).chosen == 1);           // portable, but no start
+  CHECK(choose(gpu(), hash_kind::blake3, gib).chosen == 0);
+  CHECK(choose(gpu(), hash_kind::blake3_parent, 64).chosen == 0); // the host has no ROOT flag
+}
+
+TEST_CASE("engine choice: without a GPU, SHA-256 trees go to the host engine", "[choice]") {
+  for (std::uint64_t bytes : {std::uint64_t(32), std::uint64_t(1) << 20, gib, 64 * gib})
+    CHECK(choose(pocl(), hash_kind::sha256, bytes).chosen == 1);
+  CHECK(choose(pocl(), hash_kind::blake3, gib).chosen == 0); // PoCL's lanes outrun it
+  CHECK(choose(pocl(), hash_kind::blake3, 64).chosen == 1);
+  // The portable SHA-256 still starts first; on large inputs the higher rate wins.
+  CHECK(choose(pocl(), hash_kind::sha256, 32, false).chosen == 1);
+  const double device_rate =
+      merklize::device_estimate(pocl(), merklize::tuning_for(pocl()), hash_kind::sha256)
+          .gbytes_per_s;
+  const double host_rate = merklize::host_estimate(hash_kind::sha256, 2, false).gbytes_per_s;
+  CHECK(choose(pocl(), hash_kind::sha256, 1024 * gib, false).chosen ==
+        (host_rate > device_rate ? 1u : 0u));
+}
+
+TEST_CASE("engine choice: a measured start replaces the row's", "[choice]") {
+  const std::uint64_t bytes = std::uint64_t(64) << 20; // 64 MiB: the row says the host
+  CHECK(choose(gpu(), hash_kind::sha256, bytes).chosen == 1);
+  CHECK(choose(gpu(), hash_kind::sha256, bytes, true, 5.0).chosen == 0); // a warm driver
+  const auto c = choose(gpu(), hash_kind::sha256, bytes, true, 5.0);
+  CHECK(c.finish.size() == 2);
+  CHECK(c.finish[0] < c.finish[1]);
+  CHECK_THAT(c.why, Catch::Contains("NVIDIA H200") && Catch::Contains("start 5.0 ms") &&
+                        Catch::Contains("host (SHA extensions, 2 threads)"));
+}
+
+TEST_CASE("engine choice: an engine that cannot build the tree is never chosen", "[choice]") {
+  const auto host_only = merklize::host_estimate(hash_kind::blake3_parent, 2, true);
+  CHECK_FALSE(host_only.can_run);
+  CHECK_THROWS_WITH(merklize::choose_engine({host_only}, 64),
+                    Catch::Contains("no engine builds this tree"));
+  const auto c = merklize::choose_engine(
+      {host_only,
+       merklize::device_estimate(pocl(), merklize::tuning_for(pocl()), hash_kind::blake3_parent)},
+      64);
+  CHECK(c.chosen == 1);
+  CHECK(c.finish[0] == -1);
+  CHECK_THAT(c.why, Catch::Contains("cannot"));
+}
+
+TEST_CASE("engine choice: no device is looked for when the host finishes before any starts",
+          "[choice]") {
+  const auto host = merklize::host_estimate(hash_kind::sha256, 2, true);
+  const double fastest = merklize::fastest_device_start_ms({});
+  CHECK(fastest > 0);
+  CHECK(fastest <= merklize::tuning_for(pocl()).start_ms);
+  CHECK(merklize::fastest_device_start_ms({3.5}) == 3.5); // a measured start counts
+  CHECK(merklize::host_finishes_first(host, 64, fastest));
+  CHECK_FALSE(merklize::host_finishes_first(host, 64 * gib, fastest));
+  CHECK_FALSE(merklize::host_finishes_first(host, std::nullopt, fastest)); // a pipe
+  CHECK_FALSE(merklize::host_finishes_first(host, 64, 0.5)); // a device that starts sooner
+  CHECK_FALSE(merklize::host_finishes_first(
+      merklize::host_estimate(hash_kind::blake3_parent, 2, true), 64, fastest));
+}
