@@ -139,14 +139,16 @@ TEST_CASE("a cache entry that fails its self-test is replaced, and roots stay ri
   const auto leaves = test::random_bytes(1000 * 32);
   const auto file = test::write_file("self-test-leaves", leaves).string();
   const auto r = test::run_program({"/usr/bin/env", "MERKLIZE_CACHE_DIR=" + cache.str(),
-                                    "MERKLIZE_KERNEL_DIR=", MERKLIZE_CLI, "root", file});
+                                    "MERKLIZE_KERNEL_DIR=", MERKLIZE_CLI, "root", "--device",
+                                    "default", file});
   CHECK(r.status == 0);
   CHECK(r.out ==
         merklize::to_hex(merklize::reference_tree(leaves.data(), leaves.size(), {}).root()) + "\n");
   CHECK(contains(r.err, "merklize: warning: program cache entry " + entry.string() +
                             " not used: it fails its self-test"));
   const auto again = test::run_program({"/usr/bin/env", "MERKLIZE_CACHE_DIR=" + cache.str(),
-                                        "MERKLIZE_KERNEL_DIR=", MERKLIZE_CLI, "root", file});
+                                        "MERKLIZE_KERNEL_DIR=", MERKLIZE_CLI, "root", "--device",
+                                        "default", file});
   CHECK(again.out == r.out);
   CHECK(again.err.empty());
 }

@@ -149,10 +149,20 @@ TEST_CASE("merklize root holds a few chunks, not the file", "[cli][input][memory
   // PoCL, 120 MiB with NVIDIA's) is the measure: a root of 2 leaves gives the start-up's.
   const auto file = test::sparse_file("zeros-256MiB", std::uint64_t(256) << 20).string();
   const auto two = test::write_file("two-leaves", std::vector<std::uint8_t>(64)).string();
-  const long start_kib = test::peak_memory_kib({MERKLIZE_CLI, "root", "--chunk-log2", "16", two});
-  const long kib = test::peak_memory_kib({MERKLIZE_CLI, "root", "--chunk-log2", "16", file});
+  // --device default: the device's path (auto would run 2 leaves on the host engine, no driver).
+  const long start_kib = test::peak_memory_kib(
+      {MERKLIZE_CLI, "root", "--device", "default", "--chunk-log2", "16", two});
+  const long kib = test::peak_memory_kib(
+      {MERKLIZE_CLI, "root", "--device", "default", "--chunk-log2", "16", file});
   REQUIRE(start_kib > 0);
   REQUIRE(kib > 0);
   INFO("peak " << kib << " KiB, of which start-up " << start_kib << " KiB");
   CHECK(kib - start_kib < 64 * 1024); // the old CLI held the file whole: 256 MiB more
+  // The host engine holds a block of 1 MiB a thread.
+  const long host_start = test::peak_memory_kib({MERKLIZE_CLI, "root", "--device", "host", two});
+  const long host = test::peak_memory_kib({MERKLIZE_CLI, "root", "--device", "host", file});
+  REQUIRE(host_start > 0);
+  REQUIRE(host > 0);
+  INFO("host engine: peak " << host << " KiB, of which start-up " << host_start << " KiB");
+  CHECK(host - host_start < 64 * 1024);
 }
