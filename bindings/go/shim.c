@@ -41,8 +41,8 @@ merklize_status merklize_go_blake3(merklize_device *device, int mode, const uint
 }
 
 merklize_status merklize_go_bitcoin_root(merklize_device *device, int kind, const void *data,
-                                         uint64_t size, const char *path, int fd,
-                                         int display_order, uint8_t *root, int *mutated) {
+                                         uint64_t size, const char *path, int fd, int display_order,
+                                         uint8_t *root, int *mutated) {
   const merklize_source s = source_of(kind, data, size, path, fd);
   return merklize_bitcoin_root(device, &s, display_order, root, mutated);
 }
@@ -55,10 +55,9 @@ merklize_status merklize_go_bitcoin_proof(merklize_device *device, int kind, con
   return merklize_bitcoin_proof(device, &s, display_order, index, proof);
 }
 
-merklize_status merklize_go_filecoin_commitment(merklize_device *device, int kind,
-                                                const void *data, uint64_t size, const char *path,
-                                                int fd, uint8_t *commitment,
-                                                uint64_t *padded_size) {
+merklize_status merklize_go_filecoin_commitment(merklize_device *device, int kind, const void *data,
+                                                uint64_t size, const char *path, int fd,
+                                                uint8_t *commitment, uint64_t *padded_size) {
   const merklize_source s = source_of(kind, data, size, path, fd);
   return merklize_filecoin_commitment(device, &s, commitment, padded_size);
 }

@@ -20,15 +20,14 @@ merklize_status merklize_go_blake3(merklize_device *device, int mode, const uint
                                    const char *path, int fd, uint8_t *out, size_t out_size);
 /* The commitments of other systems (merklize.h: Bitcoin, Filecoin). */
 merklize_status merklize_go_bitcoin_root(merklize_device *device, int kind, const void *data,
-                                         uint64_t size, const char *path, int fd,
-                                         int display_order, uint8_t *root, int *mutated);
+                                         uint64_t size, const char *path, int fd, int display_order,
+                                         uint8_t *root, int *mutated);
 merklize_status merklize_go_bitcoin_proof(merklize_device *device, int kind, const void *data,
                                           uint64_t size, const char *path, int fd,
                                           int display_order, uint64_t index,
                                           merklize_bytes **proof);
-merklize_status merklize_go_filecoin_commitment(merklize_device *device, int kind,
-                                                const void *data, uint64_t size, const char *path,
-                                                int fd, uint8_t *commitment,
-                                                uint64_t *padded_size);
+merklize_status merklize_go_filecoin_commitment(merklize_device *device, int kind, const void *data,
+                                                uint64_t size, const char *path, int fd,
+                                                uint8_t *commitment, uint64_t *padded_size);
 
 #endif
