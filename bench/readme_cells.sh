@@ -32,3 +32,20 @@ for dev in nvidia pocl; do
   MERKLIZE_DEVICE=$dev timeout 200 ./build/tools/merklize bench --runs "$runs" "$file" 2>&1 | tee -a "$log"
 done
 rm -f "$file"
+# hashtree (github:prysmaticlabs/hashtree, built outside the project with bench/hashtree_tree.c,
+# carried in .devbin/): the SHA-256 tree of 2^25 leaves on all cores, reading the file included.
+if [ -x .devbin/ht_tree ]; then
+  gib=/dev/shm/merklize-cells-gib.data
+  head -c $((1 << 30)) /dev/urandom > "$gib"
+  echo "== SHA-256 tree of 2^25 leaves, whole processes: hashtree on $(nproc) threads, merklize" | tee -a "$log"
+  for cmd in ".devbin/ht_tree $gib $(nproc)" "./build/tools/merklize root --hash sha256 --device nvidia $gib" \
+    "./build/tools/merklize root --hash sha256 --device pocl $gib" \
+    "./build/tools/merklize root --hash sha256 --device host $gib"; do
+    echo "$cmd: $($cmd)" | tee -a "$log"
+  done
+  hyperfine -N -w 1 -r 5 ".devbin/ht_tree $gib $(nproc)" \
+    "./build/tools/merklize root --hash sha256 --device nvidia $gib" \
+    "./build/tools/merklize root --hash sha256 --device pocl $gib" \
+    "./build/tools/merklize root --hash sha256 --device host $gib" 2>&1 | tee -a "$log"
+  rm -f "$gib"
+fi
