@@ -102,3 +102,30 @@ TEST_CASE("merklize root --verbose says which engine ran, why, and where the tim
   CHECK_THAT(piped.err, Catch::Contains("chosen by --device auto for 1073741824 bytes") &&
                             Catch::Contains(" ms (start ") && Catch::Contains("host ("));
 }
+
+TEST_CASE("merklize root --device auto trusts the devices this machine ran, while they are current",
+          "[cli][host]") {
+  const auto file = sh_quote(test::write_file("recorded_engine", test::random_bytes(320)).string());
+  const auto dir = test::scratch_dir() / "recorded_engine_cache";
+  std::filesystem::create_directories(dir);
+  test::write_text("recorded_engine_cache/engine-start-slow_device.ms",
+                   "0.001 0.000001 0.000001\n");
+  const std::string env = "MERKLIZE_CACHE_DIR=" + sh_quote(dir.string()) + " ";
+  const std::string record = sh_quote((dir / "engine-start-slow_device.ms").string());
+  // A device that starts at once but crawls: the host engine finishes first, and since that
+  // device is all this machine has run, none is looked for.
+  const auto trusted = run_shell(env + merklize_word() + " root --hash sha256 --verbose " + file);
+  CHECK(trusted.status == 0);
+  CHECK_THAT(trusted.err, Catch::Contains("before any of the 1 devices this machine ran") &&
+                              Catch::Contains("no device looked for"));
+  // A record older than the OpenCL drivers (one may have been installed since), or one without
+  // its rates, says nothing of the machine's devices: the device is looked for.
+  for (const std::string &stale :
+       std::vector<std::string>{"touch -d 2000-01-01 " + record, "echo 0.001 > " + record}) {
+    CHECK(run_shell(stale).status == 0);
+    const auto looked = run_shell(env + merklize_word() + " root --hash sha256 --verbose " + file);
+    CHECK(looked.out == trusted.out);
+    CHECK_THAT(looked.err,
+               !Catch::Contains("no device looked for") && Catch::Contains(" ms (start "));
+  }
+}

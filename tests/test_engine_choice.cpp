@@ -93,3 +93,23 @@ TEST_CASE("engine choice: no device is looked for when the host finishes before 
   CHECK_FALSE(merklize::host_finishes_first(
       merklize::host_estimate(hash_kind::blake3_parent, 2, true), 64, fastest));
 }
+
+TEST_CASE("engine choice: the devices this machine ran decide without looking for one",
+          "[choice]") {
+  const auto host = merklize::host_estimate(hash_kind::sha256, 16, true);
+  const std::uint64_t gib = std::uint64_t(1) << 30;
+  // A GPU whose whole start is 180 ms, then 10 GB/s from a file, against 16 SHA-NI threads.
+  const merklize::recorded_device gpu{180, 10, 10};
+  CHECK(merklize::host_beats_recorded(host, gib, hash_kind::sha256, {gpu}));
+  CHECK_FALSE(merklize::host_beats_recorded(host, 64 * gib, hash_kind::sha256, {gpu}));
+  // Any recorded device that would finish sooner keeps the search, as do no records and pipes.
+  const merklize::recorded_device quick{1, 100, 100};
+  CHECK_FALSE(merklize::host_beats_recorded(host, gib, hash_kind::sha256, {gpu, quick}));
+  CHECK_FALSE(merklize::host_beats_recorded(host, gib, hash_kind::sha256, {}));
+  CHECK_FALSE(merklize::host_beats_recorded(host, std::nullopt, hash_kind::sha256, {gpu}));
+  // The rate is the tree's hash's: the same device is fast at blake3 and slow at sha256.
+  const merklize::recorded_device split{180, 1000, 0.1};
+  const auto host_blake3 = merklize::host_estimate(hash_kind::blake3, 16, true);
+  CHECK_FALSE(merklize::host_beats_recorded(host_blake3, gib, hash_kind::blake3, {split}));
+  CHECK(merklize::host_beats_recorded(host, gib, hash_kind::sha256, {split}));
+}

@@ -31,12 +31,39 @@ std::string start_file(const merklize::device_facts &facts) {
   return dir + "/engine-start-" + name.substr(0, 120) + ".ms";
 }
 
-std::optional<double> measured_start(const std::string &file) {
+// A kept record: "START_MS BLAKE3_GBPS SHA256_GBPS" (a record of one number, from an earlier
+// version, has its start only).
+struct kept_record {
+  double start_ms = -1;
+  std::optional<merklize::recorded_device> device; // with its rates, where the record has them
+};
+
+std::optional<kept_record> read_record(const std::string &file) {
   if (file.empty()) return std::nullopt;
   std::ifstream in(file);
-  double ms = -1;
-  if (in >> ms && ms >= 0 && ms < 1e6) return ms;
-  return std::nullopt; // none yet, or not a number: the row's estimate
+  kept_record kept;
+  if (!(in >> kept.start_ms) || kept.start_ms < 0 || kept.start_ms >= 1e6)
+    return std::nullopt; // none yet, or not a number: the row's estimate
+  merklize::recorded_device device{kept.start_ms, 0, 0};
+  if (in >> device.blake3_gbps >> device.sha256_gbps && device.blake3_gbps > 0 &&
+      device.sha256_gbps > 0)
+    kept.device = device;
+  return kept;
+}
+
+std::optional<double> measured_start(const std::string &file) {
+  const auto kept = read_record(file);
+  return kept ? std::optional<double>(kept->start_ms) : std::nullopt;
+}
+
+// When an OpenCL driver was last installed or removed: the ICD loader's vendor directory (or the
+// file $OCL_ICD_VENDORS names) changes then.
+std::optional<std::filesystem::file_time_type> drivers_changed() {
+  const char *vendors = std::getenv("OCL_ICD_VENDORS");
+  std::error_code ec;
+  const auto when =
+      std::filesystem::last_write_time(vendors && *vendors ? vendors : "/etc/OpenCL/vendors", ec);
+  return ec ? std::nullopt : std::optional<std::filesystem::file_time_type>(when);
 }
 
 void check_host_can_run(const merklize::tree_options &options) {
@@ -47,18 +74,35 @@ void check_host_can_run(const merklize::tree_options &options) {
                       "Try 'merklize root --help' for the options.");
 }
 
-// Every start measured on this machine (the files beside the program cache).
-std::vector<double> measured_starts() {
+// What earlier runs kept beside the program cache: every start measured on this machine, and the
+// devices with their rates when every record has them and none is older than the last change of
+// the OpenCL drivers (a new GPU's driver makes the records incomplete until it has run).
+struct machine_records {
   std::vector<double> starts;
+  std::optional<std::vector<merklize::recorded_device>> devices;
+};
+
+machine_records read_machine_records() {
+  machine_records kept;
   const std::string dir = merklize::cache_dir();
-  if (dir.empty()) return starts;
+  if (dir.empty()) return kept;
+  const auto changed = drivers_changed();
+  std::vector<merklize::recorded_device> devices;
+  bool complete = changed.has_value();
   std::error_code ec;
   for (const auto &entry : std::filesystem::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind("engine-start-", 0) == 0)
-      if (const auto ms = measured_start(entry.path().string())) starts.push_back(*ms);
+    if (name.rfind("engine-start-", 0) != 0) continue;
+    const auto record = read_record(entry.path().string());
+    if (!record) continue;
+    kept.starts.push_back(record->start_ms);
+    std::error_code time_ec;
+    const auto written = std::filesystem::last_write_time(entry.path(), time_ec);
+    complete = complete && record->device && !time_ec && written >= *changed;
+    if (record->device) devices.push_back(*record->device);
   }
-  return starts;
+  if (complete) kept.devices = devices;
+  return kept;
 }
 
 } // namespace
@@ -78,12 +122,21 @@ engine_pick pick_engine(const std::optional<std::string> &spec,
   const unsigned threads = merklize::host_engine_threads();
   const merklize::engine_estimate host =
       merklize::host_estimate(options.hash, threads, merklize::detail::sha_extensions_used());
-  const double fastest = merklize::fastest_device_start_ms(measured_starts());
-  if (!chosen && merklize::host_finishes_first(host, bytes, fastest)) {
+  const machine_records kept = read_machine_records();
+  const double fastest = merklize::fastest_device_start_ms(kept.starts);
+  const bool before_any_start = merklize::host_finishes_first(host, bytes, fastest);
+  if (!chosen &&
+      (before_any_start ||
+       (kept.devices && merklize::host_beats_recorded(host, bytes, options.hash, *kept.devices)))) {
     pick.host = true;
-    char line[160];
-    std::snprintf(line, sizeof line, "%.1f ms, before any device could start (%.1f ms)",
-                  host.finish_ms(*bytes), fastest);
+    char line[200];
+    if (before_any_start)
+      std::snprintf(line, sizeof line, "%.1f ms, before any device could start (%.1f ms)",
+                    host.finish_ms(*bytes), fastest);
+    else
+      std::snprintf(line, sizeof line,
+                    "%.1f ms, before any of the %zu devices this machine ran could finish",
+                    host.finish_ms(*bytes), kept.devices->size());
     pick.why = "host engine: chosen by --device auto for " + std::to_string(*bytes) +
                " bytes: " + host.name + " " + line + "; no device looked for";
     return pick;
@@ -94,6 +147,11 @@ engine_pick pick_engine(const std::optional<std::string> &spec,
   const double looked_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - looking).count();
   pick.measured = start_file(facts);
+  const merklize::tuning &row = merklize::tuning_for(facts);
+  pick.rates.blake3_gbps =
+      merklize::device_estimate(facts, row, merklize::hash_kind::blake3).gbytes_per_s;
+  pick.rates.sha256_gbps =
+      merklize::device_estimate(facts, row, merklize::hash_kind::sha256).gbytes_per_s;
   if (chosen) {
     pick.why = "device " + facts.name + ": asked for (--device or MERKLIZE_DEVICE)";
     return pick;
@@ -118,10 +176,13 @@ void record_start(const engine_pick &pick, double start_ms) {
   // The fastest start seen is kept: a run that compiled its programs (a new driver, a cold
   // cache; 3.1 s on the H100 machine against 0.2 s warm) says nothing of the usual start, and
   // would send every later choice to the host.
-  if (const auto kept = measured_start(pick.measured); kept && *kept <= start_ms) return;
+  const auto kept = read_record(pick.measured);
+  if (kept && kept->device && kept->start_ms <= start_ms) return;
+  if (kept) start_ms = std::min(start_ms, kept->start_ms); // a record without rates gets them
   ::mkdir(merklize::cache_dir().c_str(), 0700); // the program cache may not have made it yet
   std::ofstream out(pick.measured, std::ios::trunc);
-  out << start_ms << "\n"; // a failure to keep it only costs the next choice its precision
+  // A failure to keep it only costs the next choice its precision.
+  out << start_ms << " " << pick.rates.blake3_gbps << " " << pick.rates.sha256_gbps << "\n";
 }
 
 } // namespace cli

@@ -15,9 +15,10 @@ namespace cli {
 
 struct engine_pick {
   bool host = false;
-  cl::Device device;    // unless host
-  std::string why;      // for --verbose: the estimates, or "asked for"
-  std::string measured; // the file of the device's measured start ("" when no cache)
+  cl::Device device;               // unless host
+  std::string why;                 // for --verbose: the estimates, or "asked for"
+  std::string measured;            // the file of the device's measured start ("" when no cache)
+  merklize::recorded_device rates; // the device's rates (its start: what record_start measured)
 };
 
 // The engine for a tree with `options` over an input of `bytes` (nothing: a pipe).

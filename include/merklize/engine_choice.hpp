@@ -121,4 +121,28 @@ inline bool host_finishes_first(const engine_estimate &host, std::optional<std::
   return host.can_run && bytes && host.finish_ms(*bytes) <= fastest_device_start_ms;
 }
 
+// A device an earlier run on this machine started, as it kept it beside the program cache: its
+// whole start (discovery included) and its rates.
+struct recorded_device {
+  double start_ms = 0;
+  double blake3_gbps = 0; // leaf bytes a second, blake3 trees
+  double sha256_gbps = 0; // the same, sha256 and rfc6962 trees
+};
+
+// Whether the host engine finishes `bytes` before every device this machine recorded would, its
+// discovery included: then no device is looked for either. Only meaningful while the records
+// are the machine's devices (the caller checks that no OpenCL driver came since); no records, a
+// pipe's unknown size, or a tree the host cannot build: false.
+inline bool host_beats_recorded(const engine_estimate &host, std::optional<std::uint64_t> bytes,
+                                hash_kind hash, const std::vector<recorded_device> &recorded) {
+  if (!host.can_run || !bytes || recorded.empty()) return false;
+  for (const recorded_device &r : recorded) {
+    engine_estimate device;
+    device.start_ms = r.start_ms;
+    device.gbytes_per_s = is_sha256_node(hash) ? r.sha256_gbps : r.blake3_gbps;
+    if (device.finish_ms(*bytes) < host.finish_ms(*bytes)) return false;
+  }
+  return true;
+}
+
 } // namespace merklize
