@@ -51,6 +51,9 @@ inline engine_estimate device_estimate(const device_facts &facts, const tuning &
   e.start_ms = measured_start_ms ? *measured_start_ms : row.start_ms;
   e.gbytes_per_s = is_sha256_node(hash) ? row.sha256_tree_gbps : row.blake3_tree_gbps;
   if (row.rates_per_compute_unit) e.gbytes_per_s *= facts.compute_units;
+  if (facts.is_cpu() && is_sha256_node(hash)) // the row's rate is 16 lanes' (sha256_lanes.cl)
+    e.gbytes_per_s *=
+        (hash == hash_kind::sha256 ? resolved_lanes(row.sha256_lanes, facts) : 1) / 16.0;
   return e;
 }
 
