@@ -54,8 +54,9 @@ struct options {
   bool sweep = false;    // kernels only, over work-group sizes and levels per launch
   bool variants = false; // kernel variants of the one-level launches, at variant_sizes
   merklize::hash_kind hash = merklize::hash_kind::blake3; // --hash=NAME: every tree's nodes
-  std::vector<unsigned> variant_sizes;                    // log2 leaf counts; empty: by device type
-  unsigned timeline = 0;                                  // log2 leaf count of --timeline; 0: none
+  unsigned lanes = 0; // --lanes=N: config::lanes of every tree (0: the tuning row's)
+  std::vector<unsigned> variant_sizes; // log2 leaf counts; empty: by device type
+  unsigned timeline = 0;               // log2 leaf count of --timeline; 0: none
   unsigned threads = std::max(1u, std::thread::hardware_concurrency()); // the CPU baselines'
   bool help = false;
 };
@@ -85,14 +86,16 @@ std::map<unsigned, row> rows;
 cl::Device device;
 std::string device_label;
 merklize::hash_kind tree_hash = merklize::hash_kind::blake3; // --hash
+unsigned tree_lanes = 0;                                     // --lanes
 unsigned baseline_threads = 1;                               // --threads
 
 // The node hash of every tree, in every row's label.
 std::string hash_label() { return merklize::to_string(tree_hash); }
 
-// The defaults but the node hash.
+// The defaults but the node hash (and --lanes).
 merklize::config hashed(merklize::config cfg = {}) {
   cfg.tree.hash = tree_hash;
+  cfg.lanes = tree_lanes;
   return cfg;
 }
 
@@ -299,6 +302,8 @@ merklize_bench's flags:
   --min_log2=K --max_log2=K  sizes 2^K (default 2^10 to 2^25 on a GPU, 2^20 elsewhere)
   --hash=NAME                node hash of every tree: blake3 (default), blake3-parent, sha256,
                              rfc6962, keccak256, sha3-256
+  --lanes=N                  nodes per work-item in vector lanes of every tree (1: the
+                             one-node kernels; default: the tuning row's)
   --threads=N                threads of the CPU baselines (default: every core, here )";
 
 const char *own_flags_end = R"()
@@ -346,6 +351,8 @@ options parse(int &argc, char **argv) {
       o.variant_sizes = parse_sizes(v);
     } else if (const char *v = value("hash"))
       o.hash = merklize::parse_hash_kind(v);
+    else if (const char *v = value("lanes"))
+      o.lanes = static_cast<unsigned>(std::stoul(v));
     else if (const char *v = value("timeline"))
       o.timeline = std::stoul(v);
     else if (const char *v = value("threads"))
@@ -596,6 +603,7 @@ void register_rows(const options &o, bool gpu) {
 
 int run(options o, int argc, char **argv) {
   tree_hash = o.hash;
+  tree_lanes = o.lanes;
   baseline_threads = o.threads;
   device = merklize::default_device();
   const bool gpu =

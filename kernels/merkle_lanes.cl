@@ -5,29 +5,38 @@
  * GPUs gain instruction-level parallelism from 2 lanes. The host chooses at run time.
  *
  * Needs blake3.cl and merkle.cl before it, and -DMERKLIZE_LANES=2|4|8|16 and
- * -DMERKLIZE_NODE_FLAGS=<flags macro of the node mode> besides -DMERKLIZE_NODE. */
+ * -DMERKLIZE_NODE_FLAGS=<flags macro of the node mode> besides -DMERKLIZE_NODE; for SHA-256 nodes
+ * sha256.cl, merkle.cl and sha256_lanes.cl, and -DMERKLIZE_LANES_NODE=sha256. */
+
+/* The lanes' node function, <node>_two_to_one<lanes>: BLAKE3's (blake3.cl) unless
+ * MERKLIZE_LANES_NODE names another (sha256: sha256_lanes.cl). */
+#ifndef MERKLIZE_LANES_NODE
+#define MERKLIZE_LANES_NODE blake3
+#endif
+#define LANE_NODE_CAT(node, n) node##_two_to_one##n
+#define LANE_NODE_FN(node, n) LANE_NODE_CAT(node, n)
 
 #if MERKLIZE_LANES == 2
 #define LANE_T uint2
-#define LANE_TWO_TO_ONE blake3_two_to_one2
+#define LANE_TWO_TO_ONE LANE_NODE_FN(MERKLIZE_LANES_NODE, 2)
 #define LANE_LOAD vload2
 #define LANE_STORE vstore2
 #define LANES_LOG2 1
 #elif MERKLIZE_LANES == 4
 #define LANE_T uint4
-#define LANE_TWO_TO_ONE blake3_two_to_one4
+#define LANE_TWO_TO_ONE LANE_NODE_FN(MERKLIZE_LANES_NODE, 4)
 #define LANE_LOAD vload4
 #define LANE_STORE vstore4
 #define LANES_LOG2 2
 #elif MERKLIZE_LANES == 8
 #define LANE_T uint8
-#define LANE_TWO_TO_ONE blake3_two_to_one8
+#define LANE_TWO_TO_ONE LANE_NODE_FN(MERKLIZE_LANES_NODE, 8)
 #define LANE_LOAD vload8
 #define LANE_STORE vstore8
 #define LANES_LOG2 3
 #elif MERKLIZE_LANES == 16
 #define LANE_T uint16
-#define LANE_TWO_TO_ONE blake3_two_to_one16
+#define LANE_TWO_TO_ONE LANE_NODE_FN(MERKLIZE_LANES_NODE, 16)
 #define LANE_LOAD vload16
 #define LANE_STORE vstore16
 #define LANES_LOG2 4

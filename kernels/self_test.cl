@@ -10,7 +10,8 @@
  *   0 blake3_node, 1 blake3_parent_node, 2 blake3_parent_node as the root (blake3.cl)
  *   3 sha256_node, 4 rfc6962_node (sha256.cl)
  *   5 .. 5 + MERKLIZE_LANES - 1: the lanes' two-to-one parent compression, lane r hashing
- *     left with r xored into its first word, and right (merkle_lanes.cl) */
+ *     left with r xored into its first word, and right (merkle_lanes.cl); SHA-256's node in
+ *     the lanes where the program has sha256_lanes.cl (no blake3.cl, so no B3_PARENT) */
 
 inline uint self_test_word(uint k) {
   return (4u * k) | (4u * k + 1u) << 8 | (4u * k + 2u) << 16 | (4u * k + 3u) << 24;
@@ -38,7 +39,11 @@ __kernel void merklize_self_test(__global uint8 *out) {
   for (uint j = 0; j < 16; ++j)
     for (uint r = 0; r < MERKLIZE_LANES; ++r)
       ((uint *)&m[j])[r] = self_test_word(j) ^ (j == 0 ? r : 0u);
+#ifdef B3_PARENT
   LANE_TWO_TO_ONE(m, B3_PARENT, cv);
+#else
+  LANE_TWO_TO_ONE(m, 0u, cv);
+#endif
   for (uint r = 0; r < MERKLIZE_LANES; ++r)
     out[5 + r] =
         (uint8)(((uint *)&cv[0])[r], ((uint *)&cv[1])[r], ((uint *)&cv[2])[r], ((uint *)&cv[3])[r],

@@ -18,10 +18,11 @@ merklize::device_facts pocl() { return test::pocl_cpu(16); }
 // The engine --device auto picks between `device` and the host engine on 2 threads.
 merklize::engine_choice choose(const merklize::device_facts &device, hash_kind hash,
                                std::optional<std::uint64_t> bytes, bool sha_extensions = true,
-                               std::optional<double> measured = std::nullopt) {
+                               std::optional<double> measured = std::nullopt,
+                               unsigned blake3_lanes = 1) {
   return merklize::choose_engine(
       {merklize::device_estimate(device, merklize::tuning_for(device), hash, measured),
-       merklize::host_estimate(hash, 2, sha_extensions)},
+       merklize::host_estimate(hash, 2, sha_extensions, blake3_lanes)},
       bytes);
 }
 
@@ -36,13 +37,27 @@ TEST_CASE("engine choice: the host engine where the GPU cannot pay for its start
   CHECK(choose(gpu(), hash_kind::sha256, std::nullopt).chosen == 0); // a pipe: taken as large
   CHECK(choose(gpu(), hash_kind::blake3, 64).chosen == 1);           // portable, but no start
   CHECK(choose(gpu(), hash_kind::blake3, gib).chosen == 0);
+  // In 16 lanes 2 threads finish 1 GiB before the GPU's start and rate do; 4 GiB pay for the GPU.
+  CHECK(choose(gpu(), hash_kind::blake3, gib, true, std::nullopt, 16).chosen == 1);
+  CHECK(choose(gpu(), hash_kind::blake3, 4 * gib, true, std::nullopt, 16).chosen == 0);
   CHECK(choose(gpu(), hash_kind::blake3_parent, 64).chosen == 0); // the host has no ROOT flag
 }
 
-TEST_CASE("engine choice: without a GPU, SHA-256 trees go to the host engine", "[choice]") {
-  for (std::uint64_t bytes : {std::uint64_t(32), std::uint64_t(1) << 20, gib, 64 * gib})
+TEST_CASE("engine choice: without a GPU, SHA-256 trees go where they finish first", "[choice]") {
+  // Small trees to the host engine's SHA extensions; large sha256 trees to PoCL's 16 lanes of
+  // AVX-512 (faster than two SHA-NI threads on the same cores, docs/BENCHMARKS.md), not 8 lanes.
+  for (std::uint64_t bytes : {std::uint64_t(32), std::uint64_t(1) << 20})
     CHECK(choose(pocl(), hash_kind::sha256, bytes).chosen == 1);
-  CHECK(choose(pocl(), hash_kind::blake3, gib).chosen == 0); // PoCL's lanes outrun it
+  for (std::uint64_t bytes : {gib, 64 * gib}) {
+    CHECK(choose(pocl(), hash_kind::sha256, bytes).chosen == 0);
+    CHECK(choose(test::pocl_cpu(8), hash_kind::sha256, bytes).chosen == 1);
+    CHECK(choose(pocl(), hash_kind::rfc6962, bytes).chosen == 1); // no lanes kernel
+  }
+  CHECK(choose(pocl(), hash_kind::blake3, gib).chosen == 0); // PoCL's lanes outrun the portable
+  // code, but not the host's own 16 lanes on as many threads as PoCL has compute units
+  CHECK(choose(pocl(), hash_kind::blake3, gib, true, std::nullopt, 16).chosen == 1);
+  CHECK_THAT(choose(pocl(), hash_kind::blake3, gib, true, std::nullopt, 16).why,
+             Catch::Contains("host (AVX-512, 2 threads)"));
   CHECK(choose(pocl(), hash_kind::blake3, 64).chosen == 1);
   // The portable SHA-256 still starts first; on large inputs the higher rate wins.
   CHECK(choose(pocl(), hash_kind::sha256, 32, false).chosen == 1);

@@ -133,7 +133,8 @@ TEST_CASE("Keccak trees get SHA-256's kernel choice, not BLAKE3's, and no lanes"
   }
 }
 
-TEST_CASE("PoCL hashes BLAKE3 nodes in vector lanes, one level a launch", "[launch-plan]") {
+TEST_CASE("PoCL hashes BLAKE3 and sha256 nodes in vector lanes, one level a launch",
+          "[launch-plan]") {
   for (unsigned width : {4u, 8u, 16u}) {
     const auto s = settings(pocl_cpu(width), {});
     CHECK(s.lanes == width);
@@ -144,11 +145,16 @@ TEST_CASE("PoCL hashes BLAKE3 nodes in vector lanes, one level a launch", "[laun
       CHECK(l.kernel == kernel_kind::lanes);
     check_consistent(launches, s, 1000, 10);
   }
-  // SHA-256 has no lanes kernel: one node per work-item, work-groups of 256.
+  // sha256 nodes too (the row's sha256_lanes), in work-groups of 16; rfc6962's 65-byte node has
+  // no lanes kernel: one node per work-item, work-groups of 256.
   const merklize::config sha{{merklize::hash_kind::sha256}};
   const auto s = settings(pocl_cpu(16), sha);
-  CHECK(s.lanes == 1);
-  CHECK(s.local_size == 256);
+  CHECK(s.lanes == 16);
+  CHECK(s.local_size == 16);
+  const auto r = settings(pocl_cpu(16), merklize::config{{merklize::hash_kind::rfc6962}});
+  CHECK(r.lanes == 1);
+  CHECK(r.local_size == 256);
+  CHECK(settings(h200(), sha).lanes == 1);
 }
 
 TEST_CASE("configuration knobs override the tuning row", "[launch-plan]") {

@@ -121,7 +121,8 @@ engine_pick pick_engine(const std::optional<std::string> &spec,
   const bool named = chosen && spec && *spec != "default"; // "default": auto's device, no choice
   const unsigned threads = merklize::host_engine_threads();
   const merklize::engine_estimate host =
-      merklize::host_estimate(options.hash, threads, merklize::detail::sha_extensions_used());
+      merklize::host_estimate(options.hash, threads, merklize::detail::sha_extensions_used(),
+                              merklize::detail::blake3_lanes_used());
   const machine_records kept = read_machine_records();
   const double fastest = merklize::fastest_device_start_ms(kept.starts);
   const bool before_any_start = merklize::host_finishes_first(host, bytes, fastest);

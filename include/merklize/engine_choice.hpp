@@ -51,24 +51,36 @@ inline engine_estimate device_estimate(const device_facts &facts, const tuning &
   e.start_ms = measured_start_ms ? *measured_start_ms : row.start_ms;
   e.gbytes_per_s = is_sha256_node(hash) ? row.sha256_tree_gbps : row.blake3_tree_gbps;
   if (row.rates_per_compute_unit) e.gbytes_per_s *= facts.compute_units;
+  if (facts.is_cpu() && is_sha256_node(hash)) // the row's rate is 16 lanes' (sha256_lanes.cl)
+    e.gbytes_per_s *=
+        (hash == hash_kind::sha256 ? resolved_lanes(row.sha256_lanes, facts) : 1) / 16.0;
   return e;
 }
 
 // The host engine on `threads` threads, with or without the CPU's SHA extensions: SHA-256 trees,
-// and blake3 trees by the portable compression.
-inline engine_estimate host_estimate(hash_kind hash, unsigned threads, bool sha_extensions) {
+// and blake3 trees in `blake3_lanes` vector lanes (16: AVX-512, 8: AVX2, 1: the portable code;
+// host_blake3_simd.hpp).
+inline engine_estimate host_estimate(hash_kind hash, unsigned threads, bool sha_extensions,
+                                     unsigned blake3_lanes = 1) {
   const host_engine_tuning &row = host_engine_row();
   engine_estimate e;
   e.is_host = true;
   e.can_run = is_sha256_node(hash) || hash == hash_kind::blake3;
   const bool sha_ni = sha_extensions && is_sha256_node(hash);
+  const char *blake3_code = blake3_lanes >= 16  ? "AVX-512"
+                            : blake3_lanes >= 8 ? "AVX2"
+                                                : "portable";
   e.name = std::string("host (") +
-           (sha_ni                 ? "SHA extensions"
-            : is_sha256_node(hash) ? "portable SHA-256"
-                                   : "portable") +
+           (sha_ni                      ? "SHA extensions"
+            : is_sha256_node(hash)      ? "portable SHA-256"
+            : hash == hash_kind::blake3 ? blake3_code
+                                        : "portable") +
            ", " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + ")";
   e.start_ms = row.start_ms;
-  e.gbytes_per_s = threads * (hash == hash_kind::blake3 ? row.blake3_gbps_per_thread
+  const double blake3_rate = blake3_lanes >= 16  ? row.blake3_avx512_gbps_per_thread
+                             : blake3_lanes >= 8 ? row.blake3_avx2_gbps_per_thread
+                                                 : row.blake3_gbps_per_thread;
+  e.gbytes_per_s = threads * (hash == hash_kind::blake3 ? blake3_rate
                               : sha_ni                  ? row.sha_ni_gbps_per_thread
                                                         : row.portable_gbps_per_thread);
   return e;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The host engine: roots of SHA-256 trees (sha256 and rfc6962 nodes, both shapes, fixed depths)
-// on the CPU's own cores, with no OpenCL; and of blake3 trees, portably, for inputs too small to
-// pay for a device's start. Where a CPU has the SHA extensions, OpenCL C cannot
-// reach them and this is the fastest SHA-256 tree on the machine (docs/BENCHMARKS.md); the CLI's
+// on the CPU's own cores, with no OpenCL; and of blake3 trees, 8 or 16 nodes at once in vector
+// lanes where the CPU has AVX2 or AVX-512 (host_blake3_simd.hpp), else portably. Where a CPU has
+// the SHA extensions, OpenCL C cannot reach them and this is the fastest SHA-256 tree on the
+// machine (docs/BENCHMARKS.md); the CLI's
 // --device auto picks it then (engine_choice.hpp).
 //
 // How: the leaves are cut into blocks of 2^block_log2 (1 MiB of leaves), each block's subtree is
@@ -26,8 +27,8 @@
 
 namespace merklize {
 
-// Whether the host engine builds trees with these options: SHA-256 node hashes, and blake3's
-// (portable: for small trees). Not blake3-parent, whose root alone is flagged.
+// Whether the host engine builds trees with these options: SHA-256 node hashes, and blake3's. Not
+// blake3-parent, whose root alone is flagged.
 inline bool host_engine_supports(const tree_options &options) {
   return is_sha256_node(options.hash) || options.hash == hash_kind::blake3;
 }

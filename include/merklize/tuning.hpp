@@ -45,6 +45,7 @@ struct tuning {
   std::size_t work_group_size;       // one node per work-item
   unsigned lanes;                    // nodes per work-item in vector lanes, BLAKE3 nodes only;
                                      // 0: the preferred int vector width, at least 4
+  unsigned sha256_lanes;             // the same for sha256 nodes (kernels/sha256_lanes.cl)
   std::size_t lanes_work_group_size; // with lanes > 1
   level_kernel_kind blake3_kernel;   // what level_kernel automatic runs, per node hash: BLAKE3's,
   level_kernel_kind sha256_kernel;   // and SHA-256's, which every other hash takes too (Keccak:
@@ -83,6 +84,8 @@ struct tuning {
   // What --device auto weighs (engine_choice.hpp): milliseconds a process pays before the device's
   // first leaf (driver, context, programs from the cache), and leaf bytes per second of a tree's
   // root from a file, per node hash; per compute unit where rates_per_compute_unit.
+  // On CPU devices the SHA-256 rate is that of 16 lanes (AVX-512), scaled by the lanes the row
+  // and device give (sha256_lanes), as the lanes kernel's work is.
   double start_ms;
   double blake3_tree_gbps, sha256_tree_gbps;
   bool rates_per_compute_unit;
@@ -93,8 +96,9 @@ struct tuning {
 struct host_engine_tuning {
   const char *measured_by;
   double start_ms;
-  double sha_ni_gbps_per_thread, portable_gbps_per_thread; // SHA-256 nodes
-  double blake3_gbps_per_thread;                           // blake3 nodes, portable
+  double sha_ni_gbps_per_thread, portable_gbps_per_thread;           // SHA-256 nodes
+  double blake3_gbps_per_thread;                                     // blake3 nodes, portable
+  double blake3_avx2_gbps_per_thread, blake3_avx512_gbps_per_thread; // in 8 and 16 lanes
 };
 
 inline const host_engine_tuning &host_engine_row() {
@@ -102,8 +106,16 @@ inline const host_engine_tuning &host_engine_row() {
       "merklize root --device host of 1 GiB in /dev/shm on the H100 machine's 16 Xeon threads: "
       "SHA-256 with sha_ni 225 ms, BLAKE3 (portable) 369 ms, reading included, which bounds "
       "the rate more than the cores do; the portable SHA-256 loop on 64 MiB on 2 Xeon cores, "
-      "by CPU time (docs/BENCHMARKS.md)",
-      1, 0.3, 0.1, 0.18};
+      "by CPU time; BLAKE3 in 16 lanes (AVX-512) of 1 GiB in /dev/shm on the 2-core Xeon "
+      "machine under load 5: 0.80 s wall (0.67 GB/s a thread), 0.52 s of CPU (2.0 GB/s a "
+      "CPU-second), taken as 1.0; AVX2's 8 lanes half of that, as hashing alone measured "
+      "(docs/BENCHMARKS.md)",
+      1,
+      0.3,
+      0.1,
+      0.18,
+      0.5,
+      1.0};
   return row;
 }
 
@@ -132,6 +144,7 @@ inline const std::vector<tuning> &tuning_table() {
         "nodes per work-item and 24 unrolled rounds, none of it measured yet (bench/keccak_run.sh)";
     nvidia.work_group_size = 128;
     nvidia.lanes = 1;
+    nvidia.sha256_lanes = 1;
     nvidia.lanes_work_group_size = 16;
     nvidia.blake3_kernel = level_kernel_kind::levels;
     nvidia.sha256_kernel = level_kernel_kind::level;
@@ -169,9 +182,15 @@ inline const std::vector<tuning> &tuning_table() {
         "2^20 for files and pipes, where the staging is host memory too; the start and rates of "
         "--device auto from merklize root of 2 leaves (100 ms, programs from the cache) and of "
         "2^24 leaves (512 MiB) with PoCL 3.1 on 2 Xeon cores (sha_ni, AVX-512) under load "
-        "(docs/BENCHMARKS.md, issue 29)";
+        "(docs/BENCHMARKS.md, issue 29); BLAKE3's rate from merklize root --device cpu of 1 GiB "
+        "in /dev/shm there, 1.0-1.2 s whole (0.55 GB/s a compute unit after the start); sha256 "
+        "nodes in 16 lanes (kernels/sha256_lanes.cl): merklize_bench --hash=sha256 kernels of "
+        "2^24 leaves 8364 -> 875 ms against one node a work-item, and merklize root --hash sha256 "
+        "--device cpu of 2^24 leaves 1.22 s against the host engine's SHA extensions' 1.61 s "
+        "(1.33x), so the rate is the host row's sha_ni rate times 1.33";
     cpu.work_group_size = 256;
     cpu.lanes = 0;
+    cpu.sha256_lanes = 0;
     cpu.nodes_per_item = 1;
     cpu.sha256_kernel = level_kernel_kind::subtree; // not measured on CPUs with merkle_level
     cpu.chunk_log2 = 22;
@@ -179,8 +198,8 @@ inline const std::vector<tuning> &tuning_table() {
     cpu.hash_chunks_per_item = 0;
     cpu.kernel_options = ""; // a CPU's multiplies share its ports with its adds
     cpu.start_ms = 100;
-    cpu.blake3_tree_gbps = 1.0;
-    cpu.sha256_tree_gbps = 0.09;
+    cpu.blake3_tree_gbps = 0.55;
+    cpu.sha256_tree_gbps = 0.4;
     cpu.rates_per_compute_unit = true;
 
     tuning other = nvidia;

@@ -44,7 +44,8 @@ inline node_kernel node_kernel_of(hash_kind hash) {
 
 // The program holding the Merkle kernels (merkle.cl) for one node hash and work-group size.
 // lanes > 1 adds the kernel that hashes that many nodes per work-item in vector lanes
-// (merkle_lanes.cl), which only the BLAKE3 node hashes have (lanes_supported()).
+// (merkle_lanes.cl), which the BLAKE3 node hashes and sha256 (sha256_lanes.cl) have
+// (lanes_supported()).
 inline program_spec merkle_program(hash_kind hash, std::size_t work_group_size,
                                    unsigned lanes = 1) {
   const node_kernel node = node_kernel_of(hash);
@@ -54,6 +55,10 @@ inline program_spec merkle_program(hash_kind hash, std::size_t work_group_size,
                     std::string(node.name) + "-wg" + std::to_string(work_group_size)};
   if (lanes > 1) {
     if (!lanes_supported(hash)) throw error(std::string(to_string(hash)) + " has no lanes kernel");
+    if (hash == hash_kind::sha256) {
+      spec.files.push_back("sha256_lanes.cl");
+      spec.options += " -DMERKLIZE_LANES_NODE=sha256";
+    }
     spec.files.push_back("merkle_lanes.cl");
     spec.options += " -DMERKLIZE_LANES=" + std::to_string(lanes) +
                     " -DMERKLIZE_NODE_FLAGS=" + node.function + "_flags";

@@ -14,10 +14,10 @@
 namespace merklize {
 namespace detail {
 
-// Only the BLAKE3 node hashes have a kernel that hashes several nodes per work-item in vector
-// lanes (kernels/merkle_lanes.cl).
+// The node hashes with a kernel that hashes several nodes per work-item in vector lanes
+// (kernels/merkle_lanes.cl): BLAKE3's, and sha256 (kernels/sha256_lanes.cl).
 inline bool lanes_supported(hash_kind hash) {
-  return hash == hash_kind::blake3 || hash == hash_kind::blake3_parent;
+  return hash == hash_kind::blake3 || hash == hash_kind::blake3_parent || hash == hash_kind::sha256;
 }
 
 // The kernels of tree builds.
@@ -64,8 +64,10 @@ inline launch_settings resolve_launch_settings(const device_facts &device, const
                                                const config &cfg) {
   launch_settings s{};
   s.lanes = !lanes_supported(cfg.tree.hash) ? 1
-            : cfg.lanes                     ? cfg.lanes
-                                            : resolved_lanes(row.lanes, device);
+            : cfg.lanes
+                ? cfg.lanes
+                : resolved_lanes(takes_sha256_tuning(cfg.tree.hash) ? row.sha256_lanes : row.lanes,
+                                 device);
   s.local_size = cfg.work_group_size
                      ? cfg.work_group_size
                      : std::min(s.lanes > 1 ? row.lanes_work_group_size : row.work_group_size,

@@ -62,12 +62,14 @@ inline std::vector<self_test_answer> self_test_answers(const program_spec &spec)
     answers.push_back({3, "sha256 node", node_hash(hash_kind::sha256, left, right, false)});
     answers.push_back({4, "rfc6962 node", node_hash(hash_kind::rfc6962, left, right, false)});
   }
+  const bool sha256_lanes = has("sha256_lanes.cl"); // else BLAKE3's parent compression
   if (has("merkle_lanes.cl"))
     for (unsigned r = 0; r < std::min(16u, lanes_option(spec.options)); ++r) {
       digest lane_left = left;
       lane_left[0] = static_cast<std::uint8_t>(lane_left[0] ^ r);
-      answers.push_back({5 + r, "lanes' parent node",
-                         node_hash(hash_kind::blake3_parent, lane_left, right, false)});
+      answers.push_back({5 + r, sha256_lanes ? "lanes' sha256 node" : "lanes' parent node",
+                         node_hash(sha256_lanes ? hash_kind::sha256 : hash_kind::blake3_parent,
+                                   lane_left, right, false)});
     }
   return answers;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // Many node hashes at once on the host: out[i] = node(in[2i], in[2i+1]) for the sha256 node
-// (SHA-256 of the 64-byte pair) and the rfc6962 node (SHA-256 of 0x01 || pair), and portably for
-// the blake3 node. On x86-64
+// (SHA-256 of the 64-byte pair) and the rfc6962 node (SHA-256 of 0x01 || pair), and for the blake3
+// node (in vector lanes: host_blake3_simd.hpp). On x86-64
 // CPUs with the SHA extensions (sha_ni, found at run time with CPUID) the rounds run on them, two
 // messages interleaved because each SHA256RNDS2 waits for the one before; the 64-byte pair's
 // second block is always the same padding, so its words plus round constants are computed once.
@@ -10,6 +10,7 @@
 // tests/test_host_tree.cpp. No OpenCL.
 #pragma once
 
+#include "../host_blake3_simd.hpp"
 #include "../node_rule.hpp"
 #include "../sha256.hpp"
 
@@ -50,7 +51,7 @@ inline void portable_rfc6962_pairs(const std::uint8_t *in, std::uint8_t *out, st
 }
 
 // blake3 nodes (BLAKE3 of the 64-byte pair, whose flags are the same at the root): the portable
-// compression, for trees small enough that starting a device costs more than hashing them here.
+// compression, one node at a time (pair_hasher runs host_blake3_simd.hpp's lanes instead).
 inline void portable_blake3_pairs(const std::uint8_t *in, std::uint8_t *out, std::uint64_t pairs) {
   for (std::uint64_t i = 0; i < pairs; ++i) {
     digest l, r;
@@ -234,9 +235,10 @@ inline bool sha_extensions_used() {
 #endif
 }
 
-// The fastest node hasher of `hash` (sha256, rfc6962 or blake3) on this CPU.
+// The fastest node hasher of `hash` (sha256, rfc6962 or blake3) on this CPU: blake3's in vector
+// lanes (host_blake3_simd.hpp).
 inline pair_hash_fn pair_hasher(hash_kind hash) {
-  if (hash == hash_kind::blake3) return portable_blake3_pairs;
+  if (hash == hash_kind::blake3) return blake3_node_pairs;
 #ifdef MERKLIZE_SHA_NI
   if (sha_extensions_used())
     return hash == hash_kind::rfc6962 ? sha_ni_rfc6962_pairs : sha_ni_sha256_pairs;
