@@ -32,6 +32,7 @@ public:
     input_ = std::make_unique<merklize::input>(fds_[0], "the pipe");
   }
   ~pipe_input() {
+    input_.reset(); // its read-ahead thread, if any, stops first: the writer then sees no reader
     ::close(fds_[0]);
     writer_.join();
   }
