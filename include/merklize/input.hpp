@@ -67,10 +67,11 @@ public:
 
   // Starts reading the input ahead of its readers on a thread of its own, so that the reading
   // overlaps what the caller does first (a device's start) and then the work on what was read
-  // (detail/stream_prefetch.hpp): a stream into ordinary memory, at most `max_held` bytes held
-  // at once (0: 1 GiB, or an eighth of the memory where that is less), which read_some takes
-  // first; a file read at offsets is only advised to the system. Again: sets max_held. Where no
-  // thread can be had, the input is read as before.
+  // (detail/stream_prefetch.hpp): a stream of unknown size (stdin, a pipe) into ordinary memory,
+  // at most `max_held` bytes held at once (0: 1 GiB, or an eighth of the memory where that is
+  // less), which read_some takes first; a file read at offsets is only advised to the system; a
+  // regular file of 1 MiB or less is left alone (it is read in microseconds). Again: sets
+  // max_held. Where no thread can be had, the input is read as before.
   MERKLIZE_DECL void read_ahead(std::uint64_t max_held = 0);
   // Bytes read ahead so far (0 without read_ahead, or for a file read at offsets).
   std::uint64_t read_ahead_bytes() const { return ahead_ ? ahead_->bytes_read() : 0; }

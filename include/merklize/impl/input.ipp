@@ -31,6 +31,7 @@ MERKLIZE_DECL input::~input() {
 
 MERKLIZE_DECL void input::read_ahead(std::uint64_t max_held) {
   const std::uint64_t held = max_held ? max_held : detail::default_read_ahead_bytes();
+  if (size_ && !read_at_offsets()) return; // a regular file of 1 MiB or less: read at once anyway
   try {
     if (read_at_offsets()) {
       if (!advice_) advice_ = std::make_unique<detail::file_advice>(fd_, std::min(*size_, held));
