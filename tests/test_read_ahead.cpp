@@ -7,16 +7,14 @@
 // by side, programs loaded on a thread) and the next ones (the pool) give every node right.
 #include "cli_helpers.hpp"
 #include "multi_helpers.hpp"
+#include "pipe_input.hpp"
 #include "proof_helpers.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <merklize/merklize.hpp>
 
-#include <chrono>
-#include <csignal>
 #include <cstring>
-#include <thread>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -25,40 +23,10 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// A pipe a thread fills with `bytes` in writes of irregular sizes (1 byte to ~300 KiB), pausing
-// now and then, so the reader sees short reads, empty waits and block edges cut anywhere.
-class trickled_pipe {
-public:
-  explicit trickled_pipe(std::vector<std::uint8_t> bytes) : bytes_(std::move(bytes)) {
-    std::signal(SIGPIPE, SIG_IGN);
-    REQUIRE(::pipe(fds_) == 0);
-    writer_ = std::thread([this] {
-      std::uint64_t state = 29;
-      for (std::size_t at = 0; at < bytes_.size();) {
-        state = state * 6364136223846793005ull + 1442695040888963407ull;
-        const std::size_t sizes[] = {1, 31, 33, 4096, 65537, (std::size_t(1) << 20) - 1, 300000};
-        const std::size_t want = std::min(sizes[(state >> 33) % 7], bytes_.size() - at);
-        const ssize_t put = ::write(fds_[1], bytes_.data() + at, want);
-        if (put <= 0) break; // the reader went away (a test of a failure)
-        at += static_cast<std::size_t>(put);
-        if ((state >> 40) % 5 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(3));
-      }
-      ::close(fds_[1]);
-    });
-    input_ = std::make_unique<merklize::input>(fds_[0], "the trickled pipe");
-  }
-  ~trickled_pipe() {
-    input_.reset();
-    ::close(fds_[0]);
-    writer_.join();
-  }
-  merklize::input &get() { return *input_; }
-
-private:
-  std::vector<std::uint8_t> bytes_;
-  int fds_[2];
-  std::thread writer_;
-  std::unique_ptr<merklize::input> input_;
+// The pipe of these tests: written in irregular pieces with pauses (pipe_input.hpp).
+struct trickled_pipe : test::pipe_input {
+  explicit trickled_pipe(std::vector<std::uint8_t> bytes)
+      : pipe_input(std::move(bytes), true, "the trickled pipe") {}
 };
 
 } // namespace
