@@ -190,7 +190,7 @@ private:
   detail::event_log log_;
   double wall_ms_ = 0;
   std::uint64_t last_chunks_ = 0;
-  // Last: its thread loads the level programs while the first build starts (program_warmup.hpp).
+  // Last: its thread loads the level program while the first build starts (program_warmup.hpp).
   std::unique_ptr<detail::program_warmup> warmup_;
 };
 

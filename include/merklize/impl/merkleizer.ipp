@@ -104,10 +104,7 @@ MERKLIZE_DECL merkleizer::merkleizer(const cl::Context &context, const cl::Devic
               detail::resolve_launch_settings(runtime_.facts(), tuning(), config_)),
       pieces_(runtime_.context(), queues_.uploads, runtime_.shares_host_memory()),
       chunk_stream_(runtime_), pool_(runtime_.context(), queues_.uploads) {
-  const unsigned chunk = std::max(
-      chunk_log2_, config_.input_chunk_log2 ? config_.input_chunk_log2 : tuning().input_chunk_log2);
-  warmup_ =
-      std::make_unique<detail::program_warmup>(runtime_, detail::chunk_programs(levels_, chunk));
+  warmup_ = std::make_unique<detail::program_warmup>(runtime_, levels_.level_program());
 } catch (...) {
   detail::rethrow_in_step(
       [&] { return "setting up a merkleizer on " + detail::name_in_message(device); });
