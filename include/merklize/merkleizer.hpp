@@ -191,7 +191,8 @@ private:
   double wall_ms_ = 0;
   std::uint64_t last_chunks_ = 0;
   // Last: its thread loads the level program while the first build starts (program_warmup.hpp).
-  std::unique_ptr<detail::program_warmup> warmup_;
+  // Shared: merkleizers are copied (a copy waits for the same load).
+  std::shared_ptr<detail::program_warmup> warmup_;
 };
 
 } // namespace merklize

@@ -104,7 +104,7 @@ MERKLIZE_DECL merkleizer::merkleizer(const cl::Context &context, const cl::Devic
               detail::resolve_launch_settings(runtime_.facts(), tuning(), config_)),
       pieces_(runtime_.context(), queues_.uploads, runtime_.shares_host_memory()),
       chunk_stream_(runtime_), pool_(runtime_.context(), queues_.uploads) {
-  warmup_ = std::make_unique<detail::program_warmup>(runtime_, levels_.level_program());
+  warmup_ = std::make_shared<detail::program_warmup>(runtime_, levels_.level_program());
 } catch (...) {
   detail::rethrow_in_step(
       [&] { return "setting up a merkleizer on " + detail::name_in_message(device); });
