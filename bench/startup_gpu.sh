@@ -6,6 +6,8 @@
 # split of a run by phase (--verbose), and the first build of 2^25 leaves in a process against
 # the next ones (bench/first_build.cpp, <= 90 ms). Needs hyperfine; builds merklize and
 # first_build in $BUILD (default build) with the benches on.
+# With BASELINE=PATH (a merklize built from an earlier commit), the stdin and 1 GiB commands run
+# beside it in the same hyperfine calls.
 #   bash bench/startup_gpu.sh [DEVICE]          (DEVICE: a --device spec, default auto)
 set -euo pipefail
 BUILD=${BUILD:-build}
@@ -32,6 +34,8 @@ for f in two gib; do
   "$merklize" root --device "$device" --verbose "$shm/$f" 2>&1 > /dev/null
 done
 "$merklize" root --device "$device" --verbose --hash sha256 "$shm/gib" 2>&1 > /dev/null
+echo "-- stdin (the read-ahead line says how much was read while the device started)"
+cat "$shm/gib" | "$merklize" root --device "$device" --verbose - 2>&1 > /dev/null
 
 echo "== whole processes (hyperfine, 2 warm-ups, 10 runs)"
 hyperfine -N -w 2 -r 10 --export-markdown "$shm/processes.md" \
@@ -46,6 +50,15 @@ hyperfine -w 2 -r 10 --export-markdown "$shm/stdin.md" \
   "cat $shm/gib | $merklize root --device $device -" \
   "cat $shm/gib > /dev/null" > /dev/null
 cat "$shm/processes.md" "$shm/stdin.md"
+if [ -n "${BASELINE:-}" ]; then
+  echo "== against BASELINE=$BASELINE (paired in one hyperfine call each)"
+  hyperfine -w 2 -r 10 --export-markdown "$shm/baseline.md" \
+    "cat $shm/gib | $merklize root --device $device -" \
+    "cat $shm/gib | $BASELINE root --device $device -" \
+    "$merklize root --device $device $shm/gib" \
+    "$BASELINE root --device $device $shm/gib" > /dev/null
+  cat "$shm/baseline.md"
+fi
 
 echo "== the first build in a process against the next (2^25 leaves, build(std::vector))"
 if [ "$device" = auto ] || [ "$device" = host ]; then

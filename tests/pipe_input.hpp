@@ -7,31 +7,45 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <memory>
+#include <string>
 #include <thread>
 #include <unistd.h>
 
 namespace test {
 
 // A pipe whose write end a thread fills with `bytes` and closes: the reader sees a stream of
-// unknown length.
+// unknown length. `trickled`: in writes of irregular sizes (1 byte to 1 MiB - 1), pausing now and
+// then, so the reader sees short reads, waits, and block edges cut anywhere.
 class pipe_input {
 public:
-  explicit pipe_input(std::vector<std::uint8_t> bytes) : bytes_(std::move(bytes)) {
+  explicit pipe_input(std::vector<std::uint8_t> bytes, bool trickled = false,
+                      const std::string &name = "the pipe")
+      : bytes_(std::move(bytes)) {
     std::signal(SIGPIPE, SIG_IGN); // a reader that stops early fails the writer's write, no more
     REQUIRE(::pipe(fds_) == 0);
-    writer_ = std::thread([this] {
+    writer_ = std::thread([this, trickled] {
+      std::uint64_t state = 29;
       for (std::size_t at = 0; at < bytes_.size();) {
-        const ssize_t put = ::write(fds_[1], bytes_.data() + at, bytes_.size() - at);
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        const std::size_t sizes[] = {1, 31, 33, 4096, 65537, (std::size_t(1) << 20) - 1, 300000};
+        const std::size_t want =
+            trickled ? std::min(sizes[(state >> 33) % 7], bytes_.size() - at) : bytes_.size() - at;
+        const ssize_t put = ::write(fds_[1], bytes_.data() + at, want);
         if (put <= 0) break; // the reader closed early (a test of a failure)
         at += static_cast<std::size_t>(put);
+        if (trickled && (state >> 40) % 5 == 0)
+          std::this_thread::sleep_for(std::chrono::milliseconds(3));
       }
       ::close(fds_[1]);
     });
-    input_ = std::make_unique<merklize::input>(fds_[0], "the pipe");
+    input_ = std::make_unique<merklize::input>(fds_[0], name);
   }
   ~pipe_input() {
+    input_.reset(); // its read-ahead thread, if any, stops first: the writer then sees no reader
     ::close(fds_[0]);
     writer_.join();
   }

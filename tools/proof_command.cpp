@@ -79,6 +79,7 @@ int proof_command(const proof_arguments &args) {
   const auto &limit = args.preset.ssz_list;
   if (limit && in.get().size()) // a file past the list's limit, before any work
     ssz_list_length(*limit, *in.get().size() / merklize::node_bytes, in.get().name());
+  in.get().read_ahead(); // a stream is read while the driver starts (stream_prefetch.hpp)
   merklize::merkleizer m(chosen_device(args.device), cfg);
   auto proof = within_list_limit(args.preset, in.get().name(),
                                  [&] { return m.prove(in.get(), args.index); });

@@ -113,6 +113,8 @@ int log_root_command(const root_arguments &args) {
 
 // The streamed root on the host engine (host_tree.hpp): its threads read and hash.
 merklize::digest root_on_host(const root_arguments &args, library_input &in, phase_split &times) {
+  // Its threads read a stream a block (1 MiB) each: no more is held ahead of them.
+  in.get().read_ahead(std::uint64_t(merklize::host_engine_threads()) << 20);
   const auto root = within_list_limit(args.preset, in.get().name(),
                                       [&] { return merklize::host_root(in.get(), args.tree); });
   times.done("input read and hashed on " + std::to_string(merklize::host_engine_threads()) +
@@ -126,6 +128,8 @@ merklize::digest root_on_device(const root_arguments &args, const merklize::conf
                                 double discovery_ms) {
   merklize::merkleizer m(pick.device, cfg);
   const double context_ms = times.done("context and queues (merkleizer)");
+  if (const std::uint64_t ahead = in.get().read_ahead_bytes())
+    times.note("input read ahead while the device started: " + size_text(ahead));
   const auto root =
       within_list_limit(args.preset, in.get().name(), [&] { return m.root(in.get()); });
   const merklize::build_times t = m.last_times();
@@ -199,6 +203,7 @@ int root_command(const root_arguments &given) {
   if (args.preset.ssz_list && in.get().size()) // a file past the limit, before any work
     ssz_list_length(*args.preset.ssz_list, *in.get().size() / merklize::node_bytes,
                     in.get().name());
+  in.get().read_ahead(); // a stream is read while the driver starts (stream_prefetch.hpp)
   times.done("input opened");
   const engine_pick pick = pick_engine(args.device, args.tree, in.get().size());
   const double discovery_ms = times.done("device discovery and engine choice");

@@ -8,11 +8,13 @@
 
 #include "detail/file_read.hpp"
 #include "detail/separate_compilation.hpp"
+#include "detail/stream_prefetch.hpp"
 #include "error_type.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -63,6 +65,17 @@ public:
     if (progress_) progress_(done_);
   }
 
+  // Starts reading the input ahead of its readers on a thread of its own, so that the reading
+  // overlaps what the caller does first (a device's start) and then the work on what was read
+  // (detail/stream_prefetch.hpp): a stream of unknown size (stdin, a pipe) into ordinary memory,
+  // at most `max_held` bytes held at once (0: 1 GiB, or an eighth of the memory where that is
+  // less), which read_some takes first; a file read at offsets is only advised to the system; a
+  // regular file of 1 MiB or less is left alone (it is read in microseconds). Again: sets
+  // max_held. Where no thread can be had, the input is read as before.
+  MERKLIZE_DECL void read_ahead(std::uint64_t max_held = 0);
+  // Bytes read ahead so far (0 without read_ahead, or for a file read at offsets).
+  std::uint64_t read_ahead_bytes() const { return ahead_ ? ahead_->bytes_read() : 0; }
+
   // A stream: up to `capacity` bytes from where the last read ended; 0 only at the end.
   MERKLIZE_DECL std::size_t read_some(std::uint8_t *buffer, std::size_t capacity);
 
@@ -88,6 +101,8 @@ private:
   unsigned threads_ = 0;
   progress_callback progress_;
   std::uint64_t done_ = 0;
+  std::unique_ptr<detail::stream_prefetch> ahead_; // read_ahead on a stream
+  std::unique_ptr<detail::file_advice> advice_;    // read_ahead on a file read at offsets
 };
 
 } // namespace merklize

@@ -23,6 +23,7 @@
 #include "detail/chunk_stream.hpp"
 #include "detail/host_pool.hpp"
 #include "detail/level_runner.hpp"
+#include "detail/program_warmup.hpp"
 #include "detail/separate_compilation.hpp"
 #include "detail/stream_memory.hpp"
 #include "host_buffer.hpp"
@@ -31,6 +32,7 @@
 #include "profiling.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -188,6 +190,9 @@ private:
   detail::event_log log_;
   double wall_ms_ = 0;
   std::uint64_t last_chunks_ = 0;
+  // Last: its thread loads the level program while the first build starts (program_warmup.hpp).
+  // Shared: merkleizers are copied (a copy waits for the same load).
+  std::shared_ptr<detail::program_warmup> warmup_;
 };
 
 } // namespace merklize

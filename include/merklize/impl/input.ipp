@@ -6,6 +6,7 @@
 #include "../input.hpp"
 
 #include <algorithm>
+#include <system_error>
 
 namespace merklize {
 
@@ -23,7 +24,24 @@ MERKLIZE_DECL input::input(int fd, std::string name)
 }
 
 MERKLIZE_DECL input::~input() {
+  ahead_.reset(); // its thread reads the descriptor: stopped before it is closed
+  advice_.reset();
   if (owned_) ::close(fd_);
+}
+
+MERKLIZE_DECL void input::read_ahead(std::uint64_t max_held) {
+  const std::uint64_t held = max_held ? max_held : detail::default_read_ahead_bytes();
+  if (size_ && !read_at_offsets()) return; // a regular file of 1 MiB or less: read at once anyway
+  try {
+    if (read_at_offsets()) {
+      if (!advice_) advice_ = std::make_unique<detail::file_advice>(fd_, std::min(*size_, held));
+    } else if (ahead_) {
+      ahead_->set_max_held(held);
+    } else {
+      ahead_ = std::make_unique<detail::stream_prefetch>(fd_, name_, held);
+    }
+  } catch (const std::system_error &) { // no thread: read on the caller's, as without this
+  }
 }
 
 MERKLIZE_DECL unsigned input::read_threads(std::uint64_t bytes) const {
@@ -31,6 +49,7 @@ MERKLIZE_DECL unsigned input::read_threads(std::uint64_t bytes) const {
 }
 
 MERKLIZE_DECL std::size_t input::read_some(std::uint8_t *buffer, std::size_t capacity) {
+  if (ahead_) return ahead_->read(buffer, capacity);
   return detail::read_some(fd_, name_, buffer, capacity);
 }
 

@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <exception>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -48,6 +50,37 @@ void with_leaf_copy(tree &t, const tree_part &part, const void *leaves, Work &&w
   if (copy.joinable()) copy.join();
 }
 
+// Runs `first` on a thread of its own beside `second` where `together`, else one after the other;
+// the first failure of either is rethrown once both are done. For the two page-locked buffers of
+// a tree the pool has none idle for: the driver pins every page of each (some 0.4 s a GiB on an
+// H100, where the first build of 2^25 leaves pins 2 GiB), and two threads pin them side by side.
+template <class First, class Second>
+void side_by_side(First &&first, Second &&second, bool together) {
+  std::exception_ptr failed;
+  std::thread beside;
+  if (together) {
+    try {
+      beside = std::thread([&] {
+        try {
+          first();
+        } catch (...) {
+          failed = std::current_exception();
+        }
+      });
+    } catch (const std::system_error &) { // no thread: one after the other
+    }
+  }
+  if (!beside.joinable()) first();
+  try {
+    second();
+  } catch (...) {
+    if (beside.joinable()) beside.join();
+    throw;
+  }
+  if (beside.joinable()) beside.join();
+  if (failed) std::rethrow_exception(failed);
+}
+
 // "building the tree of 1024 leaves on DEVICE", the step of a build.
 inline std::string building(std::uint64_t leaves, const device_facts &facts) {
   return "building the tree of " + std::to_string(leaves) + " leaves on " + facts.name;
@@ -71,6 +104,7 @@ MERKLIZE_DECL merkleizer::merkleizer(const cl::Context &context, const cl::Devic
               detail::resolve_launch_settings(runtime_.facts(), tuning(), config_)),
       pieces_(runtime_.context(), queues_.uploads, runtime_.shares_host_memory()),
       chunk_stream_(runtime_), pool_(runtime_.context(), queues_.uploads) {
+  warmup_ = std::make_shared<detail::program_warmup>(runtime_, levels_.level_program());
 } catch (...) {
   detail::rethrow_in_step(
       [&] { return "setting up a merkleizer on " + detail::name_in_message(device); });
@@ -252,6 +286,7 @@ merkleizer::stream_input(input &in, std::optional<std::uint64_t> keep_leaf) {
     streamed = chunk_stream_.run(source, in.name(), pieces_, levels_, queue(), log_, config_.tree,
                                  keep_leaf);
   } else {
+    in.read_ahead(piece); // a thread reads the stream while this one stages, uploads, hashes
     const detail::piece_reader read = detail::stream_reader(in);
     detail::reader_pieces source(read, piece);
     streamed = chunk_stream_.run(source, in.name(), pieces_, levels_, queue(), log_, config_.tree,
@@ -287,9 +322,12 @@ MERKLIZE_DECL tree merkleizer::pooled_tree(const tree_layout &layout) const {
     if (bytes >= pooled_bytes) return pool_.take(bytes);
     return {new std::uint8_t[bytes], std::default_delete<std::uint8_t[]>()};
   };
-  return tree(layout, config_.tree, config_.output,
-              shape.first_level() == 0 ? storage(shape.leaves_size()) : nullptr,
-              storage(shape.nodes_size()));
+  const std::uint64_t leaf_bytes = shape.first_level() == 0 ? shape.leaves_size() : 0;
+  std::shared_ptr<std::uint8_t> leaves, nodes;
+  detail::side_by_side([&] { leaves = storage(leaf_bytes); },
+                       [&] { nodes = storage(shape.nodes_size()); },
+                       leaf_bytes >= pooled_bytes && shape.nodes_size() >= pooled_bytes);
+  return tree(layout, config_.tree, config_.output, std::move(leaves), std::move(nodes));
 }
 
 // Levels 1..part.levels of a part into t (level 0 is the caller's business: copied or
