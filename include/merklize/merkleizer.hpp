@@ -161,6 +161,7 @@ private:
   MERKLIZE_DECL static config checked(config cfg);
   MERKLIZE_DECL detail::streamed_tree stream_input(input &in,
                                                    std::optional<std::uint64_t> keep_leaf);
+  MERKLIZE_DECL void warm_up();
   MERKLIZE_DECL std::uint64_t input_piece_bytes(std::optional<std::uint64_t> size) const;
   MERKLIZE_DECL detail::stream_plan plan_for(const tree_part &part) const;
   MERKLIZE_DECL tree pooled_tree(const tree_layout &layout) const;
@@ -190,8 +191,8 @@ private:
   detail::event_log log_;
   double wall_ms_ = 0;
   std::uint64_t last_chunks_ = 0;
-  // Last: its thread loads the level program while the first build starts (program_warmup.hpp).
-  // Shared: merkleizers are copied (a copy waits for the same load).
+  // Last: its thread loads the level program while the first build starts (warm_up). Shared:
+  // merkleizers are copied (a copy waits for the same load).
   std::shared_ptr<detail::program_warmup> warmup_;
 };
 

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Loading a merkleizer's level program on a thread of its own, started by its constructor, so
+// Loading a merkleizer's level program on a thread of its own, started by its first build, so
 // that the load (from the driver's or merklize's disk cache: 16 to 80 ms on an H200, 12 to 53 ms
-// on PoCL 3.1; cold, a compile) overlaps what comes before the first launch: the caller's work
-// after the constructor, the first build's allocations, the first chunk's copy and upload, a
-// stream's first read. Only the program every build of two leaves or more launches (merkle_subtree,
-// or the lanes kernel; at least at the top of the tree) is loaded: a kernel a small tree never
-// launches is not compiled for it. The process-wide cache (program_cache.hpp) holds its lock while
-// it loads, so the first launch waits for the load rather than repeating it; a load that fails
-// here is left alone and fails again, with its message, where the build asks for the program.
-// The spec's options (the tuning row's, or $MERKLIZE_KERNEL_OPTIONS) are read on the caller's
-// thread.
+// on PoCL 3.1; cold, a compile) overlaps what comes before the first launch: the build's
+// allocations (the page-locked tree, pinned page by page), the first chunk's copy and upload, a
+// stream's first read. A merkleizer that never builds loads nothing, as before. Only the program
+// every build of two leaves or more launches (merkle_subtree, or the lanes kernel; at least at the
+// top of the tree) is loaded: a kernel a small tree never launches is not compiled for it. The
+// process-wide cache (program_cache.hpp) holds its lock while it loads, so the first launch waits
+// for the load rather than repeating it; a load that fails here is left alone and fails again, with
+// its message, where the build asks for the program. The spec's options (the tuning row's, or
+// $MERKLIZE_KERNEL_OPTIONS) are read on the caller's thread.
 #pragma once
 
 #include "program_cache.hpp"

@@ -104,7 +104,6 @@ MERKLIZE_DECL merkleizer::merkleizer(const cl::Context &context, const cl::Devic
               detail::resolve_launch_settings(runtime_.facts(), tuning(), config_)),
       pieces_(runtime_.context(), queues_.uploads, runtime_.shares_host_memory()),
       chunk_stream_(runtime_), pool_(runtime_.context(), queues_.uploads) {
-  warmup_ = std::make_shared<detail::program_warmup>(runtime_, levels_.level_program());
 } catch (...) {
   detail::rethrow_in_step(
       [&] { return "setting up a merkleizer on " + detail::name_in_message(device); });
@@ -165,6 +164,7 @@ MERKLIZE_DECL tree merkleizer::build(const void *leaves, std::uint64_t leaf_byte
   root_depth(config_.tree, layout); // refuses a bad fixed depth before anything is allocated
   const tree_part whole{0, layout, layout.depth()};
   const detail::stream_plan plan = plan_for(whole); // before any allocation: the tree must fit
+  warm_up();
   tree t = pooled_tree(layout);
   const auto *from = static_cast<const std::uint8_t *>(leaves);
   const bool nodes_pinned = is_page_locked(context(), t.nodes_data(), t.nodes_size());
@@ -277,6 +277,7 @@ MERKLIZE_DECL config merkleizer::checked(config cfg) {
 MERKLIZE_DECL detail::streamed_tree
 merkleizer::stream_input(input &in, std::optional<std::uint64_t> keep_leaf) {
   const auto start = std::chrono::steady_clock::now();
+  warm_up();
   log_.clear();
   const std::uint64_t piece = input_piece_bytes(in.size());
   detail::streamed_tree streamed;
@@ -296,6 +297,13 @@ merkleizer::stream_input(input &in, std::optional<std::uint64_t> keep_leaf) {
   last_chunks_ = streamed.tops.size();
   wall_ms_ = detail::ms_since(start);
   return streamed;
+}
+
+// The first build starts loading the level program on a thread, beside its allocations and its
+// first chunk's read and upload (program_warmup.hpp); a merkleizer that never builds loads none.
+MERKLIZE_DECL void merkleizer::warm_up() {
+  if (!warmup_)
+    warmup_ = std::make_shared<detail::program_warmup>(runtime_, levels_.level_program());
 }
 
 // Bytes of the chunks of an input of `size` bytes (unknown for a pipe): 2^input_chunk_log2
