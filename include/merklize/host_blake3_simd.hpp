@@ -195,29 +195,37 @@ MERKLIZE_B3_AVX2 inline void avx2_blake3_8(const std::uint8_t *in, std::uint8_t 
     _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + 32 * j), rows[j]);
 }
 
-// AVX-512: 16 rows of 16 words become 16 columns. After the interleaves as on AVX2, half k of
-// u[4i + c] is column 4k + c of rows 4i..4i+3; two lane-exchange shuffles gather each column's
-// four quarters.
-MERKLIZE_B3_AVX512 MERKLIZE_B3_INLINE void b3_transpose16(__m512i (&r)[16]) {
-  __m512i t[16], u[16];
-  for (int i = 0; i < 8; ++i) {
+// AVX-512, N = 16 or 8 rows of 16 words: 32-bit then 64-bit interleaves within each 128-bit
+// quarter, after which quarter k of u[4i + c] is element 4k + c of rows 4i..4i+3.
+template <int N>
+MERKLIZE_B3_AVX512 MERKLIZE_B3_INLINE void b3_interleave16(const __m512i (&r)[N], __m512i (&u)[N]) {
+  __m512i t[N];
+  for (int i = 0; i < N / 2; ++i) {
     t[2 * i] = _mm512_maskz_unpacklo_epi32(0xFFFF, r[2 * i], r[2 * i + 1]);
     t[2 * i + 1] = _mm512_maskz_unpackhi_epi32(0xFFFF, r[2 * i], r[2 * i + 1]);
   }
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < N / 4; ++i) {
     u[4 * i] = _mm512_maskz_unpacklo_epi64(0xFF, t[4 * i], t[4 * i + 2]);
     u[4 * i + 1] = _mm512_maskz_unpackhi_epi64(0xFF, t[4 * i], t[4 * i + 2]);
     u[4 * i + 2] = _mm512_maskz_unpacklo_epi64(0xFF, t[4 * i + 1], t[4 * i + 3]);
     u[4 * i + 3] = _mm512_maskz_unpackhi_epi64(0xFF, t[4 * i + 1], t[4 * i + 3]);
   }
+}
+
+// Quarters (k, k) of a and b, for k = 0, 1 (low) or 2, 3 (high): a's two, then b's two.
+#define MERKLIZE_B3_QUARTERS_LOW(a, b) _mm512_maskz_shuffle_i32x4(0xFFFF, a, b, 0x44)
+#define MERKLIZE_B3_QUARTERS_HIGH(a, b) _mm512_maskz_shuffle_i32x4(0xFFFF, a, b, 0xEE)
+
+// 16 rows of 16 words become 16 columns: column 4k + c gathers quarter k of u[c], u[4 + c],
+// u[8 + c] and u[12 + c] in two lane-exchange shuffles.
+MERKLIZE_B3_AVX512 MERKLIZE_B3_INLINE void b3_transpose16(__m512i (&r)[16]) {
+  __m512i u[16];
+  b3_interleave16<16>(r, u);
   for (int c = 0; c < 4; ++c) {
-    const __m512i low01 =
-        _mm512_maskz_shuffle_i32x4(0xFFFF, u[c], u[4 + c], 0x44); // rows 0-7, k = 0, 1
-    const __m512i low23 =
-        _mm512_maskz_shuffle_i32x4(0xFFFF, u[c], u[4 + c], 0xEE); // rows 0-7, k = 2, 3
-    const __m512i high01 =
-        _mm512_maskz_shuffle_i32x4(0xFFFF, u[8 + c], u[12 + c], 0x44); // rows 8-15
-    const __m512i high23 = _mm512_maskz_shuffle_i32x4(0xFFFF, u[8 + c], u[12 + c], 0xEE);
+    const __m512i low01 = MERKLIZE_B3_QUARTERS_LOW(u[c], u[4 + c]); // rows 0-7, k = 0, 1
+    const __m512i low23 = MERKLIZE_B3_QUARTERS_HIGH(u[c], u[4 + c]);
+    const __m512i high01 = MERKLIZE_B3_QUARTERS_LOW(u[8 + c], u[12 + c]); // rows 8-15
+    const __m512i high23 = MERKLIZE_B3_QUARTERS_HIGH(u[8 + c], u[12 + c]);
     r[c] = _mm512_maskz_shuffle_i32x4(0xFFFF, low01, high01, 0x88);
     r[4 + c] = _mm512_maskz_shuffle_i32x4(0xFFFF, low01, high01, 0xDD);
     r[8 + c] = _mm512_maskz_shuffle_i32x4(0xFFFF, low23, high23, 0x88);
@@ -226,31 +234,25 @@ MERKLIZE_B3_AVX512 MERKLIZE_B3_INLINE void b3_transpose16(__m512i (&r)[16]) {
 }
 
 // 8 vectors of 16 lanes (word w of every lane) to node order: vector q is lanes 2q and 2q + 1,
-// 8 words each. The interleaves leave lane 4k + c's words 0-3 in quarter k of u[c] and words 4-7
-// in quarter k of u[4 + c].
+// 8 words each. After the interleaves lane 4k + c's words 0-3 are quarter k of u[c] and words
+// 4-7 quarter k of u[4 + c].
 MERKLIZE_B3_AVX512 MERKLIZE_B3_INLINE void b3_lanes_to_nodes16(__m512i (&r)[8]) {
-  __m512i t[8], u[8];
-  for (int i = 0; i < 4; ++i) {
-    t[2 * i] = _mm512_maskz_unpacklo_epi32(0xFFFF, r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm512_maskz_unpackhi_epi32(0xFFFF, r[2 * i], r[2 * i + 1]);
-  }
-  for (int i = 0; i < 2; ++i) {
-    u[4 * i] = _mm512_maskz_unpacklo_epi64(0xFF, t[4 * i], t[4 * i + 2]);
-    u[4 * i + 1] = _mm512_maskz_unpackhi_epi64(0xFF, t[4 * i], t[4 * i + 2]);
-    u[4 * i + 2] = _mm512_maskz_unpacklo_epi64(0xFF, t[4 * i + 1], t[4 * i + 3]);
-    u[4 * i + 3] = _mm512_maskz_unpackhi_epi64(0xFF, t[4 * i + 1], t[4 * i + 3]);
-  }
+  __m512i u[8];
+  b3_interleave16<8>(r, u);
   for (int c = 0; c < 4; c += 2) { // lanes 4k + c and 4k + c + 1 go to vector 2k + c / 2
-    const __m512i a01 = _mm512_maskz_shuffle_i32x4(0xFFFF, u[c], u[4 + c], 0x44);
-    const __m512i a23 = _mm512_maskz_shuffle_i32x4(0xFFFF, u[c], u[4 + c], 0xEE);
-    const __m512i b01 = _mm512_maskz_shuffle_i32x4(0xFFFF, u[c + 1], u[5 + c], 0x44);
-    const __m512i b23 = _mm512_maskz_shuffle_i32x4(0xFFFF, u[c + 1], u[5 + c], 0xEE);
+    const __m512i a01 = MERKLIZE_B3_QUARTERS_LOW(u[c], u[4 + c]);
+    const __m512i a23 = MERKLIZE_B3_QUARTERS_HIGH(u[c], u[4 + c]);
+    const __m512i b01 = MERKLIZE_B3_QUARTERS_LOW(u[c + 1], u[5 + c]);
+    const __m512i b23 = MERKLIZE_B3_QUARTERS_HIGH(u[c + 1], u[5 + c]);
     r[c / 2] = _mm512_maskz_shuffle_i32x4(0xFFFF, a01, b01, 0x88);
     r[2 + c / 2] = _mm512_maskz_shuffle_i32x4(0xFFFF, a01, b01, 0xDD);
     r[4 + c / 2] = _mm512_maskz_shuffle_i32x4(0xFFFF, a23, b23, 0x88);
     r[6 + c / 2] = _mm512_maskz_shuffle_i32x4(0xFFFF, a23, b23, 0xDD);
   }
 }
+
+#undef MERKLIZE_B3_QUARTERS_LOW
+#undef MERKLIZE_B3_QUARTERS_HIGH
 
 // 16 blocks from `in` (read whole before anything is written) to 16 chaining values at `out`.
 MERKLIZE_B3_AVX512 inline void avx512_blake3_16(const std::uint8_t *in, std::uint8_t *out,
