@@ -84,8 +84,8 @@
               iv[4] + e, iv[5] + f, iv[6] + g, iv[7] + h};                                         \
     a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];                \
     SHA256_LANES_64_ROUNDS(T, SHA256_LANES_KW_PADDING)                                             \
-    const T end[8] = {s[0] + a, s[1] + b, s[2] + c, s[3] + d, s[4] + e, s[5] + f, s[6] + g,        \
-                      s[7] + h};                                                                   \
+    const T end[8] = {s[0] + a, s[1] + b, s[2] + c, s[3] + d,                                      \
+                      s[4] + e, s[5] + f, s[6] + g, s[7] + h};                                     \
     for (int i = 0; i < 8; ++i)                                                                    \
       out[i] = SHA256_LANES_SWAP(end[i]);                                                          \
     (void)flags;                                                                                   \
