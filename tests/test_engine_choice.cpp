@@ -103,8 +103,9 @@ TEST_CASE("engine choice: no device is looked for when the host finishes before 
   CHECK(merklize::fastest_device_start_ms({3.5}) == 3.5); // a measured start counts
   CHECK(merklize::host_finishes_first(host, 64, fastest));
   CHECK_FALSE(merklize::host_finishes_first(host, 64 * gib, fastest));
-  CHECK_FALSE(merklize::host_finishes_first(host, std::nullopt, fastest)); // a pipe
-  CHECK_FALSE(merklize::host_finishes_first(host, 64, 0.5)); // a device that starts sooner
+  CHECK_FALSE(merklize::host_finishes_first(host, std::nullopt, fastest)); // a pipe: 1 GiB
+  CHECK(merklize::host_finishes_first(host, std::nullopt, 1e9)); // a pipe: its size estimated
+  CHECK_FALSE(merklize::host_finishes_first(host, 64, 0.5));     // a device that starts sooner
   CHECK_FALSE(merklize::host_finishes_first(
       merklize::host_estimate(hash_kind::blake3_parent, 2, true), 64, fastest));
 }
@@ -117,11 +118,13 @@ TEST_CASE("engine choice: the devices this machine ran decide without looking fo
   const merklize::recorded_device gpu{180, 10, 10};
   CHECK(merklize::host_beats_recorded(host, gib, hash_kind::sha256, {gpu}));
   CHECK_FALSE(merklize::host_beats_recorded(host, 64 * gib, hash_kind::sha256, {gpu}));
-  // Any recorded device that would finish sooner keeps the search, as do no records and pipes.
+  // Any recorded device that would finish sooner keeps the search, as do no records.
   const merklize::recorded_device quick{1, 100, 100};
   CHECK_FALSE(merklize::host_beats_recorded(host, gib, hash_kind::sha256, {gpu, quick}));
   CHECK_FALSE(merklize::host_beats_recorded(host, gib, hash_kind::sha256, {}));
-  CHECK_FALSE(merklize::host_beats_recorded(host, std::nullopt, hash_kind::sha256, {gpu}));
+  // A pipe is taken as 1 GiB, as choose_engine takes it.
+  CHECK(merklize::host_beats_recorded(host, std::nullopt, hash_kind::sha256, {gpu}));
+  CHECK_FALSE(merklize::host_beats_recorded(host, std::nullopt, hash_kind::sha256, {quick}));
   // The rate is the tree's hash's: the same device is fast at blake3 and slow at sha256.
   const merklize::recorded_device split{180, 1000, 0.1};
   const auto host_blake3 = merklize::host_estimate(hash_kind::blake3, 16, true);

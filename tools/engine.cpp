@@ -125,6 +125,7 @@ engine_pick pick_engine(const std::optional<std::string> &spec,
                               merklize::detail::blake3_lanes_used());
   const machine_records kept = read_machine_records();
   const double fastest = merklize::fastest_device_start_ms(kept.starts);
+  const std::uint64_t size = bytes.value_or(merklize::unknown_input_bytes); // a pipe: as large
   const bool before_any_start = merklize::host_finishes_first(host, bytes, fastest);
   if (!chosen &&
       (before_any_start ||
@@ -133,12 +134,12 @@ engine_pick pick_engine(const std::optional<std::string> &spec,
     char line[200];
     if (before_any_start)
       std::snprintf(line, sizeof line, "%.1f ms, before any device could start (%.1f ms)",
-                    host.finish_ms(*bytes), fastest);
+                    host.finish_ms(size), fastest);
     else
       std::snprintf(line, sizeof line,
                     "%.1f ms, before any of the %zu devices this machine ran could finish",
-                    host.finish_ms(*bytes), kept.devices->size());
-    pick.why = "host engine: chosen by --device auto for " + std::to_string(*bytes) +
+                    host.finish_ms(size), kept.devices->size());
+    pick.why = "host engine: chosen by --device auto for " + std::to_string(size) +
                " bytes: " + host.name + " " + line + "; no device looked for";
     return pick;
   }

@@ -125,12 +125,13 @@ inline double fastest_device_start_ms(const std::vector<double> &measured_starts
   return fastest;
 }
 
-// Whether the host engine finishes `bytes` before any device could even start: then no device
-// is looked for, which saves the driver's discovery (tens of milliseconds, the whole of a small
-// run).
+// Whether the host engine finishes `bytes` (a pipe: unknown_input_bytes, as choose_engine takes
+// it) before any device could even start: then no device is looked for, which saves the driver's
+// discovery (tens of milliseconds, the whole of a small run).
 inline bool host_finishes_first(const engine_estimate &host, std::optional<std::uint64_t> bytes,
                                 double fastest_device_start_ms) {
-  return host.can_run && bytes && host.finish_ms(*bytes) <= fastest_device_start_ms;
+  return host.can_run &&
+         host.finish_ms(bytes.value_or(unknown_input_bytes)) <= fastest_device_start_ms;
 }
 
 // A device an earlier run on this machine started, as it kept it beside the program cache: its
@@ -143,16 +144,17 @@ struct recorded_device {
 
 // Whether the host engine finishes `bytes` before every device this machine recorded would, its
 // discovery included: then no device is looked for either. Only meaningful while the records
-// are the machine's devices (the caller checks that no OpenCL driver came since); no records, a
-// pipe's unknown size, or a tree the host cannot build: false.
+// are the machine's devices (the caller checks that no OpenCL driver came since); a pipe is taken
+// as unknown_input_bytes; no records, or a tree the host cannot build: false.
 inline bool host_beats_recorded(const engine_estimate &host, std::optional<std::uint64_t> bytes,
                                 hash_kind hash, const std::vector<recorded_device> &recorded) {
-  if (!host.can_run || !bytes || recorded.empty()) return false;
+  if (!host.can_run || recorded.empty()) return false;
+  const std::uint64_t size = bytes.value_or(unknown_input_bytes);
   for (const recorded_device &r : recorded) {
     engine_estimate device;
     device.start_ms = r.start_ms;
     device.gbytes_per_s = is_sha256_node(hash) ? r.sha256_gbps : r.blake3_gbps;
-    if (device.finish_ms(*bytes) < host.finish_ms(*bytes)) return false;
+    if (device.finish_ms(size) < host.finish_ms(size)) return false;
   }
   return true;
 }
