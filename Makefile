@@ -49,7 +49,7 @@ endif
 
 # Regenerates the header that embeds kernels/*.cl (CMake builds do this too).
 embed:
-	cmake -DKERNEL_DIR=kernels -DOUTPUT=include/merklize/detail/kernel_sources.hpp \
+	cmake -DKERNEL_DIR=kernels -DOUTPUT=include/merklize/runtime/kernel_sources.hpp \
 	  -P cmake/embed_kernels.cmake
 
 configure: deps embed

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Writes include/merklize/detail/kernel_sources.hpp from kernels/*.cl, so that adding include/ to
+# Writes include/merklize/runtime/kernel_sources.hpp from kernels/*.cl, so that adding include/ to
 # a project is enough to JIT the kernels. Run by the build (CMake and the Makefile):
-#   cmake -DKERNEL_DIR=kernels -DOUTPUT=include/merklize/detail/kernel_sources.hpp -P cmake/embed_kernels.cmake
+#   cmake -DKERNEL_DIR=kernels -DOUTPUT=include/merklize/runtime/kernel_sources.hpp -P cmake/embed_kernels.cmake
 # The file is only replaced when its content changes, so builds stay incremental.
 if(NOT KERNEL_DIR OR NOT OUTPUT)
   message(FATAL_ERROR "usage: cmake -DKERNEL_DIR=<dir> -DOUTPUT=<header> -P embed_kernels.cmake")

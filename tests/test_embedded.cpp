@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The kernels embedded in include/ must be exactly kernels/*.cl: no file missing, none extra,
 // not one byte different.
-#include <merklize/detail/kernel_sources.hpp>
+#include <merklize/runtime/kernel_sources.hpp>
 
 #include <catch2/catch.hpp>
 
