@@ -5,7 +5,7 @@
 
 #include "../core/blake3.hpp"
 #include "../core/error_type.hpp"
-#include "kernel_sources.hpp"
+#include "../kernels/sources.hpp"
 
 #include <cstdint>
 #include <initializer_list>
@@ -38,7 +38,7 @@ inline bool has_embedded_kernel(const std::string &name) {
 inline const char *embedded_kernel_source(const std::string &name) {
   for (const auto &k : embedded_kernels)
     if (name == k.name) return k.source;
-  throw error("kernel file " + name + " is not embedded in merklize/runtime/kernel_sources.hpp");
+  throw error("kernel file " + name + " is not in merklize/kernels/sources.hpp");
 }
 
 // The kernel file every program ends with: its known-answer self-test (self_test.hpp).

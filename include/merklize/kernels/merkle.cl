@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Levels of a binary Merkle tree: node i of a level is NODE(below[2i], below[2i+1]).
  *
  * The node hash is chosen at build time: the host passes -DMERKLIZE_NODE=<function>, a function
@@ -81,3 +81,4 @@ merkle_subtree(__global const uint4 *in, ulong in_first, ulong in_count, __globa
     level_size = (level_size + 1) / 2;
   }
 }
+)merklize_cl"

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The pair hashes of formats/pair_rules.hpp that build on SHA-256 (sha256.cl comes first), with
  * merkle.cl's node signature (left, right, is_root; neither has a root flag), so that any level
  * kernel that takes a node function takes these:
@@ -41,3 +41,4 @@ inline uint8 sha256_trunc254_node(uint8 left, uint8 right, int is_root) {
   digest.s7 = as_uint(last);
   return digest;
 }
+)merklize_cl"

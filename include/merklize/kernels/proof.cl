@@ -1,13 +1,13 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Inclusion proofs on the device: the sibling paths of many leaves gathered at once, the nodes of
  * a multiproof, and the verification of many proofs at once. Built after merkle.cl and its hash
  * file, whose MERKLIZE_NODE(left, right, is_root) the verifier hashes with.
  *
  * A tree on the device is its level 0 in `leaves` and levels 1.. in `nodes`, back to back from
  * level 1 at offset 0, as merkleizer::enqueue_build writes them. The rules are those of
- * include/merklize/proof.hpp: the sibling of node i is node i ^ 1 of its level when that exists;
- * a lone last node has none (shape promote) or the zero-subtree root of its height (shape zero),
- * precomputed by the host in zero_roots[height].
+ * include/merklize/proofs/proof.hpp: the sibling of node i is node i ^ 1 of its level when that
+ * exists; a lone last node has none (shape promote) or the zero-subtree root of its height (shape
+ * zero), precomputed by the host in zero_roots[height].
  *
  * The root is `depth` levels above the leaves: the tree's own depth, or more where shape zero
  * has a fixed depth, the single node of the levels above the tree being alone. Paths are `slots`
@@ -106,3 +106,4 @@ __kernel void proof_verify(__global const uint4 *leaves, __global const ulong *i
   }
   valid[p] = ok && used == length && all(node == root);
 }
+)merklize_cl"

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Several levels of a binary Merkle tree per launch, each work-item one subtree in registers:
  * work-item i reads the 2^H nodes [i 2^H, (i+1) 2^H) of the level below and computes the
  * 2^H - 1 nodes above them, H = MERKLIZE_LEVELS levels (node k of a level is
@@ -99,3 +99,4 @@ merkle_levels(__global const uint4 *restrict in, ulong in_first, ulong in_count,
     }
   }
 }
+)merklize_cl"

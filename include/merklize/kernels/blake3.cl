@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* BLAKE3 compression and the two BLAKE3 node hashes of merklize, in plain OpenCL C 1.2.
  *
  * Words are little-endian as BLAKE3 defines them; the host checks that the device is
@@ -166,3 +166,4 @@ B3_INLINE uint8 blake3_node(uint8 left, uint8 right, int is_root) {
 B3_INLINE uint8 blake3_parent_node(uint8 left, uint8 right, int is_root) {
   return blake3_two_to_one(left, right, blake3_parent_node_flags(is_root));
 }
+)merklize_cl"

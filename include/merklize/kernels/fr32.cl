@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Filecoin's Fr32 padding (formats/filecoin.hpp): each work-item expands one 127-byte block of
  * data into four 32-byte chunks, chunk q holding bits 254 q .. 254 q + 253 of the block (bit b of
  * the block is bit b % 8 of byte b / 8) and two zero bits on top. The chunks are tree_d's leaves.
@@ -21,3 +21,4 @@ __kernel void fr32_leaves(__global const uchar *data, ulong blocks, __global uin
     leaves[4 * b + q] = (uint8)(as_uint4(vload16(0, chunk)), as_uint4(vload16(1, chunk)));
   }
 }
+)merklize_cl"

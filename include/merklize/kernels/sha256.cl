@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* SHA-256 (FIPS 180-4) of 64-byte messages in plain OpenCL C 1.2: merklize's "sha256" node,
  * SHA-256(left || right) as in SSZ, its "rfc6962" node, SHA-256(0x01 || left || right), and the
  * layer kernels of the hashtree contract.
@@ -192,3 +192,4 @@ __kernel void sha256_layer_prefixed(__global const uint16 *in, __global uint8 *o
   const uint16 block = in[i];
   out[i] = sha256_prefixed_node(prefix & 0xFFu, block.lo, block.hi);
 }
+)merklize_cl"

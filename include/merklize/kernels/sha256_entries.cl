@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* SHA-256 of entries of any length, one work-item an entry, each hashed with a one-byte prefix:
  * out[i] = SHA-256(prefix || data[bounds[2i] .. bounds[2i + 1])). With prefix 0x00 these are RFC
  * 6962's leaf hashes. Built after sha256.cl, whose compression function it uses.
@@ -43,3 +43,4 @@ __kernel void sha256_entries(__global const uchar *data, __global const ulong *b
                    sha256_memory_word(state.s4), sha256_memory_word(state.s5),
                    sha256_memory_word(state.s6), sha256_memory_word(state.s7));
 }
+)merklize_cl"

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* One level of a BLAKE3-family Merkle tree with one node per vector lane: each work-item hashes
  * MERKLIZE_LANES nodes at once with uintN arithmetic. CPU devices (PoCL) do not vectorize the
  * one-node-per-work-item kernel across work-items, so they take their preferred vector width;
@@ -162,3 +162,4 @@ __kernel void merkle_level_lanes(__global const uint *in, ulong in_first, ulong 
     }
   }
 }
+)merklize_cl"

@@ -1,6 +1,6 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
-/* Leaves hashed from data blocks (include/merklize/block_leaves.hpp), in plain OpenCL C 1.2, built
- * after sha256.cl and blake3.cl. One work-item hashes one block of L bytes: block i is bytes
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* Leaves hashed from data blocks (include/merklize/core/block_leaves.hpp), in plain OpenCL C 1.2,
+ * built after sha256.cl and blake3.cl. One work-item hashes one block of L bytes: block i is bytes
  * [i L, min((i + 1) L, bytes)) of `in` from in_offset on, the last one shorter, and with zero_pad
  * its message is zero-padded to L bytes. Digest i goes to out[out_first + i], so the pieces of a
  * streamed input land at their places in one buffer of leaves.
@@ -136,3 +136,4 @@ __kernel void blake3_block_leaves(__global const uchar *in, ulong in_offset, ulo
       chunk_cvs ? blake3_message_chunk(data, aligned, len, len, 0, first_chunk + i, key, flags, 0)
                 : blake3_message(data, aligned, len, zero_pad ? block_bytes : len, key, flags);
 }
+)merklize_cl"

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* One level of a binary Merkle tree per launch: node i of the level above is
  * MERKLIZE_NODE(in[2i], in[2i+1]), with merkle_subtree's rules for a lone last node (moved up
  * unchanged, or hashed with the all-zero subtree root zeros[zeros_first] when pad_with_node is
@@ -70,3 +70,4 @@ merkle_level(__global const uint4 *restrict in, ulong in_first, ulong in_count,
     i = next;
   }
 }
+)merklize_cl"

@@ -1,8 +1,8 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
-/* Bao's outboard laid out on the device (include/merklize/block_tree.hpp), in plain OpenCL C 1.2,
- * built after blake3.cl. The outboard's parents are `pairs`: pair p (slots 2p and 2p + 1) holds
- * the left and right children's chaining values of the parent at pre-order position p. Every node
- * of BLAKE3's tree but the root is in exactly one slot, so the pairs are the tree itself: a
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
+/* Bao's outboard laid out on the device (include/merklize/engine/block_tree.hpp), in plain OpenCL
+ * C 1.2, built after blake3.cl. The outboard's parents are `pairs`: pair p (slots 2p and 2p + 1)
+ * holds the left and right children's chaining values of the parent at pre-order position p. Every
+ * node of BLAKE3's tree but the root is in exactly one slot, so the pairs are the tree itself: a
  * parent's chaining value is the compression of its own pair, and no other copy is kept.
  *
  * Node (level, index) is the node of merklize's blake3-parent tree of shape promote over the
@@ -54,3 +54,4 @@ __kernel void bao_outboard_level(__global const uint8 *cvs, __global uint8 *pair
   const ulong slot = bao_node_slot(chunks, level, i);
   if (slot != BAO_NO_SLOT) pairs[slot] = node;
 }
+)merklize_cl"

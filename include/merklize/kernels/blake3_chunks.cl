@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* BLAKE3 of whole inputs, in plain OpenCL C 1.2, built after blake3.cl with
  * -DMERKLIZE_LANES=N: the chunks (1, 2, 4, 8 or 16) that one work-item of blake3_chunk_cvs hashes
  * at once, in the lanes of a uintN.
@@ -244,3 +244,4 @@ __kernel void blake3_root_output(__global const uint *node, int is_parent, uint8
   for (uint k = 0; k < out_bytes - i * B3_BLOCK_LEN; ++k)
     block[k] = (uchar)(bytes[k / 4] >> (8 * (k % 4)));
 }
+)merklize_cl"

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* OpenZeppelin's pair hash (formats/pair_rules.hpp, pair_hash::keccak256_sorted), after
  * keccak.cl: Keccak-256 of the two children in ascending byte order, with merkle.cl's node
  * signature (no root flag), for pair_levels.cl. Nodes are uint8s of words as they lie in memory,
@@ -25,3 +25,4 @@ inline uint8 keccak256_sorted_node(uint8 left, uint8 right, int is_root) {
   const int swap = sorted_pairs_less(right, left);
   return keccak_pair(swap ? right : left, swap ? left : right, 0x01ul); /* Keccak-256's padding */
 }
+)merklize_cl"

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The shapes of formats/pair_rules.hpp, one level a launch, over the pair hash the build option
  * -DMERKLIZE_PAIR_NODE names (pair_nodes.cl; a node function of merkle.cl's signature). Nodes are
  * 32 bytes; indices count nodes from the start of a buffer, so a kernel can read one level of a
@@ -28,3 +28,4 @@ __kernel void heap_level(__global uint8 *tree, ulong first, ulong count) {
   const ulong i = first + g;
   tree[i] = MERKLIZE_PAIR_NODE(tree[2 * i + 1], tree[2 * i + 2], 0);
 }
+)merklize_cl"

@@ -1,13 +1,13 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* Keccak-f[1600] (FIPS 202) and its sponge for Keccak-256 and SHA3-256, in plain OpenCL C 1.2:
  * the node hash HASH(left || right) of the "keccak256" and "sha3-256" node modes (keccak_node,
  * for merkle.cl and its kin), the leaves of data blocks of any length (keccak_block_leaves), and
  * a permutation-only kernel with no memory traffic, the bound of both (keccak_permutations,
- * bench/keccak_bench.cpp). The host reference is include/merklize/keccak.hpp.
+ * bench/keccak_bench.cpp). The host reference is include/merklize/core/keccak.hpp.
  *
  * The two hashes are one sponge of rate 136 bytes and differ in one byte, the first of the
  * padding: 0x01 for Keccak-256 (Ethereum's keccak256), 0x06 for SHA3-256. keccak_node takes it
- * from the build, -DMERKLIZE_KECCAK_PAD=0x01 or 0x06 (the hash's entry in detail/kernels.hpp), so
+ * from the build, -DMERKLIZE_KECCAK_PAD=0x01 or 0x06 (the hash's entry in runtime/kernels.hpp), so
  * the padding lane is a constant folded into the first round; a program built without it has no
  * keccak_node. keccak_block_leaves takes it as an argument.
  *
@@ -189,10 +189,14 @@ KECCAK_INLINE uint8 keccak_digest(const ulong a[25]) {
  * state starts as the eight lanes of the children, the padding byte after them (lane 8), zeros,
  * and 0x80 in the block's last byte (lane 16's top). */
 KECCAK_INLINE uint8 keccak_pair(uint8 left, uint8 right, ulong pad) {
-  ulong a[25] = {keccak_lane(left.s0, left.s1),   keccak_lane(left.s2, left.s3),
-                 keccak_lane(left.s4, left.s5),   keccak_lane(left.s6, left.s7),
-                 keccak_lane(right.s0, right.s1), keccak_lane(right.s2, right.s3),
-                 keccak_lane(right.s4, right.s5), keccak_lane(right.s6, right.s7),
+  ulong a[25] = {keccak_lane(left.s0, left.s1),
+                 keccak_lane(left.s2, left.s3),
+                 keccak_lane(left.s4, left.s5),
+                 keccak_lane(left.s6, left.s7),
+                 keccak_lane(right.s0, right.s1),
+                 keccak_lane(right.s2, right.s3),
+                 keccak_lane(right.s4, right.s5),
+                 keccak_lane(right.s6, right.s7),
                  pad,
                  0ul,
                  0ul,
@@ -237,7 +241,7 @@ KECCAK_INLINE ulong keccak_message_lane(__global const uchar *data, ulong len, u
   return lane;
 }
 
-/* Leaves hashed from data blocks (include/merklize/block_leaves.hpp): one work-item hashes one
+/* Leaves hashed from data blocks (include/merklize/core/block_leaves.hpp): one work-item hashes one
  * block of L = block_bytes bytes, block i being bytes [i L, min((i + 1) L, bytes)) of `in` from
  * in_offset on, the last one shorter, and with zero_pad its message zero-padded to L bytes; the
  * digest goes to out[out_first + i]. `pad` is the padding byte, 0x01 (Keccak-256) or 0x06
@@ -289,3 +293,4 @@ __kernel void keccak_permutations(__global ulong *out, uint count) {
     fold ^= a[k];
   out[i] = fold;
 }
+)merklize_cl"

@@ -1,7 +1,7 @@
-// SPDX-License-Identifier: Apache-2.0 OR MIT
+R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* The known-answer self-test every program carries (the library appends this file to each):
  * one work-item hashes a fixed pair of nodes with each node hash the program's files define, and
- * the host compares the results with its own (detail/self_test.hpp). A binary that a compiler
+ * the host compares the results with its own (runtime/self_test.hpp). A binary that a compiler
  * got wrong (a changed constant, a miscompiled round) or that is not the program it claims to be
  * answers differently, and is not used.
  *
@@ -45,3 +45,4 @@ __kernel void merklize_self_test(__global uint8 *out) {
                 ((uint *)&cv[4])[r], ((uint *)&cv[5])[r], ((uint *)&cv[6])[r], ((uint *)&cv[7])[r]);
 #endif
 }
+)merklize_cl"
