@@ -30,7 +30,7 @@ PLOT_PACKAGES := python3-matplotlib
 AOT_DIR ?= $(BUILD)/kernels
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps embed configure build test bench plot aot clean
+.PHONY: all deps configure build test bench plot aot clean
 
 all: build
 
@@ -47,12 +47,7 @@ ifndef SKIP_DEPS
 	fi
 endif
 
-# Regenerates the header that embeds kernels/*.cl (CMake builds do this too).
-embed:
-	cmake -DKERNEL_DIR=kernels -DOUTPUT=include/merklize/detail/kernel_sources.hpp \
-	  -P cmake/embed_kernels.cmake
-
-configure: deps embed
+configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
 
 build: configure

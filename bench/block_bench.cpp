@@ -11,8 +11,8 @@
 //
 //   merklize_block_bench [--bytes=N] [--block=L] [--reps=R]     (default 1 GiB, 4096, 5)
 // The device is MERKLIZE_DEVICE, else the first GPU, else the first device.
-#include <merklize/block_tree.hpp>
-#include <merklize/layer.hpp>
+#include <merklize/engine/block_tree.hpp>
+#include <merklize/engine/layer.hpp>
 
 #include "flags.hpp"
 

@@ -15,7 +15,7 @@
 // wrote with MERKLIZE_AOT=ON.
 #include <merklize/merklize.hpp>
 
-#include <merklize/detail/kernels.hpp>
+#include <merklize/runtime/kernels.hpp>
 
 #include <benchmark/benchmark.h>
 

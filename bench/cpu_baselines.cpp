@@ -4,7 +4,7 @@
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include "cpu_baselines.hpp"
 
-#include <merklize/blake3.hpp>
+#include <merklize/core/blake3.hpp>
 
 #include <openssl/evp.h>
 #include <openssl/sha.h>

@@ -10,7 +10,7 @@
 // thread, over 2^k leaves (a power of two: no lone node, so every shape agrees).
 #pragma once
 
-#include <merklize/node_rule.hpp>
+#include <merklize/core/node_rule.hpp>
 
 #include <cstdint>
 #include <string>

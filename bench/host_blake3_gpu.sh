@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# The host engine's BLAKE3 in vector lanes (include/merklize/host_blake3_simd.hpp) on the GPU
-# machine's host, for the host row of include/merklize/tuning.hpp (blake3_avx512_gbps_per_thread)
+# The host engine's BLAKE3 in vector lanes (include/merklize/core/host_blake3_simd.hpp) on the GPU
+# machine's host, for the host row of include/merklize/plan/tuning.hpp (blake3_avx512_gbps_per_thread)
 # and issue 29's "never slower than 2x b3sum": merklize root of 1 GiB in /dev/shm on the host
 # engine, on the GPU and as --device auto chooses, beside b3sum, in one hyperfine run; then auto's
 # estimates (--verbose). Needs hyperfine and b3sum; builds merklize in $BUILD (default build).

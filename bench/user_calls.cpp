@@ -12,7 +12,7 @@
 // Last, the floor of a build from pageable memory: the leaves copied into page-locked memory.
 #include <merklize/merklize.hpp>
 
-#include <merklize/detail/stream_memory.hpp>
+#include <merklize/pipeline/stream_memory.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -4,7 +4,7 @@
 
 #include "helpers.hpp"
 
-#include <merklize/block_tree.hpp>
+#include <merklize/engine/block_tree.hpp>
 
 #include <cstring>
 #include <vector>

@@ -3,7 +3,7 @@
 // 2 AMD cores (tests/test_launch_plan.cpp, tests/test_engine_choice.cpp).
 #pragma once
 
-#include <merklize/tuning.hpp>
+#include <merklize/plan/tuning.hpp>
 
 namespace test {
 

@@ -7,7 +7,7 @@
 //   merklize_fuzz_proof NEW_INPUTS_DIR tests/fuzz_corpus -max_total_time=20
 // A decoder may refuse an input only with merklize::error; a verifier must answer, never throw;
 // a proof that decodes must encode to the same proof.
-#include <merklize/proof.hpp>
+#include <merklize/proofs/proof.hpp>
 
 #include <cstdint>
 #include <cstdlib>

@@ -5,7 +5,7 @@
 
 #include "json.hpp"
 
-#include <merklize/tree.hpp>
+#include <merklize/core/tree.hpp>
 
 #include <random>
 #include <vector>

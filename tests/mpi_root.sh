@@ -108,7 +108,7 @@ for mistake in "--leaf-size 0|the leaf size is 0" "--leaf-size 64 --leaf-hash md
   fi
 done
 # --help and --version need no MPI and exit 0.
-if "$mpi" --help | grep -q "Usage: merklize-mpi" && [ "$("$mpi" --version)" = "merklize-mpi 0.1.0" ]; then
+if "$mpi" --help | grep -q "Usage: merklize-mpi" && [ "$("$mpi" --version)" = "merklize-mpi 0.2.0" ]; then
   echo "ok: --help and --version"
 else
   echo "FAILED: merklize-mpi --help or --version"; failures=$((failures + 1))

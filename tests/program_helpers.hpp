@@ -6,7 +6,7 @@
 
 #include "helpers.hpp"
 
-#include <merklize/detail/kernels.hpp>
+#include <merklize/runtime/kernels.hpp>
 
 #include <filesystem>
 #include <mutex>

@@ -6,8 +6,8 @@
 
 #include "host_helpers.hpp"
 
-#include <merklize/proof.hpp>
-#include <merklize/reference.hpp>
+#include <merklize/core/reference.hpp>
+#include <merklize/proofs/proof.hpp>
 
 #include <algorithm>
 #include <set>

@@ -4,9 +4,9 @@
 // mistakes in the command line that are refused with exit status 2.
 #include "format_oracles.hpp"
 
-#include <merklize/block_leaves.hpp>
-#include <merklize/kary.hpp>
-#include <merklize/reference.hpp>
+#include <merklize/core/block_leaves.hpp>
+#include <merklize/core/kary.hpp>
+#include <merklize/core/reference.hpp>
 
 using Catch::Matchers::Contains;
 

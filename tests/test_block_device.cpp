@@ -8,7 +8,7 @@
 #include "format_oracles.hpp"
 #include "pipe_input.hpp"
 
-#include <merklize/block_tree.hpp>
+#include <merklize/engine/block_tree.hpp>
 
 #include <openssl/evp.h>
 

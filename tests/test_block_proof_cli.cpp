@@ -8,11 +8,11 @@
 #include "cli_helpers.hpp"
 #include "process.hpp"
 
-#include <merklize/block_leaves.hpp>
-#include <merklize/kary.hpp>
-#include <merklize/kary_proof_encoding.hpp>
-#include <merklize/proof.hpp>
-#include <merklize/reference.hpp>
+#include <merklize/core/block_leaves.hpp>
+#include <merklize/core/kary.hpp>
+#include <merklize/core/reference.hpp>
+#include <merklize/proofs/kary_proof_encoding.hpp>
+#include <merklize/proofs/proof.hpp>
 
 #include <catch2/catch.hpp>
 

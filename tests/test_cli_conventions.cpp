@@ -33,7 +33,7 @@ std::string unpadded(std::string report) {
 TEST_CASE("merklize --version prints the version", "[cli][conventions]") {
   const auto r = merklize_cli({"--version"});
   CHECK(r.status == 0);
-  CHECK(r.out == "merklize 0.1.0\n");
+  CHECK(r.out == "merklize 0.2.0\n");
   CHECK(r.err.empty());
 }
 

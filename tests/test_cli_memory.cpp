@@ -9,7 +9,7 @@
 // every platform listed), it happens up to about 500 MiB, in merklize and the bare program alike.
 #include "cli_helpers.hpp"
 
-#include <merklize/reference.hpp>
+#include <merklize/core/reference.hpp>
 
 #include <catch2/catch.hpp>
 

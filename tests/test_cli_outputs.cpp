@@ -7,7 +7,7 @@
 // removes it.
 #include "cli_helpers.hpp"
 
-#include <merklize/detail/replace_file.hpp>
+#include <merklize/io/replace_file.hpp>
 
 #include <catch2/catch.hpp>
 

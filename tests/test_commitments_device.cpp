@@ -7,8 +7,8 @@
 #include "pipe_input.hpp"
 #include "process.hpp"
 
+#include <merklize/engine/pair_tree.hpp>
 #include <merklize/formats/oz_standard.hpp>
-#include <merklize/pair_tree.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -5,7 +5,7 @@
 // encodings. Built without OpenCL and sanitized (merklize_proof_host_tests).
 #include "proof_helpers.hpp"
 
-#include <merklize/entries.hpp>
+#include <merklize/core/entries.hpp>
 
 #include <catch2/catch.hpp>
 

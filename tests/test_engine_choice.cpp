@@ -4,7 +4,7 @@
 // measured start in place of the row's, and inputs of every size from 2 leaves to a pipe.
 #include "facts_helpers.hpp"
 
-#include <merklize/engine_choice.hpp>
+#include <merklize/plan/engine_choice.hpp>
 
 #include <catch2/catch.hpp>
 

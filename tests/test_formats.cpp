@@ -4,7 +4,7 @@
 // (tests/bao_model.py) for Bao outboards. Sizes sit on both sides of every level boundary.
 #include "format_oracles.hpp"
 
-#include <merklize/block_leaves.hpp>
+#include <merklize/core/block_leaves.hpp>
 #include <merklize/formats/dm_verity_superblock.hpp>
 
 using Catch::Matchers::Contains;

@@ -7,9 +7,9 @@
 // awkward leaf counts and thread counts.
 #include "host_helpers.hpp"
 
-#include <merklize/host_blake3_simd.hpp>
-#include <merklize/host_tree.hpp>
-#include <merklize/reference.hpp>
+#include <merklize/core/host_blake3_simd.hpp>
+#include <merklize/engine/host_tree.hpp>
+#include <merklize/core/reference.hpp>
 
 #include <catch2/catch.hpp>
 

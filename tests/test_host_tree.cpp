@@ -3,8 +3,8 @@
 // the CPU has them, and the portable code), its roots against the host reference and against a
 // tree of OpenSSL hashes, at awkward leaf counts around its block size and on 1..3 threads; from
 // memory, a file and a pipe written in awkward pieces; and its errors.
-#include <merklize/host_tree.hpp>
-#include <merklize/reference.hpp>
+#include <merklize/core/reference.hpp>
+#include <merklize/engine/host_tree.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -3,8 +3,8 @@
 // (kary.hpp), and the mistakes refused.
 #include "process.hpp"
 
-#include <merklize/kary.hpp>
-#include <merklize/kary_proof_encoding.hpp>
+#include <merklize/core/kary.hpp>
+#include <merklize/proofs/kary_proof_encoding.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -7,8 +7,8 @@
 #include "pipe_input.hpp"
 #include "process.hpp"
 
-#include <merklize/block_tree.hpp>
-#include <merklize/kary_device.hpp>
+#include <merklize/engine/block_tree.hpp>
+#include <merklize/engine/kary_device.hpp>
 
 #include <catch2/catch.hpp>
 

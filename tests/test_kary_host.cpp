@@ -4,14 +4,14 @@
 // OpenCL, sanitized.
 #include "host_helpers.hpp"
 
-#include <merklize/kary.hpp>
-#include <merklize/kary_proof_encoding.hpp>
-#include <merklize/reference.hpp>
+#include <merklize/core/kary.hpp>
+#include <merklize/core/reference.hpp>
+#include <merklize/proofs/kary_proof_encoding.hpp>
 
 #include <catch2/catch.hpp>
 
 #if defined(CL_VERSION_1_0)
-#error "merklize/kary.hpp must not pull in the OpenCL headers"
+#error "merklize/core/kary.hpp must not pull in the OpenCL headers"
 #endif
 
 using Catch::Matchers::Contains;

@@ -9,7 +9,7 @@
 #include "pipe_input.hpp"
 #include "process.hpp"
 
-#include <merklize/kary_multi.hpp>
+#include <merklize/engine/kary_multi.hpp>
 
 using Catch::Matchers::Contains;
 

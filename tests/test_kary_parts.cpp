@@ -5,12 +5,12 @@
 // tree's. Built without OpenCL, sanitized.
 #include "host_helpers.hpp"
 
-#include <merklize/kary_parts.hpp>
+#include <merklize/plan/kary_parts.hpp>
 
 #include <catch2/catch.hpp>
 
 #if defined(CL_VERSION_1_0)
-#error "merklize/kary_parts.hpp must not pull in the OpenCL headers"
+#error "merklize/plan/kary_parts.hpp must not pull in the OpenCL headers"
 #endif
 
 using Catch::Matchers::Contains;

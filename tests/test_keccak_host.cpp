@@ -6,7 +6,7 @@
 // at every length against pycryptodome: tests/oracles/keccak_oracle.py.
 #include "host_helpers.hpp"
 
-#include <merklize/keccak.hpp>
+#include <merklize/core/keccak.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,7 @@
 // The launch planner and the tuning table, without a device: which kernel computes which levels
 // for a GPU like the H200, for PoCL on a CPU, and under each configuration knob. Built without
 // OpenCL (tests/CMakeLists.txt: merklize_core_tests).
-#include <merklize/detail/launch_plan.hpp>
+#include <merklize/plan/launch_plan.hpp>
 
 #include "facts_helpers.hpp"
 

@@ -10,7 +10,7 @@
 #include "proof_helpers.hpp"
 #include "tree_checks.hpp"
 
-#include <merklize/multi_blocks.hpp>
+#include <merklize/engine/multi_blocks.hpp>
 
 using Catch::Matchers::Contains;
 

@@ -4,15 +4,15 @@
 // and merklize-mpi. Built without OpenCL.
 #include "host_helpers.hpp"
 
-#include <merklize/parts.hpp>
-#include <merklize/reference.hpp>
+#include <merklize/core/reference.hpp>
+#include <merklize/plan/parts.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <numeric>
 
 #if defined(CL_VERSION_1_0)
-#error "merklize/parts.hpp must not pull in the OpenCL headers"
+#error "merklize/plan/parts.hpp must not pull in the OpenCL headers"
 #endif
 
 using Catch::Matchers::Contains;

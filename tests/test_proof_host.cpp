@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #if defined(CL_VERSION_1_0)
-#error "merklize/proof.hpp must not pull in the OpenCL headers"
+#error "merklize/proofs/proof.hpp must not pull in the OpenCL headers"
 #endif
 
 using Catch::Matchers::Contains;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// The known-answer self-test every program runs before it is used (detail/self_test.hpp): the
+// The known-answer self-test every program runs before it is used (runtime/self_test.hpp): the
 // programs give the host's answers; one compiled from a source whose BLAKE3 IV (or SHA-256
 // constant) was altered does not, and such a binary in the disk cache or in MERKLIZE_KERNEL_DIR
 // (SPIR built as merklize-aot builds it, its meta file consistent) is passed over with a warning
@@ -8,7 +8,7 @@
 #include "process.hpp"
 #include "program_helpers.hpp"
 
-#include <merklize/reference.hpp>
+#include <merklize/core/reference.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -6,7 +6,7 @@
 // implementation (tests/oracles/ssz_oracle.py).
 #include "proof_helpers.hpp"
 
-#include <merklize/ssz.hpp>
+#include <merklize/core/ssz.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The stream planner, without a device: chunks cover the part in order, aligned so each is a
 // subtree, ramped at both ends of long streams, within the memory allowed. Built without OpenCL.
-#include <merklize/detail/stream_plan.hpp>
+#include <merklize/plan/stream_plan.hpp>
 
 #include <catch2/catch.hpp>
 

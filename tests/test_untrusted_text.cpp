@@ -4,7 +4,7 @@
 // input. Host-only, run under AddressSanitizer and UBSan.
 #include "proof_helpers.hpp"
 
-#include <merklize/detail/quote.hpp>
+#include <merklize/core/quote.hpp>
 
 #include <catch2/catch.hpp>
 

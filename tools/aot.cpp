@@ -5,7 +5,7 @@
 #include "parser.hpp"
 #include "version.hpp"
 
-#include <merklize/aot.hpp>
+#include <merklize/runtime/aot.hpp>
 
 #include <cerrno>
 #include <cstring>

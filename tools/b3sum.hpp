@@ -6,7 +6,7 @@
 
 #include "commands.hpp"
 
-#include <merklize/hash.hpp>
+#include <merklize/engine/hash.hpp>
 
 #include <string>
 

@@ -13,7 +13,7 @@
 #include "sizes.hpp"
 #include "timed_run.hpp"
 
-#include <merklize/device.hpp>
+#include <merklize/runtime/device.hpp>
 
 #include <algorithm>
 #include <cerrno>

@@ -8,8 +8,8 @@
 #include "output.hpp"
 #include "quote.hpp"
 
-#include <merklize/block_tree.hpp>
-#include <merklize/kary_device.hpp>
+#include <merklize/engine/block_tree.hpp>
+#include <merklize/engine/kary_device.hpp>
 
 #include <algorithm>
 #include <cerrno>

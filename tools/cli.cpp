@@ -4,8 +4,8 @@
 #include "output.hpp"
 #include "quote.hpp"
 
-#include <merklize/merkleizer.hpp>
-#include <merklize/program_stats.hpp>
+#include <merklize/engine/merkleizer.hpp>
+#include <merklize/runtime/program_stats.hpp>
 
 #include <chrono>
 #include <cstdio>

@@ -3,7 +3,7 @@
 // statuses and messages, and the choice of device.
 #pragma once
 
-#include <merklize/error_type.hpp>
+#include <merklize/core/error_type.hpp>
 
 #include <functional>
 #include <optional>

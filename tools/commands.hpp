@@ -4,11 +4,11 @@
 // <name>_command.cpp each). Each returns its exit status.
 #pragma once
 
-#include <merklize/block_leaves.hpp>
-#include <merklize/entries.hpp>
-#include <merklize/kary.hpp>
-#include <merklize/proof.hpp>
-#include <merklize/tree.hpp>
+#include <merklize/core/block_leaves.hpp>
+#include <merklize/core/entries.hpp>
+#include <merklize/core/kary.hpp>
+#include <merklize/core/tree.hpp>
+#include <merklize/proofs/proof.hpp>
 
 #include <cstdint>
 #include <optional>

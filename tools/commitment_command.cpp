@@ -8,8 +8,8 @@
 #include "output.hpp"
 #include "quote.hpp"
 
+#include <merklize/engine/pair_tree.hpp>
 #include <merklize/formats/oz_values.hpp>
-#include <merklize/pair_tree.hpp>
 
 #include <cstring>
 #include <utility>

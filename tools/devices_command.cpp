@@ -3,7 +3,7 @@
 #include "commands.hpp"
 #include "output.hpp"
 
-#include <merklize/device.hpp>
+#include <merklize/runtime/device.hpp>
 
 namespace cli {
 

@@ -3,10 +3,10 @@
 
 #include "cli.hpp"
 
-#include <merklize/detail/runtime.hpp>
-#include <merklize/device.hpp>
-#include <merklize/host_tree.hpp>
-#include <merklize/programs.hpp>
+#include <merklize/engine/host_tree.hpp>
+#include <merklize/runtime/device.hpp>
+#include <merklize/runtime/programs.hpp>
+#include <merklize/runtime/runtime.hpp>
 
 #include <algorithm>
 #include <chrono>

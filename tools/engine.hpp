@@ -5,8 +5,8 @@
 // earlier run on this machine (kept beside the program cache), and the host engine.
 #pragma once
 
-#include <merklize/engine_choice.hpp>
-#include <merklize/opencl.hpp>
+#include <merklize/plan/engine_choice.hpp>
+#include <merklize/runtime/opencl.hpp>
 
 #include <optional>
 #include <string>

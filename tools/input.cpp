@@ -6,7 +6,7 @@
 #include "quote.hpp"
 #include "sizes.hpp"
 
-#include <merklize/tree.hpp>
+#include <merklize/core/tree.hpp>
 
 #include <algorithm>
 #include <cerrno>

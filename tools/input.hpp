@@ -3,8 +3,8 @@
 // names the input and gives the system's reason ("cannot read d: Is a directory").
 #pragma once
 
-#include <merklize/error_type.hpp>
-#include <merklize/input.hpp>
+#include <merklize/core/error_type.hpp>
+#include <merklize/io/input.hpp>
 
 #include <cstdint>
 #include <memory>

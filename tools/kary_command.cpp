@@ -8,9 +8,9 @@
 #include "input.hpp"
 #include "output.hpp"
 
-#include <merklize/block_tree.hpp>
-#include <merklize/kary_device.hpp>
-#include <merklize/kary_proof_encoding.hpp>
+#include <merklize/engine/block_tree.hpp>
+#include <merklize/engine/kary_device.hpp>
+#include <merklize/proofs/kary_proof_encoding.hpp>
 
 namespace cli {
 namespace {

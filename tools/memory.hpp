@@ -3,7 +3,7 @@
 // 8.0 GiB)" rather than std::bad_alloc.
 #pragma once
 
-#include <merklize/error_type.hpp>
+#include <merklize/core/error_type.hpp>
 
 #include <new>
 #include <stdexcept>

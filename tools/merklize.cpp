@@ -4,7 +4,7 @@
 #include "cli.hpp"
 #include "command_line.hpp"
 
-#include <merklize/programs.hpp>
+#include <merklize/runtime/programs.hpp>
 
 #include <cstdio>
 #include <cstdlib>

@@ -3,7 +3,7 @@
 
 #include "quote.hpp"
 
-#include <merklize/detail/replace_file.hpp>
+#include <merklize/io/replace_file.hpp>
 
 #include <cerrno>
 #include <cstdio>

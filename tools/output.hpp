@@ -3,7 +3,7 @@
 // limit) is an error naming what was written to, never a silent truncation and exit status 0.
 #pragma once
 
-#include <merklize/error_type.hpp>
+#include <merklize/core/error_type.hpp>
 
 #include <cstddef>
 #include <string>
@@ -29,7 +29,7 @@ void close_stdout();
 // symbolic link) gets it through an unnamed temporary file in its folder, flushed to disk, then
 // renamed over it: it holds the old content or the whole new one, never a part, whatever fails,
 // and no temporary file outlives the process. A device, a FIFO or a socket is written in place,
-// as cp and tee write (merklize/detail/replace_file.hpp); the file stdout is (/dev/stdout, or
+// as cp and tee write (merklize/io/replace_file.hpp); the file stdout is (/dev/stdout, or
 // the file it was redirected to) gets `text` through stdout, after what was printed before it.
 void write_file_replacing(const std::string &path, std::string_view text);
 

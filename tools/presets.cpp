@@ -7,7 +7,7 @@
 #include "quote.hpp"
 #include "sizes.hpp"
 
-#include <merklize/leaf_hash.hpp>
+#include <merklize/engine/leaf_hash.hpp>
 
 namespace cli {
 

@@ -12,8 +12,8 @@
 
 #include "commands.hpp"
 
-#include <merklize/entries.hpp>
-#include <merklize/tree.hpp>
+#include <merklize/core/entries.hpp>
+#include <merklize/core/tree.hpp>
 
 #include <cstdint>
 #include <string>

@@ -11,7 +11,7 @@
 #include "presets.hpp"
 #include "quote.hpp"
 
-#include <merklize/block_tree.hpp>
+#include <merklize/engine/block_tree.hpp>
 #include <merklize/merklize.hpp>
 
 namespace cli {

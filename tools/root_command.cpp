@@ -10,9 +10,9 @@
 #include "quote.hpp"
 #include "sizes.hpp"
 
-#include <merklize/host_tree.hpp>
+#include <merklize/engine/host_tree.hpp>
 #include <merklize/merklize.hpp>
-#include <merklize/program_stats.hpp>
+#include <merklize/runtime/program_stats.hpp>
 
 #include <cstdio>
 #include <memory>

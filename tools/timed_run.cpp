@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 #include "timed_run.hpp"
 
-#include <merklize/error_type.hpp>
+#include <merklize/core/error_type.hpp>
 
 #include <algorithm>
 #include <cerrno>

@@ -3,8 +3,8 @@
 // quotes the value: "--index takes a non-negative integer, not \"-1\"".
 #pragma once
 
-#include <merklize/entries.hpp>
-#include <merklize/tree.hpp>
+#include <merklize/core/entries.hpp>
+#include <merklize/core/tree.hpp>
 
 #include <cstdint>
 #include <string>

@@ -7,8 +7,8 @@
 #include "output.hpp"
 #include "sizes.hpp"
 
-#include <merklize/kary_proof_encoding.hpp>
-#include <merklize/proof.hpp>
+#include <merklize/proofs/kary_proof_encoding.hpp>
+#include <merklize/proofs/proof.hpp>
 
 namespace cli {
 

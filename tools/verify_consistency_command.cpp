@@ -8,7 +8,7 @@
 #include "output.hpp"
 #include "sizes.hpp"
 
-#include <merklize/proof.hpp>
+#include <merklize/proofs/proof.hpp>
 
 namespace cli {
 

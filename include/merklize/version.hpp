@@ -5,7 +5,7 @@
 #pragma once
 
 #define MERKLIZE_VERSION_MAJOR 0
-#define MERKLIZE_VERSION_MINOR 1
+#define MERKLIZE_VERSION_MINOR 2
 #define MERKLIZE_VERSION_PATCH 0
 
 #define MERKLIZE_DETAIL_STRINGIFY(x) #x
@@ -15,7 +15,7 @@
 
 namespace merklize {
 
-// "MAJOR.MINOR.PATCH" of the headers this program was compiled with, e.g. "0.1.0".
+// "MAJOR.MINOR.PATCH" of the headers this program was compiled with, e.g. "0.2.0".
 constexpr const char *version() noexcept {
   return MERKLIZE_DETAIL_VERSION_STRING(MERKLIZE_VERSION_MAJOR, MERKLIZE_VERSION_MINOR,
                                         MERKLIZE_VERSION_PATCH);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 #include "builds.hpp"
 
-#include <merklize/block_tree.hpp>
-#include <merklize/kary_device.hpp>
-#include <merklize/merkleizer.hpp>
-#include <merklize/ssz.hpp>
+#include <merklize/core/ssz.hpp>
+#include <merklize/engine/block_tree.hpp>
+#include <merklize/engine/kary_device.hpp>
+#include <merklize/engine/merkleizer.hpp>
 
 #include <algorithm>
 

@@ -10,7 +10,7 @@
 
 #include <merklize.h>
 
-#include <merklize/error.hpp>
+#include <merklize/runtime/error.hpp>
 
 #include <new>
 #include <stdexcept>

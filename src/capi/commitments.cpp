@@ -5,8 +5,8 @@
 #include "handles.hpp"
 #include "sources.hpp"
 
+#include <merklize/engine/pair_tree.hpp>
 #include <merklize/formats/oz_values.hpp>
-#include <merklize/pair_tree.hpp>
 
 #include <cstring>
 

@@ -4,7 +4,7 @@
 // tool refuse, in the same words, prefixed with the field.
 #include "settings.hpp"
 
-#include <merklize/node_rule.hpp>
+#include <merklize/core/node_rule.hpp>
 
 #include <cstring>
 #include <string>

@@ -3,8 +3,8 @@
 // select_device and default_device) or from the caller's own OpenCL context.
 #include "handles.hpp"
 
-#include <merklize/detail/program_cache.hpp>
-#include <merklize/device.hpp>
+#include <merklize/runtime/device.hpp>
+#include <merklize/runtime/program_cache.hpp>
 
 #include <algorithm>
 #include <cstring>

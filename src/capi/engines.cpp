@@ -4,10 +4,10 @@
 // pools are then paid once per handle, not once per call.
 #include "handles.hpp"
 
-#include <merklize/block_hasher.hpp>
-#include <merklize/hash.hpp>
-#include <merklize/merkleizer.hpp>
-#include <merklize/pair_tree.hpp>
+#include <merklize/engine/block_hasher.hpp>
+#include <merklize/engine/hash.hpp>
+#include <merklize/engine/merkleizer.hpp>
+#include <merklize/engine/pair_tree.hpp>
 
 merklize_device::merklize_device(std::shared_ptr<const merklize_capi::device_state> s)
     : state(std::move(s)) {}

@@ -5,7 +5,7 @@
 #include "handles.hpp"
 #include "sources.hpp"
 
-#include <merklize/block_tree.hpp>
+#include <merklize/engine/block_tree.hpp>
 
 #include <cstring>
 

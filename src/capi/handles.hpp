@@ -13,9 +13,9 @@
 
 #include "settings.hpp"
 
-#include <merklize/consistency.hpp>
-#include <merklize/opencl.hpp>
-#include <merklize/proof_model.hpp>
+#include <merklize/proofs/consistency.hpp>
+#include <merklize/proofs/proof_model.hpp>
+#include <merklize/runtime/opencl.hpp>
 
 #include <memory>
 #include <mutex>

@@ -5,10 +5,10 @@
 #include "handles.hpp"
 #include "sources.hpp"
 
-#include <merklize/entries.hpp>
-#include <merklize/hash.hpp>
-#include <merklize/layer.hpp>
-#include <merklize/leaf_hash.hpp>
+#include <merklize/core/entries.hpp>
+#include <merklize/engine/hash.hpp>
+#include <merklize/engine/layer.hpp>
+#include <merklize/engine/leaf_hash.hpp>
 
 #include <cstring>
 

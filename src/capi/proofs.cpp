@@ -4,8 +4,8 @@
 // JSON, kary_proof_encoding.hpp), and verified on the host as untrusted input.
 #include "builds.hpp"
 
-#include <merklize/kary_proof_encoding.hpp>
-#include <merklize/proof.hpp>
+#include <merklize/proofs/kary_proof_encoding.hpp>
+#include <merklize/proofs/proof.hpp>
 
 #include <cstring>
 #include <functional>

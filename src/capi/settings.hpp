@@ -5,9 +5,9 @@
 
 #include "capi.hpp"
 
-#include <merklize/block_leaves.hpp>
-#include <merklize/kary.hpp>
-#include <merklize/tree.hpp>
+#include <merklize/core/block_leaves.hpp>
+#include <merklize/core/kary.hpp>
+#include <merklize/core/tree.hpp>
 
 #include <optional>
 

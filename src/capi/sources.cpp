@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 #include "sources.hpp"
 
-#include <merklize/block_hasher.hpp>
+#include <merklize/engine/block_hasher.hpp>
 
 #include <algorithm>
 

@@ -6,7 +6,7 @@
 
 #include "capi.hpp"
 
-#include <merklize/input.hpp>
+#include <merklize/io/input.hpp>
 
 #include <cstdint>
 #include <memory>

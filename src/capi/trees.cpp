@@ -4,7 +4,7 @@
 // accessors read what the build kept.
 #include "builds.hpp"
 
-#include <merklize/merkleizer.hpp>
+#include <merklize/engine/merkleizer.hpp>
 
 #include <cstring>
 

@@ -1,3 +1,3 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The one file of a program that compiles merklize's entry points (README, "Compile time").
-#include <merklize/impl/src.hpp>
+#include <merklize/src.hpp>

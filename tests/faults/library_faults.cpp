@@ -6,10 +6,10 @@
 // memory it touches.
 //
 //   merklize_fault_library build|stream|proofs|b3sum|blocks LEAVES DATA
-#include <merklize/block_tree.hpp>
-#include <merklize/hash.hpp>
+#include <merklize/engine/block_tree.hpp>
+#include <merklize/engine/hash.hpp>
+#include <merklize/engine/proof_device.hpp>
 #include <merklize/merklize.hpp>
-#include <merklize/proof_device.hpp>
 
 #include <cstdio>
 #include <cstring>

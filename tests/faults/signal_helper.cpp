@@ -3,7 +3,7 @@
 // replace_file.hpp), then raises SIGTERM, as `kill` or `timeout` would end a write midway. The
 // test (test_cli_outputs.cpp) checks that the process ended by the signal and PATH is gone.
 //   merklize_signal_helper PATH
-#include <merklize/detail/replace_file.hpp>
+#include <merklize/io/replace_file.hpp>
 
 #include <csignal>
 #include <cstdio>

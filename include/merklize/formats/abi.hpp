@@ -17,9 +17,9 @@
 // arrays. Every refusal names the value's place ("values[3][1]") and the reason.
 #pragma once
 
-#include "../detail/json.hpp"
-#include "../digest.hpp"
-#include "../keccak.hpp"
+#include "../core/digest.hpp"
+#include "../core/json.hpp"
+#include "../core/keccak.hpp"
 
 #include <cstdint>
 #include <optional>

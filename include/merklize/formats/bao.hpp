@@ -13,7 +13,7 @@
 // (block_tree.hpp) places each node by bao_node_slot's arithmetic instead.
 #pragma once
 
-#include "../tree.hpp"
+#include "../core/tree.hpp"
 
 #include <algorithm>
 #include <array>

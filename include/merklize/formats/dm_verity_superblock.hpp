@@ -23,7 +23,7 @@
 //      344    168  zero
 #pragma once
 
-#include "../detail/quote.hpp"
+#include "../core/quote.hpp"
 #include "dm_verity.hpp"
 
 #include <algorithm>

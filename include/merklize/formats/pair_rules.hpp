@@ -19,9 +19,9 @@
 //                                                               over nodes 2i + 1 and 2i + 2
 #pragma once
 
-#include "../digest.hpp"
-#include "../keccak.hpp"
-#include "../sha256.hpp"
+#include "../core/digest.hpp"
+#include "../core/keccak.hpp"
+#include "../core/sha256.hpp"
 
 #include <algorithm>
 #include <cstdint>

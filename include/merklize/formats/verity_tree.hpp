@@ -9,7 +9,7 @@
 // the levels top first: the one-block level, then each level below it, the leaves' level last.
 #pragma once
 
-#include "../block_leaves.hpp"
+#include "../core/block_leaves.hpp"
 
 #include <cstdint>
 #include <cstring>

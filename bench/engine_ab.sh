@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+# Issue 30, item 2: the engine's commits beside the commit they start from, in one run on the GPU
+# machine. Builds both trees (A: the base, B: this tree), checks B on the GPU tests, then times
+# both in turn, ROUNDS times (default 2):
+#   - the tree kernels (merklize_bench kernels/ rows) with BLAKE3 and SHA-256 nodes at 2^20 and
+#     2^25 leaves;
+#   - leaves from data blocks and their tree (merklize_block_bench, 1 GiB of 4 KiB blocks: the
+#     SHA-256 layer, the leaves, with a salt, and leaves plus their tree);
+#   - whole processes with hyperfine: `merklize root` of 1 GiB in /dev/shm (BLAKE3 and SHA-256
+#     nodes), the same as an 8-ary tree (--arity 8) and as fs-verity (--format fs-verity);
+# and prints each row's times side by side: A's and B's, then B / A of the best of each.
+#   bash bench/engine_ab.sh [BASE_TREE]     (logs in $OUT, default /tmp/out)
+# BASE_TREE is a source tree of the base commit. Without it, the script exports the commit
+# $BASE (default: where this branch left main, `git merge-base HEAD main`) with git, which
+# needs .git: where the tree was carried without it, export the base first, e.g.
+#   git archive "$(git merge-base HEAD main)" | (mkdir -p .ab-base && tar -x -C .ab-base)
+# and pass .ab-base (carry it). Only the GPU machine's numbers count (issue 30: within 3%).
+set -uo pipefail
+export MERKLIZE_OCL=${MERKLIZE_OCL:-nvidia}
+[ -f .device-debs/env.sh ] && source .device-debs/env.sh > /dev/null
+OUT=${OUT:-/tmp/out}
+ROUNDS=${ROUNDS:-2}
+mkdir -p "$OUT"
+log=$OUT/engine_ab.log
+: > "$log"
+
+base=${1:-}
+if [ -z "$base" ]; then
+  commit=${BASE:-$(git merge-base HEAD main)} || { echo "no base: pass BASE_TREE"; exit 1; }
+  base=/tmp/engine-ab-base
+  rm -rf "$base" && mkdir -p "$base"
+  git archive "$commit" | tar -x -C "$base" || exit 1
+  echo "A: $commit" | tee -a "$log"
+fi
+base=$(cd "$base" && pwd)
+echo "A: $base, B: $PWD" | tee -a "$log"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee -a "$log"
+
+targets=(merklize_bench merklize_block_bench merklize_cli merklize_gpu_test)
+build() { # SOURCE_DIR
+  cmake -S "$1" -B "$1/build-ab" -DCMAKE_BUILD_TYPE=Release -DMERKLIZE_AOT=OFF \
+    > "$OUT/build.log" 2>&1 &&
+    cmake --build "$1/build-ab" -j "$(nproc)" --target "${targets[@]}" >> "$OUT/build.log" 2>&1 ||
+    { grep -B2 -A8 -m5 error "$OUT/build.log"; exit 1; }
+}
+build "$base" && build .
+echo "B merklize_gpu_test: $(timeout 600 build-ab/tests/merklize_gpu_test 2>&1 | tail -1)" |
+  tee -a "$log"
+
+file=/dev/shm/engine_ab_1g
+[ -f "$file" ] || head -c $((1 << 30)) /dev/urandom > "$file"
+for side in A B; do # the same roots from both, or the comparison means nothing
+  dir=.; [ $side = A ] && dir=$base
+  echo "$side roots: $("$dir/build-ab/tools/merklize" root "$file")" \
+    "$("$dir/build-ab/tools/merklize" root --hash sha256 "$file")" \
+    "$("$dir/build-ab/tools/merklize" root --arity 8 "$file")" | tee -a "$log"
+done
+
+rows=$OUT/rows.txt
+: > "$rows"
+for round in $(seq "$ROUNDS"); do
+  for side in A B; do
+    dir=.; [ $side = A ] && dir=$base
+    for hash in blake3 sha256; do
+      "$dir/build-ab/bench/merklize_bench" --hash=$hash --min_log2=20 --max_log2=25 \
+        --benchmark_filter='^kernels/(20|25)/' --benchmark_min_time=0.5 2>&1 |
+        awk -v s=$side -v r="$round" -v h=$hash '/^kernels\// {print s, r, h "/" $1, $2}' >> "$rows"
+    done
+    "$dir/build-ab/bench/merklize_block_bench" 2>&1 | # "NAME   12.345 ms ..." (NAME has spaces)
+      sed -nE 's/^(.*[^ ]) +([0-9.]+) ms .*/\1|\2/p' | tr ' ' _ |
+      awk -F'|' -v s=$side -v r="$round" '{print s, r, "block/" $1, $2}' >> "$rows"
+  done
+done
+
+cli() { echo "$1/build-ab/tools/merklize root $2 $file"; }
+hyperfine -N -w 2 -r 10 --export-json "$OUT/hyperfine.json" \
+  -n "A root" "$(cli "$base")" -n "B root" "$(cli .)" \
+  -n "A root sha256" "$(cli "$base" "--hash sha256")" -n "B root sha256" "$(cli . "--hash sha256")" \
+  -n "A root arity 8" "$(cli "$base" "--arity 8")" -n "B root arity 8" "$(cli . "--arity 8")" \
+  -n "A fs-verity" "$(cli "$base" "--format fs-verity")" \
+  -n "B fs-verity" "$(cli . "--format fs-verity")" > "$OUT/hyperfine.log" 2>&1
+python3 - "$OUT/hyperfine.json" >> "$rows" <<'EOF'
+import json, sys
+for r in json.load(open(sys.argv[1]))['results']:
+    side, name = r['command'].split(' ', 1)
+    print(side, 1, 'process/' + name.replace(' ', '_'), '%.2f' % (r['mean'] * 1e3))
+EOF
+
+# One line per row, every time in milliseconds: A's and B's per round, then B / A of the best of
+# each side (above 1: B slower).
+python3 - "$rows" <<'EOF' | tee -a "$log"
+import collections, sys
+times = collections.defaultdict(lambda: collections.defaultdict(list))
+for line in open(sys.argv[1]):
+    side, _, row, value = line.split()
+    times[row][side].append(float(value))
+print(f"{'row':44} {'A':>24} {'B':>24} {'B/A':>7}")
+for row, sides in times.items():
+    a, b = sides.get('A', []), sides.get('B', [])
+    ratio = min(b) / min(a) if a and b else float('nan')
+    fmt = lambda v: ' '.join('%.3f' % x for x in v)
+    print(f"{row:44} {fmt(a):>24} {fmt(b):>24} {ratio:7.3f}")
+EOF

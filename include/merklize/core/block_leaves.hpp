@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// Leaves hashed from data blocks: the data is cut into blocks of L bytes and leaf i is the hash of
+// block i, as storage systems build their trees (dm-verity, fs-verity) and as proof systems
+// commit to the rows of a matrix. This is the rule and its host reference, no OpenCL; the device
+// computes the same leaves in kernels/block_leaves.cl (block_tree.hpp).
+//
+//   SHA-256: leaf = SHA-256(prefix || block), the block the L bytes at i * L, the last one
+//            shorter, or zero-padded to L bytes (zero_pad) as dm-verity and fs-verity hash it;
+//            the prefix is a salt (empty: none).
+//   BLAKE3:  leaf = BLAKE3(block), or its keyed hash under a 32-byte key; same blocks.
+//   Keccak-256, SHA3-256: leaf = Keccak-256(block) or SHA3-256(block); same blocks, no prefix.
+#pragma once
+
+#include "blake3.hpp"
+#include "digest.hpp"
+#include "keccak.hpp"
+#include "node_rule.hpp"
+#include "quote.hpp"
+#include "sha256.hpp"
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace merklize {
+
+enum class leaf_hash { sha256, blake3, keccak256, sha3_256 };
+
+inline const char *to_string(leaf_hash h) {
+  switch (h) {
+  case leaf_hash::sha256:
+    return "sha256";
+  case leaf_hash::blake3:
+    return "blake3";
+  case leaf_hash::keccak256:
+    return "keccak256";
+  case leaf_hash::sha3_256:
+    return "sha3-256";
+  }
+  return "unknown";
+}
+
+inline leaf_hash parse_leaf_hash(const std::string &name) {
+  if (name == "sha256") return leaf_hash::sha256;
+  if (name == "blake3") return leaf_hash::blake3;
+  if (name == "keccak256") return leaf_hash::keccak256;
+  if (name == "sha3-256") return leaf_hash::sha3_256;
+  throw error("unknown leaf hash " + detail::quoted(name) +
+              " (known: sha256, blake3, keccak256, sha3-256)");
+}
+
+// The leaf hash of the same name as a tree's node hash, where a tree hashes its data blocks (and
+// a k-ary tree its groups of children) with the hash of its nodes: SHA-256 for sha256, Keccak-256
+// and SHA3-256 for themselves, BLAKE3 for every other.
+inline leaf_hash leaf_hash_of(hash_kind hash) {
+  switch (hash) {
+  case hash_kind::sha256:
+    return leaf_hash::sha256;
+  case hash_kind::keccak256:
+    return leaf_hash::keccak256;
+  case hash_kind::sha3_256:
+    return leaf_hash::sha3_256;
+  default:
+    return leaf_hash::blake3;
+  }
+}
+
+// Whether a leaf hash is a Keccak sponge, and its padding byte (keccak.hpp).
+inline bool is_keccak(leaf_hash h) { return h == leaf_hash::keccak256 || h == leaf_hash::sha3_256; }
+inline std::uint8_t keccak_pad_of(leaf_hash h) {
+  return h == leaf_hash::sha3_256 ? keccak::sha3_pad : keccak::keccak_pad;
+}
+
+// The most prefix bytes a leaf rule takes: dm-verity's largest salt. Longer prefixes have no
+// format behind them, and the device keeps the prefix in a small constant buffer.
+constexpr std::size_t max_leaf_prefix_bytes = 256;
+
+// How data blocks become leaves.
+struct leaf_rule {
+  leaf_hash hash = leaf_hash::sha256;
+  std::uint64_t block_bytes = 4096; // L, at least 1
+  std::vector<std::uint8_t> prefix; // SHA-256 only: hashed before each block (a salt)
+  bool zero_pad = false;            // the last block is zero-padded to L bytes
+  std::optional<std::array<std::uint8_t, blake3::key_len>> key; // BLAKE3 only: keyed
+};
+
+// A leaf rule a caller may have got wrong is refused, naming the field.
+inline void check_leaf_rule(const leaf_rule &rule) {
+  if (rule.block_bytes == 0) throw error("the leaf size is 0: a data block has at least 1 byte");
+  if (rule.block_bytes > (std::uint64_t(1) << 32))
+    throw error("the leaf size is " + std::to_string(rule.block_bytes) +
+                " bytes, more than the 4 GiB a data block may have");
+  if (rule.prefix.size() > max_leaf_prefix_bytes)
+    throw error("the leaf prefix (salt) is " + std::to_string(rule.prefix.size()) +
+                " bytes, more than " + std::to_string(max_leaf_prefix_bytes));
+  if (rule.hash == leaf_hash::blake3 && !rule.prefix.empty())
+    throw error("a BLAKE3 leaf takes no prefix (salt): use a key for keyed hashing instead");
+  if (rule.hash == leaf_hash::sha256 && rule.key)
+    throw error("a SHA-256 leaf takes no key: use a prefix (salt) instead");
+  if (is_keccak(rule.hash) && (!rule.prefix.empty() || rule.key))
+    throw error(std::string("a ") + to_string(rule.hash) +
+                " leaf takes no prefix (salt) and no key: it is the hash of the block alone");
+}
+
+// The blocks of `bytes` bytes of data: ceil(bytes / L), the last one maybe shorter.
+inline std::uint64_t block_count(std::uint64_t bytes, std::uint64_t block_bytes) {
+  return bytes / block_bytes + (bytes % block_bytes != 0);
+}
+
+// The leaf of one block of `size` bytes (at most L), padded as the rule says.
+inline digest hash_block(const leaf_rule &rule, const std::uint8_t *block, std::uint64_t size) {
+  static const std::uint8_t zeros[4096] = {};
+  const auto pad = [&](auto &hasher) {
+    for (std::uint64_t left = rule.zero_pad ? rule.block_bytes - size : 0; left > 0;) {
+      const std::uint64_t take = std::min<std::uint64_t>(left, sizeof zeros);
+      hasher.update(zeros, static_cast<std::size_t>(take));
+      left -= take;
+    }
+  };
+  if (rule.hash == leaf_hash::sha256) {
+    sha256::hasher h;
+    h.update(rule.prefix.data(), rule.prefix.size()).update(block, static_cast<std::size_t>(size));
+    pad(h);
+    return h.finalize();
+  }
+  if (is_keccak(rule.hash)) {
+    keccak::hasher h(keccak_pad_of(rule.hash));
+    h.update(block, static_cast<std::size_t>(size));
+    pad(h);
+    return h.finalize();
+  }
+  blake3::hasher h = rule.key ? blake3::hasher::keyed(rule.key->data()) : blake3::hasher();
+  h.update(block, static_cast<std::size_t>(size));
+  pad(h);
+  return h.finalize();
+}
+
+// The leaves of `size` bytes of data (at least one byte) on the host: the reference of the
+// device's leaf kernels.
+inline std::vector<digest> block_leaves(const leaf_rule &rule, const void *data,
+                                        std::uint64_t size) {
+  check_leaf_rule(rule);
+  if (size == 0) throw error("no data: a tree of data blocks needs at least one byte");
+  const auto bytes = static_cast<const std::uint8_t *>(data);
+  std::vector<digest> leaves(static_cast<std::size_t>(block_count(size, rule.block_bytes)));
+  for (std::size_t i = 0; i < leaves.size(); ++i) {
+    const std::uint64_t at = i * rule.block_bytes;
+    leaves[i] = hash_block(rule, bytes + at, std::min(rule.block_bytes, size - at));
+  }
+  return leaves;
+}
+
+} // namespace merklize

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// k-ary trees: each node is the hash of up to k children (k a power of two from 2 to 128), as
+// ICICLE's trees and storage formats with wide nodes have them. Host reference, proofs and their
+// verification; no OpenCL (the device builds the same levels: kary_device.hpp).
+//
+//   node = H(child_0 || child_1 || ... || child_{k-1}), SHA-256, BLAKE3, Keccak-256 or SHA3-256
+//          of the k * 32 bytes.
+//
+// Level l + 1 has ceil(size_l / k) nodes; the last group of a level may hold m < k children:
+//   shape promote: m = 1 moves up unchanged; m > 1 is hashed over its m children alone;
+//   shape zero:    the missing children are the roots of all-zero subtrees of their height
+//                  (zero leaves up to a power of k), so every node hashes k children.
+// For k = 2 both are exactly merklize's binary trees of hash_kind sha256, blake3, keccak256 and
+// sha3-256.
+#pragma once
+
+#include "blake3.hpp"
+#include "digest.hpp"
+#include "node_rule.hpp"
+#include "quote.hpp"
+#include "sha256.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace merklize {
+
+struct kary_options {
+  hash_kind hash = hash_kind::sha256; // sha256, blake3 (BLAKE3 of the children's bytes),
+                                      // keccak256 or sha3-256
+  unsigned arity = 2;
+  shape pad = shape::promote;
+};
+
+inline void check_kary(const kary_options &options) {
+  const unsigned k = options.arity;
+  if (k < 2 || k > 128 || (k & (k - 1)) != 0)
+    throw error("arity " + std::to_string(k) + ": a k-ary tree takes a power of two from 2 to 128");
+  if (options.hash == hash_kind::blake3_parent)
+    throw error("blake3-parent compresses two children only: a k-ary tree takes sha256, blake3, "
+                "keccak256 or sha3-256");
+  // kary_node and the device hash any other hash as BLAKE3: an rfc6962 k-ary tree would be a
+  // blake3 one under another name.
+  if (options.hash == hash_kind::rfc6962)
+    throw error("rfc6962 is RFC 6962's binary tree: a k-ary tree takes sha256, blake3, keccak256 "
+                "or sha3-256");
+}
+
+// The node over `count` children at `children` (1 < count <= k).
+inline digest kary_node(const kary_options &options, const digest *children, std::size_t count) {
+  if (options.hash == hash_kind::sha256) return sha256::hash(children, count * node_bytes);
+  if (is_keccak_node(options.hash))
+    return keccak::hasher(keccak_pad_of(options.hash))
+        .update(children, count * node_bytes)
+        .finalize();
+  return blake3::hash(children, count * node_bytes);
+}
+
+// zeros[h]: the root of an all-zero subtree of height h (zeros[0] is the zero leaf).
+inline std::vector<digest> kary_zero_roots(const kary_options &options, unsigned height) {
+  std::vector<digest> zeros(1, digest{});
+  for (unsigned h = 1; h <= height; ++h) {
+    const std::vector<digest> children(options.arity, zeros.back());
+    zeros.push_back(kary_node(options, children.data(), children.size()));
+  }
+  return zeros;
+}
+
+// The sizes of the levels over `leaf_count` leaves, leaves first, the root's level (1) last.
+inline std::vector<std::uint64_t> kary_level_sizes(std::uint64_t leaf_count, unsigned arity) {
+  if (leaf_count == 0) throw error("no leaves: a tree needs at least one leaf (N = 0)");
+  std::vector<std::uint64_t> sizes = {leaf_count};
+  while (sizes.back() > 1)
+    sizes.push_back((sizes.back() + arity - 1) / arity);
+  return sizes;
+}
+
+// The children of the group of level `level` (`below`) that starts at `first`, as the shape
+// fills it: the m present ones, then, for shape zero, zero-subtree roots up to k.
+inline std::vector<digest> kary_group(const kary_options &options, const std::vector<digest> &below,
+                                      std::uint64_t first, const digest &zero) {
+  const std::uint64_t end = std::min<std::uint64_t>(first + options.arity, below.size());
+  std::vector<digest> group(below.begin() + static_cast<std::ptrdiff_t>(first),
+                            below.begin() + static_cast<std::ptrdiff_t>(end));
+  if (options.pad == shape::zero) group.resize(options.arity, zero);
+  return group;
+}
+
+// The levels of a tree from its level `first_level` (`nodes`) up: `nodes` first, the root alone
+// last. A tree's top above the parts that several devices build (kary_multi.hpp): shape zero's
+// padding is the zero-subtree roots of each level's height in the whole tree.
+inline std::vector<std::vector<digest>> kary_levels_above(const std::vector<digest> &nodes,
+                                                          const kary_options &options,
+                                                          unsigned first_level) {
+  check_kary(options);
+  const auto sizes = kary_level_sizes(nodes.size(), options.arity);
+  const auto zeros = kary_zero_roots(options, first_level + static_cast<unsigned>(sizes.size()));
+  std::vector<std::vector<digest>> levels = {nodes};
+  for (std::size_t level = 1; level < sizes.size(); ++level) {
+    const std::vector<digest> &below = levels.back();
+    std::vector<digest> parents(static_cast<std::size_t>(sizes[level]));
+    for (std::size_t i = 0; i < parents.size(); ++i) {
+      const auto group =
+          kary_group(options, below, i * options.arity, zeros[first_level + level - 1]);
+      parents[i] =
+          group.size() == 1 ? group.front() : kary_node(options, group.data(), group.size());
+    }
+    levels.push_back(std::move(parents));
+  }
+  return levels;
+}
+
+// Every level of the tree over `leaves`, leaves first, the root alone last.
+inline std::vector<std::vector<digest>> kary_levels(const std::vector<digest> &leaves,
+                                                    const kary_options &options) {
+  return kary_levels_above(leaves, options, 0);
+}
+
+// The number of levels above the leaves of a tree of `leaf_count` leaves (0 for one leaf).
+inline unsigned kary_height(std::uint64_t leaf_count, unsigned arity) {
+  return static_cast<unsigned>(kary_level_sizes(leaf_count, arity).size() - 1);
+}
+
+inline digest kary_root(const std::vector<digest> &leaves, const kary_options &options) {
+  return kary_levels(leaves, options).back().front();
+}
+
+// The proof of one leaf: per level from the leaves up, the other children of the leaf's path's
+// group, in order (k - 1 of them; fewer in a short last group of shape promote, none where a
+// lone node moves up).
+struct kary_proof {
+  kary_options options;
+  std::uint64_t leaf_count = 0;
+  std::uint64_t index = 0;
+  std::vector<std::vector<digest>> siblings;
+};
+
+inline void check_kary_index(std::uint64_t index, std::uint64_t leaf_count) {
+  if (index >= leaf_count)
+    throw error("leaf index " + std::to_string(index) + " out of range: the tree has " +
+                std::to_string(leaf_count) + " leaves");
+}
+
+// The siblings of node `index` of level first_level on its path up `levels` (levels
+// first_level, first_level + 1, ... of a tree, as kary_levels_above gives them), a level each.
+inline std::vector<std::vector<digest>>
+kary_path_siblings(const std::vector<std::vector<digest>> &levels, const kary_options &options,
+                   std::uint64_t index, unsigned first_level) {
+  const auto zeros = kary_zero_roots(options, first_level + static_cast<unsigned>(levels.size()));
+  std::vector<std::vector<digest>> siblings;
+  std::uint64_t at = index;
+  for (std::size_t level = 0; level + 1 < levels.size(); ++level) {
+    const std::uint64_t first = at / options.arity * options.arity;
+    auto group = kary_group(options, levels[level], first, zeros[first_level + level]);
+    group.erase(group.begin() + static_cast<std::ptrdiff_t>(at - first));
+    siblings.push_back(std::move(group));
+    at /= options.arity;
+  }
+  return siblings;
+}
+
+inline kary_proof kary_prove(const std::vector<std::vector<digest>> &levels,
+                             const kary_options &options, std::uint64_t index) {
+  check_kary(options);
+  check_kary_index(index, levels.front().size());
+  return {options, levels.front().size(), index, kary_path_siblings(levels, options, index, 0)};
+}
+
+// Whether `proof` shows `leaf` at its index under `root`. Untrusted proofs: the sibling counts
+// must be exactly those of a tree of proof.leaf_count leaves, else false.
+inline bool kary_verify(const kary_proof &proof, const digest &leaf, const digest &root) {
+  const kary_options &o = proof.options;
+  check_kary(o);
+  if (proof.leaf_count == 0 || proof.index >= proof.leaf_count) return false;
+  const auto sizes = kary_level_sizes(proof.leaf_count, o.arity);
+  if (proof.siblings.size() != sizes.size() - 1) return false;
+  const auto zeros = kary_zero_roots(o, static_cast<unsigned>(sizes.size()));
+  digest node = leaf;
+  std::uint64_t at = proof.index;
+  for (std::size_t level = 0; level + 1 < sizes.size(); ++level) {
+    const std::uint64_t first = at / o.arity * o.arity;
+    const std::uint64_t present = std::min<std::uint64_t>(o.arity, sizes[level] - first);
+    const std::uint64_t count = o.pad == shape::zero ? o.arity : present;
+    const auto &others = proof.siblings[level];
+    if (others.size() != count - 1) return false;
+    std::vector<digest> group = others;
+    group.insert(group.begin() + static_cast<std::ptrdiff_t>(at - first), node);
+    for (std::uint64_t j = present; j < count; ++j) // shape zero's padding is all-zero subtrees
+      if (group[j] != zeros[level]) return false;
+    node = group.size() == 1 ? node : kary_node(o, group.data(), group.size());
+    at /= o.arity;
+  }
+  return node == root;
+}
+
+} // namespace merklize

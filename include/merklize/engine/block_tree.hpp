@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// Trees over data blocks on one OpenCL device: the leaves hashed from an input's blocks by a
+// block_hasher (block_hasher.hpp) stay on the device, and the tree is built there from them,
+// so the data crosses the bus once and only the tree (or its root) comes back.
+//
+//   merklize::block_hasher h(device);
+//   merklize::input in("disk.img");
+//   merklize::digest root = merklize::block_tree_root(h, in, rule, {merklize::hash_kind::sha256});
+//   merklize::inclusion_proof p = merklize::block_tree_prove(h, in, rule, options, 7); // block 7's
+//   merklize::verity_tree dm = merklize::dm_verity_tree(h, in, options);  // veritysetup's
+//
+// Each equals its host reference (block_leaves.hpp, formats/*.hpp) bit for bit.
+#pragma once
+
+#include "../formats/bao.hpp"
+#include "../formats/dm_verity.hpp"
+#include "../formats/dm_verity_superblock.hpp"
+#include "../formats/fs_verity.hpp"
+#include "block_hasher.hpp"
+#include "merkleizer.hpp"
+#include "proof_device.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace merklize {
+namespace detail {
+
+inline void read_blocking(const cl::CommandQueue &queue, const cl::Buffer &from,
+                          std::uint64_t offset, std::uint64_t bytes, void *to,
+                          const std::vector<cl::Event> &after = {}) {
+  if (bytes == 0) return;
+  call("clEnqueueReadBuffer",
+       [&] { return queue.enqueueReadBuffer(from, CL_TRUE, offset, bytes, to, &after); });
+}
+
+// `cfg`'s tree over leaves on the device, built there: the nodes enqueue_build writes (levels
+// 1..depth, or the root alone for one leaf), complete once `built` is.
+struct device_nodes {
+  cl::Buffer nodes;
+  std::uint64_t bytes;
+  cl::CommandQueue queue; // the builder's: reads of the nodes go after `built` on it
+  cl::Event built;
+};
+
+// Built by `m`, and complete on return (so `m` may go).
+inline device_nodes build_on_leaves(merkleizer &m, block_hasher &h, const device_leaves &leaves,
+                                    const std::string &name) {
+  const std::uint64_t bytes = merkleizer::output_node_count(leaves.count) * node_bytes;
+  device_nodes built{h.device_buffer(bytes, "the tree of " + name), bytes, m.queue(), {}};
+  const auto step = [&] {
+    return "building the tree of the " + std::to_string(leaves.count) + " leaves of " + name +
+           " on " + name_in_message(h.device());
+  };
+  in_step(step, [&] {
+    built.built = m.enqueue_build(leaves.buffer, leaves.count, built.nodes).back();
+    detail::call("clWaitForEvents", [&] { return built.built.wait(); });
+  });
+  return built;
+}
+
+inline device_nodes build_on_leaves(block_hasher &h, const device_leaves &leaves, const config &cfg,
+                                    const std::string &name) {
+  merkleizer m(h.context(), h.device(), cfg);
+  return build_on_leaves(m, h, leaves, name);
+}
+
+} // namespace detail
+
+// Refuses leaf `index` of an input (named `name`) of `blocks` data blocks of `block_bytes` bytes
+// where it has no such block, or none at all.
+inline void check_block_index(const std::string &name, std::uint64_t index, std::uint64_t blocks,
+                              std::uint64_t block_bytes) {
+  if (blocks == 0) throw error(name + " is empty: a tree needs at least one data block");
+  if (index >= blocks)
+    throw error("leaf index " + std::to_string(index) + " out of range: " + name + " has " +
+                std::to_string(blocks) + " data blocks of " + std::to_string(block_bytes) +
+                " bytes");
+}
+
+// The root of the binary tree of m's configuration (node hash, shape, fixed depth) over leaves on
+// the device (at least one), built by `m`, a merkleizer of h's context; `name` names the data.
+inline digest block_tree_root(merkleizer &m, block_hasher &h, const device_leaves &leaves,
+                              const std::string &name) {
+  if (leaves.count == 0) throw error(name + " is empty: a tree needs at least one data block");
+  const tree_options &options = m.configuration().tree;
+  const tree_layout layout(leaves.count);
+  const unsigned root_level = root_depth(options, layout); // refuses a bad fixed depth
+  const detail::device_nodes built = detail::build_on_leaves(m, h, leaves, name);
+  digest root; // the last node written: the top stored node
+  detail::in_step([&] { return "reading the root of the tree of " + name; },
+                  [&] {
+                    detail::read_blocking(built.queue, built.nodes, built.bytes - node_bytes,
+                                          node_bytes, root.data(), {built.built});
+                  });
+  return extend_root(options.hash, root, layout.depth(), root_level);
+}
+
+// The root of the binary tree of `options` (node hash, shape, fixed depth) over the leaves of an
+// input's data blocks (at least one byte).
+inline digest block_tree_root(block_hasher &h, input &in, const leaf_rule &rule,
+                              const tree_options &options) {
+  const device_leaves leaves = h.leaves_of(in, rule);
+  merkleizer m(h.context(), h.device(), config{options});
+  return block_tree_root(m, h, leaves, in.name());
+}
+
+// The inclusion proof of leaf `index` of block_tree_root's tree over leaves on the device, data
+// blocks of `block_bytes` bytes: the tree built by `m` as there, and only the leaf's path read
+// back (device_prover::gather).
+inline inclusion_proof block_tree_prove(merkleizer &m, block_hasher &h, const device_leaves &leaves,
+                                        std::uint64_t block_bytes, std::uint64_t index,
+                                        const std::string &name) {
+  check_block_index(name, index, leaves.count, block_bytes);     // a pipe's count: only now
+  root_depth(m.configuration().tree, tree_layout(leaves.count)); // refuses a bad fixed depth
+  const detail::device_nodes built = detail::build_on_leaves(m, h, leaves, name);
+  device_prover prover(m);
+  return prover.gather(leaves.buffer, built.nodes, leaves.count, {index}, {built.built}).front();
+}
+
+// The same over the leaves of an input's data blocks.
+inline inclusion_proof block_tree_prove(block_hasher &h, input &in, const leaf_rule &rule,
+                                        const tree_options &options, std::uint64_t index) {
+  const device_leaves leaves = h.leaves_of(in, rule);
+  merkleizer m(h.context(), h.device(), config{options});
+  return block_tree_prove(m, h, leaves, rule.block_bytes, index, in.name());
+}
+
+namespace detail {
+
+inline verity_tree verity_levels(block_hasher &h, const device_leaves &leaves,
+                                 const leaf_rule &hash_rule, bool keep_levels) {
+  const cl::CommandQueue &queue = h.queue();
+  const std::uint64_t block = hash_rule.block_bytes;
+  const auto blocks = verity_level_blocks(leaves.count, block / node_bytes);
+  verity_tree tree;
+  if (blocks.empty()) { // one leaf: the root itself
+    detail::read_blocking(queue, leaves.buffer, 0, node_bytes, tree.root.data());
+    return tree;
+  }
+  const auto offsets = verity_level_offsets(blocks);
+  const std::uint64_t bytes = (offsets[0] + blocks[0]) * block;
+  const cl::Buffer levels = h.device_buffer(bytes, "the hash blocks");
+  const cl::Buffer root = h.device_buffer(node_bytes, "the root");
+  detail::call("clEnqueueFillBuffer",
+               [&] { return queue.enqueueFillBuffer(levels, cl_uchar(0), 0, bytes); });
+  detail::call("clEnqueueCopyBuffer", [&] {
+    return queue.enqueueCopyBuffer(leaves.buffer, levels, 0, offsets[0] * block,
+                                   leaves.count * node_bytes);
+  });
+  for (std::size_t level = 0; level < blocks.size(); ++level) {
+    const bool top = level + 1 == blocks.size();
+    h.enqueue_leaves(hash_rule, levels, offsets[level] * block, blocks[level] * block,
+                     top ? root : levels, top ? 0 : offsets[level + 1] * block / node_bytes);
+  }
+  detail::read_blocking(queue, root, 0, node_bytes, tree.root.data());
+  if (keep_levels) {
+    tree.levels.resize(static_cast<std::size_t>(bytes));
+    detail::read_blocking(queue, levels, 0, bytes, tree.levels.data());
+  }
+  return tree;
+}
+
+} // namespace detail
+
+// The hash-block tree of dm-verity and fs-verity (formats/verity_tree.hpp) over leaves on the
+// device, built there level by level in its stored layout: the root, and with keep_levels the
+// levels as stored, read back.
+inline verity_tree verity_tree_on_device(block_hasher &h, const device_leaves &leaves,
+                                         const leaf_rule &hash_rule, bool keep_levels) {
+  const detail::drain_on_unwind drained(h.queue()); // none of it runs on once this has failed
+  const auto step = [&] {
+    return "building the hash blocks over " + std::to_string(leaves.count) + " leaves on " +
+           detail::name_in_message(h.device());
+  };
+  return detail::in_step(step,
+                         [&] { return detail::verity_levels(h, leaves, hash_rule, keep_levels); });
+}
+
+// veritysetup format --no-superblock's root hash and (with keep_levels) hash device, of data
+// (named `name`) of whole data blocks whose leaves, dm_verity_data_rule's, are on the device.
+inline verity_tree dm_verity_tree(block_hasher &h, const device_leaves &leaves,
+                                  const dm_verity_options &options, bool keep_levels,
+                                  const std::string &name) {
+  check_dm_verity(options, leaves.input_bytes, name); // a pipe's size is known only now
+  return verity_tree_on_device(h, leaves, dm_verity_hash_rule(options), keep_levels);
+}
+
+// The same of an input.
+inline verity_tree dm_verity_tree(block_hasher &h, input &in, const dm_verity_options &options,
+                                  bool keep_levels = true) {
+  if (in.size()) check_dm_verity(options, *in.size(), in.name());
+  return dm_verity_tree(h, h.leaves_of(in, dm_verity_data_rule(options)), options, keep_levels,
+                        in.name());
+}
+
+// fsverity digest's file digest and (with keep_levels) Merkle tree of data of any size whose
+// leaves, fs_verity_rule's, are on the device.
+inline fs_verity_result fs_verity_tree(block_hasher &h, const device_leaves &leaves,
+                                       const fs_verity_options &options, bool keep_levels) {
+  fs_verity_result result;
+  if (leaves.count > 0)
+    result.tree = verity_tree_on_device(h, leaves, fs_verity_rule(options), keep_levels);
+  result.file_digest = fs_verity_file_digest(result.tree.root, leaves.input_bytes, options);
+  return result;
+}
+
+// The same of an input.
+inline fs_verity_result fs_verity_tree(block_hasher &h, input &in, const fs_verity_options &options,
+                                       bool keep_levels = true) {
+  check_fs_verity(options);
+  return fs_verity_tree(h, h.leaves_of(in, fs_verity_rule(options)), options, keep_levels);
+}
+
+namespace detail {
+
+// Bao's outboard pairs (formats/bao.hpp) laid out on the device from the chaining values of
+// cvs.count > 1 chunks, one launch of bao_outboard_level a level from the chunks up
+// (kernels/bao_outboard.cl): each node's chaining value goes straight to its slot, a parent's
+// compressed from its own pair, so the outboard is the only tree kept. Complete on h's queue.
+inline cl::Buffer bao_pairs_on_device(block_hasher &h, const device_leaves &cvs,
+                                      const std::string &name) {
+  const device_runtime runtime(h.context(), h.device());
+  const std::size_t local = std::min<std::size_t>(64, runtime.facts().max_work_group_size);
+  cl::Kernel level_kernel = runtime.kernel(bao_outboard_program(), "bao_outboard_level", local);
+  const cl::Buffer pairs =
+      h.device_buffer(2 * (cvs.count - 1) * node_bytes, "the Bao outboard of " + name);
+  for (unsigned level = 0; (std::uint64_t(1) << level) < cvs.count; ++level) {
+    const std::uint64_t count = ((cvs.count - 1) >> level) + 1; // the nodes of the level
+    set_args(level_kernel, cvs.buffer, pairs, cl_ulong(cvs.count), cl_uint(level), cl_ulong(count));
+    launch(h.queue(), level_kernel, count, local, {});
+  }
+  return pairs;
+}
+
+} // namespace detail
+
+// Bao's outboard and the BLAKE3 root of data (named `name`) of any size whose chunks' chaining
+// values are on the device (block_hasher::chunk_cvs_of): the outboard laid out there and read
+// back in one read; the root is pair 0, the root's children, compressed as the root on the host.
+inline bao_outboard bao_outboard_of(block_hasher &h, const device_leaves &cvs,
+                                    const std::string &name) {
+  bao_outboard out;
+  const auto header = bao_length_header(cvs.input_bytes);
+  if (cvs.count <= 1) { // one chunk: its root is the chunk finished as the root
+    out.bytes.assign(header.begin(), header.end());
+    out.root = blake3::hash(cvs.small_input.data(), cvs.small_input.size());
+    return out;
+  }
+  out.bytes.resize(static_cast<std::size_t>(bao_outboard_bytes(cvs.input_bytes)));
+  std::copy(header.begin(), header.end(), out.bytes.begin());
+  const detail::drain_on_unwind drained(h.queue()); // none of it runs on once this has failed
+  const auto step = [&] {
+    return "laying out the Bao outboard of " + name + " on " + detail::name_in_message(h.device());
+  };
+  detail::in_step(step, [&] {
+    const cl::Buffer pairs = detail::bao_pairs_on_device(h, cvs, name);
+    detail::read_blocking(h.queue(), pairs, 0, out.bytes.size() - header.size(),
+                          out.bytes.data() + header.size());
+  });
+  digest left, right;
+  std::memcpy(left.data(), out.bytes.data() + header.size(), node_bytes);
+  std::memcpy(right.data(), out.bytes.data() + header.size() + node_bytes, node_bytes);
+  out.root = node_hash(hash_kind::blake3_parent, left, right, true);
+  return out;
+}
+
+// The same of an input.
+inline bao_outboard bao_outboard_of(block_hasher &h, input &in) {
+  return bao_outboard_of(h, h.chunk_cvs_of(in), in.name());
+}
+
+} // namespace merklize

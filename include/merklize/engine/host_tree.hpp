@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// The host engine: roots of SHA-256 trees (sha256 and rfc6962 nodes, both shapes, fixed depths)
+// on the CPU's own cores, with no OpenCL; and of blake3 trees, 8 or 16 nodes at once in vector
+// lanes where the CPU has AVX2 or AVX-512 (host_blake3_simd.hpp), else portably. Where a CPU has
+// the SHA extensions, OpenCL C cannot reach them and this is the fastest SHA-256 tree on the
+// machine (docs/BENCHMARKS.md); the CLI's
+// --device auto picks it then (engine_choice.hpp).
+//
+// How: the leaves are cut into blocks of 2^block_log2 (1 MiB of leaves), each block's subtree is
+// built in place in one thread's buffer (the aligned-part rule of parts.hpp: a block's top node
+// is the tree's node there), and the block tops are finished on the host. A file is read into the
+// buffers by the threads at their blocks' offsets (pread), a pipe in order under a lock, so at
+// most `threads` blocks are held whatever the input's size, and reading overlaps hashing.
+#pragma once
+
+#include "../core/sha256_pairs.hpp"
+#include "../core/tree.hpp"
+#include "../io/input.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace merklize {
+
+// Whether the host engine builds trees with these options: SHA-256 node hashes, and blake3's. Not
+// blake3-parent, whose root alone is flagged.
+inline bool host_engine_supports(const tree_options &options) {
+  return is_sha256_node(options.hash) || options.hash == hash_kind::blake3;
+}
+
+// Threads the host engine runs by default: the hardware's.
+inline unsigned host_engine_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+namespace detail {
+
+constexpr unsigned host_block_log2 = 15; // 2^15 leaves: 1 MiB, a block in a core's L2
+
+// Level `level` of a tree from `count` nodes below it, in place in `nodes`: pairs hash, a lone
+// last node moves up (promote) or hashes with the zero subtree of its height (zero). Returns the
+// level's size.
+inline std::uint64_t host_level(pair_hash_fn hash_pairs, const tree_options &options,
+                                std::uint8_t *nodes, std::uint64_t count,
+                                const std::vector<digest> &zeros, unsigned level) {
+  const std::uint64_t pairs = count / 2;
+  hash_pairs(nodes, nodes, pairs);
+  if (count % 2) {
+    std::uint8_t *lone = nodes + node_bytes * pairs;
+    std::memmove(lone, nodes + node_bytes * (count - 1), node_bytes);
+    if (options.pad == shape::zero) {
+      std::memcpy(lone + node_bytes, zeros[level - 1].data(), node_bytes);
+      hash_pairs(lone, lone, 1);
+    }
+  }
+  return (count + 1) / 2;
+}
+
+// Levels 1..levels over `count` nodes in place; the top node is nodes[0] when they reach one.
+inline std::uint64_t host_levels(pair_hash_fn hash_pairs, const tree_options &options,
+                                 std::uint8_t *nodes, std::uint64_t count,
+                                 const std::vector<digest> &zeros, unsigned from, unsigned to) {
+  for (unsigned level = from + 1; level <= to; ++level)
+    count = host_level(hash_pairs, options, nodes, count, zeros, level);
+  return count;
+}
+
+// The leaves in `bytes` bytes of the input `name`, else an error naming it.
+inline std::uint64_t host_leaf_count(const std::string &name, std::uint64_t bytes) {
+  try {
+    return leaf_count_of(bytes);
+  } catch (const error &e) {
+    throw error(name + ": " + e.what());
+  }
+}
+
+// A block of leaves put into a thread's buffer: its index, its bytes (0 past the end).
+struct block_read {
+  std::uint64_t index = 0, bytes = 0;
+};
+
+// Where blocks of leaves come from: `fill(buffer)` puts the next block not yet taken into the
+// buffer (2^host_block_log2 leaves at most).
+using block_source = std::function<block_read(std::uint8_t *buffer)>;
+
+// The tops of every block, worked on by `threads` threads; `total` the bytes read in all.
+struct block_tops {
+  std::vector<digest> tops;
+  std::uint64_t bytes = 0;
+};
+
+// Each block's subtree up to min(host_block_log2, depth of the whole tree); the last block may
+// be short, and only it knows the tree's leaf count (from its size), so it alone finishes with
+// the lone-node rule of the whole tree's depth.
+inline block_tops host_block_tops(const block_source &source, const tree_options &options,
+                                  unsigned threads, const std::string &name) {
+  const pair_hash_fn hash_pairs = pair_hasher(options.hash);
+  const std::uint64_t block_bytes = node_bytes << host_block_log2;
+  const auto zeros = zero_subtree_roots(options.hash, host_block_log2);
+  block_tops result;
+  std::mutex lock; // guards result and `failure`
+  std::exception_ptr failure;
+  std::atomic<bool> ended{false};
+  const auto work = [&] {
+    std::vector<std::uint8_t> buffer(block_bytes + node_bytes); // + a lone node's zero sibling
+    try {
+      while (!ended) {
+        const auto [index, got] = source(buffer.data());
+        if (got < block_bytes) ended = true;
+        if (got == 0) break;
+        if (got % node_bytes) host_leaf_count(name, index * block_bytes + got); // throws
+        const std::uint64_t count = got / node_bytes;
+        // Only a first block that is short is the whole tree, of depth ceil(log2 count).
+        const unsigned top = index == 0 && got < block_bytes ? ceil_log2(count) : host_block_log2;
+        host_levels(hash_pairs, options, buffer.data(), count, zeros, 0, top);
+        digest d;
+        std::memcpy(d.data(), buffer.data(), node_bytes);
+        const std::lock_guard<std::mutex> hold(lock);
+        if (result.tops.size() <= index) result.tops.resize(index + 1);
+        result.tops[index] = d;
+        result.bytes += got;
+      }
+    } catch (...) {
+      ended = true;
+      const std::lock_guard<std::mutex> hold(lock);
+      if (!failure) failure = std::current_exception();
+    }
+  };
+  std::vector<std::thread> others;
+  for (unsigned t = 1; t < std::max(1u, threads); ++t)
+    others.emplace_back(work);
+  work();
+  for (auto &t : others)
+    t.join();
+  if (failure) std::rethrow_exception(failure);
+  return result;
+}
+
+// The root above the block tops (levels host_block_log2 + 1 .. depth), extended to a fixed depth.
+inline digest host_finish(const block_tops &blocks, const tree_options &options,
+                          const std::string &name) {
+  const std::uint64_t leaves = host_leaf_count(name, blocks.bytes);
+  const tree_layout layout(leaves);
+  const unsigned depth = layout.depth(), root_level = root_depth(options, layout);
+  const auto zeros = zero_subtree_roots(options.hash, depth);
+  std::vector<std::uint8_t> nodes(node_bytes * (blocks.tops.size() + 1));
+  for (std::size_t i = 0; i < blocks.tops.size(); ++i)
+    std::memcpy(nodes.data() + node_bytes * i, blocks.tops[i].data(), node_bytes);
+  const unsigned from = std::min(depth, host_block_log2);
+  host_levels(pair_hasher(options.hash), options, nodes.data(), blocks.tops.size(), zeros, from,
+              depth);
+  digest top;
+  std::memcpy(top.data(), nodes.data(), node_bytes);
+  return extend_root(options.hash, top, depth, root_level);
+}
+
+// The options' check and the root of no leaves, where the tree has one.
+inline std::optional<digest> host_empty_root(const tree_options &options, std::uint64_t bytes) {
+  if (!host_engine_supports(options))
+    throw error(std::string("the host engine builds sha256, rfc6962 and blake3 trees, not ") +
+                to_string(options.hash));
+  check_tree_options(options);
+  if (bytes == 0) return empty_tree_root(options);
+  return std::nullopt;
+}
+
+} // namespace detail
+
+// The root of the tree over `leaf_bytes` bytes of leaves at `leaves`, on `threads` host threads
+// (0: host_engine_threads()). `options.hash` must be sha256 or rfc6962.
+inline digest host_root(const void *leaves, std::uint64_t leaf_bytes, const tree_options &options,
+                        unsigned threads = 0) {
+  if (auto empty = detail::host_empty_root(options, leaf_bytes)) return *empty;
+  const auto *data = static_cast<const std::uint8_t *>(leaves);
+  const std::uint64_t block_bytes = node_bytes << detail::host_block_log2;
+  std::atomic<std::uint64_t> next{0};
+  const auto source = [&](std::uint8_t *buffer) -> detail::block_read {
+    const std::uint64_t index = next++;
+    if (index * block_bytes >= leaf_bytes) return {index, 0};
+    const std::uint64_t bytes = std::min(block_bytes, leaf_bytes - index * block_bytes);
+    std::memcpy(buffer, data + index * block_bytes, bytes);
+    return {index, bytes};
+  };
+  const std::string name = "leaf data";
+  return detail::host_finish(
+      detail::host_block_tops(source, options, threads ? threads : host_engine_threads(), name),
+      options, name);
+}
+
+// The root of the tree over the leaves `in` holds: a regular file of more than 1 MiB read at
+// offsets by the threads, anything else (a pipe, a small file, /proc's) in order under a lock (one
+// thread reads while the others hash); a file that changed while read is refused, a partial leaf
+// named with the input.
+inline digest host_root(input &in, const tree_options &options, unsigned threads = 0) {
+  detail::host_empty_root(options, 1); // the options' check, before any read
+  const std::uint64_t block_bytes = node_bytes << detail::host_block_log2;
+  std::mutex order; // a stream's blocks are read in turn, each thread its block's
+  std::atomic<std::uint64_t> next{0};
+  const auto source = [&](std::uint8_t *buffer) -> detail::block_read {
+    if (in.read_at_offsets()) { // a regular file: at the block's offset, any thread, any order
+      const std::uint64_t index = next++;
+      const std::uint64_t offset = index * block_bytes, size = *in.size();
+      if (offset >= size) return {index, 0};
+      const std::uint64_t bytes = std::min(block_bytes, size - offset);
+      for (std::uint64_t have = 0; have < bytes;) {
+        const ssize_t got = ::pread(in.descriptor(), buffer + have, bytes - have,
+                                    static_cast<off_t>(offset + have));
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) detail::throw_file_error(in.name(), "read", errno);
+        if (got == 0) { // it shrank
+          in.check_unchanged();
+          throw file_error(in.name(), "read", "it ended before the size it had when opened");
+        }
+        have += static_cast<std::uint64_t>(got);
+      }
+      const std::lock_guard<std::mutex> hold(order);
+      in.add_progress(bytes);
+      return {index, bytes};
+    }
+    const std::lock_guard<std::mutex> hold(order); // numbered in the order read
+    const std::uint64_t index = next++, got = in.read_full(buffer, block_bytes);
+    in.add_progress(got);
+    return {index, got};
+  };
+  const unsigned n = threads ? threads : host_engine_threads();
+  const detail::block_tops blocks = detail::host_block_tops(source, options, n, in.name());
+  in.check_unchanged();
+  if (auto empty = detail::host_empty_root(options, blocks.bytes)) return *empty;
+  return detail::host_finish(blocks, options, in.name());
+}
+
+} // namespace merklize

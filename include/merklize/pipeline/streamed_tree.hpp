@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// A tree known only by its parts: the top node of each aligned chunk of 2^s leaves (level s, by
+// the aligned-part rule of parts.hpp) and, for a proof, every level of the one chunk that holds
+// the proven leaf. The root and the proof follow on the host; nothing else of the tree is ever
+// held. Filled by chunk_stream.hpp as an input streams through the device; no OpenCL here.
+#pragma once
+
+#include "../plan/parts.hpp"
+#include "../proofs/proof_model.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace merklize {
+namespace detail {
+
+struct streamed_tree {
+  tree_options options;
+  unsigned chunk_log2 = 0; // s
+  std::uint64_t leaf_count = 0;
+  // Each chunk's top node in order: level s of the tree, but for a last chunk shorter than 2^s,
+  // which stops at its own depth (lifted to level s by finish).
+  std::vector<digest> tops;
+  std::optional<tree> kept;     // the chunk holding the proven leaf: its own tree, every level
+  std::uint64_t kept_first = 0; // its first leaf
+
+  // The level the tops stand at once lifted: s, or the whole tree's depth for one chunk.
+  unsigned top_level() const { return std::min(chunk_log2, tree_layout(leaf_count).depth()); }
+
+  // The tree's levels from top_level() up in `t` (a tree of leaf_count leaves), and its root.
+  digest finish(tree &t) const {
+    std::vector<digest> level = tops;
+    if (level.size() > 1) { // a short last chunk's top goes up to level s as a lone node
+      const std::uint64_t first = (level.size() - 1) << chunk_log2;
+      const tree_layout last(leaf_count - first);
+      if (last.depth() < chunk_log2)
+        level.back() = lift_lone_node(level.back(), {first, last, last.depth()}, chunk_log2, t);
+    }
+    return finish_tree(t, top_level(), level);
+  }
+
+  digest root() const {
+    if (leaf_count == 0) return *empty_tree_root(options); // chunk_stream allows N = 0 then only
+    tree t(leaf_count, options, output_levels::root_only());
+    return finish(t);
+  }
+
+  // The proof of leaf `index`, which kept's chunk holds: its siblings below level s from the
+  // kept chunk, those from level s up from the levels finish() computes.
+  inclusion_proof prove(std::uint64_t index) const {
+    check_leaf_index(index, leaf_count);
+    tree upper(leaf_count, options, output_levels::from_level(top_level()));
+    finish(upper);
+    inclusion_proof proof{options, leaf_count, index, {}};
+    const tree_layout layout(leaf_count);
+    const unsigned root_level = upper.root_depth();
+    const auto zeros = zero_subtree_roots(options.hash, root_level);
+    for (unsigned level = 0; level < root_level; ++level) {
+      const std::uint64_t size = level <= layout.depth() ? layout.level_size(level) : 1;
+      const std::uint64_t sibling = (index >> level) ^ 1;
+      if (sibling < size)
+        proof.siblings.push_back(level < top_level()
+                                     ? kept->node(level, sibling - (kept_first >> level))
+                                     : upper.node(level, sibling));
+      else if (options.pad == shape::zero) // the path's node is the lone last one of its level
+        proof.siblings.push_back(zeros[level]);
+    }
+    return proof;
+  }
+};
+
+} // namespace detail
+} // namespace merklize

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// Which kernel files and build options make each program. One place to add a node hash.
+#pragma once
+
+#include "../formats/pair_rules.hpp"
+#include "../plan/launch_plan.hpp"
+#include "program_spec.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace merklize {
+namespace detail {
+
+// The options every program is built with: OpenCL C 1.2, which every device here takes, and no
+// warnings: a compiler's warnings are for the kernels' authors, and PoCL prints clang's on the
+// user's terminal ("224 warnings generated.", the ABI notes of the 16-lane vectors on AVX2).
+constexpr const char *base_build_options = "-cl-std=CL1.2 -w";
+
+// The node hash function a hash file defines for merkle.cl, the file, and the build options the
+// function needs (keccak.cl's padding byte).
+struct node_kernel {
+  const char *file, *function, *name, *options;
+};
+
+inline node_kernel node_kernel_of(hash_kind hash) {
+  switch (hash) {
+  case hash_kind::blake3:
+    return {"blake3.cl", "blake3_node", "merkle-blake3", ""};
+  case hash_kind::blake3_parent:
+    return {"blake3.cl", "blake3_parent_node", "merkle-blake3-parent", ""};
+  case hash_kind::sha256:
+    return {"sha256.cl", "sha256_node", "merkle-sha256", ""};
+  case hash_kind::rfc6962:
+    return {"sha256.cl", "rfc6962_node", "merkle-rfc6962", ""};
+  case hash_kind::keccak256:
+    return {"keccak.cl", "keccak_node", "merkle-keccak256", " -DMERKLIZE_KECCAK_PAD=0x01"};
+  case hash_kind::sha3_256:
+    return {"keccak.cl", "keccak_node", "merkle-sha3-256", " -DMERKLIZE_KECCAK_PAD=0x06"};
+  }
+  throw error("no kernels for this hash");
+}
+
+// The program holding the Merkle kernels (merkle.cl) for one node hash and work-group size.
+// lanes > 1 adds the kernel that hashes that many nodes per work-item in vector lanes
+// (merkle_lanes.cl), which the BLAKE3 node hashes and sha256 (sha256_lanes.cl) have
+// (lanes_supported()).
+inline program_spec merkle_program(hash_kind hash, std::size_t work_group_size,
+                                   unsigned lanes = 1) {
+  const node_kernel node = node_kernel_of(hash);
+  program_spec spec{{node.file, "merkle.cl"},
+                    std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function +
+                        node.options + " -DMERKLIZE_WG=" + std::to_string(work_group_size),
+                    std::string(node.name) + "-wg" + std::to_string(work_group_size)};
+  if (lanes > 1) {
+    if (!lanes_supported(hash)) throw error(std::string(to_string(hash)) + " has no lanes kernel");
+    if (hash == hash_kind::sha256) {
+      spec.files.push_back("sha256_lanes.cl");
+      spec.options += " -DMERKLIZE_LANES_NODE=sha256";
+    }
+    spec.files.push_back("merkle_lanes.cl");
+    spec.options += " -DMERKLIZE_LANES=" + std::to_string(lanes) +
+                    " -DMERKLIZE_NODE_FLAGS=" + node.function + "_flags";
+    spec.name += "-lanes" + std::to_string(lanes);
+  }
+  return spec;
+}
+
+// The program holding merkle_level (merkle_level.cl), one level per launch, for one node hash,
+// work-group size and number of nodes per work-item (1, 2 or 4), with 32-bit node indices or,
+// with wide_index, 64-bit ones.
+inline program_spec merkle_level_program(hash_kind hash, std::size_t work_group_size,
+                                         unsigned nodes_per_item, bool wide_index) {
+  const node_kernel node = node_kernel_of(hash);
+  return {{node.file, "merkle_level.cl"},
+          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function + node.options +
+              " -DMERKLIZE_WG=" + std::to_string(work_group_size) +
+              " -DMERKLIZE_NODES_PER_ITEM=" + std::to_string(nodes_per_item) +
+              " -DMERKLIZE_INDEX=" + (wide_index ? "ulong" : "uint"),
+          std::string(node.name) + "-level-wg" + std::to_string(work_group_size) + "-n" +
+              std::to_string(nodes_per_item) + (wide_index ? "-wide" : "")};
+}
+
+// The program holding merkle_levels (merkle_levels.cl), `levels` levels per launch with each
+// work-item's subtree in registers, for one node hash and work-group size, with 32-bit node
+// indices or, with wide_index, 64-bit ones.
+inline program_spec merkle_levels_program(hash_kind hash, std::size_t work_group_size,
+                                          unsigned levels, bool wide_index) {
+  const node_kernel node = node_kernel_of(hash);
+  return {{node.file, "merkle_levels.cl"},
+          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function + node.options +
+              " -DMERKLIZE_WG=" + std::to_string(work_group_size) + " -DMERKLIZE_LEVELS=" +
+              std::to_string(levels) + " -DMERKLIZE_INDEX=" + (wide_index ? "ulong" : "uint"),
+          std::string(node.name) + "-levels-wg" + std::to_string(work_group_size) + "-h" +
+              std::to_string(levels) + (wide_index ? "-wide" : "")};
+}
+
+// The program holding the SHA-256 layer kernels (sha256_layer, sha256_layer_prefixed) of
+// layer.hpp.
+inline program_spec sha256_layer_program() {
+  return {{"sha256.cl"}, base_build_options, "sha256-layer"};
+}
+
+// The program hashing entries of any length with a prefix byte (sha256_entries, leaf_hash.hpp).
+inline program_spec sha256_entries_program() {
+  return {{"sha256.cl", "sha256_entries.cl"}, base_build_options, "sha256-entries"};
+}
+
+// The program hashing data blocks into leaves (block_leaves.cl, block_hasher.hpp): SHA-256 and
+// BLAKE3 of L-byte blocks, and BLAKE3 chunk chaining values.
+inline program_spec block_leaves_program() {
+  return {{"sha256.cl", "blake3.cl", "block_leaves.cl"}, base_build_options, "block-leaves"};
+}
+
+// keccak.cl alone: Keccak-256 and SHA3-256 leaves of L-byte blocks (keccak_block_leaves,
+// block_hasher.hpp) and the permutation-only kernel (keccak_permutations), the bound of the
+// Keccak trees (bench/keccak_bench.cpp). A program of its own, built on first use, so that
+// block_leaves_program's users (dm-verity, fs-verity, Bao) compile no Keccak.
+inline program_spec keccak_program() { return {{"keccak.cl"}, base_build_options, "keccak"}; }
+
+// The program laying Bao's outboard out on the device (bao_outboard.cl, block_tree.hpp).
+inline program_spec bao_outboard_program() {
+  return {{"blake3.cl", "bao_outboard.cl"}, base_build_options, "bao-outboard"};
+}
+
+// The program hashing whole inputs with BLAKE3 (blake3_chunks.cl, blake3_device), `lanes`
+// chunks per work-item.
+inline program_spec hash_program(unsigned lanes) {
+  return {{"blake3.cl", "blake3_chunks.cl"},
+          std::string(base_build_options) + " -DMERKLIZE_LANES=" + std::to_string(lanes),
+          "blake3-hash-lanes" + std::to_string(lanes)};
+}
+
+// The program holding the proof kernels (proof.cl, proof_device.hpp) for one node hash: the hash
+// file, then proof.cl, which hashes with its node function.
+inline program_spec proof_program(hash_kind hash) {
+  const node_kernel node = node_kernel_of(hash);
+  return {{node.file, "proof.cl"},
+          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function + node.options,
+          std::string("proof-") + to_string(hash)};
+}
+
+// The node function of a pair hash (formats/pair_rules.hpp) and the files that define it, in
+// their order.
+struct pair_node_kernel {
+  std::vector<std::string> files;
+  const char *function;
+};
+
+inline pair_node_kernel pair_node_kernel_of(pair_hash hash) {
+  switch (hash) {
+  case pair_hash::sha256d:
+    return {{"sha256.cl", "pair_nodes.cl"}, "sha256d_node"};
+  case pair_hash::sha256_trunc254:
+    return {{"sha256.cl", "pair_nodes.cl"}, "sha256_trunc254_node"};
+  case pair_hash::keccak256_sorted:
+    return {{"keccak.cl", "sorted_pairs.cl"}, "keccak256_sorted_node"};
+  }
+  throw error("no kernels for this pair hash");
+}
+
+// Whether this build has every kernel file of a pair hash: keccak256_sorted's keccak.cl comes
+// with the device Keccak-256 (issue 30); until then OpenZeppelin's pairs are hashed on the host.
+inline bool has_pair_kernels(pair_hash hash) {
+  const pair_node_kernel node = pair_node_kernel_of(hash);
+  return std::all_of(node.files.begin(), node.files.end(), has_embedded_kernel);
+}
+
+// The program holding the shapes of the pair rules (pair_levels.cl: pair_level, heap_level) over
+// one pair hash (pair_tree.hpp).
+inline program_spec pair_levels_program(pair_hash hash) {
+  pair_node_kernel node = pair_node_kernel_of(hash);
+  node.files.push_back("pair_levels.cl");
+  return {node.files, std::string(base_build_options) + " -DMERKLIZE_PAIR_NODE=" + node.function,
+          std::string("pair-levels-") + to_string(hash)};
+}
+
+// The program of Filecoin's Fr32 padding (fr32.cl, pair_tree.hpp).
+inline program_spec fr32_program() { return {{"fr32.cl"}, base_build_options, "fr32"}; }
+
+// Every program variant the library builds: `make aot` compiles each of these ahead of time
+// (tools/aot.cpp), so a new program_spec belongs in this list, with a unique name.
+inline std::vector<program_spec> all_program_specs() {
+  // What CPUs run (only PoCL takes ahead-of-time kernels): 256-wide work-groups without lanes,
+  // 16 with 4, 8 or 16 lanes; merkle_level and merkle_levels with 32-bit indices at each number
+  // of nodes or levels per work-item.
+  std::vector<program_spec> specs;
+  for (hash_kind hash : {hash_kind::blake3, hash_kind::blake3_parent, hash_kind::sha256,
+                         hash_kind::rfc6962, hash_kind::keccak256, hash_kind::sha3_256}) {
+    specs.push_back(merkle_program(hash, 256));
+    for (unsigned nodes_per_item : {1u, 2u, 4u})
+      specs.push_back(merkle_level_program(hash, 256, nodes_per_item, false));
+    for (unsigned levels : {2u, 3u})
+      specs.push_back(merkle_levels_program(hash, 256, levels, false));
+    specs.push_back(proof_program(hash));
+    if (lanes_supported(hash))
+      for (unsigned lanes : {4u, 8u, 16u})
+        specs.push_back(merkle_program(hash, 16, lanes));
+  }
+  for (unsigned lanes : {1u, 2u, 4u, 8u, 16u}) // every chunk_strategy of blake3_device
+    specs.push_back(hash_program(lanes));
+  specs.push_back(sha256_layer_program());
+  specs.push_back(sha256_entries_program());
+  specs.push_back(block_leaves_program());
+  specs.push_back(keccak_program());
+  specs.push_back(bao_outboard_program());
+  for (pair_hash hash :
+       {pair_hash::sha256d, pair_hash::sha256_trunc254, pair_hash::keccak256_sorted})
+    if (has_pair_kernels(hash)) specs.push_back(pair_levels_program(hash));
+  specs.push_back(fr32_program());
+  return specs;
+}
+
+} // namespace detail
+} // namespace merklize
