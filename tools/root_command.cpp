@@ -136,8 +136,13 @@ merklize::digest root_on_device(const root_arguments &args, const merklize::conf
   const double context_ms = times.done("context and queues (merkleizer)");
   if (const std::uint64_t ahead = in.get().read_ahead_bytes())
     times.note("input read ahead while the device started: " + size_text(ahead));
-  const auto root =
-      within_list_limit(args.preset, in.get().name(), [&] { return m.root(in.get()); });
+  merklize::digest root;
+  try {
+    root = within_list_limit(args.preset, in.get().name(), [&] { return m.root(in.get()); });
+  } catch (...) {
+    kept_until_exit.pop_back(); // joins its program warm-up: no cache file half-written at exit
+    throw;
+  }
   const merklize::build_times t = m.last_times();
   const merklize::program_builds builds = merklize::program_builds_so_far();
   char line[160];
