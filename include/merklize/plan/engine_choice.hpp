@@ -49,7 +49,7 @@ inline engine_estimate device_estimate(const device_facts &facts, const tuning &
   engine_estimate e;
   e.name = facts.name;
   e.start_ms = measured_start_ms ? *measured_start_ms : row.start_ms;
-  e.gbytes_per_s = is_sha256_node(hash) ? row.sha256_tree_gbps : row.blake3_tree_gbps;
+  e.gbytes_per_s = row.nodes_of(row_of(hash).tuning).tree_gbps;
   if (row.rates_per_compute_unit) e.gbytes_per_s *= facts.compute_units;
   return e;
 }
@@ -60,17 +60,19 @@ inline engine_estimate host_estimate(hash_kind hash, unsigned threads, bool sha_
   const host_engine_tuning &row = host_engine_row();
   engine_estimate e;
   e.is_host = true;
-  e.can_run = is_sha256_node(hash) || hash == hash_kind::blake3;
-  const bool sha_ni = sha_extensions && is_sha256_node(hash);
+  const node_hash_row &node = row_of(hash);
+  e.can_run = node.host_pairs != nullptr;
+  const bool sha_ni = sha_extensions && node.host_pairs_sha_ni;
+  const bool light = node.tuning == tuning_class::light;
   e.name = std::string("host (") +
-           (sha_ni                 ? "SHA extensions"
-            : is_sha256_node(hash) ? "portable SHA-256"
-                                   : "portable") +
+           (sha_ni  ? "SHA extensions"
+            : light ? "portable"
+                    : "portable SHA-256") +
            ", " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + ")";
   e.start_ms = row.start_ms;
-  e.gbytes_per_s = threads * (hash == hash_kind::blake3 ? row.blake3_gbps_per_thread
-                              : sha_ni                  ? row.sha_ni_gbps_per_thread
-                                                        : row.portable_gbps_per_thread);
+  e.gbytes_per_s = threads * (light    ? row.blake3_gbps_per_thread
+                              : sha_ni ? row.sha_ni_gbps_per_thread
+                                       : row.portable_gbps_per_thread);
   return e;
 }
 

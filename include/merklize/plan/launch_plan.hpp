@@ -14,11 +14,9 @@
 namespace merklize {
 namespace detail {
 
-// Only the BLAKE3 node hashes have a kernel that hashes several nodes per work-item in vector
-// lanes (kernels/merkle_lanes.cl).
-inline bool lanes_supported(hash_kind hash) {
-  return hash == hash_kind::blake3 || hash == hash_kind::blake3_parent;
-}
+// Whether the node hash has the kernel that hashes several nodes per work-item in vector lanes
+// (kernels/merkle_lanes.cl): its row in the table of hashes says.
+inline bool lanes_supported(hash_kind hash) { return row_of(hash).lanes; }
 
 // The kernels of tree builds.
 enum class kernel_kind {
@@ -45,10 +43,10 @@ struct launch_settings {
 };
 
 // The node hash's kernel for the one-level launches: the configuration's, or for automatic the
-// tuning row's.
+// tuning row's for the hash's tuning class.
 inline level_kernel_kind level_kernel_for(const config &cfg, const tuning &row) {
   if (cfg.level_kernel != level_kernel_kind::automatic) return cfg.level_kernel;
-  return takes_sha256_tuning(cfg.tree.hash) ? row.sha256_kernel : row.blake3_kernel;
+  return row.nodes_of(row_of(cfg.tree.hash).tuning).level_kernel;
 }
 
 // Levels a fused launch computes: a work-group of W (a power of two) reduces 2W nodes to one.
@@ -78,9 +76,8 @@ inline launch_settings resolve_launch_settings(const device_facts &device, const
   s.one_level = s.lanes == 1 && kind != level_kernel_kind::subtree;
   s.multi_level = s.one_level && kind == level_kernel_kind::levels && !s.fuse_everywhere;
   s.levels_per_item = cfg.levels_per_item ? cfg.levels_per_item : row.levels_per_item;
-  s.nodes_per_item = cfg.nodes_per_item                   ? cfg.nodes_per_item
-                     : takes_sha256_tuning(cfg.tree.hash) ? row.sha256_nodes_per_item
-                                                          : row.nodes_per_item;
+  s.nodes_per_item = cfg.nodes_per_item ? cfg.nodes_per_item
+                                        : row.nodes_of(row_of(cfg.tree.hash).tuning).nodes_per_item;
   // A kernel chosen by name serves every level; automatic keeps merkle_level to the levels where
   // several nodes per work-item pay (on smaller ones a second node only adds latency).
   s.one_level_waves = cfg.level_kernel == level_kernel_kind::automatic ? row.level_kernel_waves : 0;
