@@ -72,9 +72,9 @@ TEST_CASE("host engine: node hashes equal OpenSSL's, in place and at any count",
   const auto hash = rfc6962 ? hash_kind::rfc6962 : hash_kind::sha256;
   INFO("hash " << merklize::to_string(hash) << ", SHA extensions "
                << merklize::detail::sha_extensions_used());
-  for (const auto fn :
-       {merklize::detail::pair_hasher(hash), rfc6962 ? merklize::detail::portable_rfc6962_pairs
-                                                     : merklize::detail::portable_sha256_pairs}) {
+  for (const auto fn : {merklize::detail::pair_hasher(merklize::row_of(hash)),
+                        rfc6962 ? merklize::detail::portable_rfc6962_pairs
+                                : merklize::detail::portable_sha256_pairs}) {
     for (std::uint64_t pairs : {0, 1, 2, 3, 4, 5, 17}) {
       const auto in = random_bytes(64 * pairs, static_cast<unsigned>(pairs));
       std::vector<std::uint8_t> out(32 * pairs + 32, 0xA5); // poisoned, one node past the end

@@ -62,13 +62,17 @@ const char *merklize_version(void) { return merklize::version(); }
 
 uint32_t merklize_abi_version(void) { return MERKLIZE_ABI_VERSION; }
 
-// The lists parse_hash_kind, parse_shape and parse_leaf_hash accept (node_rule.hpp,
-// block_leaves.hpp); the test c_api_names checks each name here against the parser.
+// The lists parse_hash_kind, parse_shape and parse_leaf_hash accept: the table of hashes'
+// names (core/hashes.hpp); the test c_api_names checks each name here against the parser.
 const char *merklize_hash_names(void) {
-  return "blake3,blake3-parent,sha256,rfc6962,keccak256,sha3-256";
+  static const std::string names = merklize::hash_names(",");
+  return names.c_str();
 }
 const char *merklize_shape_names(void) { return "promote,zero"; }
-const char *merklize_leaf_hash_names(void) { return "sha256,blake3,keccak256,sha3-256"; }
+const char *merklize_leaf_hash_names(void) {
+  static const std::string names = merklize::leaf_hash_names(",");
+  return names.c_str();
+}
 
 const uint8_t *merklize_bytes_data(const merklize_bytes *bytes) {
   return bytes ? bytes->data.data() : nullptr;

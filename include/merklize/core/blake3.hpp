@@ -139,6 +139,16 @@ inline digest compress_pair(const digest &left, const digest &right, std::uint32
       words8{iv[0], iv[1], iv[2], iv[3], iv[4], iv[5], iv[6], iv[7]}, block, 0, block_len, flags)));
 }
 
+// merklize's two BLAKE3 node hashes of a pair. pair_node (the "blake3" hash): BLAKE3 of the 64
+// bytes, one chunk of one block, so the same at the root. parent_node ("blake3-parent"): BLAKE3's
+// own parent compression, the ROOT flag on the root only.
+inline digest pair_node(const digest &left, const digest &right) {
+  return compress_pair(left, right, chunk_start | chunk_end | root);
+}
+inline digest parent_node(const digest &left, const digest &right, bool is_root) {
+  return compress_pair(left, right, parent | (is_root ? root : 0u));
+}
+
 // Incremental BLAKE3 of any length, with extendable output.
 class hasher {
 public:

@@ -27,47 +27,6 @@
 
 namespace merklize {
 
-enum class leaf_hash { sha256, blake3, keccak256, sha3_256 };
-
-inline const char *to_string(leaf_hash h) {
-  switch (h) {
-  case leaf_hash::sha256:
-    return "sha256";
-  case leaf_hash::blake3:
-    return "blake3";
-  case leaf_hash::keccak256:
-    return "keccak256";
-  case leaf_hash::sha3_256:
-    return "sha3-256";
-  }
-  return "unknown";
-}
-
-inline leaf_hash parse_leaf_hash(const std::string &name) {
-  if (name == "sha256") return leaf_hash::sha256;
-  if (name == "blake3") return leaf_hash::blake3;
-  if (name == "keccak256") return leaf_hash::keccak256;
-  if (name == "sha3-256") return leaf_hash::sha3_256;
-  throw error("unknown leaf hash " + detail::quoted(name) +
-              " (known: sha256, blake3, keccak256, sha3-256)");
-}
-
-// The leaf hash of the same name as a tree's node hash, where a tree hashes its data blocks (and
-// a k-ary tree its groups of children) with the hash of its nodes: SHA-256 for sha256, Keccak-256
-// and SHA3-256 for themselves, BLAKE3 for every other.
-inline leaf_hash leaf_hash_of(hash_kind hash) {
-  switch (hash) {
-  case hash_kind::sha256:
-    return leaf_hash::sha256;
-  case hash_kind::keccak256:
-    return leaf_hash::keccak256;
-  case hash_kind::sha3_256:
-    return leaf_hash::sha3_256;
-  default:
-    return leaf_hash::blake3;
-  }
-}
-
 // Whether a leaf hash is a Keccak sponge, and its padding byte (keccak.hpp).
 inline bool is_keccak(leaf_hash h) { return h == leaf_hash::keccak256 || h == leaf_hash::sha3_256; }
 inline std::uint8_t keccak_pad_of(leaf_hash h) {

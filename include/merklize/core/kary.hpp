@@ -33,28 +33,29 @@ struct kary_options {
   shape pad = shape::promote;
 };
 
+// The node hashes a k-ary tree takes, "sha256, blake3, keccak256 or sha3-256".
+inline std::string kary_hash_names() {
+  std::vector<std::string> names;
+  for (const node_hash_row &row : node_hash_table)
+    if (!row.not_kary) names.push_back(row.name);
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return text;
+}
+
 inline void check_kary(const kary_options &options) {
   const unsigned k = options.arity;
   if (k < 2 || k > 128 || (k & (k - 1)) != 0)
     throw error("arity " + std::to_string(k) + ": a k-ary tree takes a power of two from 2 to 128");
-  if (options.hash == hash_kind::blake3_parent)
-    throw error("blake3-parent compresses two children only: a k-ary tree takes sha256, blake3, "
-                "keccak256 or sha3-256");
-  // kary_node and the device hash any other hash as BLAKE3: an rfc6962 k-ary tree would be a
-  // blake3 one under another name.
-  if (options.hash == hash_kind::rfc6962)
-    throw error("rfc6962 is RFC 6962's binary tree: a k-ary tree takes sha256, blake3, keccak256 "
-                "or sha3-256");
+  const node_hash_row &row = row_of(options.hash);
+  if (row.not_kary)
+    throw error(std::string(row.not_kary) + ": a k-ary tree takes " + kary_hash_names());
 }
 
 // The node over `count` children at `children` (1 < count <= k).
 inline digest kary_node(const kary_options &options, const digest *children, std::size_t count) {
-  if (options.hash == hash_kind::sha256) return sha256::hash(children, count * node_bytes);
-  if (is_keccak_node(options.hash))
-    return keccak::hasher(keccak_pad_of(options.hash))
-        .update(children, count * node_bytes)
-        .finalize();
-  return blake3::hash(children, count * node_bytes);
+  return row_of(row_of(options.hash).leaf).hash(children, count * node_bytes);
 }
 
 // zeros[h]: the root of an all-zero subtree of height h (zeros[0] is the zero leaf).

@@ -144,4 +144,17 @@ inline digest hash_pair(const digest &left, const digest &right) {
 }
 
 } // namespace sha256
+
+// RFC 6962 2.1's prefixes: a leaf hash is SHA-256(0x00 || entry), a node SHA-256(0x01 || l || r).
+constexpr std::uint8_t rfc6962_leaf_prefix = 0x00, rfc6962_node_prefix = 0x01;
+
+// SHA-256(prefix || left || right): a 65-byte message.
+inline digest sha256_prefixed_pair(std::uint8_t prefix, const digest &left, const digest &right) {
+  return sha256::hasher()
+      .update(&prefix, 1)
+      .update(left.data(), left.size())
+      .update(right.data(), right.size())
+      .finalize();
+}
+
 } // namespace merklize

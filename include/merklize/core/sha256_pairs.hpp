@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Many node hashes at once on the host: out[i] = node(in[2i], in[2i+1]) for the sha256 node
-// (SHA-256 of the 64-byte pair) and the rfc6962 node (SHA-256 of 0x01 || pair), and for the blake3
-// node (in vector lanes: host_blake3_simd.hpp). On x86-64
-// CPUs with the SHA extensions (sha_ni, found at run time with CPUID) the rounds run on them, two
+// Many node hashes at once on the host, the host engine's (host_tree.hpp; each hash's row in
+// hashes.hpp names its pair hashers; blake3's are host_blake3_simd.hpp's lanes):
+// out[i] = node(in[2i], in[2i+1]) for the sha256 node (SHA-256 of the 64-byte pair) and the
+// rfc6962 node (SHA-256 of 0x01 || pair). On x86-64 CPUs with the SHA extensions (sha_ni, found at run time with CPUID) the rounds run on them, two
 // messages interleaved because each SHA256RNDS2 waits for the one before; the 64-byte pair's
 // second block is always the same padding, so its words plus round constants are computed once.
 // Elsewhere the portable sha256.hpp runs. Written from FIPS 180-4 and Intel's SHA extensions
@@ -10,8 +10,6 @@
 // tests/test_host_tree.cpp. No OpenCL.
 #pragma once
 
-#include "host_blake3_simd.hpp"
-#include "node_rule.hpp"
 #include "sha256.hpp"
 
 #include <cstdint>
@@ -46,18 +44,6 @@ inline void portable_rfc6962_pairs(const std::uint8_t *in, std::uint8_t *out, st
     std::memcpy(l.data(), in + 64 * i, 32);
     std::memcpy(r.data(), in + 64 * i + 32, 32);
     const digest d = sha256_prefixed_pair(rfc6962_node_prefix, l, r);
-    std::memcpy(out + 32 * i, d.data(), 32);
-  }
-}
-
-// blake3 nodes (BLAKE3 of the 64-byte pair, whose flags are the same at the root): the portable
-// compression, one node at a time (pair_hasher runs host_blake3_simd.hpp's lanes instead).
-inline void portable_blake3_pairs(const std::uint8_t *in, std::uint8_t *out, std::uint64_t pairs) {
-  for (std::uint64_t i = 0; i < pairs; ++i) {
-    digest l, r;
-    std::memcpy(l.data(), in + 64 * i, 32);
-    std::memcpy(r.data(), in + 64 * i + 32, 32);
-    const digest d = node_hash(hash_kind::blake3, l, r, false);
     std::memcpy(out + 32 * i, d.data(), 32);
   }
 }
@@ -223,9 +209,13 @@ MERKLIZE_SHA_TARGET inline void sha_ni_rfc6962_pairs(const std::uint8_t *in, std
 
 #undef MERKLIZE_SHA_TARGET
 
+#else
+// No SHA extensions to build for: the table of hashes names these, and nothing runs them.
+constexpr pair_hash_fn sha_ni_sha256_pairs = nullptr, sha_ni_rfc6962_pairs = nullptr;
 #endif // MERKLIZE_SHA_NI
 
-// Whether pair_hasher runs on the SHA extensions on this CPU.
+// Whether this CPU has the SHA extensions (and this build their code): the host engine then runs
+// a hash's sha_ni pair hasher (hashes.hpp) where it has one.
 inline bool sha_extensions_used() {
 #ifdef MERKLIZE_SHA_NI
   static const bool has = cpu_has_sha_ni();
@@ -233,17 +223,6 @@ inline bool sha_extensions_used() {
 #else
   return false;
 #endif
-}
-
-// The fastest node hasher of `hash` (sha256, rfc6962 or blake3) on this CPU: blake3's in vector
-// lanes (host_blake3_simd.hpp).
-inline pair_hash_fn pair_hasher(hash_kind hash) {
-  if (hash == hash_kind::blake3) return blake3_node_pairs;
-#ifdef MERKLIZE_SHA_NI
-  if (sha_extensions_used())
-    return hash == hash_kind::rfc6962 ? sha_ni_rfc6962_pairs : sha_ni_sha256_pairs;
-#endif
-  return hash == hash_kind::rfc6962 ? portable_rfc6962_pairs : portable_sha256_pairs;
 }
 
 } // namespace detail

@@ -13,7 +13,7 @@
 // most `threads` blocks are held whatever the input's size, and reading overlaps hashing.
 #pragma once
 
-#include "../core/sha256_pairs.hpp"
+#include "../core/hashes.hpp"
 #include "../core/tree.hpp"
 #include "../io/input.hpp"
 
@@ -27,16 +27,21 @@
 
 namespace merklize {
 
-// Whether the host engine builds trees with these options: SHA-256 node hashes, and blake3's. Not
-// blake3-parent, whose root alone is flagged.
+// Whether the host engine builds trees with these options: node hashes whose row (hashes.hpp)
+// has pair hashers (sha256, rfc6962, blake3). Not blake3-parent, whose root alone is flagged.
 inline bool host_engine_supports(const tree_options &options) {
-  return is_sha256_node(options.hash) || options.hash == hash_kind::blake3;
+  return row_of(options.hash).host_pairs != nullptr;
 }
 
 // Threads the host engine runs by default: the hardware's.
 inline unsigned host_engine_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 namespace detail {
+
+// The fastest of a hash's pair hashers on this CPU.
+inline pair_hash_fn pair_hasher(const node_hash_row &row) {
+  return row.host_pairs_sha_ni && sha_extensions_used() ? row.host_pairs_sha_ni : row.host_pairs;
+}
 
 constexpr unsigned host_block_log2 = 15; // 2^15 leaves: 1 MiB, a block in a core's L2
 
@@ -97,7 +102,7 @@ struct block_tops {
 // the lone-node rule of the whole tree's depth.
 inline block_tops host_block_tops(const block_source &source, const tree_options &options,
                                   unsigned threads, const std::string &name) {
-  const pair_hash_fn hash_pairs = pair_hasher(options.hash);
+  const pair_hash_fn hash_pairs = pair_hasher(row_of(options.hash));
   const std::uint64_t block_bytes = node_bytes << host_block_log2;
   const auto zeros = zero_subtree_roots(options.hash, host_block_log2);
   block_tops result;
@@ -150,8 +155,8 @@ inline digest host_finish(const block_tops &blocks, const tree_options &options,
   for (std::size_t i = 0; i < blocks.tops.size(); ++i)
     std::memcpy(nodes.data() + node_bytes * i, blocks.tops[i].data(), node_bytes);
   const unsigned from = std::min(depth, host_block_log2);
-  host_levels(pair_hasher(options.hash), options, nodes.data(), blocks.tops.size(), zeros, from,
-              depth);
+  host_levels(pair_hasher(row_of(options.hash)), options, nodes.data(), blocks.tops.size(), zeros,
+              from, depth);
   digest top;
   std::memcpy(top.data(), nodes.data(), node_bytes);
   return extend_root(options.hash, top, depth, root_level);

@@ -6,7 +6,7 @@
 // machine; tests/test_engine_choice.cpp checks the choice without a device.
 #pragma once
 
-#include "../core/node_rule.hpp"
+#include "../core/hashes.hpp"
 #include "tuning.hpp"
 
 #include <algorithm>
@@ -49,11 +49,12 @@ inline engine_estimate device_estimate(const device_facts &facts, const tuning &
   engine_estimate e;
   e.name = facts.name;
   e.start_ms = measured_start_ms ? *measured_start_ms : row.start_ms;
-  e.gbytes_per_s = is_sha256_node(hash) ? row.sha256_tree_gbps : row.blake3_tree_gbps;
+  const node_tuning &nodes = row.nodes_of(row_of(hash).tuning);
+  e.gbytes_per_s = nodes.tree_gbps;
   if (row.rates_per_compute_unit) e.gbytes_per_s *= facts.compute_units;
-  if (facts.is_cpu() && is_sha256_node(hash)) // the row's rate is 16 lanes' (sha256_lanes.cl)
+  if (nodes.rate_lanes) // the rate is that many lanes': scaled by the lanes this tree gets
     e.gbytes_per_s *=
-        (hash == hash_kind::sha256 ? resolved_lanes(row.sha256_lanes, facts) : 1) / 16.0;
+        (row_of(hash).lanes_node ? resolved_lanes(nodes.lanes, facts) : 1) / double(nodes.rate_lanes);
   return e;
 }
 
@@ -65,24 +66,25 @@ inline engine_estimate host_estimate(hash_kind hash, unsigned threads, bool sha_
   const host_engine_tuning &row = host_engine_row();
   engine_estimate e;
   e.is_host = true;
-  e.can_run = is_sha256_node(hash) || hash == hash_kind::blake3;
-  const bool sha_ni = sha_extensions && is_sha256_node(hash);
-  const char *blake3_code = blake3_lanes >= 16  ? "AVX-512"
-                            : blake3_lanes >= 8 ? "AVX2"
-                                                : "portable";
+  const node_hash_row &node = row_of(hash);
+  e.can_run = node.host_pairs != nullptr;
+  const bool sha_ni = sha_extensions && node.host_pairs_sha_ni;
+  const bool light = node.tuning == tuning_class::light; // BLAKE3's, in vector lanes
+  const char *light_code = blake3_lanes >= 16  ? "AVX-512"
+                           : blake3_lanes >= 8 ? "AVX2"
+                                               : "portable";
   e.name = std::string("host (") +
-           (sha_ni                      ? "SHA extensions"
-            : is_sha256_node(hash)      ? "portable SHA-256"
-            : hash == hash_kind::blake3 ? blake3_code
-                                        : "portable") +
+           (sha_ni  ? "SHA extensions"
+            : light ? light_code
+                    : "portable SHA-256") +
            ", " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + ")";
   e.start_ms = row.start_ms;
-  const double blake3_rate = blake3_lanes >= 16  ? row.blake3_avx512_gbps_per_thread
-                             : blake3_lanes >= 8 ? row.blake3_avx2_gbps_per_thread
-                                                 : row.blake3_gbps_per_thread;
-  e.gbytes_per_s = threads * (hash == hash_kind::blake3 ? blake3_rate
-                              : sha_ni                  ? row.sha_ni_gbps_per_thread
-                                                        : row.portable_gbps_per_thread);
+  const double light_rate = blake3_lanes >= 16  ? row.blake3_avx512_gbps_per_thread
+                            : blake3_lanes >= 8 ? row.blake3_avx2_gbps_per_thread
+                                                : row.blake3_gbps_per_thread;
+  e.gbytes_per_s = threads * (light    ? light_rate
+                              : sha_ni ? row.sha_ni_gbps_per_thread
+                                       : row.portable_gbps_per_thread);
   return e;
 }
 
@@ -138,8 +140,8 @@ inline bool host_finishes_first(const engine_estimate &host, std::optional<std::
 // whole start (discovery included) and its rates.
 struct recorded_device {
   double start_ms = 0;
-  double blake3_gbps = 0; // leaf bytes a second, blake3 trees
-  double sha256_gbps = 0; // the same, sha256 and rfc6962 trees
+  double blake3_gbps = 0; // leaf bytes a second, blake3 trees: the light tuning class's rate
+  double sha256_gbps = 0; // the same, sha256 trees: the standard class's (hashes.hpp)
 };
 
 // Whether the host engine finishes `bytes` before every device this machine recorded would, its
@@ -153,7 +155,8 @@ inline bool host_beats_recorded(const engine_estimate &host, std::optional<std::
   for (const recorded_device &r : recorded) {
     engine_estimate device;
     device.start_ms = r.start_ms;
-    device.gbytes_per_s = is_sha256_node(hash) ? r.sha256_gbps : r.blake3_gbps;
+    device.gbytes_per_s =
+        row_of(hash).tuning == tuning_class::light ? r.blake3_gbps : r.sha256_gbps;
     if (device.finish_ms(size) < host.finish_ms(size)) return false;
   }
   return true;

@@ -14,11 +14,9 @@
 namespace merklize {
 namespace detail {
 
-// The node hashes with a kernel that hashes several nodes per work-item in vector lanes
-// (kernels/merkle_lanes.cl): BLAKE3's, and sha256 (kernels/sha256_lanes.cl).
-inline bool lanes_supported(hash_kind hash) {
-  return hash == hash_kind::blake3 || hash == hash_kind::blake3_parent || hash == hash_kind::sha256;
-}
+// Whether the node hash has the kernel that hashes several nodes per work-item in vector lanes
+// (kernels/merkle_lanes.cl): its row in the table of hashes says.
+inline bool lanes_supported(hash_kind hash) { return row_of(hash).lanes_node != nullptr; }
 
 // The kernels of tree builds.
 enum class kernel_kind {
@@ -45,10 +43,10 @@ struct launch_settings {
 };
 
 // The node hash's kernel for the one-level launches: the configuration's, or for automatic the
-// tuning row's.
+// tuning row's for the hash's tuning class.
 inline level_kernel_kind level_kernel_for(const config &cfg, const tuning &row) {
   if (cfg.level_kernel != level_kernel_kind::automatic) return cfg.level_kernel;
-  return takes_sha256_tuning(cfg.tree.hash) ? row.sha256_kernel : row.blake3_kernel;
+  return row.nodes_of(row_of(cfg.tree.hash).tuning).level_kernel;
 }
 
 // Levels a fused launch computes: a work-group of W (a power of two) reduces 2W nodes to one.
@@ -66,8 +64,7 @@ inline launch_settings resolve_launch_settings(const device_facts &device, const
   s.lanes = !lanes_supported(cfg.tree.hash) ? 1
             : cfg.lanes
                 ? cfg.lanes
-                : resolved_lanes(takes_sha256_tuning(cfg.tree.hash) ? row.sha256_lanes : row.lanes,
-                                 device);
+                : resolved_lanes(row.nodes_of(row_of(cfg.tree.hash).tuning).lanes, device);
   s.local_size = cfg.work_group_size
                      ? cfg.work_group_size
                      : std::min(s.lanes > 1 ? row.lanes_work_group_size : row.work_group_size,
@@ -80,9 +77,8 @@ inline launch_settings resolve_launch_settings(const device_facts &device, const
   s.one_level = s.lanes == 1 && kind != level_kernel_kind::subtree;
   s.multi_level = s.one_level && kind == level_kernel_kind::levels && !s.fuse_everywhere;
   s.levels_per_item = cfg.levels_per_item ? cfg.levels_per_item : row.levels_per_item;
-  s.nodes_per_item = cfg.nodes_per_item                   ? cfg.nodes_per_item
-                     : takes_sha256_tuning(cfg.tree.hash) ? row.sha256_nodes_per_item
-                                                          : row.nodes_per_item;
+  s.nodes_per_item = cfg.nodes_per_item ? cfg.nodes_per_item
+                                        : row.nodes_of(row_of(cfg.tree.hash).tuning).nodes_per_item;
   // A kernel chosen by name serves every level; automatic keeps merkle_level to the levels where
   // several nodes per work-item pay (on smaller ones a second node only adds latency).
   s.one_level_waves = cfg.level_kernel == level_kernel_kind::automatic ? row.level_kernel_waves : 0;

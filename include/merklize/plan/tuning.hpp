@@ -5,6 +5,7 @@
 // row here, measured with the bench named in `measured_by`. Plain data, no OpenCL.
 #pragma once
 
+#include "../core/hashes.hpp"
 #include "build_config.hpp"
 
 #include <algorithm>
@@ -32,6 +33,19 @@ struct device_facts {
   bool is_cpu() const { return type == device_type::cpu; }
 };
 
+// How a device runs the tree kernels of one tuning class of node hash.
+struct node_tuning {
+  level_kernel_kind level_kernel; // what level_kernel automatic runs on one-level launches
+  unsigned nodes_per_item;        // merkle_level
+  double tree_gbps; // --device auto: leaf bytes per second of a tree's root from a file
+  // Nodes per work-item in vector lanes, for the node hashes with a lanes kernel (hashes.hpp);
+  // 0: the device's preferred int vector width, at least 4.
+  unsigned lanes;
+  // The lanes tree_gbps was measured with, where the rate scales with them (0: it does not): a
+  // device running fewer, or a hash without the lanes kernel, gets that share of it.
+  unsigned rate_lanes;
+};
+
 // One row of the table: the devices it is for and what they get.
 struct tuning {
   // A device matches when its type is `type` (unset: any) and `vendor` and `name` (lowercase;
@@ -43,20 +57,15 @@ struct tuning {
 
   // Tree kernels.
   std::size_t work_group_size;       // one node per work-item
-  unsigned lanes;                    // nodes per work-item in vector lanes, BLAKE3 nodes only;
-                                     // 0: the preferred int vector width, at least 4
-  unsigned sha256_lanes;             // the same for sha256 nodes (kernels/sha256_lanes.cl)
   std::size_t lanes_work_group_size; // with lanes > 1
-  level_kernel_kind blake3_kernel;   // what level_kernel automatic runs, per node hash: BLAKE3's,
-  level_kernel_kind sha256_kernel;   // and SHA-256's, which every other hash takes too (Keccak:
-                                     // one heavy permutation a node; takes_sha256_tuning)
-  unsigned level_kernel_waves;    // automatic runs merkle_level on levels with at least this many
-                                  // waves of work-groups on every compute unit
-  unsigned fuse_waves;            // fused launches on levels of at most this many waves
-  unsigned nodes_per_item;        // merkle_level
-  unsigned sha256_nodes_per_item; // merkle_level with SHA-256 nodes (sha256, rfc6962), and
-                                  // every other hash but BLAKE3's (keccak256, sha3-256)
-  unsigned levels_per_item;       // merkle_levels
+  unsigned level_kernel_waves; // automatic runs merkle_level on levels with at least this many
+                               // waves of work-groups on every compute unit
+  unsigned fuse_waves;         // fused launches on levels of at most this many waves
+  unsigned levels_per_item;    // merkle_levels
+  // Per tuning class of node hash (hashes.hpp): `nodes` is every class's, and what a new hash
+  // gets, but the light class's (BLAKE3's) where `light_nodes` is set.
+  node_tuning nodes;
+  std::optional<node_tuning> light_nodes;
   // Streaming host builds.
   unsigned chunk_log2;       // chunks of 2^chunk_log2 leaves
   unsigned chunks_in_flight; // chunks on the device at once
@@ -82,13 +91,16 @@ struct tuning {
   // MERKLIZE_KERNEL_OPTIONS replaces them (benches compare variants with it).
   const char *kernel_options;
   // What --device auto weighs (engine_choice.hpp): milliseconds a process pays before the device's
-  // first leaf (driver, context, programs from the cache), and leaf bytes per second of a tree's
-  // root from a file, per node hash; per compute unit where rates_per_compute_unit.
-  // On CPU devices the SHA-256 rate is that of 16 lanes (AVX-512), scaled by the lanes the row
-  // and device give (sha256_lanes), as the lanes kernel's work is.
+  // first leaf (driver, context, programs from the cache); the rates are node_tuning's, per
+  // compute unit where rates_per_compute_unit.
   double start_ms;
-  double blake3_tree_gbps, sha256_tree_gbps;
   bool rates_per_compute_unit;
+
+  // The tree kernels' tuning of a class of node hash: its own where the row has it, else the
+  // default.
+  const node_tuning &nodes_of(tuning_class c) const {
+    return c == tuning_class::light && light_nodes ? *light_nodes : nodes;
+  }
 };
 
 // The host engine's numbers (host_tree.hpp), for the same choice: SHA-256 trees on the CPU's own
@@ -143,16 +155,13 @@ inline const std::vector<tuning> &tuning_table() {
         "as multiply-adds slower; Keccak nodes (keccak256, sha3-256) take SHA-256's kernel and "
         "nodes per work-item and 24 unrolled rounds, none of it measured yet (bench/keccak_run.sh)";
     nvidia.work_group_size = 128;
-    nvidia.lanes = 1;
-    nvidia.sha256_lanes = 1;
     nvidia.lanes_work_group_size = 16;
-    nvidia.blake3_kernel = level_kernel_kind::levels;
-    nvidia.sha256_kernel = level_kernel_kind::level;
     nvidia.level_kernel_waves = 16;
     nvidia.fuse_waves = 2;
-    nvidia.nodes_per_item = 2;
-    nvidia.sha256_nodes_per_item = 1;
     nvidia.levels_per_item = 2;
+    // issue 29 on the H200: root of 2 leaves 351 ms, of 1 GiB 566 ms (files in /dev/shm).
+    nvidia.nodes = {level_kernel_kind::level, 1, 4.7, 1, 0};
+    nvidia.light_nodes = node_tuning{level_kernel_kind::levels, 2, 4.7, 1, 0};
     nvidia.chunk_log2 = 21;
     nvidia.chunks_in_flight = 3;
     nvidia.min_read_log2 = 15;
@@ -165,10 +174,7 @@ inline const std::vector<tuning> &tuning_table() {
     // Keccak's rounds written out: what the other kernels do, not yet measured against a loop
     // (bench/keccak_run.sh times both).
     nvidia.kernel_options = "-DMERKLIZE_B3_FMA_ADDS -DMERKLIZE_KECCAK_UNROLL=24";
-    // issue 29 on the H200: root of 2 leaves 351 ms, of 1 GiB 566 ms (files in /dev/shm).
     nvidia.start_ms = 350;
-    nvidia.blake3_tree_gbps = 4.7;
-    nvidia.sha256_tree_gbps = 4.7;
     nvidia.rates_per_compute_unit = false;
 
     tuning cpu = nvidia;
@@ -189,17 +195,14 @@ inline const std::vector<tuning> &tuning_table() {
         "--device cpu of 2^24 leaves 1.22 s against the host engine's SHA extensions' 1.61 s "
         "(1.33x), so the rate is the host row's sha_ni rate times 1.33";
     cpu.work_group_size = 256;
-    cpu.lanes = 0;
-    cpu.sha256_lanes = 0;
-    cpu.nodes_per_item = 1;
-    cpu.sha256_kernel = level_kernel_kind::subtree; // not measured on CPUs with merkle_level
+    // merkle_level not measured on CPUs with SHA-256 nodes; their rate is 16 lanes' (AVX-512).
+    cpu.nodes = {level_kernel_kind::subtree, 1, 0.4, 0, 16};
+    cpu.light_nodes = node_tuning{level_kernel_kind::levels, 1, 0.55, 0, 0};
     cpu.chunk_log2 = 22;
     cpu.input_chunk_log2 = 20;
     cpu.hash_chunks_per_item = 0;
     cpu.kernel_options = ""; // a CPU's multiplies share its ports with its adds
     cpu.start_ms = 100;
-    cpu.blake3_tree_gbps = 0.55;
-    cpu.sha256_tree_gbps = 0.4;
     cpu.rates_per_compute_unit = true;
 
     tuning other = nvidia;

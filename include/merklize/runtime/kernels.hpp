@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Which kernel files and build options make each program. One place to add a node hash.
+// Which kernel files and build options make each program; a node hash's come from its row in
+// the table of hashes (core/hashes.hpp).
 #pragma once
 
 #include "../formats/pair_rules.hpp"
@@ -18,50 +19,29 @@ namespace detail {
 // user's terminal ("224 warnings generated.", the ABI notes of the 16-lane vectors on AVX2).
 constexpr const char *base_build_options = "-cl-std=CL1.2 -w";
 
-// The node hash function a hash file defines for merkle.cl, the file, and the build options the
-// function needs (keccak.cl's padding byte).
-struct node_kernel {
-  const char *file, *function, *name, *options;
-};
-
-inline node_kernel node_kernel_of(hash_kind hash) {
-  switch (hash) {
-  case hash_kind::blake3:
-    return {"blake3.cl", "blake3_node", "merkle-blake3", ""};
-  case hash_kind::blake3_parent:
-    return {"blake3.cl", "blake3_parent_node", "merkle-blake3-parent", ""};
-  case hash_kind::sha256:
-    return {"sha256.cl", "sha256_node", "merkle-sha256", ""};
-  case hash_kind::rfc6962:
-    return {"sha256.cl", "rfc6962_node", "merkle-rfc6962", ""};
-  case hash_kind::keccak256:
-    return {"keccak.cl", "keccak_node", "merkle-keccak256", " -DMERKLIZE_KECCAK_PAD=0x01"};
-  case hash_kind::sha3_256:
-    return {"keccak.cl", "keccak_node", "merkle-sha3-256", " -DMERKLIZE_KECCAK_PAD=0x06"};
-  }
-  throw error("no kernels for this hash");
+// The build options that make a tree kernel call a node hash's function (its row in hashes.hpp:
+// -DMERKLIZE_NODE and the options the function needs).
+inline std::string node_options(const node_hash_row &node) {
+  return std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.kernel_function +
+         node.kernel_options;
 }
 
 // The program holding the Merkle kernels (merkle.cl) for one node hash and work-group size.
 // lanes > 1 adds the kernel that hashes that many nodes per work-item in vector lanes
-// (merkle_lanes.cl), which the BLAKE3 node hashes and sha256 (sha256_lanes.cl) have
-// (lanes_supported()).
+// (merkle_lanes.cl), which only the node hashes whose row names a lanes node have.
 inline program_spec merkle_program(hash_kind hash, std::size_t work_group_size,
                                    unsigned lanes = 1) {
-  const node_kernel node = node_kernel_of(hash);
-  program_spec spec{{node.file, "merkle.cl"},
-                    std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function +
-                        node.options + " -DMERKLIZE_WG=" + std::to_string(work_group_size),
-                    std::string(node.name) + "-wg" + std::to_string(work_group_size)};
+  const node_hash_row &node = row_of(hash);
+  program_spec spec{{node.kernel_file, "merkle.cl"},
+                    node_options(node) + " -DMERKLIZE_WG=" + std::to_string(work_group_size),
+                    std::string(node.program_name) + "-wg" + std::to_string(work_group_size)};
   if (lanes > 1) {
-    if (!lanes_supported(hash)) throw error(std::string(to_string(hash)) + " has no lanes kernel");
-    if (hash == hash_kind::sha256) {
-      spec.files.push_back("sha256_lanes.cl");
-      spec.options += " -DMERKLIZE_LANES_NODE=sha256";
-    }
+    if (!node.lanes_node) throw error(std::string(node.name) + " has no lanes kernel");
+    if (node.lanes_file) spec.files.push_back(node.lanes_file);
+    spec.options += std::string(" -DMERKLIZE_LANES_NODE=") + node.lanes_node;
     spec.files.push_back("merkle_lanes.cl");
     spec.options += " -DMERKLIZE_LANES=" + std::to_string(lanes) +
-                    " -DMERKLIZE_NODE_FLAGS=" + node.function + "_flags";
+                    " -DMERKLIZE_NODE_FLAGS=" + node.kernel_function + "_flags";
     spec.name += "-lanes" + std::to_string(lanes);
   }
   return spec;
@@ -72,13 +52,12 @@ inline program_spec merkle_program(hash_kind hash, std::size_t work_group_size,
 // with wide_index, 64-bit ones.
 inline program_spec merkle_level_program(hash_kind hash, std::size_t work_group_size,
                                          unsigned nodes_per_item, bool wide_index) {
-  const node_kernel node = node_kernel_of(hash);
-  return {{node.file, "merkle_level.cl"},
-          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function + node.options +
-              " -DMERKLIZE_WG=" + std::to_string(work_group_size) +
+  const node_hash_row &node = row_of(hash);
+  return {{node.kernel_file, "merkle_level.cl"},
+          node_options(node) + " -DMERKLIZE_WG=" + std::to_string(work_group_size) +
               " -DMERKLIZE_NODES_PER_ITEM=" + std::to_string(nodes_per_item) +
               " -DMERKLIZE_INDEX=" + (wide_index ? "ulong" : "uint"),
-          std::string(node.name) + "-level-wg" + std::to_string(work_group_size) + "-n" +
+          std::string(node.program_name) + "-level-wg" + std::to_string(work_group_size) + "-n" +
               std::to_string(nodes_per_item) + (wide_index ? "-wide" : "")};
 }
 
@@ -87,12 +66,12 @@ inline program_spec merkle_level_program(hash_kind hash, std::size_t work_group_
 // indices or, with wide_index, 64-bit ones.
 inline program_spec merkle_levels_program(hash_kind hash, std::size_t work_group_size,
                                           unsigned levels, bool wide_index) {
-  const node_kernel node = node_kernel_of(hash);
-  return {{node.file, "merkle_levels.cl"},
-          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function + node.options +
-              " -DMERKLIZE_WG=" + std::to_string(work_group_size) + " -DMERKLIZE_LEVELS=" +
-              std::to_string(levels) + " -DMERKLIZE_INDEX=" + (wide_index ? "ulong" : "uint"),
-          std::string(node.name) + "-levels-wg" + std::to_string(work_group_size) + "-h" +
+  const node_hash_row &node = row_of(hash);
+  return {{node.kernel_file, "merkle_levels.cl"},
+          node_options(node) + " -DMERKLIZE_WG=" + std::to_string(work_group_size) +
+              " -DMERKLIZE_LEVELS=" + std::to_string(levels) +
+              " -DMERKLIZE_INDEX=" + (wide_index ? "ulong" : "uint"),
+          std::string(node.program_name) + "-levels-wg" + std::to_string(work_group_size) + "-h" +
               std::to_string(levels) + (wide_index ? "-wide" : "")};
 }
 
@@ -135,10 +114,9 @@ inline program_spec hash_program(unsigned lanes) {
 // The program holding the proof kernels (proof.cl, proof_device.hpp) for one node hash: the hash
 // file, then proof.cl, which hashes with its node function.
 inline program_spec proof_program(hash_kind hash) {
-  const node_kernel node = node_kernel_of(hash);
-  return {{node.file, "proof.cl"},
-          std::string(base_build_options) + " -DMERKLIZE_NODE=" + node.function + node.options,
-          std::string("proof-") + to_string(hash)};
+  const node_hash_row &node = row_of(hash);
+  return {
+      {node.kernel_file, "proof.cl"}, node_options(node), std::string("proof-") + to_string(hash)};
 }
 
 // The node function of a pair hash (formats/pair_rules.hpp) and the files that define it, in
@@ -186,15 +164,15 @@ inline std::vector<program_spec> all_program_specs() {
   // 16 with 4, 8 or 16 lanes; merkle_level and merkle_levels with 32-bit indices at each number
   // of nodes or levels per work-item.
   std::vector<program_spec> specs;
-  for (hash_kind hash : {hash_kind::blake3, hash_kind::blake3_parent, hash_kind::sha256,
-                         hash_kind::rfc6962, hash_kind::keccak256, hash_kind::sha3_256}) {
+  for (const node_hash_row &row : node_hash_table) {
+    const hash_kind hash = row.kind;
     specs.push_back(merkle_program(hash, 256));
     for (unsigned nodes_per_item : {1u, 2u, 4u})
       specs.push_back(merkle_level_program(hash, 256, nodes_per_item, false));
     for (unsigned levels : {2u, 3u})
       specs.push_back(merkle_levels_program(hash, 256, levels, false));
     specs.push_back(proof_program(hash));
-    if (lanes_supported(hash))
+    if (row.lanes_node)
       for (unsigned lanes : {4u, 8u, 16u})
         specs.push_back(merkle_program(hash, 16, lanes));
   }

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// The table of hashes: every node hash and leaf hash the library knows, each written once with
+// what every layer needs of it: its name, digest size, the kernel file and function that compute
+// it on a device, whether it has the lanes kernel, its tuning class, the leaf hash of the same
+// function, and its host reference (and the host engine's pair hashers). The planners, the
+// program builder, the parsers and the CLI's help, the C ABI's name lists, the block leaves, the
+// k-ary trees and the host engine read these rows; none asks which hash it is. A new hash is a
+// kernel file defining its node function (kernels/) and a row here (docs/ARCHITECTURE.md). No
+// OpenCL.
+#pragma once
+
+#include "blake3.hpp"
+#include "digest.hpp"
+#include "error_type.hpp"
+#include "host_blake3_simd.hpp"
+#include "keccak.hpp"
+#include "quote.hpp"
+#include "sha256.hpp"
+#include "sha256_pairs.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace merklize {
+
+// The node hashes, in the order of node_hash_table.
+enum class hash_kind {
+  blake3,        // node = BLAKE3(left || right), the standard hash of the 64 bytes
+  blake3_parent, // node = BLAKE3 parent compression; ROOT on the root only
+  sha256,        // node = SHA-256(left || right), as SSZ
+  rfc6962,       // node = SHA-256(0x01 || left || right), RFC 6962 / 9162's interior node;
+                 // shape promote only (the RFC's tree), leaves are the RFC's leaf hashes
+  keccak256,     // node = Keccak-256(left || right), Ethereum's keccak256 (padding byte 0x01)
+  sha3_256,      // node = SHA3-256(left || right), FIPS 202 (padding byte 0x06)
+};
+
+// The hashes of data blocks (block_leaves.hpp) and of a k-ary node's children, in the order of
+// leaf_hash_table.
+enum class leaf_hash { sha256, blake3, keccak256, sha3_256 };
+
+// How the launch planner tunes a node hash's tree kernels: by its class's entry in a device's
+// tuning row (tuning.hpp), where the row has one, else by the row's default, which is what a new
+// hash gets until someone measures it.
+enum class tuning_class {
+  standard, // one heavy compression or permutation a node (SHA-256, Keccak): the default
+  light,    // one light compression a node (BLAKE3): more nodes and levels per work-item
+};
+
+// One node hash.
+struct node_hash_row {
+  hash_kind kind;
+  const char *name; // as the CLI, the C ABI and the bindings spell it
+  std::size_t digest_bytes;
+  // The device: the kernel file that defines the node function merkle*.cl calls (as
+  // -DMERKLIZE_NODE=<function>), the function, the stem of its programs' names, and build
+  // options the function needs.
+  const char *kernel_file, *kernel_function, *program_name, *kernel_options;
+  // The lanes kernel (merkle_lanes.cl), hashing several nodes a work-item in vector lanes:
+  // the stem of its node function <stem>_two_to_one<lanes>, nullptr where the hash has none, and
+  // the file defining it with <function>_flags, nullptr where kernel_file does.
+  const char *lanes_node, *lanes_file;
+  tuning_class tuning;
+  // The leaf hash of the same function: a tree's data blocks and a k-ary node's children.
+  leaf_hash leaf;
+  // Why a k-ary tree does not take it (nullptr: it does, with `leaf` over the children).
+  const char *not_kary;
+  // The host reference: the node of two children (is_root: the root, for the ROOT flag).
+  digest (*node)(const digest &left, const digest &right, bool is_root);
+  // The host engine (host_tree.hpp): many pairs at once, portably and on the SHA extensions
+  // (nullptr: none; no portable one: the host engine does not build its trees).
+  detail::pair_hash_fn host_pairs, host_pairs_sha_ni;
+};
+
+// One leaf hash: its name and its host reference over bytes (no salt, no key: block_leaves.hpp
+// adds those where the hash takes them).
+struct leaf_hash_row {
+  leaf_hash kind;
+  const char *name;
+  digest (*hash)(const void *data, std::size_t size);
+};
+
+namespace detail {
+
+inline digest blake3_pair_node(const digest &l, const digest &r, bool) {
+  return blake3::pair_node(l, r);
+}
+inline digest blake3_parent_node(const digest &l, const digest &r, bool is_root) {
+  return blake3::parent_node(l, r, is_root);
+}
+inline digest sha256_node(const digest &l, const digest &r, bool) {
+  return sha256::hash_pair(l, r);
+}
+inline digest rfc6962_node(const digest &l, const digest &r, bool) {
+  return sha256_prefixed_pair(rfc6962_node_prefix, l, r);
+}
+inline digest keccak256_node(const digest &l, const digest &r, bool) {
+  return keccak::hash_pair(keccak::keccak_pad, l, r);
+}
+inline digest sha3_256_node(const digest &l, const digest &r, bool) {
+  return keccak::hash_pair(keccak::sha3_pad, l, r);
+}
+inline digest keccak256_bytes(const void *data, std::size_t size) {
+  return keccak::hasher(keccak::keccak_pad).update(data, size).finalize();
+}
+inline digest sha3_256_bytes(const void *data, std::size_t size) {
+  return keccak::hasher(keccak::sha3_pad).update(data, size).finalize();
+}
+
+} // namespace detail
+
+// clang-format off
+inline constexpr node_hash_row node_hash_table[] = {
+  {hash_kind::blake3, "blake3", 32, "blake3.cl", "blake3_node", "merkle-blake3", "", "blake3", nullptr,
+   tuning_class::light, leaf_hash::blake3, nullptr, detail::blake3_pair_node,
+   detail::blake3_node_pairs, nullptr},
+  {hash_kind::blake3_parent, "blake3-parent", 32, "blake3.cl", "blake3_parent_node",
+   "merkle-blake3-parent", "", "blake3", nullptr, tuning_class::light, leaf_hash::blake3,
+   "blake3-parent compresses two children only", detail::blake3_parent_node, nullptr, nullptr},
+  {hash_kind::sha256, "sha256", 32, "sha256.cl", "sha256_node", "merkle-sha256", "", "sha256", "sha256_lanes.cl",
+   tuning_class::standard, leaf_hash::sha256, nullptr, detail::sha256_node,
+   detail::portable_sha256_pairs, detail::sha_ni_sha256_pairs},
+  {hash_kind::rfc6962, "rfc6962", 32, "sha256.cl", "rfc6962_node", "merkle-rfc6962", "", nullptr, nullptr,
+   tuning_class::standard, leaf_hash::sha256, "rfc6962 is RFC 6962's binary tree",
+   detail::rfc6962_node, detail::portable_rfc6962_pairs, detail::sha_ni_rfc6962_pairs},
+  {hash_kind::keccak256, "keccak256", 32, "keccak.cl", "keccak_node", "merkle-keccak256",
+   " -DMERKLIZE_KECCAK_PAD=0x01", nullptr, nullptr, tuning_class::standard, leaf_hash::keccak256, nullptr,
+   detail::keccak256_node, nullptr, nullptr},
+  {hash_kind::sha3_256, "sha3-256", 32, "keccak.cl", "keccak_node", "merkle-sha3-256",
+   " -DMERKLIZE_KECCAK_PAD=0x06", nullptr, nullptr, tuning_class::standard, leaf_hash::sha3_256, nullptr,
+   detail::sha3_256_node, nullptr, nullptr},
+};
+
+inline constexpr leaf_hash_row leaf_hash_table[] = {
+  {leaf_hash::sha256, "sha256", sha256::hash},
+  {leaf_hash::blake3, "blake3", blake3::hash},
+  {leaf_hash::keccak256, "keccak256", detail::keccak256_bytes},
+  {leaf_hash::sha3_256, "sha3-256", detail::sha3_256_bytes},
+};
+// clang-format on
+
+namespace detail {
+
+// Each table is in the order of its enum, so a row is found by index; checked at compile time.
+template <class Row, std::size_t N> constexpr bool in_enum_order(const Row (&rows)[N]) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (static_cast<std::size_t>(rows[i].kind) != i) return false;
+  return true;
+}
+static_assert(in_enum_order(node_hash_table), "node_hash_table is in hash_kind's order");
+static_assert(in_enum_order(leaf_hash_table), "leaf_hash_table is in leaf_hash's order");
+
+// The rows' names joined with `separator`, for error messages, help and the C ABI's lists.
+template <class Row, std::size_t N>
+std::string names_of(const Row (&rows)[N], const char *separator) {
+  std::string names;
+  for (const Row &row : rows)
+    names += (names.empty() ? "" : separator) + std::string(row.name);
+  return names;
+}
+
+} // namespace detail
+
+inline const node_hash_row &row_of(hash_kind hash) {
+  return node_hash_table[static_cast<std::size_t>(hash)];
+}
+inline const leaf_hash_row &row_of(leaf_hash hash) {
+  return leaf_hash_table[static_cast<std::size_t>(hash)];
+}
+
+inline const char *to_string(hash_kind h) { return row_of(h).name; }
+inline const char *to_string(leaf_hash h) { return row_of(h).name; }
+
+// "blake3, blake3-parent, ..." (separator ", "), or the C ABI's "blake3,blake3-parent,...".
+inline std::string hash_names(const char *separator = ", ") {
+  return detail::names_of(node_hash_table, separator);
+}
+inline std::string leaf_hash_names(const char *separator = ", ") {
+  return detail::names_of(leaf_hash_table, separator);
+}
+
+inline hash_kind parse_hash_kind(const std::string &name) {
+  for (const node_hash_row &row : node_hash_table)
+    if (name == row.name) return row.kind;
+  throw error("unknown hash " + detail::quoted(name) + " (known: " + hash_names() + ")");
+}
+
+inline leaf_hash parse_leaf_hash(const std::string &name) {
+  for (const leaf_hash_row &row : leaf_hash_table)
+    if (name == row.name) return row.kind;
+  throw error("unknown leaf hash " + detail::quoted(name) + " (known: " + leaf_hash_names() + ")");
+}
+
+// The leaf hash of the same function as a tree's node hash (the row's `leaf`).
+inline leaf_hash leaf_hash_of(hash_kind hash) { return row_of(hash).leaf; }
+
+} // namespace merklize
