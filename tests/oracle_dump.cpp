@@ -139,7 +139,7 @@ void dump_keccak(merklize::block_hasher &h, std::uint64_t n) {
     const std::string name = merklize::to_string(hash);
     const auto leaf = merklize::leaf_hash_of(hash);
     const auto m = keccak_message(n);
-    const merklize::keccak::hasher hasher(merklize::keccak_pad_of(leaf));
+    const merklize::keccak::hasher hasher(merklize::row_of(leaf).keccak_pad);
     std::cout << "{\"hash\":\"" << name << "\",\"n\":" << n << ",\"host\":\""
               << merklize::to_hex(merklize::keccak::hasher(hasher).update(m.data(), n).finalize())
               << "\"";

@@ -12,13 +12,14 @@ namespace {
 
 const char *exit_statuses = "Exit status: 0 success, 1 a failure, 2 a mistake in the command line.";
 
-const char *device_help = "the OpenCL device: P:D as `merklize devices` lists them, or a "
-                          "case-insensitive part of a device's or platform's name or vendor, or "
-                          "nvidia, pocl, cpu, gpu; default: the first GPU, else the first "
-                          "device; host: merklize root's host engine (sha256, rfc6962 and blake3 "
-                          "trees on the CPU's cores); auto (the default, unless $MERKLIZE_DEVICE "
-                          "names one): default's device, and for merklize root whichever of it "
-                          "and the host engine is expected to finish first (--verbose says why)";
+const std::string device_help =
+    "the OpenCL device: P:D as `merklize devices` lists them, or a case-insensitive part of a "
+    "device's or platform's name or vendor, or nvidia, pocl, cpu, gpu; default: the first GPU, "
+    "else the first device; host: merklize root's host engine (" +
+    merklize::host_engine_hash_names() +
+    " trees on the CPU's cores); auto (the default, unless $MERKLIZE_DEVICE names one): "
+    "default's device, and for merklize root whichever of it and the host engine is expected to "
+    "finish first (--verbose says why)";
 
 CLI::App &add_command(CLI::App &app, const std::string &name, const std::string &description,
                       const std::string &footer = "") {
@@ -122,8 +123,8 @@ CLI::Option *add_leaf_block_options(CLI::App &c, leaf_block_arguments &args,
                  "FILE is data: leaf i is the hash of its bytes [i L, (i + 1) L), "
                  "the last block shorter");
   add_text(c, "--leaf-hash", args.leaf_hash, "H",
-           "with --leaf-size: sha256, blake3, keccak256 or sha3-256 (default: the --hash of that "
-           "name, else blake3)")
+           "with --leaf-size: " + merklize::leaf_hash_list() +
+               " (default: the --hash of that name, else blake3)")
       ->needs(leaf_size);
   add_text(c, "--salt", args.salt, "HEX", salt_users);
   return leaf_size;
@@ -201,8 +202,10 @@ void add_block_options(CLI::App &c, block_arguments &args) {
   const auto arity =
       add_parsed(c, "--arity", args.arity, parse_count, "K",
                  "a k-ary tree: each node the hash of K children (a power of two from 2 to "
-                 "128), --hash sha256, blake3, keccak256 or sha3-256, --pad promote or zero; "
-                 "over FILE's leaves, or with --leaf-size its blocks'");
+                 "128), --hash " +
+                     merklize::kary_hash_names() +
+                     ", --pad promote or zero; over FILE's leaves, or with --leaf-size its "
+                     "blocks'");
   arity->excludes(format)->excludes(c.get_option("--depth"));
   leaf_size->excludes(format);
   for (const char *tree_option : {"--hash", "--pad", "--depth"})
@@ -340,14 +343,14 @@ command_runner add_consistency(CLI::App &app) {
       "(\"old tree head: M leaves, root HEX\", then \"new tree head: N leaves, root HEX\"), then "
       "the consistency proof (RFC 9162 2.1.4) that the first is a prefix of the second, as one "
       "line of JSON (docs/PROOFS.md).",
-      "Shape promote: hashes rfc6962, sha256, blake3, keccak256 and sha3-256 (not "
-      "blake3-parent). With -o the proof goes to PROOF and stdout holds the two heads.");
+      "Shape promote: hashes " + merklize::consistency_hash_names() +
+          ". With -o the proof goes to PROOF and stdout holds the two heads.");
   add_parsed(c, "--old-size", args->old_size, parse_count, "M",
              "the leaves (with --log: entries) of the old tree, 0 to FILE's count")
       ->required();
   add_parsed(c, "--hash", args->hash, parse_hash, "H",
-             "node hash over FILE's N x 32 bytes of leaves: rfc6962 (default: consistency "
-             "proofs are RFC 9162's, a log's), sha256, blake3, keccak256 or sha3-256");
+             "node hash over FILE's N x 32 bytes of leaves: " + merklize::consistency_hash_names() +
+                 " (default rfc6962: consistency proofs are RFC 9162's, a log's)");
   add_device(c, args->device);
   add_output(c, args->output, "PROOF");
   add_progress(c, args->progress);

@@ -68,9 +68,8 @@ std::optional<std::filesystem::file_time_type> drivers_changed() {
 
 void check_host_can_run(const merklize::tree_options &options) {
   if (!merklize::host_engine_supports(options))
-    throw usage_error(std::string("--device host builds --hash sha256, rfc6962 and blake3 trees, "
-                                  "not --hash ") +
-                          merklize::to_string(options.hash),
+    throw usage_error("--device host builds --hash " + merklize::host_engine_hash_names() +
+                          " trees, not --hash " + merklize::to_string(options.hash),
                       "Try 'merklize root --help' for the options.");
 }
 

@@ -304,8 +304,8 @@ CLI::Option *add_leaf_options(CLI::App &app, job &j) {
                       "FILE is data: leaf i is the hash of its bytes [i L, (i + 1) L), the last "
                       "block shorter, hashed on each rank's device from the blocks it reads");
   cli::add_text(app, "--leaf-hash", j.leaf_hash, "H",
-                "with --leaf-size: sha256, blake3, keccak256 or sha3-256 (default: the --hash of "
-                "that name, else blake3)")
+                "with --leaf-size: " + merklize::leaf_hash_list() +
+                    " (default: the --hash of that name, else blake3)")
       ->needs(leaf_size);
   cli::add_text(app, "--salt", j.salt, "HEX",
                 "with --leaf-size, SHA-256 leaves: the salt hashed before each block (default: "
@@ -375,7 +375,8 @@ std::optional<job> parse(int argc, char **argv) {
                "part time");
   cli::add_parsed(app, "--arity", j.arity, cli::parse_count, "K",
                   "a k-ary tree (merklize root --arity K): each node the hash of K children, K a "
-                  "power of two from 2 to 128, --hash sha256, blake3, keccak256 or sha3-256")
+                  "power of two from 2 to 128, --hash " +
+                      merklize::kary_hash_names())
       ->excludes(app.get_option("--depth"));
   add_leaf_options(app, j)->excludes(generate);
   cli::add_text(app, "FILE", j.file, "", "N x 32 bytes of leaves, or with --leaf-size data")

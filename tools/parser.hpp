@@ -98,10 +98,7 @@ inline CLI::Option *add_text(CLI::App &app, const std::string &names,
 
 // --hash, --pad and --depth: the tree's node hash, shape and fixed depth.
 inline void add_tree_options(CLI::App &app, merklize::tree_options &tree) {
-  add_parsed(app, "--hash", tree.hash, parse_hash, "H",
-             "node hash: blake3 (default), blake3-parent, sha256, rfc6962 (RFC 6962's "
-             "SHA-256(0x01 || left || right), shape promote; an empty FILE is the empty log), "
-             "keccak256 (Ethereum's Keccak-256) or sha3-256 (FIPS 202), each of left || right");
+  add_parsed(app, "--hash", tree.hash, parse_hash, "H", "node hash: " + merklize::hash_help());
   add_parsed(app, "--pad", tree.pad, parse_pad, "P",
              "shape of a level of odd length: promote (default) or zero");
   add_parsed(app, "--depth", tree.depth, parse_depth, "D",

@@ -27,12 +27,6 @@
 
 namespace merklize {
 
-// Whether a leaf hash is a Keccak sponge, and its padding byte (keccak.hpp).
-inline bool is_keccak(leaf_hash h) { return h == leaf_hash::keccak256 || h == leaf_hash::sha3_256; }
-inline std::uint8_t keccak_pad_of(leaf_hash h) {
-  return h == leaf_hash::sha3_256 ? keccak::sha3_pad : keccak::keccak_pad;
-}
-
 // The most prefix bytes a leaf rule takes: dm-verity's largest salt. Longer prefixes have no
 // format behind them, and the device keeps the prefix in a small constant buffer.
 constexpr std::size_t max_leaf_prefix_bytes = 256;
@@ -41,9 +35,9 @@ constexpr std::size_t max_leaf_prefix_bytes = 256;
 struct leaf_rule {
   leaf_hash hash = leaf_hash::sha256;
   std::uint64_t block_bytes = 4096; // L, at least 1
-  std::vector<std::uint8_t> prefix; // SHA-256 only: hashed before each block (a salt)
+  std::vector<std::uint8_t> prefix; // SHA-256's family only: hashed before each block (a salt)
   bool zero_pad = false;            // the last block is zero-padded to L bytes
-  std::optional<std::array<std::uint8_t, blake3::key_len>> key; // BLAKE3 only: keyed
+  std::optional<std::array<std::uint8_t, blake3::key_len>> key; // BLAKE3's family only: keyed
 };
 
 // A leaf rule a caller may have got wrong is refused, naming the field.
@@ -55,11 +49,12 @@ inline void check_leaf_rule(const leaf_rule &rule) {
   if (rule.prefix.size() > max_leaf_prefix_bytes)
     throw error("the leaf prefix (salt) is " + std::to_string(rule.prefix.size()) +
                 " bytes, more than " + std::to_string(max_leaf_prefix_bytes));
-  if (rule.hash == leaf_hash::blake3 && !rule.prefix.empty())
+  const leaf_family family = row_of(rule.hash).family;
+  if (family == leaf_family::blake3 && !rule.prefix.empty())
     throw error("a BLAKE3 leaf takes no prefix (salt): use a key for keyed hashing instead");
-  if (rule.hash == leaf_hash::sha256 && rule.key)
+  if (family == leaf_family::sha256 && rule.key)
     throw error("a SHA-256 leaf takes no key: use a prefix (salt) instead");
-  if (is_keccak(rule.hash) && (!rule.prefix.empty() || rule.key))
+  if (family == leaf_family::keccak_sponge && (!rule.prefix.empty() || rule.key))
     throw error(std::string("a ") + to_string(rule.hash) +
                 " leaf takes no prefix (salt) and no key: it is the hash of the block alone");
 }
@@ -79,14 +74,15 @@ inline digest hash_block(const leaf_rule &rule, const std::uint8_t *block, std::
       left -= take;
     }
   };
-  if (rule.hash == leaf_hash::sha256) {
+  const leaf_hash_row &row = row_of(rule.hash);
+  if (row.family == leaf_family::sha256) {
     sha256::hasher h;
     h.update(rule.prefix.data(), rule.prefix.size()).update(block, static_cast<std::size_t>(size));
     pad(h);
     return h.finalize();
   }
-  if (is_keccak(rule.hash)) {
-    keccak::hasher h(keccak_pad_of(rule.hash));
+  if (row.family == leaf_family::keccak_sponge) {
+    keccak::hasher h(row.keccak_pad);
     h.update(block, static_cast<std::size_t>(size));
     pad(h);
     return h.finalize();

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace merklize {
 
@@ -50,8 +51,12 @@ enum class tuning_class {
 // One node hash.
 struct node_hash_row {
   hash_kind kind;
-  const char *name; // as the CLI, the C ABI and the bindings spell it
+  const char *name;  // as the CLI, the C ABI and the bindings spell it
+  const char *about; // what it is, for the CLI's help
   std::size_t digest_bytes;
+  // The root is hashed apart (blake3-parent's ROOT flag): no consistency proofs, no parts of a
+  // tree hashed without knowing where its root is.
+  bool root_flag;
   // The device: the kernel file that defines the node function merkle*.cl calls (as
   // -DMERKLIZE_NODE=<function>), the function, the stem of its programs' names, and build
   // options the function needs.
@@ -72,11 +77,21 @@ struct node_hash_row {
   detail::pair_hash_fn host_pairs, host_pairs_sha_ni;
 };
 
-// One leaf hash: its name and its host reference over bytes (no salt, no key: block_leaves.hpp
-// adds those where the hash takes them).
+// How a leaf hash reads a block, which decides its kernel and what it takes besides the block
+// (block_leaves.hpp, block_hasher.hpp).
+enum class leaf_family {
+  sha256,        // SHA-256, after a prefix (a salt) where the rule has one
+  blake3,        // BLAKE3, keyed where the rule has a key
+  keccak_sponge, // a Keccak-f[1600] sponge of rate 136 with the row's padding byte
+};
+
+// One leaf hash: its name, how it reads a block, and its host reference over bytes (no salt, no
+// key: block_leaves.hpp adds those where the family takes them).
 struct leaf_hash_row {
   leaf_hash kind;
   const char *name;
+  leaf_family family;
+  std::uint8_t keccak_pad; // keccak_sponge: the padding byte (keccak.hpp)
   digest (*hash)(const void *data, std::size_t size);
 };
 
@@ -111,31 +126,41 @@ inline digest sha3_256_bytes(const void *data, std::size_t size) {
 
 // clang-format off
 inline constexpr node_hash_row node_hash_table[] = {
-  {hash_kind::blake3, "blake3", 32, "blake3.cl", "blake3_node", "merkle-blake3", "", "blake3", nullptr,
-   tuning_class::light, leaf_hash::blake3, nullptr, detail::blake3_pair_node,
-   detail::blake3_node_pairs, nullptr},
-  {hash_kind::blake3_parent, "blake3-parent", 32, "blake3.cl", "blake3_parent_node",
-   "merkle-blake3-parent", "", "blake3", nullptr, tuning_class::light, leaf_hash::blake3,
-   "blake3-parent compresses two children only", detail::blake3_parent_node, nullptr, nullptr},
-  {hash_kind::sha256, "sha256", 32, "sha256.cl", "sha256_node", "merkle-sha256", "", "sha256", "sha256_lanes.cl",
-   tuning_class::standard, leaf_hash::sha256, nullptr, detail::sha256_node,
-   detail::portable_sha256_pairs, detail::sha_ni_sha256_pairs},
-  {hash_kind::rfc6962, "rfc6962", 32, "sha256.cl", "rfc6962_node", "merkle-rfc6962", "", nullptr, nullptr,
+  {hash_kind::blake3, "blake3", "BLAKE3 of left || right, the default", 32, false,
+   "blake3.cl", "blake3_node", "merkle-blake3", "", "blake3", nullptr,
+   tuning_class::light, leaf_hash::blake3, nullptr,
+   detail::blake3_pair_node, detail::blake3_node_pairs, nullptr},
+  {hash_kind::blake3_parent, "blake3-parent", "BLAKE3's parent compression, ROOT on the root",
+   32, true,
+   "blake3.cl", "blake3_parent_node", "merkle-blake3-parent", "", "blake3", nullptr,
+   tuning_class::light, leaf_hash::blake3, "blake3-parent compresses two children only",
+   detail::blake3_parent_node, nullptr, nullptr},
+  {hash_kind::sha256, "sha256", "SHA-256 of left || right, as SSZ", 32, false,
+   "sha256.cl", "sha256_node", "merkle-sha256", "", "sha256", "sha256_lanes.cl",
+   tuning_class::standard, leaf_hash::sha256, nullptr,
+   detail::sha256_node, detail::portable_sha256_pairs, detail::sha_ni_sha256_pairs},
+  {hash_kind::rfc6962, "rfc6962", "RFC 6962's SHA-256(0x01 || left || right), shape promote; "
+   "an empty FILE is the empty log", 32, false,
+   "sha256.cl", "rfc6962_node", "merkle-rfc6962", "", nullptr, nullptr,
    tuning_class::standard, leaf_hash::sha256, "rfc6962 is RFC 6962's binary tree",
    detail::rfc6962_node, detail::portable_rfc6962_pairs, detail::sha_ni_rfc6962_pairs},
-  {hash_kind::keccak256, "keccak256", 32, "keccak.cl", "keccak_node", "merkle-keccak256",
-   " -DMERKLIZE_KECCAK_PAD=0x01", nullptr, nullptr, tuning_class::standard, leaf_hash::keccak256, nullptr,
+  {hash_kind::keccak256, "keccak256", "Ethereum's Keccak-256 of left || right", 32, false,
+   "keccak.cl", "keccak_node", "merkle-keccak256", " -DMERKLIZE_KECCAK_PAD=0x01", nullptr, nullptr,
+   tuning_class::standard, leaf_hash::keccak256, nullptr,
    detail::keccak256_node, nullptr, nullptr},
-  {hash_kind::sha3_256, "sha3-256", 32, "keccak.cl", "keccak_node", "merkle-sha3-256",
-   " -DMERKLIZE_KECCAK_PAD=0x06", nullptr, nullptr, tuning_class::standard, leaf_hash::sha3_256, nullptr,
+  {hash_kind::sha3_256, "sha3-256", "FIPS 202's SHA3-256 of left || right", 32, false,
+   "keccak.cl", "keccak_node", "merkle-sha3-256", " -DMERKLIZE_KECCAK_PAD=0x06", nullptr, nullptr,
+   tuning_class::standard, leaf_hash::sha3_256, nullptr,
    detail::sha3_256_node, nullptr, nullptr},
 };
 
 inline constexpr leaf_hash_row leaf_hash_table[] = {
-  {leaf_hash::sha256, "sha256", sha256::hash},
-  {leaf_hash::blake3, "blake3", blake3::hash},
-  {leaf_hash::keccak256, "keccak256", detail::keccak256_bytes},
-  {leaf_hash::sha3_256, "sha3-256", detail::sha3_256_bytes},
+  {leaf_hash::sha256, "sha256", leaf_family::sha256, 0, sha256::hash},
+  {leaf_hash::blake3, "blake3", leaf_family::blake3, 0, blake3::hash},
+  {leaf_hash::keccak256, "keccak256", leaf_family::keccak_sponge, keccak::keccak_pad,
+   detail::keccak256_bytes},
+  {leaf_hash::sha3_256, "sha3-256", leaf_family::keccak_sponge, keccak::sha3_pad,
+   detail::sha3_256_bytes},
 };
 // clang-format on
 
@@ -159,6 +184,18 @@ std::string names_of(const Row (&rows)[N], const char *separator) {
   return names;
 }
 
+// "a, b, c or d" (`last` before the last): `text` of each row `take` keeps, for help and errors.
+template <class Row, std::size_t N, class Take, class Text>
+std::string listed(const Row (&rows)[N], Take take, Text text, const char *last) {
+  std::vector<std::string> items;
+  for (const Row &row : rows)
+    if (take(row)) items.push_back(text(row));
+  std::string list;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == items.size() ? last : ", ") + items[i];
+  return list;
+}
+
 } // namespace detail
 
 inline const node_hash_row &row_of(hash_kind hash) {
@@ -177,6 +214,27 @@ inline std::string hash_names(const char *separator = ", ") {
 }
 inline std::string leaf_hash_names(const char *separator = ", ") {
   return detail::names_of(leaf_hash_table, separator);
+}
+
+// The node hashes `take` keeps, "sha256, blake3, keccak256 or sha3-256" (`last`: " or ").
+template <class Take> std::string hash_list(Take take, const char *last = " or ") {
+  return detail::listed(
+      node_hash_table, take, [](const node_hash_row &row) { return std::string(row.name); }, last);
+}
+
+// Every node hash with what it is, for the CLI's --hash: "blake3 (BLAKE3 of ...), ... or ...".
+inline std::string hash_help() {
+  return detail::listed(
+      node_hash_table, [](const node_hash_row &) { return true; },
+      [](const node_hash_row &row) { return std::string(row.name) + " (" + row.about + ")"; },
+      " or ");
+}
+
+// Every leaf hash, "sha256, blake3, keccak256 or sha3-256".
+inline std::string leaf_hash_list() {
+  return detail::listed(
+      leaf_hash_table, [](const leaf_hash_row &) { return true; },
+      [](const leaf_hash_row &row) { return std::string(row.name); }, " or ");
 }
 
 inline hash_kind parse_hash_kind(const std::string &name) {

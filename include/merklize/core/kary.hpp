@@ -27,21 +27,14 @@
 namespace merklize {
 
 struct kary_options {
-  hash_kind hash = hash_kind::sha256; // sha256, blake3 (BLAKE3 of the children's bytes),
-                                      // keccak256 or sha3-256
+  hash_kind hash = hash_kind::sha256; // kary_hash_names(); blake3: BLAKE3 of the children's bytes
   unsigned arity = 2;
   shape pad = shape::promote;
 };
 
 // The node hashes a k-ary tree takes, "sha256, blake3, keccak256 or sha3-256".
 inline std::string kary_hash_names() {
-  std::vector<std::string> names;
-  for (const node_hash_row &row : node_hash_table)
-    if (!row.not_kary) names.push_back(row.name);
-  std::string text;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-  return text;
+  return hash_list([](const node_hash_row &row) { return !row.not_kary; });
 }
 
 inline void check_kary(const kary_options &options) {

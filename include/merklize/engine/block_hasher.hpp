@@ -96,7 +96,8 @@ public:
       runtime_.check_buffer(in, "in", in_offset + bytes, "block_hasher", "data");
       runtime_.check_buffer(out, "out", (out_first + blocks) * node_bytes, "block_hasher",
                             "leaves");
-      if (rule.hash == leaf_hash::sha256) {
+      const leaf_hash_row &row = row_of(rule.hash);
+      if (row.family == leaf_family::sha256) {
         const sha256_prefix prefix = split_prefix(rule.prefix);
         detail::set_args(sha256_, in, cl_ulong(in_offset), cl_ulong(bytes),
                          cl_ulong(rule.block_bytes), prefix.midstate, prefix.tail,
@@ -104,12 +105,12 @@ public:
                          cl_int(rule.zero_pad), out, cl_ulong(out_first));
         return launch(sha256_, blocks, wait);
       }
-      if (is_keccak(rule.hash)) {
+      if (row.family == leaf_family::keccak_sponge) {
         if (!keccak_()) // built on first use: most hashers never hash Keccak leaves
           keccak_ = runtime_.kernel(detail::keccak_program(), "keccak_block_leaves", local_);
         detail::set_args(keccak_, in, cl_ulong(in_offset), cl_ulong(bytes),
-                         cl_ulong(rule.block_bytes), cl_uint(keccak_pad_of(rule.hash)),
-                         cl_int(rule.zero_pad), out, cl_ulong(out_first));
+                         cl_ulong(rule.block_bytes), cl_uint(row.keccak_pad), cl_int(rule.zero_pad),
+                         out, cl_ulong(out_first));
         return launch(keccak_, blocks, wait);
       }
       const blake3_mode mode =

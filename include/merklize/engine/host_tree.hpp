@@ -33,6 +33,11 @@ inline bool host_engine_supports(const tree_options &options) {
   return row_of(options.hash).host_pairs != nullptr;
 }
 
+// The node hashes the host engine takes, "sha256, rfc6962 and blake3".
+inline std::string host_engine_hash_names() {
+  return hash_list([](const node_hash_row &row) { return row.host_pairs != nullptr; }, " and ");
+}
+
 // Threads the host engine runs by default: the hardware's.
 inline unsigned host_engine_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
@@ -165,7 +170,7 @@ inline digest host_finish(const block_tops &blocks, const tree_options &options,
 // The options' check and the root of no leaves, where the tree has one.
 inline std::optional<digest> host_empty_root(const tree_options &options, std::uint64_t bytes) {
   if (!host_engine_supports(options))
-    throw error(std::string("the host engine builds sha256, rfc6962 and blake3 trees, not ") +
+    throw error("the host engine builds " + host_engine_hash_names() + " trees, not " +
                 to_string(options.hash));
   check_tree_options(options);
   if (bytes == 0) return empty_tree_root(options);
@@ -175,7 +180,7 @@ inline std::optional<digest> host_empty_root(const tree_options &options, std::u
 } // namespace detail
 
 // The root of the tree over `leaf_bytes` bytes of leaves at `leaves`, on `threads` host threads
-// (0: host_engine_threads()). `options.hash` must be sha256 or rfc6962.
+// (0: host_engine_threads()). `options.hash` must be one of host_engine_hash_names().
 inline digest host_root(const void *leaves, std::uint64_t leaf_bytes, const tree_options &options,
                         unsigned threads = 0) {
   if (auto empty = detail::host_empty_root(options, leaf_bytes)) return *empty;

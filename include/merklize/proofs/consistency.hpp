@@ -13,9 +13,9 @@
 // promote's levels hold exactly MTH of what is left (tree.hpp). So the proof is a list of node
 // positions, the same for every hash, and its nodes are read from any copy of the tree.
 //
-// The hash is any node hash whose node depends on its children alone: rfc6962 (the RFC's own),
-// sha256, blake3, keccak256 and sha3-256. blake3-parent marks the root with a flag, so an old
-// root is not the node of the new tree over the same leaves, and no such proof exists for it.
+// The hash is any node hash whose node depends on its children alone (rfc6962 is the RFC's own).
+// A hash whose row has root_flag (blake3-parent) marks the root, so an old root is not the node
+// of the new tree over the same leaves, and no such proof exists for it.
 #pragma once
 
 #include "proof_verify.hpp"
@@ -68,14 +68,20 @@ inline void check_consistency_sizes(std::uint64_t old_size, std::uint64_t new_si
 
 } // namespace detail
 
+// The node hashes with consistency proofs, "blake3, sha256, rfc6962, keccak256 or sha3-256".
+inline std::string consistency_hash_names() {
+  return hash_list([](const node_hash_row &row) { return !row.root_flag; });
+}
+
 // Why trees of `options` have no consistency proofs, or nothing where they have.
 inline std::optional<std::string> why_no_consistency_proofs(const tree_options &options) {
   if (options.pad != shape::promote || options.depth)
     return std::string("consistency proofs are for shape promote (RFC 9162's tree), not shape ") +
            to_string(options.pad) + (options.depth ? " with a fixed depth" : "");
-  if (options.hash == hash_kind::blake3_parent)
-    return std::string("blake3-parent has no consistency proofs: its root flag makes an old "
-                       "root differ from the new tree's node over the same leaves");
+  if (row_of(options.hash).root_flag)
+    return std::string(to_string(options.hash)) +
+           " has no consistency proofs: its root flag makes an old root differ from the new "
+           "tree's node over the same leaves";
   return std::nullopt;
 }
 
