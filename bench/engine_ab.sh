@@ -37,7 +37,7 @@ base=$(cd "$base" && pwd)
 echo "A: $base, B: $PWD" | tee -a "$log"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee -a "$log"
 
-targets=(merklize_bench merklize_block_bench merklize_cli merklize_gpu_test)
+targets=(merklize_bench merklize_block_bench merklize_cli merklize_gpu_test merklize_gpu_hash_test)
 build() { # SOURCE_DIR
   cmake -S "$1" -B "$1/build-ab" -DCMAKE_BUILD_TYPE=Release -DMERKLIZE_AOT=OFF \
     > "$OUT/build.log" 2>&1 &&
@@ -45,8 +45,9 @@ build() { # SOURCE_DIR
     { grep -B2 -A8 -m5 error "$OUT/build.log"; exit 1; }
 }
 build "$base" && build .
-echo "B merklize_gpu_test: $(timeout 600 build-ab/tests/merklize_gpu_test 2>&1 | tail -1)" |
-  tee -a "$log"
+for t in merklize_gpu_test merklize_gpu_hash_test; do
+  echo "B $t: $(timeout 300 build-ab/tests/$t 2>&1 | tail -1)" | tee -a "$log"
+done
 
 file=/dev/shm/engine_ab_1g
 [ -f "$file" ] || head -c $((1 << 30)) /dev/urandom > "$file"

@@ -8,6 +8,7 @@
 #include "helpers.hpp"
 #include "host_helpers.hpp"
 
+#include <merklize/core/block_leaves.hpp>
 #include <merklize/core/hashes.hpp>
 
 #include <catch2/catch.hpp>
@@ -28,7 +29,7 @@ std::vector<variant> variants_of(const merklize::node_hash_row &row) {
   using k = merklize::level_kernel_kind;
   std::vector<variant> v = {
       {k::subtree, 1, 0, 32}, {k::subtree, 1, 1, 4}, {k::level, 1, 0, 3}, {k::levels, 1, 0, 4}};
-  if (row.lanes) v.push_back({k::automatic, 4, 0, 4});
+  if (row.lanes_node) v.push_back({k::automatic, 4, 0, 4});
   return v;
 }
 
@@ -89,4 +90,31 @@ TEST_CASE("the table's names parse back to their rows", "[hashes]") {
     CHECK(merklize::parse_leaf_hash(row.name) == row.kind);
   CHECK_THROWS_WITH(merklize::parse_hash_kind("md5"),
                     Catch::Contains("known: " + merklize::hash_names()));
+}
+
+TEST_CASE("every leaf hash of the table: block leaves by its family, against its reference",
+          "[hashes]") {
+  for (const merklize::leaf_hash_row &row : merklize::leaf_hash_table)
+    for (std::uint64_t size : {1, 135, 136, 137, 1000, 4096}) {
+      INFO(row.name << " blocks of " << size << " bytes");
+      const auto data = test::random_bytes(2 * size + 1); // two blocks and one byte
+      const merklize::leaf_rule rule{row.kind, size, {}, false, std::nullopt};
+      const auto leaves = merklize::block_leaves(rule, data.data(), data.size());
+      REQUIRE(leaves.size() == 3);
+      CHECK(leaves[0] == row.hash(data.data(), size));
+      CHECK(leaves[1] == row.hash(data.data() + size, size));
+      CHECK(leaves[2] == row.hash(data.data() + 2 * size, 1));
+    }
+}
+
+TEST_CASE("the help names every hash of the table", "[hashes]") {
+  for (const merklize::node_hash_row &row : merklize::node_hash_table)
+    CHECK_THAT(merklize::hash_help(),
+               Catch::Contains(std::string(row.name) + " (" + row.about + ")"));
+  for (const merklize::leaf_hash_row &row : merklize::leaf_hash_table)
+    CHECK_THAT(merklize::leaf_hash_list(), Catch::Contains(row.name));
+  CHECK(merklize::hash_list([](const merklize::node_hash_row &row) {
+          return row.kind == merklize::hash_kind::sha256 ||
+                 row.kind == merklize::hash_kind::rfc6962;
+        }) == "sha256 or rfc6962");
 }

@@ -7,6 +7,10 @@
 #include "parser.hpp"
 #include "version.hpp"
 
+#include <merklize/core/kary.hpp>
+#include <merklize/engine/host_tree.hpp>
+#include <merklize/proofs/consistency.hpp>
+
 namespace cli {
 namespace {
 
