@@ -74,7 +74,7 @@ for round in $(seq "$ROUNDS"); do
   done
 done
 
-cli() { echo "$1/build-ab/tools/merklize root $2 $file"; }
+cli() { echo "$1/build-ab/tools/merklize root ${2:-} $file"; }
 hyperfine -N -w 2 -r 10 --export-json "$OUT/hyperfine.json" \
   -n "A root" "$(cli "$base")" -n "B root" "$(cli .)" \
   -n "A root sha256" "$(cli "$base" "--hash sha256")" -n "B root sha256" "$(cli . "--hash sha256")" \
