@@ -7,6 +7,8 @@
 #include "parser.hpp"
 #include "version.hpp"
 
+#include <merklize/engine/host_tree.hpp> // host_engine_hash_names, in --device's help
+
 namespace cli {
 namespace {
 
