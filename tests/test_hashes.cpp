@@ -28,7 +28,7 @@ std::vector<variant> variants_of(const merklize::node_hash_row &row) {
   using k = merklize::level_kernel_kind;
   std::vector<variant> v = {
       {k::subtree, 1, 0, 32}, {k::subtree, 1, 1, 4}, {k::level, 1, 0, 3}, {k::levels, 1, 0, 4}};
-  if (row.lanes) v.push_back({k::automatic, 4, 0, 4});
+  if (row.lanes_node) v.push_back({k::automatic, 4, 0, 4});
   return v;
 }
 
