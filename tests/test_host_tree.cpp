@@ -14,6 +14,7 @@
 #include <random>
 #include <thread>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace {
@@ -159,6 +160,65 @@ TEST_CASE("host engine: files and pipes give the memory's root", "[host]") {
   merklize::input file(path, "leaves.bin"); // over 1 MiB: read at offsets; else as a stream
   CHECK(merklize::host_root(file, options, 3) == want);
   ::unlink(path);
+}
+
+namespace {
+
+// A pipe its writer widened to 1 MiB and fills with `bytes` in one write() call, as `cat` of a
+// large file does into merklize's widened stdin: the reader's blocks arrive in large pieces.
+struct wide_pipe {
+  int fds[2] = {-1, -1};
+  std::thread writer;
+
+  explicit wide_pipe(const std::vector<std::uint8_t> &bytes) {
+    REQUIRE(::pipe(fds) == 0);
+#ifdef F_SETPIPE_SZ
+    (void)::fcntl(fds[1], F_SETPIPE_SZ, 1 << 20);
+#endif
+    writer = std::thread([this, &bytes] {
+      for (std::size_t put = 0; put < bytes.size();) {
+        const ssize_t got = ::write(fds[1], bytes.data() + put, bytes.size() - put);
+        if (got <= 0) break;
+        put += static_cast<std::size_t>(got);
+      }
+      ::close(fds[1]);
+    });
+  }
+  ~wide_pipe() {
+    ::close(fds[0]); // the writer ends on EPIPE if it was not read to its end
+    writer.join();
+  }
+};
+
+} // namespace
+
+TEST_CASE("host engine: a widened pipe written at once gives the memory's root, on 1..3 threads",
+          "[host][stdin]") {
+  const std::uint64_t n = GENERATE_COPY(1, 2, 3, block - 1, block, block + 1, 5 * block + 1);
+  const unsigned threads = GENERATE(1u, 3u);
+  const tree_options options{hash_kind::sha256, shape::zero};
+  const auto leaves = random_bytes(32 * n, 11);
+  const digest want = reference_root(leaves, options);
+  INFO(n << " leaves on " << threads << " threads");
+  wide_pipe pipe(leaves);
+  merklize::input in(pipe.fds[0], "a pipe");
+  CHECK(merklize::host_root(in, options, threads) == want);
+  CHECK(in.reading_ahead()); // the blocks were taken from the read-ahead thread, uncopied
+}
+
+TEST_CASE("host engine: a stream read ahead and partly read before gives the rest's root",
+          "[host][stdin]") {
+  // read_some took part of a read-ahead block, so the engine reads the rest in turn (copied).
+  const tree_options options{hash_kind::rfc6962};
+  const auto leaves = random_bytes(32 * (2 * block + 5), 12);
+  wide_pipe pipe(leaves);
+  merklize::input in(pipe.fds[0], "a pipe");
+  in.read_ahead(std::uint64_t(4) << 20);
+  std::uint8_t first[64];
+  REQUIRE(in.read_full(first, sizeof first) == sizeof first);
+  CHECK_FALSE(in.takes_blocks());
+  const std::vector<std::uint8_t> rest(leaves.begin() + 64, leaves.end());
+  CHECK(merklize::host_root(in, options, 2) == reference_root(rest, options));
 }
 
 TEST_CASE("host engine: empty and partial inputs, and other hashes, are refused", "[host]") {

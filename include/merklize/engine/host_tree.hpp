@@ -9,8 +9,9 @@
 // How: the leaves are cut into blocks of 2^block_log2 (1 MiB of leaves), each block's subtree is
 // built in place in one thread's buffer (the aligned-part rule of parts.hpp: a block's top node
 // is the tree's node there), and the block tops are finished on the host. A file is read into the
-// buffers by the threads at their blocks' offsets (pread), a pipe in order under a lock, so at
-// most `threads` blocks are held whatever the input's size, and reading overlaps hashing.
+// buffers by the threads at their blocks' offsets (pread); a pipe by a thread of its own
+// (stream_prefetch.hpp) into blocks the threads take whole and hash where they were read. So a
+// few blocks a thread are held whatever the input's size, and reading overlaps hashing.
 #pragma once
 
 #include "../core/hashes.hpp"
@@ -21,6 +22,7 @@
 #include <atomic>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -87,14 +89,27 @@ inline std::uint64_t host_leaf_count(const std::string &name, std::uint64_t byte
   }
 }
 
-// A block of leaves put into a thread's buffer: its index, its bytes (0 past the end).
+// A block of leaves: its index, its bytes (0 past the end), and where it is: in the source's own
+// memory (`memory`, hashed there and then given back) or, without it, in the thread's buffer.
 struct block_read {
   std::uint64_t index = 0, bytes = 0;
+  std::unique_ptr<std::uint8_t[]> memory;
 };
 
 // Where blocks of leaves come from: `fill(buffer)` puts the next block not yet taken into the
-// buffer (2^host_block_log2 leaves at most).
-using block_source = std::function<block_read(std::uint8_t *buffer)>;
+// thread's buffer (2^host_block_log2 leaves at most; it sizes the buffer on first use, see
+// block_buffer) or hands memory of its own, which `give_back` takes after hashing.
+struct block_source {
+  std::function<block_read(std::vector<std::uint8_t> &buffer)> fill;
+  std::function<void(std::unique_ptr<std::uint8_t[]>)> give_back;
+};
+
+// A thread's buffer for a block, + a lone node's zero sibling; allocated only once a source
+// fills it (a source with memory of its own never does).
+inline std::uint8_t *block_buffer(std::vector<std::uint8_t> &buffer) {
+  buffer.resize((node_bytes << host_block_log2) + node_bytes);
+  return buffer.data();
+}
 
 // The tops of every block, worked on by `threads` threads; `total` the bytes read in all.
 struct block_tops {
@@ -115,19 +130,22 @@ inline block_tops host_block_tops(const block_source &source, const tree_options
   std::exception_ptr failure;
   std::atomic<bool> ended{false};
   const auto work = [&] {
-    std::vector<std::uint8_t> buffer(block_bytes + node_bytes); // + a lone node's zero sibling
+    std::vector<std::uint8_t> buffer;
     try {
       while (!ended) {
-        const auto [index, got] = source(buffer.data());
+        block_read block = source.fill(buffer);
+        const std::uint64_t index = block.index, got = block.bytes;
         if (got < block_bytes) ended = true;
         if (got == 0) break;
         if (got % node_bytes) host_leaf_count(name, index * block_bytes + got); // throws
         const std::uint64_t count = got / node_bytes;
         // Only a first block that is short is the whole tree, of depth ceil(log2 count).
         const unsigned top = index == 0 && got < block_bytes ? ceil_log2(count) : host_block_log2;
-        host_levels(hash_pairs, options, buffer.data(), count, zeros, 0, top);
+        std::uint8_t *nodes = block.memory ? block.memory.get() : buffer.data();
+        host_levels(hash_pairs, options, nodes, count, zeros, 0, top);
         digest d;
-        std::memcpy(d.data(), buffer.data(), node_bytes);
+        std::memcpy(d.data(), nodes, node_bytes);
+        if (block.memory) source.give_back(std::move(block.memory));
         const std::lock_guard<std::mutex> hold(lock);
         if (result.tops.size() <= index) result.tops.resize(index + 1);
         result.tops[index] = d;
@@ -187,12 +205,13 @@ inline digest host_root(const void *leaves, std::uint64_t leaf_bytes, const tree
   const auto *data = static_cast<const std::uint8_t *>(leaves);
   const std::uint64_t block_bytes = node_bytes << detail::host_block_log2;
   std::atomic<std::uint64_t> next{0};
-  const auto source = [&](std::uint8_t *buffer) -> detail::block_read {
+  detail::block_source source;
+  source.fill = [&](std::vector<std::uint8_t> &buffer) -> detail::block_read {
     const std::uint64_t index = next++;
-    if (index * block_bytes >= leaf_bytes) return {index, 0};
+    if (index * block_bytes >= leaf_bytes) return {index, 0, nullptr};
     const std::uint64_t bytes = std::min(block_bytes, leaf_bytes - index * block_bytes);
-    std::memcpy(buffer, data + index * block_bytes, bytes);
-    return {index, bytes};
+    std::memcpy(detail::block_buffer(buffer), data + index * block_bytes, bytes);
+    return {index, bytes, nullptr};
   };
   const std::string name = "leaf data";
   return detail::host_finish(
@@ -200,43 +219,88 @@ inline digest host_root(const void *leaves, std::uint64_t leaf_bytes, const tree
       options, name);
 }
 
+namespace detail {
+
+// Blocks of a regular file of more than 1 MiB, read at their offsets by any thread, in any order.
+inline block_read host_file_block(input &in, std::atomic<std::uint64_t> &next,
+                                  std::vector<std::uint8_t> &buffer) {
+  const std::uint64_t block_bytes = node_bytes << host_block_log2;
+  const std::uint64_t index = next++;
+  const std::uint64_t offset = index * block_bytes, size = *in.size();
+  if (offset >= size) return {index, 0, nullptr};
+  const std::uint64_t bytes = std::min(block_bytes, size - offset);
+  std::uint8_t *into = block_buffer(buffer);
+  for (std::uint64_t have = 0; have < bytes;) {
+    const ssize_t got =
+        ::pread(in.descriptor(), into + have, bytes - have, static_cast<off_t>(offset + have));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw_file_error(in.name(), "read", errno);
+    if (got == 0) { // it shrank
+      in.check_unchanged();
+      throw file_error(in.name(), "read", "it ended before the size it had when opened");
+    }
+    have += static_cast<std::uint64_t>(got);
+  }
+  return {index, bytes, nullptr};
+}
+
+// The blocks of a stream: taken whole from its read-ahead thread where they can be (no copy; the
+// thread reads the pipe continuously while these are hashed), else read in turn under `order`
+// (one thread reads straight into its buffer while the others hash).
+inline block_source host_stream_blocks(input &in, std::mutex &order,
+                                       std::atomic<std::uint64_t> &next) {
+  const std::uint64_t block_bytes = node_bytes << host_block_log2;
+  static_assert(stream_prefetch::block_bytes == node_bytes << host_block_log2 &&
+                    stream_prefetch::room_after >= node_bytes,
+                "a stream's blocks are the host engine's, with room for a lone node's sibling");
+  block_source source;
+  if (in.takes_blocks()) {
+    source.fill = [&in](std::vector<std::uint8_t> &) {
+      auto block = in.take_block();
+      return block_read{block.index, block.size, std::move(block.data)};
+    };
+    source.give_back = [&in](std::unique_ptr<std::uint8_t[]> data) {
+      in.give_back_block(std::move(data));
+    };
+    return source;
+  }
+  source.fill = [&in, &order, &next, block_bytes](std::vector<std::uint8_t> &buffer) {
+    std::uint8_t *into = block_buffer(buffer);
+    const std::lock_guard<std::mutex> hold(order); // numbered in the order read
+    const std::uint64_t index = next++;
+    return block_read{index, in.read_full(into, block_bytes), nullptr};
+  };
+  return source;
+}
+
+} // namespace detail
+
 // The root of the tree over the leaves `in` holds: a regular file of more than 1 MiB read at
-// offsets by the threads, anything else (a pipe, a small file, /proc's) in order under a lock (one
-// thread reads while the others hash); a file that changed while read is refused, a partial leaf
-// named with the input.
+// offsets by the threads; a stream (a pipe, stdin) read ahead on a thread of its own (started
+// here, holding `threads` MiB, unless the caller started it) into blocks the threads hash where
+// they were read; a small file or /proc's in order under a lock. A file that changed while read
+// is refused, a partial leaf named with the input.
 inline digest host_root(input &in, const tree_options &options, unsigned threads = 0) {
   detail::host_empty_root(options, 1); // the options' check, before any read
-  const std::uint64_t block_bytes = node_bytes << detail::host_block_log2;
-  std::mutex order; // a stream's blocks are read in turn, each thread its block's
-  std::atomic<std::uint64_t> next{0};
-  const auto source = [&](std::uint8_t *buffer) -> detail::block_read {
-    if (in.read_at_offsets()) { // a regular file: at the block's offset, any thread, any order
-      const std::uint64_t index = next++;
-      const std::uint64_t offset = index * block_bytes, size = *in.size();
-      if (offset >= size) return {index, 0};
-      const std::uint64_t bytes = std::min(block_bytes, size - offset);
-      for (std::uint64_t have = 0; have < bytes;) {
-        const ssize_t got = ::pread(in.descriptor(), buffer + have, bytes - have,
-                                    static_cast<off_t>(offset + have));
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) detail::throw_file_error(in.name(), "read", errno);
-        if (got == 0) { // it shrank
-          in.check_unchanged();
-          throw file_error(in.name(), "read", "it ended before the size it had when opened");
-        }
-        have += static_cast<std::uint64_t>(got);
-      }
-      const std::lock_guard<std::mutex> hold(order);
-      in.add_progress(bytes);
-      return {index, bytes};
-    }
-    const std::lock_guard<std::mutex> hold(order); // numbered in the order read
-    const std::uint64_t index = next++, got = in.read_full(buffer, block_bytes);
-    in.add_progress(got);
-    return {index, got};
-  };
   const unsigned n = threads ? threads : host_engine_threads();
-  const detail::block_tops blocks = detail::host_block_tops(source, options, n, in.name());
+  if (!in.size() && !in.reading_ahead()) in.read_ahead(std::uint64_t(n) << 20);
+  std::mutex order; // guards progress, and a stream's reads in turn
+  std::atomic<std::uint64_t> next{0};
+  detail::block_source source;
+  if (in.read_at_offsets())
+    source.fill = [&](std::vector<std::uint8_t> &buffer) {
+      return detail::host_file_block(in, next, buffer);
+    };
+  else
+    source = detail::host_stream_blocks(in, order, next);
+  detail::block_source counted = source; // the progress told once a block is in
+  counted.fill = [&](std::vector<std::uint8_t> &buffer) {
+    detail::block_read block = source.fill(buffer);
+    const std::lock_guard<std::mutex> hold(order);
+    in.add_progress(block.bytes);
+    return block;
+  };
+  const detail::block_tops blocks = detail::host_block_tops(counted, options, n, in.name());
   in.check_unchanged();
   if (auto empty = detail::host_empty_root(options, blocks.bytes)) return *empty;
   return detail::host_finish(blocks, options, in.name());

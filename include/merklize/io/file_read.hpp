@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -62,13 +63,28 @@ inline std::optional<std::uint64_t> regular_file_size(int fd) {
   return static_cast<std::uint64_t>(info.st_size);
 }
 
-// Widens a pipe's buffer to 1 MiB (Linux's limit for an unprivileged process), so that a writer
-// such as `cat` fills it in one go and each read takes a MiB, not 64 KiB: fewer wake-ups of both
-// ends. Anything but a pipe, or a system that refuses, is left as it is.
+// The largest pipe buffer an unprivileged process may ask for (/proc/sys/fs/pipe-max-size,
+// 1 MiB by default), at most 16 MiB; 1 MiB where it cannot be read.
+inline int pipe_max_size() {
+  long bytes = 1 << 20;
+  if (std::FILE *f = std::fopen("/proc/sys/fs/pipe-max-size", "r")) {
+    if (std::fscanf(f, "%ld", &bytes) != 1) bytes = 1 << 20;
+    std::fclose(f);
+  }
+  return static_cast<int>(std::min<long>(std::max<long>(bytes, 1 << 20), 16 << 20));
+}
+
+// Widens a pipe's buffer to pipe_max_size(), so that a writer such as `cat` blocks less often and
+// each read takes a MiB or more, not 64 KiB: fewer wake-ups of both ends. Anything but a pipe is
+// left as it is; where the system refuses (a user over its pipe pages), 1 MiB is tried, then
+// the pipe is left as it is.
 inline void widen_pipe(int fd) {
 #ifdef F_SETPIPE_SZ
   struct stat info;
-  if (::fstat(fd, &info) == 0 && S_ISFIFO(info.st_mode)) (void)::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+  if (::fstat(fd, &info) != 0 || !S_ISFIFO(info.st_mode)) return;
+  const int wanted = pipe_max_size();
+  if (::fcntl(fd, F_SETPIPE_SZ, wanted) < 0 && wanted > (1 << 20))
+    (void)::fcntl(fd, F_SETPIPE_SZ, 1 << 20);
 #else
   (void)fd;
 #endif

@@ -75,6 +75,15 @@ public:
   MERKLIZE_DECL void read_ahead(std::uint64_t max_held = 0);
   // Bytes read ahead so far (0 without read_ahead, or for a file read at offsets).
   std::uint64_t read_ahead_bytes() const { return ahead_ ? ahead_->bytes_read() : 0; }
+  // Whether a stream is read ahead (read_ahead started its thread).
+  bool reading_ahead() const { return ahead_ != nullptr; }
+
+  // A stream read ahead whose blocks read_some has not taken part of: its blocks can be taken
+  // whole, in the memory they were read into (no copy), by any thread, in the input's order.
+  bool takes_blocks() const { return ahead_ && ahead_->whole_blocks(); }
+  // The next such block (stream_prefetch::take); its memory goes back with give_back_block.
+  detail::stream_prefetch::whole_block take_block() { return ahead_->take(); }
+  void give_back_block(std::unique_ptr<std::uint8_t[]> data) { ahead_->give_back(std::move(data)); }
 
   // A stream: up to `capacity` bytes from where the last read ended; 0 only at the end.
   MERKLIZE_DECL std::size_t read_some(std::uint8_t *buffer, std::size_t capacity);

@@ -7,6 +7,8 @@
 // already go at the page cache's speed, so a copy of ours would only add one; the advice gets a
 // cold file's pages coming from the disk while the device starts.
 //
+// A consumer takes bytes in order with read (a copy), or whole blocks with take (no copy: the
+// host engine hashes a block where it was read, then gives its memory back for the next read).
 // At most max_held bytes of blocks are held at once (at least one block), so a consumer slower
 // than the pipe never makes this hold the whole input. The thread waits in poll() on the input
 // and on a wake-up pipe of its own, so it can be stopped while the writer of a pipe is silent.
@@ -38,6 +40,17 @@ class stream_prefetch {
 public:
   // Blocks of a pipe's widened size (widen_pipe): a read fills most of one.
   static constexpr std::size_t block_bytes = std::size_t(1) << 20;
+  // Bytes past a block's end that its taker may write (the host engine's zero sibling of a lone
+  // node, which goes after it).
+  static constexpr std::size_t room_after = 64;
+
+  // A block handed whole by take: the index-th taken, `size` bytes (block_bytes but for the last;
+  // 0 and no memory past the end) at `data`, which has room_after bytes more.
+  struct whole_block {
+    std::uint64_t index = 0;
+    std::size_t size = 0;
+    std::unique_ptr<std::uint8_t[]> data;
+  };
 
   // Reads descriptor `fd` (named `name` in errors) to its end into blocks, holding at most
   // `max_held` bytes not yet consumed. Throws std::system_error where no thread can be had.
@@ -111,6 +124,39 @@ public:
     return have;
   }
 
+  // Whether the blocks can be taken whole: read has not taken part of one.
+  bool whole_blocks() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return taken_ == 0;
+  }
+
+  // The next block in the input's order, whole (whole_blocks() must hold); any thread. A failure
+  // of the reader comes after the bytes read before it, with the block they end in (a short
+  // block is the last, so its taker would have taken it for the end).
+  whole_block take() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ready_.wait(lock, [&] { return !full_.empty() || ended_; });
+    whole_block out;
+    out.index = taken_blocks_++;
+    if (failure_ && (full_.empty() || full_.front().size < block_bytes))
+      std::rethrow_exception(failure_);
+    if (full_.empty()) return out;
+    out.size = full_.front().size;
+    out.data = std::move(full_.front().data);
+    full_.pop_front();
+    held_ -= block_bytes; // out of this one's count: the reader goes on while it is hashed
+    room_.notify_all();
+    return out;
+  }
+
+  // A taken block's memory, for the reader again while the spare blocks stay under max_held,
+  // else freed. Kept even while the reader holds max_held: a block freed here is one the reader
+  // allocates again, and a fresh MiB's page faults cost more than hashing it.
+  void give_back(std::unique_ptr<std::uint8_t[]> data) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if ((spare_.size() + 1) * block_bytes <= max_held_) spare_.push_back(std::move(data));
+  }
+
 private:
   struct block {
     std::unique_ptr<std::uint8_t[]> data;
@@ -146,7 +192,7 @@ private:
       bool end = false;
       std::exception_ptr failure;
       try {
-        if (!data) data.reset(new std::uint8_t[block_bytes]);
+        if (!data) data.reset(new std::uint8_t[block_bytes + room_after]);
         end = fill(data.get(), have);
       } catch (...) {
         failure = std::current_exception();
@@ -160,7 +206,12 @@ private:
       read_ += have;
       if (failure) failure_ = failure;
       ended_ = end;
-      ready_.notify_all();
+      // A block is for one consumer (of several threads taking blocks, waking them all for each
+      // would have them fight over the lock); the end is for all.
+      if (end)
+        ready_.notify_all();
+      else
+        ready_.notify_one();
       if (end || stopping_) return;
     }
   }
@@ -203,6 +254,7 @@ private:
   std::vector<std::unique_ptr<std::uint8_t[]>> spare_; // consumed blocks, for the thread again
   std::size_t taken_ = 0;                              // bytes of full_.front() consumed
   std::uint64_t held_ = 0, max_held_, read_ = 0;       // held: blocks in full_ and being filled
+  std::uint64_t taken_blocks_ = 0;                     // blocks handed by take
   bool ended_ = false, stopping_ = false;
   std::exception_ptr failure_;
   int wake_[2] = {-1, -1};
