@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// The plan of k-ary trees built in parts (kary_parts.hpp), without a device: shards aligned to
+// The plan of k-ary trees built in parts (parts.hpp), without a device: shards aligned to
 // powers of k that cover the leaves once, in runs by weight; and the host's half of the parts
 // rule: the levels above the shards and the proofs' siblings above them, equal to the whole
 // tree's. Built without OpenCL, sanitized.
 #include "host_helpers.hpp"
 
-#include <merklize/plan/kary_parts.hpp>
+#include <merklize/plan/parts.hpp>
 
 #include <catch2/catch.hpp>
 
 #if defined(CL_VERSION_1_0)
-#error "merklize/plan/kary_parts.hpp must not pull in the OpenCL headers"
+#error "merklize/plan/parts.hpp must not pull in the OpenCL headers"
 #endif
 
 using Catch::Matchers::Contains;

@@ -110,3 +110,41 @@ TEST_CASE("shards go to builders in proportion to their weights", "[parts]") {
     CHECK(plan.leaf_count_of(0) == 1);
   }
 }
+
+// The binary planner as it was written before plan_kary_shards planned every arity: the shard
+// size (2^s, s given or about 8 shards a builder and at least 2^min_log2 leaves, at most the
+// depth), the whole tree on one builder when there is one builder or one shard.
+unsigned binary_shard_log2(std::uint64_t n, std::size_t builders, unsigned given,
+                           unsigned min_log2) {
+  const unsigned depth = merklize::tree_layout(n).depth();
+  const std::uint64_t wanted = 8 * builders, per_shard = n / wanted + (n % wanted != 0);
+  unsigned s = given;
+  if (!s) {
+    s = 0;
+    while ((std::uint64_t(1) << s) < per_shard)
+      ++s;
+    s = std::max(s, min_log2);
+  }
+  s = std::min(s, depth);
+  const std::uint64_t shards = (n + (std::uint64_t(1) << s) - 1) >> s;
+  return builders == 1 || shards <= 1 ? depth : s;
+}
+
+TEST_CASE("plan_shards is plan_kary_shards for arity 2, with the binary planner's sizes",
+          "[parts]") {
+  const std::vector<std::vector<double>> weights = {{1}, {1, 1}, {1, 4, 2}, {3, 1, 1, 1}};
+  for (std::uint64_t n : {1ull, 2ull, 3ull, 7ull, 8ull, 9ull, 63ull, 64ull, 65ull, 1000ull, 4095ull,
+                          4096ull, 4097ull, 100000ull})
+    for (const auto &w : weights)
+      for (unsigned given : {0u, 1u, 3u, 12u, 20u})
+        for (unsigned min_log2 : {0u, 2u, 10u}) {
+          INFO("n=" << n << " builders " << w.size() << " shard_log2 " << given << " min "
+                    << min_log2);
+          const auto plan = merklize::plan_shards(n, w, given, min_log2);
+          const auto kary = merklize::plan_kary_shards(n, 2, w, given, 1ull << min_log2);
+          CHECK(plan.shard_log2 == binary_shard_log2(n, w.size(), given, min_log2));
+          CHECK(plan.shard_log2 == kary.shard_levels);
+          CHECK(plan.bounds == kary.bounds);
+          CHECK(plan.leaf_count == n);
+        }
+}

@@ -24,7 +24,6 @@
 #include "engine/proof_device.hpp"
 #include "io/input.hpp"
 #include "plan/build_config.hpp"
-#include "plan/kary_parts.hpp"
 #include "plan/parts.hpp"
 #include "plan/tuning.hpp"
 #include "proofs/proof.hpp"

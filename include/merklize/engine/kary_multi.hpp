@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// k-ary trees (kary.hpp) on several devices: each device takes a run of shards (kary_parts.hpp),
+// k-ary trees (kary.hpp) on several devices: each device takes a run of shards (parts.hpp),
 // uploads their leaves or hashes them from the data's blocks (block_hasher), builds the levels of
 // its part up to the shards' level and keeps them there (kary_device_tree); the host finishes the
 // few levels above. Proofs read each leaf's groups below the shards from the device that holds
@@ -11,7 +11,7 @@
 //   merklize::kary_proof p = t.prove(7);                // kary_prove's
 #pragma once
 
-#include "../plan/kary_parts.hpp"
+#include "../plan/parts.hpp"
 #include "kary_device.hpp"
 #include "multi_blocks.hpp"
 
