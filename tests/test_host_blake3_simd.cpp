@@ -8,8 +8,8 @@
 #include "host_helpers.hpp"
 
 #include <merklize/core/host_blake3_simd.hpp>
-#include <merklize/engine/host_tree.hpp>
 #include <merklize/core/reference.hpp>
+#include <merklize/engine/host_tree.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// The SHA-256 lanes kernel (include/merklize/kernels/sha256_lanes.cl through merkle_lanes.cl): sha256 trees with
-// 2, 4, 8 and 16 nodes per work-item, work-groups of the CPU row's 16 and 16 +- 1, at awkward
-// leaf counts, every node written into a poisoned buffer compared with OpenSSL's levels (shape
-// promote) and with the host reference (shapes promote and zero, a fixed depth); and the tuning
-// table's choice of it on CPU devices.
+// The SHA-256 lanes kernel (include/merklize/kernels/sha256_lanes.cl through merkle_lanes.cl):
+// sha256 trees with 2, 4, 8 and 16 nodes per work-item, work-groups of the CPU row's 16 and 16 +-
+// 1, at awkward leaf counts, every node written into a poisoned buffer compared with OpenSSL's
+// levels (shape promote) and with the host reference (shapes promote and zero, a fixed depth); and
+// the tuning table's choice of it on CPU devices.
 #include "helpers.hpp"
 
 #include <merklize/plan/launch_plan.hpp>

@@ -2,12 +2,12 @@
 // Many node hashes at once on the host, the host engine's (host_tree.hpp; each hash's row in
 // hashes.hpp names its pair hashers; blake3's are host_blake3_simd.hpp's lanes):
 // out[i] = node(in[2i], in[2i+1]) for the sha256 node (SHA-256 of the 64-byte pair) and the
-// rfc6962 node (SHA-256 of 0x01 || pair). On x86-64 CPUs with the SHA extensions (sha_ni, found at run time with CPUID) the rounds run on them, two
-// messages interleaved because each SHA256RNDS2 waits for the one before; the 64-byte pair's
-// second block is always the same padding, so its words plus round constants are computed once.
-// Elsewhere the portable sha256.hpp runs. Written from FIPS 180-4 and Intel's SHA extensions
-// reference (the instructions' definitions), checked against sha256.hpp and OpenSSL in
-// tests/test_host_tree.cpp. No OpenCL.
+// rfc6962 node (SHA-256 of 0x01 || pair). On x86-64 CPUs with the SHA extensions (sha_ni, found at
+// run time with CPUID) the rounds run on them, two messages interleaved because each SHA256RNDS2
+// waits for the one before; the 64-byte pair's second block is always the same padding, so its
+// words plus round constants are computed once. Elsewhere the portable sha256.hpp runs. Written
+// from FIPS 180-4 and Intel's SHA extensions reference (the instructions' definitions), checked
+// against sha256.hpp and OpenSSL in tests/test_host_tree.cpp. No OpenCL.
 #pragma once
 
 #include "sha256.hpp"

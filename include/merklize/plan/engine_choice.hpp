@@ -53,8 +53,8 @@ inline engine_estimate device_estimate(const device_facts &facts, const tuning &
   e.gbytes_per_s = nodes.tree_gbps;
   if (row.rates_per_compute_unit) e.gbytes_per_s *= facts.compute_units;
   if (nodes.rate_lanes) // the rate is that many lanes': scaled by the lanes this tree gets
-    e.gbytes_per_s *=
-        (row_of(hash).lanes_node ? resolved_lanes(nodes.lanes, facts) : 1) / double(nodes.rate_lanes);
+    e.gbytes_per_s *= (row_of(hash).lanes_node ? resolved_lanes(nodes.lanes, facts) : 1) /
+                      double(nodes.rate_lanes);
   return e;
 }
 
@@ -70,9 +70,7 @@ inline engine_estimate host_estimate(hash_kind hash, unsigned threads, bool sha_
   e.can_run = node.host_pairs != nullptr;
   const bool sha_ni = sha_extensions && node.host_pairs_sha_ni;
   const bool light = node.tuning == tuning_class::light; // BLAKE3's, in vector lanes
-  const char *light_code = blake3_lanes >= 16  ? "AVX-512"
-                           : blake3_lanes >= 8 ? "AVX2"
-                                               : "portable";
+  const char *light_code = blake3_lanes >= 16 ? "AVX-512" : blake3_lanes >= 8 ? "AVX2" : "portable";
   e.name = std::string("host (") +
            (sha_ni  ? "SHA extensions"
             : light ? light_code

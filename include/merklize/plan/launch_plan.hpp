@@ -62,9 +62,8 @@ inline launch_settings resolve_launch_settings(const device_facts &device, const
                                                const config &cfg) {
   launch_settings s{};
   s.lanes = !lanes_supported(cfg.tree.hash) ? 1
-            : cfg.lanes
-                ? cfg.lanes
-                : resolved_lanes(row.nodes_of(row_of(cfg.tree.hash).tuning).lanes, device);
+            : cfg.lanes                     ? cfg.lanes
+                        : resolved_lanes(row.nodes_of(row_of(cfg.tree.hash).tuning).lanes, device);
   s.local_size = cfg.work_group_size
                      ? cfg.work_group_size
                      : std::min(s.lanes > 1 ? row.lanes_work_group_size : row.work_group_size,
