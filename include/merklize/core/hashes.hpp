@@ -175,26 +175,22 @@ template <class Row, std::size_t N> constexpr bool in_enum_order(const Row (&row
 static_assert(in_enum_order(node_hash_table), "node_hash_table is in hash_kind's order");
 static_assert(in_enum_order(leaf_hash_table), "leaf_hash_table is in leaf_hash's order");
 
-// The rows' names joined with `separator`, for error messages, help and the C ABI's lists.
-template <class Row, std::size_t N>
-std::string names_of(const Row (&rows)[N], const char *separator) {
-  std::string names;
-  for (const Row &row : rows)
-    names += (names.empty() ? "" : separator) + std::string(row.name);
-  return names;
-}
-
-// "a, b, c or d" (`last` before the last): `text` of each row `take` keeps, for help and errors.
+// `text` of each row `take` keeps, joined by `separator` and `last` before the last item: "a, b, c
+// or d" for help and errors, "a,b,c,d" for the C ABI's lists.
 template <class Row, std::size_t N, class Take, class Text>
-std::string listed(const Row (&rows)[N], Take take, Text text, const char *last) {
+std::string listed(const Row (&rows)[N], Take take, Text text, const char *separator,
+                   const char *last) {
   std::vector<std::string> items;
   for (const Row &row : rows)
     if (take(row)) items.push_back(text(row));
   std::string list;
   for (std::size_t i = 0; i < items.size(); ++i)
-    list += (i == 0 ? "" : i + 1 == items.size() ? last : ", ") + items[i];
+    list += (i == 0 ? "" : i + 1 == items.size() ? last : separator) + items[i];
   return list;
 }
+
+template <class Row> bool every_row(const Row &) { return true; }
+template <class Row> std::string name_of(const Row &row) { return row.name; }
 
 } // namespace detail
 
@@ -210,31 +206,31 @@ inline const char *to_string(leaf_hash h) { return row_of(h).name; }
 
 // "blake3, blake3-parent, ..." (separator ", "), or the C ABI's "blake3,blake3-parent,...".
 inline std::string hash_names(const char *separator = ", ") {
-  return detail::names_of(node_hash_table, separator);
+  return detail::listed(node_hash_table, detail::every_row<node_hash_row>,
+                        detail::name_of<node_hash_row>, separator, separator);
 }
 inline std::string leaf_hash_names(const char *separator = ", ") {
-  return detail::names_of(leaf_hash_table, separator);
+  return detail::listed(leaf_hash_table, detail::every_row<leaf_hash_row>,
+                        detail::name_of<leaf_hash_row>, separator, separator);
 }
 
 // The node hashes `take` keeps, "sha256, blake3, keccak256 or sha3-256" (`last`: " or ").
 template <class Take> std::string hash_list(Take take, const char *last = " or ") {
-  return detail::listed(
-      node_hash_table, take, [](const node_hash_row &row) { return std::string(row.name); }, last);
+  return detail::listed(node_hash_table, take, detail::name_of<node_hash_row>, ", ", last);
 }
 
 // Every node hash with what it is, for the CLI's --hash: "blake3 (BLAKE3 of ...), ... or ...".
 inline std::string hash_help() {
   return detail::listed(
-      node_hash_table, [](const node_hash_row &) { return true; },
-      [](const node_hash_row &row) { return std::string(row.name) + " (" + row.about + ")"; },
+      node_hash_table, detail::every_row<node_hash_row>,
+      [](const node_hash_row &row) { return std::string(row.name) + " (" + row.about + ")"; }, ", ",
       " or ");
 }
 
 // Every leaf hash, "sha256, blake3, keccak256 or sha3-256".
 inline std::string leaf_hash_list() {
-  return detail::listed(
-      leaf_hash_table, [](const leaf_hash_row &) { return true; },
-      [](const leaf_hash_row &row) { return std::string(row.name); }, " or ");
+  return detail::listed(leaf_hash_table, detail::every_row<leaf_hash_row>,
+                        detail::name_of<leaf_hash_row>, ", ", " or ");
 }
 
 inline hash_kind parse_hash_kind(const std::string &name) {
