@@ -88,18 +88,5 @@ for r in json.load(open(sys.argv[1]))['results']:
     print(side, 1, 'process/' + name.replace(' ', '_'), '%.2f' % (r['mean'] * 1e3))
 EOF
 
-# One line per row, every time in milliseconds: A's and B's per round, then B / A of the best of
-# each side (above 1: B slower).
-python3 - "$rows" <<'EOF' | tee -a "$log"
-import collections, sys
-times = collections.defaultdict(lambda: collections.defaultdict(list))
-for line in open(sys.argv[1]):
-    side, _, row, value = line.split()
-    times[row][side].append(float(value))
-print(f"{'row':44} {'A':>24} {'B':>24} {'B/A':>7}")
-for row, sides in times.items():
-    a, b = sides.get('A', []), sides.get('B', [])
-    ratio = min(b) / min(a) if a and b else float('nan')
-    fmt = lambda v: ' '.join('%.3f' % x for x in v)
-    print(f"{row:44} {fmt(a):>24} {fmt(b):>24} {ratio:7.3f}")
-EOF
+# One line per row, every time in milliseconds (bench/ab_table.py).
+python3 bench/ab_table.py "$rows" | tee -a "$log"

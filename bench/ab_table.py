@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+# The A/B scripts' table (engine_ab.sh, multi_ab.sh): from lines "SIDE ROUND ROW MILLISECONDS",
+# one line per row with A's and B's times per round, then B / A of the best of each side (above
+# 1: B slower).
+#   python3 bench/ab_table.py ROWS_FILE
+import collections
+import sys
+
+times = collections.defaultdict(lambda: collections.defaultdict(list))
+for line in open(sys.argv[1]):
+    side, _, row, value = line.split()
+    times[row][side].append(float(value))
+print(f"{'row':44} {'A':>24} {'B':>24} {'B/A':>7}")
+for row, sides in times.items():
+    a, b = sides.get('A', []), sides.get('B', [])
+    ratio = min(b) / min(a) if a and b else float('nan')
+    fmt = lambda v: ' '.join('%.3f' % x for x in v)
+    print(f"{row:44} {fmt(a):>24} {fmt(b):>24} {ratio:7.3f}")

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+# Issue 30, item 2, for the several-device layer: the builders over several devices (leaves,
+# data blocks, k-ary) of this tree (B) beside those of a base tree (A), in one run on a machine
+# with two GPUs (kind nvidia-h100-x2 or nvidia-h200-x2). Builds both trees, runs B's [multi]
+# tests on the GPUs, checks that A and B give the same roots, then times both in turn:
+#   - multi_bench at 2^25 and 2^26 leaves: one GPU alone and both (every internal node kept);
+#   - whole processes with hyperfine: `merklize root --devices GPU0,GPU1` of 1 GiB in /dev/shm
+#     as leaves, as 4 KiB blocks (--leaf-size 4096) and as an 8-ary tree (--arity 8);
+# and prints each row's times side by side, A's and B's, then B / A of the best of each.
+#   bash bench/multi_ab.sh BASE_TREE     (logs in $OUT, default /tmp/out)
+# BASE_TREE is a source tree of the base commit (e.g. made with git archive; carry it).
+set -uo pipefail
+export MERKLIZE_OCL=${MERKLIZE_OCL:-nvidia}
+[ -f .device-debs/env.sh ] && source .device-debs/env.sh > /dev/null
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+log=$OUT/multi_ab.log
+: > "$log"
+base=$(cd "${1:?usage: bash bench/multi_ab.sh BASE_TREE}" && pwd)
+echo "A: $base, B: $PWD" | tee -a "$log"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee -a "$log"
+
+targets=(multi_bench merklize_cli merklize_tests)
+build() { # SOURCE_DIR
+  cmake -S "$1" -B "$1/build-ab" -DCMAKE_BUILD_TYPE=Release -DMERKLIZE_AOT=OFF \
+    > "$OUT/multi_build.log" 2>&1 &&
+    cmake --build "$1/build-ab" -j "$(nproc)" --target "${targets[@]}" >> "$OUT/multi_build.log" 2>&1 ||
+    { grep -B2 -A8 -m5 error "$OUT/multi_build.log"; exit 1; }
+}
+build "$base" && build .
+gpus=$(./build-ab/tools/merklize devices | awk '/\[.*gpu\]/ {print $1}' | head -2 | paste -sd, -)
+echo "GPUs: $gpus" | tee -a "$log"
+echo "B [multi] tests: $(MERKLIZE_DEVICE=nvidia timeout 300 ./build-ab/tests/merklize_tests \
+  '[multi]' 2>&1 | tail -1)" | tee -a "$log"
+
+file=/dev/shm/engine_ab_1g
+[ -f "$file" ] || head -c $((1 << 30)) /dev/urandom > "$file"
+cli() { echo "$1/build-ab/tools/merklize root --devices $gpus ${2:-} $file"; }
+for side in A B; do # the same roots from both, or the comparison means nothing
+  dir=.; [ $side = A ] && dir=$base
+  echo "$side roots: $($(cli "$dir")) $($(cli "$dir" "--leaf-size 4096"))" \
+    "$($(cli "$dir" "--arity 8"))" | tee -a "$log"
+done
+
+rows=$OUT/multi_rows.txt
+: > "$rows"
+for round in 1 2; do
+  for side in A B; do
+    dir=.; [ $side = A ] && dir=$base
+    MERKLIZE_DEVICES=$gpus "$dir/build-ab/bench/multi_bench" --min_log2=25 --max_log2=26 \
+      --benchmark_min_time=0.5 2>&1 |
+      awk -v s=$side -v r="$round" '/^(one|all)\/[0-9]+/ {print s, r, "multi_bench/" $1, $2}' \
+        >> "$rows"
+  done
+done
+
+hyperfine -N -w 2 -r 10 --export-json "$OUT/multi_hyperfine.json" \
+  -n "A leaves" "$(cli "$base")" -n "B leaves" "$(cli .)" \
+  -n "A blocks" "$(cli "$base" "--leaf-size 4096")" -n "B blocks" "$(cli . "--leaf-size 4096")" \
+  -n "A arity 8" "$(cli "$base" "--arity 8")" -n "B arity 8" "$(cli . "--arity 8")" \
+  > "$OUT/multi_hyperfine.log" 2>&1
+python3 - "$OUT/multi_hyperfine.json" >> "$rows" <<'EOF'
+import json, sys
+for r in json.load(open(sys.argv[1]))['results']:
+    side, name = r['command'].split(' ', 1)
+    print(side, 1, 'process/devices_' + name.replace(' ', '_'), '%.2f' % (r['mean'] * 1e3))
+EOF
+
+python3 bench/ab_table.py "$rows" | tee -a "$log"
