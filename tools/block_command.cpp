@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "input.hpp"
 #include "output.hpp"
+#include "presets.hpp"
 #include "quote.hpp"
 
 #include <merklize/engine/block_tree.hpp>
@@ -50,26 +51,25 @@ std::vector<std::uint8_t> salt_of(const std::optional<std::string> &hex,
   }
 }
 
-// The options a format has no use for are refused, naming them.
-void refuse_unused(const block_arguments &args, const std::string &format) {
-  const bool dm = format == "dm-verity";
-  const std::pair<const char *, bool> owned[] = {
-      {"--data-block-size", args.data_block_size && !dm},
-      {"--hash-block-size", args.hash_block_size && !dm},
-      {"--hash-output", args.hash_output && !dm},
-      {"--no-superblock", args.no_superblock && !dm},
-      {"--uuid", args.uuid && !dm},
-      {"--block-size", args.block_size && format != "fs-verity"},
-      {"--tree-output", args.tree_output && format != "fs-verity"},
-      {"--outboard", args.outboard && format != "bao-outboard"},
-      {"--salt", args.salt && format == "bao-outboard"},
-      {"--display-order", args.commitment.display_order},
-      {"--cid", args.commitment.cid},
-      {"--dump", args.commitment.dump.has_value()},
-      {"--no-sort-leaves", args.commitment.no_sort_leaves},
-  };
-  for (const auto &[option, unused] : owned)
-    if (unused) refuse(std::string(option) + " has no use with --format " + format);
+// The options the format's row does not take are refused, naming them.
+void refuse_unused(const block_arguments &args, const merklize::preset_row &row) {
+  cli::refuse_unused(row,
+                     {
+                         {"--data-block-size", args.data_block_size.has_value()},
+                         {"--hash-block-size", args.hash_block_size.has_value()},
+                         {"--hash-output", args.hash_output.has_value()},
+                         {"--no-superblock", args.no_superblock},
+                         {"--uuid", args.uuid.has_value()},
+                         {"--block-size", args.block_size.has_value()},
+                         {"--tree-output", args.tree_output.has_value()},
+                         {"--outboard", args.outboard.has_value()},
+                         {"--salt", args.salt.has_value()},
+                         {"--display-order", args.commitment.display_order},
+                         {"--cid", args.commitment.cid},
+                         {"--dump", args.commitment.dump.has_value()},
+                         {"--no-sort-leaves", args.commitment.no_sort_leaves},
+                     },
+                     "root");
   if (args.uuid && args.no_superblock)
     refuse("--uuid has no use with --no-superblock: the UUID is the superblock's");
 }
@@ -173,19 +173,28 @@ block_job fs_verity_job(const block_arguments &b, const std::string &file) {
   };
 }
 
-block_job format_job(const block_arguments &b, const std::string &file) {
-  const std::string &format = *b.format;
-  if (format != "dm-verity" && format != "fs-verity" && format != "bao-outboard")
-    refuse("--format: unknown format " + quote(format, 64) +
-           " (known: dm-verity, fs-verity, bao-outboard, oz-standard, bitcoin, filecoin-tree-d)");
-  refuse_unused(b, format);
-  if (format == "dm-verity") return dm_verity_job(b);
-  if (format == "fs-verity") return fs_verity_job(b, file);
+block_job bao_outboard_job(const block_arguments &b) {
   return [b](merklize::block_hasher &h, library_input &in) {
     const auto outboard = merklize::bao_outboard_of(h, in.get());
     write_bytes(b.outboard, outboard.bytes);
     return merklize::to_hex(outboard.root);
   };
+}
+
+// --format F of preset_group::data (root_command took the others).
+block_job format_job(const block_arguments &b, const std::string &file) {
+  const merklize::preset_row &row = format_row(*b.format);
+  refuse_unused(b, row);
+  switch (row.kind) {
+  case merklize::tree_kind::dm_verity:
+    return dm_verity_job(b);
+  case merklize::tree_kind::fs_verity:
+    return fs_verity_job(b, file);
+  case merklize::tree_kind::bao_outboard:
+    return bao_outboard_job(b);
+  default:
+    throw merklize::error(std::string("--format ") + row.name + " is not a tree of data blocks");
+  }
 }
 
 // --leaf-size L: the tree of --hash, --pad and --depth over the blocks' leaves.

@@ -9,6 +9,7 @@
 
 #include <merklize/core/kary.hpp>
 #include <merklize/engine/host_tree.hpp>
+#include <merklize/formats/presets.hpp>
 #include <merklize/proofs/consistency.hpp>
 
 namespace cli {
@@ -165,17 +166,11 @@ void add_block_options(CLI::App &c, block_arguments &args) {
       c, args,
       "dm-verity, fs-verity, or SHA-256 leaves: the salt hashed before each block, - for none "
       "(default: none, but for dm-verity 32 random bytes, as veritysetup format's)");
-  const auto format = add_text(c, "--format", args.format, "F",
-                               "FILE is data, its tree a preset: dm-verity (prints what "
-                               "veritysetup format prints: the superblock's fields, the salt and "
-                               "the root hash), fs-verity (the line fsverity digest prints) or "
-                               "bao-outboard (BLAKE3's root, as b3sum prints); or a commitment "
-                               "(docs/FORMATS.md): oz-standard (FILE: OpenZeppelin's "
-                               "StandardMerkleTree JSON, its dump or {\"leafEncoding\": [...], "
-                               "\"values\": [[...], ...]}; prints the root as OpenZeppelin does, "
-                               "0x and hex), bitcoin (FILE: txids, 32 bytes each in internal byte "
-                               "order; prints the merkle root so) or filecoin-tree-d (FILE: a "
-                               "piece's data; prints its commitment, CommP, in hex)");
+  const auto format = add_text(
+      c, "--format", args.format, "F",
+      "FILE is data, its tree a preset: " + merklize::format_help(merklize::preset_group::data) +
+          "; or a commitment (docs/FORMATS.md): " +
+          merklize::format_help(merklize::preset_group::commitment));
   add_commitment_options(c, args.commitment, format, true);
   add_parsed(c, "--data-block-size", args.data_block_size, parse_count, "B",
              "dm-verity: bytes a data block (default 4096)")
@@ -290,14 +285,9 @@ command_runner add_proof(CLI::App &app) {
   add_progress(c, args->progress);
   add_presets(c, args->preset, true, "prove leaf I (with --log: entry I) under the root",
               {"--leaf-size", "--arity", "--salt"});
-  const auto format =
-      add_text(c, "--format", args->format, "F",
-               "a commitment's proof (docs/FORMATS.md): oz-standard (FILE as `merklize root "
-               "--format oz-standard` takes it; prints {\"value\", \"leaf\", \"proof\"}, or "
-               "for several values OpenZeppelin's multiproof {\"leaves\", \"proof\", "
-               "\"proofFlags\"}) or bitcoin (FILE as `merklize root --format bitcoin` takes it; "
-               "prints txid I's branch as Electrum does, {\"txid\", \"pos\", \"merkle\", "
-               "\"root\"})");
+  const auto format = add_text(c, "--format", args->format, "F",
+                               "a commitment's proof (docs/FORMATS.md): " +
+                                   merklize::format_help(merklize::preset_group::commitment, true));
   add_commitment_options(c, args->commitment, format, false);
   for (const char *other :
        {"--hash", "--pad", "--depth", "--mix-in-length", "--chunk-log2", "--arity", "--leaf-size",

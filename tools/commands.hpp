@@ -44,11 +44,9 @@ struct commitment_arguments {
   bool given() const { return display_order || cid || no_sort_leaves || dump; }
 };
 
-bool is_commitment_format(const std::string &format);
-
 // Trees over data blocks (block_command.cpp): `merklize root --leaf-size L` or `--format F`.
 struct block_arguments : leaf_block_arguments {
-  std::optional<std::string> format; // dm-verity, fs-verity, bao-outboard
+  std::optional<std::string> format; // a --format row of <merklize/formats/presets.hpp>
   std::optional<std::uint64_t> data_block_size, hash_block_size, block_size;
   std::optional<std::string> hash_output, tree_output, outboard; // files to write
   bool no_superblock = false;         // dm-verity: the hash device without veritysetup's superblock

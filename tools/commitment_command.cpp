@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "input.hpp"
 #include "output.hpp"
+#include "presets.hpp"
 #include "quote.hpp"
 
 #include <merklize/engine/pair_tree.hpp>
@@ -23,35 +24,34 @@ namespace {
 
 std::string name_of(const std::string &file) { return file == "-" ? "stdin" : quote(file); }
 
-// The options that only some formats take, refused with the others.
-void refuse_unused(const commitment_arguments &c, const std::string &format,
+// The commitments' options that the format's row does not take are refused, naming them.
+void refuse_unused(const commitment_arguments &c, const merklize::preset_row &row,
                    const std::string &command) {
-  const bool oz = format == "oz-standard";
-  const std::pair<const char *, bool> owned[] = {
-      {"--display-order", c.display_order && format != "bitcoin"},
-      {"--cid", c.cid && format != "filecoin-tree-d"},
-      {"--dump", c.dump && !oz},
-      {"--no-sort-leaves", c.no_sort_leaves && !oz},
-  };
-  for (const auto &[option, unused] : owned)
-    if (unused) refuse(std::string(option) + " has no use with --format " + format, command);
+  cli::refuse_unused(row,
+                     {
+                         {"--display-order", c.display_order},
+                         {"--cid", c.cid},
+                         {"--dump", c.dump.has_value()},
+                         {"--no-sort-leaves", c.no_sort_leaves},
+                     },
+                     command);
 }
 
-// The options of the formats over data blocks, which no commitment takes.
-void refuse_block_options(const block_arguments &b, const std::string &format) {
-  const std::pair<const char *, bool> owned[] = {
-      {"--salt", b.salt.has_value()},
-      {"--data-block-size", b.data_block_size.has_value()},
-      {"--hash-block-size", b.hash_block_size.has_value()},
-      {"--block-size", b.block_size.has_value()},
-      {"--hash-output", b.hash_output.has_value()},
-      {"--no-superblock", b.no_superblock},
-      {"--uuid", b.uuid.has_value()},
-      {"--tree-output", b.tree_output.has_value()},
-      {"--outboard", b.outboard.has_value()},
-  };
-  for (const auto &[option, unused] : owned)
-    if (unused) refuse(std::string(option) + " has no use with --format " + format, "root");
+// The options of the formats over data blocks, which no commitment's row takes.
+void refuse_block_options(const block_arguments &b, const merklize::preset_row &row) {
+  cli::refuse_unused(row,
+                     {
+                         {"--salt", b.salt.has_value()},
+                         {"--data-block-size", b.data_block_size.has_value()},
+                         {"--hash-block-size", b.hash_block_size.has_value()},
+                         {"--block-size", b.block_size.has_value()},
+                         {"--hash-output", b.hash_output.has_value()},
+                         {"--no-superblock", b.no_superblock},
+                         {"--uuid", b.uuid.has_value()},
+                         {"--tree-output", b.tree_output.has_value()},
+                         {"--outboard", b.outboard.has_value()},
+                     },
+                     "root");
 }
 
 std::string as_text(const std::vector<std::uint8_t> &bytes) {
@@ -133,27 +133,31 @@ int filecoin_root(const root_arguments &args) {
 
 } // namespace
 
-bool is_commitment_format(const std::string &format) {
-  return format == "oz-standard" || format == "bitcoin" || format == "filecoin-tree-d";
-}
-
 int commitment_root_command(const root_arguments &args) {
-  const std::string &format = *args.blocks.format;
-  refuse_unused(args.blocks.commitment, format, "root");
-  refuse_block_options(args.blocks, format);
-  if (format == "oz-standard") return oz_root(args);
-  if (format == "bitcoin") return bitcoin_root(args);
-  return filecoin_root(args);
+  const merklize::preset_row &row = format_row(*args.blocks.format);
+  refuse_unused(args.blocks.commitment, row, "root");
+  refuse_block_options(args.blocks, row);
+  switch (row.kind) {
+  case merklize::tree_kind::oz_standard:
+    return oz_root(args);
+  case merklize::tree_kind::bitcoin:
+    return bitcoin_root(args);
+  case merklize::tree_kind::filecoin_tree_d:
+    return filecoin_root(args);
+  default:
+    throw merklize::error(std::string("--format ") + row.name + " is not a commitment");
+  }
 }
 
 int commitment_proof_command(const proof_arguments &args) {
-  const std::string &format = *args.format;
-  if (format != "oz-standard" && format != "bitcoin")
-    refuse("--format: " + quote(format, 64) + " has no proofs here (known: oz-standard, bitcoin)",
+  const merklize::preset_row *row = merklize::find_format(*args.format, "proof");
+  if (!row)
+    refuse("--format: " + quote(*args.format, 64) +
+               " has no proofs here (known: " + merklize::format_names("proof") + ")",
            "proof");
   const commitment_arguments &c = args.commitment;
-  refuse_unused(c, format, "proof");
-  if (format == "bitcoin") {
+  refuse_unused(c, *row, "proof");
+  if (row->kind == merklize::tree_kind::bitcoin) {
     if (args.indices.size() > 1)
       refuse("-i with several indices is a multiproof, which only --format oz-standard has",
              "proof");

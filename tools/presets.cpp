@@ -24,18 +24,31 @@ void check_preset(const preset_arguments &preset, const std::string &command) {
 
 merklize::tree_options preset_tree(const preset_arguments &preset,
                                    const merklize::tree_options &given) {
-  using merklize::hash_kind, merklize::shape;
-  if (preset.log) return {hash_kind::rfc6962, shape::promote};
-  // A list's tree has room for LIMIT chunks: depth ceil(log2 LIMIT) (0 for limits 0 and 1; 64
-  // past 2^63, where ceil_log2's shifts would run out).
-  if (preset.ssz_list) {
-    const std::uint64_t limit = *preset.ssz_list;
-    return {hash_kind::sha256, shape::zero,
-            limit > (std::uint64_t(1) << 63) ? 64u : merklize::detail::ceil_log2(limit)};
-  }
-  // A vector's tree is its own chunks padded to a power of two: shape zero's natural depth.
-  if (preset.ssz_vector) return {hash_kind::sha256, shape::zero};
-  return given;
+  using merklize::tree_kind;
+  if (!preset.given()) return given;
+  const tree_kind kind = preset.log        ? tree_kind::log
+                         : preset.ssz_list ? tree_kind::ssz_list
+                                           : tree_kind::ssz_vector;
+  merklize::preset_parameters parameters;
+  parameters.ssz_limit = preset.ssz_list.value_or(0);
+  parameters.framing = preset.entries.value_or(merklize::entry_framing::lines);
+  return merklize::tree_options_of(merklize::row_of(kind).spec(parameters));
+}
+
+const merklize::preset_row &format_row(const std::string &name) {
+  if (const merklize::preset_row *row = merklize::find_format(name)) return *row;
+  throw usage_error("--format: unknown format " + quote(name, 64) +
+                        " (known: " + merklize::format_names() + ")",
+                    "Try 'merklize root --help' for the options.");
+}
+
+void refuse_unused(const merklize::preset_row &row,
+                   std::initializer_list<std::pair<const char *, bool>> given,
+                   const std::string &command) {
+  for (const auto &[option, is_given] : given)
+    if (is_given && !merklize::takes(row, option))
+      throw usage_error(std::string(option) + " has no use with --format " + row.name,
+                        "Try 'merklize " + command + " --help' for the options.");
 }
 
 std::uint64_t ssz_list_length(std::uint64_t limit, std::uint64_t chunks, const std::string &name) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The trees that real systems publish, by name, so that one flag says what four would and a
-// missing one is an error rather than another tree's root:
+// missing one is an error rather than another tree's root (their rows in
+// <merklize/formats/presets.hpp> give their trees; here is what the CLI adds: the framing check,
+// the list's length, the entries read and hashed, and the --format rows' lookup and refusals):
 //   --ssz-list LIMIT  SSZ's List[Bytes32, LIMIT] (Ethereum consensus): sha256 nodes, shape zero,
 //                     depth ceil(log2 LIMIT), FILE's chunk count mixed in as the length;
 //   --ssz-vector      SSZ's Vector[Bytes32, N], N being FILE's chunk count: sha256, shape zero,
@@ -14,8 +16,10 @@
 
 #include <merklize/core/entries.hpp>
 #include <merklize/core/tree.hpp>
+#include <merklize/formats/presets.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -31,9 +35,18 @@ void check_preset(const preset_arguments &preset, const std::string &command);
 // "--entries is required: ..." (leaf-hash, --log).
 extern const char *entries_required;
 
-// The tree a preset names (--log's over the entries' leaves), else `given`.
+// The tree a preset names (--log's over the entries' leaves), from its row; else `given`.
 merklize::tree_options preset_tree(const preset_arguments &preset,
                                    const merklize::tree_options &given);
+
+// The row of `merklize root --format NAME`; an unknown NAME is a usage error naming the known.
+const merklize::preset_row &format_row(const std::string &name);
+
+// The options given (each with whether it was) that `row` does not take are refused, the first
+// in `given`'s order: "OPTION has no use with --format NAME", naming `command`'s --help.
+void refuse_unused(const merklize::preset_row &row,
+                   std::initializer_list<std::pair<const char *, bool>> given,
+                   const std::string &command);
 
 // The length SSZ mixes into the root of a list of `chunks` chunks (one per element) whose limit is
 // `limit`: `chunks`, refused when it is past the limit (`name` names the input).

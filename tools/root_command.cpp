@@ -187,8 +187,10 @@ int root_command(const root_arguments &given) {
   if (given.preset.log) return log_root_command(given);
   root_arguments args = given;
   args.tree = preset_tree(args.preset, args.tree);
-  if (args.blocks.format && is_commitment_format(*args.blocks.format))
-    return commitment_root_command(args);
+  if (args.blocks.format) // its row says which command file runs it
+    return format_row(*args.blocks.format).group == merklize::preset_group::commitment
+               ? commitment_root_command(args)
+               : block_root_command(args);
   const bool blocks_on_devices = args.devices && (args.blocks.leaf_size || args.blocks.arity);
   if (args.blocks.given() && !blocks_on_devices) return block_root_command(args);
   if (args.devices && args.blocks.arity) {

@@ -21,6 +21,7 @@
 
 #include "../core/digest.hpp"
 #include "../core/keccak.hpp"
+#include "../core/pair_hash.hpp"
 #include "../core/sha256.hpp"
 
 #include <algorithm>
@@ -28,24 +29,6 @@
 #include <vector>
 
 namespace merklize {
-
-enum class pair_hash {
-  sha256d,          // Bitcoin: SHA-256 twice
-  sha256_trunc254,  // Filecoin: SHA-256, truncated to 254 bits (an element of BLS12-381's Fr)
-  keccak256_sorted, // OpenZeppelin: Keccak-256 of the pair in ascending byte order
-};
-
-inline const char *to_string(pair_hash hash) {
-  switch (hash) {
-  case pair_hash::sha256d:
-    return "sha256d";
-  case pair_hash::sha256_trunc254:
-    return "sha256-trunc254";
-  case pair_hash::keccak256_sorted:
-    return "keccak256-sorted";
-  }
-  return "unknown";
-}
 
 // SHA-256(SHA-256(data)): Bitcoin's hash of transactions, block headers and tree nodes.
 inline digest sha256d(const void *data, std::size_t size) {
