@@ -25,17 +25,8 @@ mkdir -p "$OUT"
 log=$OUT/engine_ab.log
 : > "$log"
 
-base=${1:-}
-if [ -z "$base" ]; then
-  commit=${BASE:-$(git merge-base HEAD main)} || { echo "no base: pass BASE_TREE"; exit 1; }
-  base=/tmp/engine-ab-base
-  rm -rf "$base" && mkdir -p "$base"
-  git archive "$commit" | tar -x -C "$base" || exit 1
-  echo "A: $commit" | tee -a "$log"
-fi
-base=$(cd "$base" && pwd)
-echo "A: $base, B: $PWD" | tee -a "$log"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee -a "$log"
+source bench/ab_base.sh
+ab_base_tree "$log" /tmp/engine-ab-base "${1:-}"
 
 targets=(merklize_bench merklize_block_bench merklize_cli merklize_gpu_test merklize_gpu_hash_test)
 build() { # SOURCE_DIR

@@ -14,6 +14,7 @@
 #include "../plan/parts.hpp"
 #include "kary_device.hpp"
 #include "multi_blocks.hpp"
+#include "spread.hpp"
 
 #include <chrono>
 #include <memory>
@@ -118,24 +119,18 @@ public:
       : multi_kary_merkleizer(default_devices(), std::move(cfg)) {}
 
   multi_kary_merkleizer(std::vector<cl::Device> devices, multi_kary_config cfg)
-      : devices_(std::move(devices)), config_(std::move(cfg)) {
-    if (devices_.empty()) throw error("multi_kary_merkleizer: no devices given");
-    check_kary(config_.tree);
-    weights_ = detail::initial_weights(config_.weights, devices_.size(), "multi_kary_merkleizer");
-    for (const auto &device : devices_)
-      hashers_.push_back(
-          std::make_unique<block_hasher>(detail::platform_context(devices_, device), device));
-  }
+      : config_(checked(std::move(cfg))),
+        spread_(std::move(devices), config_.weights, "multi_kary_merkleizer") {}
 
-  const std::vector<cl::Device> &devices() const { return devices_; }
+  const std::vector<cl::Device> &devices() const { return spread_.devices(); }
   const multi_kary_config &configuration() const { return config_; }
-  const std::vector<double> &weights() const { return weights_; }
+  const std::vector<double> &weights() const { return spread_.weights(); }
   const kary_multi_times &last_times() const { return last_; }
 
   // Every device streams its data in pieces of about `bytes` bytes (tests set small ones).
   void set_piece_target(std::uint64_t bytes) {
-    for (auto &h : hashers_)
-      h->set_piece_target(bytes);
+    for (std::size_t i = 0; i < spread_.size(); ++i)
+      spread_[i].set_piece_target(bytes);
   }
 
   // The tree over leaves in host memory (N >= 1 leaves of 32 bytes).
@@ -173,51 +168,54 @@ public:
     const std::uint64_t unit = rule ? check_rule(*rule) : node_bytes;
     const std::uint64_t leaf_count = rule ? block_count(bytes, unit) : leaf_count_of(bytes);
     if (leaf_count == 0) throw error("no data: a tree needs at least one leaf");
-    const kary_shard_plan plan = plan_kary_shards(leaf_count, config_.tree.arity, weights_,
-                                                  config_.shard_levels, piece_leaves(unit));
-    last_ = {std::vector<device_times>(devices_.size()), plan, 0, 0};
-    std::vector<std::optional<kary_device_tree>> parts(devices_.size());
-    detail::on_each_builder(plan, [&](std::size_t i) {
-      const auto part_start = std::chrono::steady_clock::now();
-      const std::uint64_t first = plan.first_leaf(i), count = plan.leaf_count_of(i);
-      const std::uint64_t from = first * unit, to = std::min(bytes, (first + count) * unit);
-      block_hasher &h = *hashers_[i];
-      const std::string what =
-          "leaves [" + std::to_string(first) + ", " + std::to_string(first + count) + ")";
-      const device_leaves leaves = rule ? h.leaves_of(read, from, to - from, *rule, what)
-                                        : h.leaves_as_given(read, from, to - from, what);
-      parts[i].emplace(h, leaves, config_.tree, plan.shard_levels);
-      build_times times = h.last_times();
-      times.wall_ms = detail::ms_since(part_start);
-      last_.devices[i] = {count, times};
-    });
-    const auto finish_start = std::chrono::steady_clock::now();
-    kary_multi_tree tree(config_.tree, plan, std::move(parts));
-    last_.finish_ms = detail::ms_since(finish_start);
-    if (plan.is_spread() && config_.weights.empty())
-      detail::measure_weights(weights_, last_.devices);
-    last_.wall_ms = detail::ms_since(start);
-    return tree;
+    const std::uint64_t grain =
+        spread_.largest([&](const block_hasher &h) { return detail::piece_units(h, unit); });
+    const kary_shard_plan plan = plan_kary_shards(leaf_count, config_.tree.arity, spread_.weights(),
+                                                  config_.shard_levels, grain);
+    last_ = {{}, plan, 0, 0};
+    std::vector<std::optional<kary_device_tree>> parts(spread_.size());
+    return spread_.run(
+        plan, last_, start,
+        [&](std::size_t i, block_hasher &h) {
+          const auto part_start = std::chrono::steady_clock::now();
+          parts[i].emplace(h, part_leaves(plan, i, h, read, bytes, rule), config_.tree,
+                           plan.shard_levels);
+          build_times times = h.last_times();
+          times.wall_ms = detail::ms_since(part_start);
+          return detail::part_built{parts[i]->top_nodes(), times};
+        },
+        // The parts' top nodes are the shard level: the tree gathers them itself.
+        [&](const std::vector<digest> &) {
+          return kary_multi_tree(config_.tree, plan, std::move(parts));
+        });
   }
 
 private:
+  static multi_kary_config checked(multi_kary_config cfg) {
+    check_kary(cfg.tree);
+    return cfg;
+  }
+
   static std::uint64_t check_rule(const leaf_rule &rule) {
     check_leaf_rule(rule);
     return rule.block_bytes;
   }
 
-  // Leaves a piece of data holds: no shard is smaller (one would stream worse).
-  std::uint64_t piece_leaves(std::uint64_t unit) const {
-    std::uint64_t leaves = 1;
-    for (const auto &h : hashers_)
-      leaves = std::max(leaves, h->piece_bytes(unit, std::nullopt) / unit);
-    return leaves;
+  // Builder i's leaves on its device: hashed from its blocks of the data by `rule`, or without
+  // one its bytes of the data uploaded as they are.
+  static device_leaves part_leaves(const kary_shard_plan &plan, std::size_t i, block_hasher &h,
+                                   const data_reader &read, std::uint64_t bytes,
+                                   const std::optional<leaf_rule> &rule) {
+    const std::uint64_t first = plan.first_leaf(i), count = plan.leaf_count_of(i);
+    const auto [from, to] = detail::bytes_of(plan, i, rule ? rule->block_bytes : node_bytes, bytes);
+    const std::string what =
+        "leaves [" + std::to_string(first) + ", " + std::to_string(first + count) + ")";
+    return rule ? h.leaves_of(read, from, to - from, *rule, what)
+                : h.leaves_as_given(read, from, to - from, what);
   }
 
-  std::vector<cl::Device> devices_;
-  multi_kary_config config_;
-  std::vector<std::unique_ptr<block_hasher>> hashers_;
-  std::vector<double> weights_;
+  multi_kary_config config_; // checked before spread_ sets up the devices
+  detail::device_spread<block_hasher> spread_;
   kary_multi_times last_;
 };
 

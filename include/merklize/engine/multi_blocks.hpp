@@ -19,9 +19,10 @@
 
 #include "../pipeline/level_runner.hpp"
 #include "../plan/launch_plan.hpp"
+#include "../plan/parts.hpp"
 #include "../runtime/queue_drain.hpp"
 #include "block_tree.hpp"
-#include "multi.hpp"
+#include "spread.hpp"
 
 #include <chrono>
 #include <cstring>
@@ -30,6 +31,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace merklize {
@@ -52,6 +54,7 @@ public:
   const cl::Device &device() const { return runtime_.device(); }
   // The leaf kernels (set_piece_target sets the pieces the data streams in).
   block_hasher &hasher() { return hasher_; }
+  const block_hasher &hasher() const { return hasher_; }
   // The form of the level kernels' program (programs.hpp); builds it now if not yet, so that a
   // timed build does not.
   merklize::program_form program_form() const { return levels_.level_program_form(); }
@@ -207,6 +210,25 @@ template <class Build> auto with_input_reader(input &in, const char *unit, const
   return built;
 }
 
+namespace detail {
+
+// Units (blocks, or leaves as given) a piece of data streamed through `h` holds, at least one: no
+// shard is smaller, as one would stream worse.
+inline std::uint64_t piece_units(const block_hasher &h, std::uint64_t unit_bytes) {
+  return std::max<std::uint64_t>(1, h.piece_bytes(unit_bytes, std::nullopt) / unit_bytes);
+}
+
+// The bytes [from, to) of the data (`bytes` in all) that builder i of `plan` hashes or uploads,
+// its leaves being units of `unit_bytes`: the last unit of the data may be short.
+template <class Plan>
+std::pair<std::uint64_t, std::uint64_t> bytes_of(const Plan &plan, std::size_t i,
+                                                 std::uint64_t unit_bytes, std::uint64_t bytes) {
+  const std::uint64_t first = plan.first_leaf(i), count = plan.leaf_count_of(i);
+  return {first * unit_bytes, std::min(bytes, (first + count) * unit_bytes)};
+}
+
+} // namespace detail
+
 // One tree over data blocks on several devices. A multi_block_merkleizer is not thread-safe; it
 // runs its own threads, and an error on any device is rethrown on the caller's thread.
 class multi_block_merkleizer {
@@ -219,24 +241,19 @@ public:
   // chunk sizes do not: the data streams in block_hasher's pieces). Without weights, the devices
   // start even and each build's blocks per millisecond on each device become its weight.
   multi_block_merkleizer(std::vector<cl::Device> devices, config cfg = {})
-      : devices_(std::move(devices)), config_(std::move(cfg)) {
-    if (devices_.empty()) throw error("multi_block_merkleizer: no devices given");
-    weights_ = detail::initial_weights(config_.weights, devices_.size(), "multi_block_merkleizer");
-    for (const auto &device : devices_)
-      builders_.push_back(std::make_unique<block_part_builder>(
-          detail::platform_context(devices_, device), device, config_));
-  }
+      : config_(std::move(cfg)),
+        spread_(std::move(devices), config_.weights, "multi_block_merkleizer", config_) {}
 
-  const std::vector<cl::Device> &devices() const { return devices_; }
+  const std::vector<cl::Device> &devices() const { return spread_.devices(); }
   const config &configuration() const { return config_; }
-  const std::vector<double> &weights() const { return weights_; }
+  const std::vector<double> &weights() const { return spread_.weights(); }
   // The last build: each device's blocks (as leaves) and times, the shards, the host's finish.
   const multi_times &last_times() const { return last_; }
 
   // Every device streams its data in pieces of about `bytes` bytes (tests set small ones).
   void set_piece_target(std::uint64_t bytes) {
-    for (auto &b : builders_)
-      b->hasher().set_piece_target(bytes);
+    for (std::size_t i = 0; i < spread_.size(); ++i)
+      spread_[i].hasher().set_piece_target(bytes);
   }
 
   // The tree over the leaves of `bytes` bytes of data in host memory (at least one byte), the
@@ -268,39 +285,29 @@ public:
 private:
   // Shards of at least a piece of data each, unless config::shard_log2 asks for smaller ones.
   shard_plan plan_for(std::uint64_t blocks, const leaf_rule &rule) const {
-    std::uint64_t per_piece = 1;
-    for (const auto &b : builders_)
-      per_piece = std::max(per_piece, b->hasher().piece_bytes(rule.block_bytes, std::nullopt) /
-                                          rule.block_bytes);
-    return plan_shards(blocks, weights_, config_.shard_log2, detail::ceil_log2(per_piece));
+    const std::uint64_t per_piece = spread_.largest([&](const block_part_builder &b) {
+      return detail::piece_units(b.hasher(), rule.block_bytes);
+    });
+    return plan_shards(blocks, spread_.weights(), config_.shard_log2, detail::ceil_log2(per_piece));
   }
 
   void build_into(const data_reader &read, std::uint64_t bytes, const leaf_rule &rule, tree &out) {
     const auto start = std::chrono::steady_clock::now();
     const shard_plan plan = plan_for(out.leaf_count(), rule);
     const unsigned s = plan.shard_log2;
-    last_ = multi_times{std::vector<device_times>(devices_.size()), s, plan.shards()};
-    std::vector<digest> level(plan.shards());
-    detail::on_each_builder(plan, [&](std::size_t i) {
-      const std::uint64_t first = plan.first_leaf(i), count = plan.leaf_count_of(i);
-      const std::uint64_t from = first * rule.block_bytes;
-      const std::uint64_t to = std::min(bytes, (first + count) * rule.block_bytes);
-      const auto nodes = builders_[i]->build_part(read, rule, first, to - from, s, out);
-      std::copy(nodes.begin(), nodes.end(), level.begin() + plan.bounds[i]);
-      last_.devices[i] = {count, builders_[i]->last_times()};
-    });
-    const auto finish_start = std::chrono::steady_clock::now();
-    finish_tree(out, s, level);
-    last_.finish_ms = detail::ms_since(finish_start);
-    if (plan.is_spread() && config_.weights.empty())
-      detail::measure_weights(weights_, last_.devices);
-    last_.wall_ms = detail::ms_since(start);
+    last_ = multi_times{{}, s, plan.shards()};
+    spread_.run(
+        plan, last_, start,
+        [&](std::size_t i, block_part_builder &b) {
+          const auto [from, to] = detail::bytes_of(plan, i, rule.block_bytes, bytes);
+          auto nodes = b.build_part(read, rule, plan.first_leaf(i), to - from, s, out);
+          return detail::part_built{std::move(nodes), b.last_times()};
+        },
+        [&](const std::vector<digest> &level) { finish_tree(out, s, level); });
   }
 
-  std::vector<cl::Device> devices_;
-  config config_;
-  std::vector<std::unique_ptr<block_part_builder>> builders_;
-  std::vector<double> weights_;
+  config config_; // before spread_, whose builders are made with it
+  detail::device_spread<block_part_builder> spread_;
   multi_times last_;
 };
 
