@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Sourced by the A/B scripts (engine_ab.sh, spread_ab.sh): where the base (A) is.
+# Sourced by the A/B scripts (engine_ab.sh, multi_ab.sh): where the base (A) is.
 #   ab_base_tree LOG SCRATCH [BASE_TREE]
 # sets $base to BASE_TREE, a source tree of the base commit; without it, to SCRATCH holding the
 # commit $BASE (default: where this branch left main, `git merge-base HEAD main`) exported with

@@ -8,8 +8,9 @@
 #   - whole processes with hyperfine: `merklize root --devices GPU0,GPU1` of 1 GiB in /dev/shm
 #     as leaves, as 4 KiB blocks (--leaf-size 4096) and as an 8-ary tree (--arity 8);
 # and prints each row's times side by side, A's and B's, then B / A of the best of each.
-#   bash bench/multi_ab.sh BASE_TREE     (logs in $OUT, default /tmp/out)
-# BASE_TREE is a source tree of the base commit (e.g. made with git archive; carry it).
+#   bash bench/multi_ab.sh [BASE_TREE]     (logs in $OUT, default /tmp/out)
+# BASE_TREE is a source tree of the base commit; without it, the script exports $BASE (default
+# `git merge-base HEAD main`) with git archive, which needs .git (bench/ab_base.sh).
 set -uo pipefail
 export MERKLIZE_OCL=${MERKLIZE_OCL:-nvidia}
 [ -f .device-debs/env.sh ] && source .device-debs/env.sh > /dev/null
@@ -17,9 +18,8 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 log=$OUT/multi_ab.log
 : > "$log"
-base=$(cd "${1:?usage: bash bench/multi_ab.sh BASE_TREE}" && pwd)
-echo "A: $base, B: $PWD" | tee -a "$log"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee -a "$log"
+source bench/ab_base.sh
+ab_base_tree "$log" /tmp/multi-ab-base "${1:-}"
 
 targets=(multi_bench merklize_cli merklize_tests)
 build() { # SOURCE_DIR
