@@ -37,7 +37,7 @@ build() { # SOURCE_DIR
 }
 build "$base" && build .
 for t in merklize_gpu_test merklize_gpu_hash_test; do
-  echo "B $t: $(timeout 300 build-ab/tests/$t 2>&1 | tail -1)" | tee -a "$log"
+  echo "B $t: $(timeout 300 build-ab/tests/$t 2>&1 | grep -E "passed|failed|skipp" | tail -1)" | tee -a "$log"
 done
 
 file=/dev/shm/engine_ab_1g

@@ -32,7 +32,7 @@ build "$base" && build .
 gpus=$(./build-ab/tools/merklize devices | awk '/\[.*gpu\]/ {print $1}' | head -2 | paste -sd, -)
 echo "GPUs: $gpus" | tee -a "$log"
 echo "B [multi] tests: $(MERKLIZE_DEVICE=nvidia timeout 300 ./build-ab/tests/merklize_tests \
-  '[multi]' 2>&1 | tail -1)" | tee -a "$log"
+  '[multi]' 2>&1 | grep -E 'passed|failed' | tail -1)" | tee -a "$log"
 
 file=/dev/shm/engine_ab_1g
 [ -f "$file" ] || head -c $((1 << 30)) /dev/urandom > "$file"
