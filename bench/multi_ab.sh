@@ -3,7 +3,7 @@
 # Issue 30, item 2, for the several-device layer: the builders over several devices (leaves,
 # data blocks, k-ary) of this tree (B) beside those of a base tree (A), in one run on a machine
 # with two GPUs (kind nvidia-h100-x2 or nvidia-h200-x2). Builds both trees, runs B's [multi]
-# tests on the GPUs, checks that A and B give the same roots, then times both in turn:
+# tests on the GPUs ([multi], [multi-blocks], [spread]), checks that A and B give the same roots, then times both in turn:
 #   - multi_bench at 2^25 and 2^26 leaves: one GPU alone and both (every internal node kept);
 #   - whole processes with hyperfine: `merklize root --devices GPU0,GPU1` of 1 GiB in /dev/shm
 #     as leaves, as 4 KiB blocks (--leaf-size 4096) and as an 8-ary tree (--arity 8);
@@ -32,7 +32,7 @@ build "$base" && build .
 gpus=$(./build-ab/tools/merklize devices | awk '/\[.*gpu\]/ {print $1}' | head -2 | paste -sd, -)
 echo "GPUs: $gpus" | tee -a "$log"
 echo "B [multi] tests: $(MERKLIZE_DEVICE=nvidia timeout 300 ./build-ab/tests/merklize_tests \
-  '[multi]' 2>&1 | grep -E 'passed|failed' | tail -1)" | tee -a "$log"
+  '[multi],[multi-blocks],[spread]' 2>&1 | grep -E 'passed|failed' | tail -1)" | tee -a "$log"
 
 file=/dev/shm/engine_ab_1g
 [ -f "$file" ] || head -c $((1 << 30)) /dev/urandom > "$file"
