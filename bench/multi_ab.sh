@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # Issue 30, item 2, for the several-device layer: the builders over several devices (leaves,
 # data blocks, k-ary) of this tree (B) beside those of a base tree (A), in one run on a machine
-# with two GPUs (kind nvidia-h100-x2 or nvidia-h200-x2). Builds both trees, runs B's [multi]
-# tests on the GPUs ([multi], [multi-blocks], [spread]), checks that A and B give the same roots, then times both in turn:
+# with two GPUs (kind nvidia-h100-x2 or nvidia-h200-x2). Builds both trees, runs B's tests of
+# them on the GPUs ([multi], [multi-blocks], [spread]), checks that A and B give the same roots,
+# then times both in turn:
 #   - multi_bench at 2^25 and 2^26 leaves: one GPU alone and both (every internal node kept);
 #   - whole processes with hyperfine: `merklize root --devices GPU0,GPU1` of 1 GiB in /dev/shm
 #     as leaves, as 4 KiB blocks (--leaf-size 4096) and as an 8-ary tree (--arity 8);

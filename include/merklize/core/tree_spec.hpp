@@ -2,10 +2,9 @@
 // A tree as a specification: where its leaves come from and how they are hashed, how a node is
 // made of its children (a node hash of hashes.hpp over `arity` children, or another system's pair
 // hash), what a level does with a lone last node (the shape), a fixed depth, the length SSZ mixes
-// into a list's root, and the levels a build keeps. Every named tree kind is one of these
-// (formats/presets.hpp, a row each); check_tree_spec says what does not go together. The existing
-// option types are its parts: tree_options (hash, shape, depth), kary_options, leaf_rule,
-// entry_framing. No OpenCL.
+// into a list's root. Every named tree kind is one of these (formats/presets.hpp, a row each);
+// check_tree_spec says what does not go together. The existing option types are its parts:
+// tree_options (hash, shape, depth), kary_options, leaf_rule, entry_framing. No OpenCL.
 #pragma once
 
 #include "block_leaves.hpp"
@@ -67,7 +66,6 @@ struct tree_spec {
   std::optional<unsigned> depth;            // shape zero: the root is that of 2^depth leaves
   std::optional<leaf_rule> hash_block_rule; // shape hash_blocks: how a hash block is hashed
   bool mix_in_length = false;               // SSZ's list: the root is SHA-256(root || leaf count)
-  output_levels kept = output_levels::root_only();
 };
 
 // The binary tree of node hash and shape promote or zero as the engine takes it.
