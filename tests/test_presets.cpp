@@ -218,6 +218,25 @@ TEST_CASE("check_tree_spec refuses the parts that do not go together, naming the
   CHECK_THROWS_WITH(merklize::check_tree_spec(list_without_depth), Contains("SSZ's list root"));
 }
 
+TEST_CASE("a binary tree's options and its spec convert both ways (the C ABI's settings)",
+          "[presets]") {
+  using merklize::hash_kind, merklize::shape;
+  for (const merklize::tree_options &options :
+       {merklize::tree_options{hash_kind::blake3, shape::promote},
+        merklize::tree_options{hash_kind::sha256, shape::zero, 5u},
+        merklize::tree_options{hash_kind::rfc6962, shape::promote},
+        merklize::tree_options{hash_kind::keccak256, shape::zero}}) {
+    const merklize::tree_spec spec = merklize::spec_of(options);
+    CHECK(spec.leaves == merklize::leaf_source::digests);
+    CHECK(spec.arity == 2);
+    CHECK_NOTHROW(merklize::check_tree_spec(spec));
+    const merklize::tree_options back = merklize::tree_options_of(spec);
+    CHECK(back.hash == options.hash);
+    CHECK(back.pad == options.pad);
+    CHECK(back.depth == options.depth);
+  }
+}
+
 TEST_CASE("each row's root from the CLI is its spec's root on the host", "[presets][cli]") {
   for (const merklize::preset_row &row : merklize::preset_table) {
     INFO(row.name);

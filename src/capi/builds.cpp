@@ -12,16 +12,16 @@ namespace merklize_capi {
 namespace {
 
 digest mixed(const tree_settings &s, const digest &root) {
-  return s.mixed_length ? mix_in_length(root, *s.mixed_length) : root;
+  return s.spec.mix_in_length ? mix_in_length(root, s.length) : root;
 }
 
 // A tree of no leaves has a root only where its rules give one (rfc6962; shape zero with a fixed
 // depth, an empty SSZ list's); k-ary trees have none.
 digest empty_root(const tree_settings &s, const std::string &name) {
-  const auto root = s.kary() ? std::nullopt : empty_tree_root(s.tree);
+  const auto root = s.kary() ? std::nullopt : empty_tree_root(s.tree());
   if (!root)
-    throw argument_error(name + " is empty: a tree of hash " + to_string(s.tree.hash) +
-                         " and shape " + to_string(s.tree.pad) +
+    throw argument_error(name + " is empty: a tree of hash " + to_string(s.tree().hash) +
+                         " and shape " + to_string(s.tree().pad) +
                          " needs at least one leaf (only rfc6962, and shape zero with a fixed "
                          "depth, have a root of no leaves)");
   return *root;
@@ -73,9 +73,9 @@ std::unique_ptr<merklize_tree> tree_on_device(merklize_builder &b, const device_
                                               const std::string &name) {
   const tree_settings &s = b.settings;
   const tree_layout layout(leaves.count);
-  root_depth(s.tree, layout); // refuses a bad fixed depth before any work
+  root_depth(s.tree(), layout); // refuses a bad fixed depth before any work
   const detail::device_nodes built = detail::build_on_leaves(b.kept(), b.blocks(), leaves, name);
-  tree t(leaves.count, s.tree, s.keep);
+  tree t(leaves.count, s.tree(), s.keep);
   if (t.first_level() == 0)
     detail::read_blocking(built.queue, leaves.buffer, 0, t.leaves_size(), t.level_data(0));
   const std::uint64_t first = layout.level_offset(t.first_node_level()) - leaves.count;
@@ -88,7 +88,7 @@ std::unique_ptr<merklize_tree> tree_on_device(merklize_builder &b, const device_
 device_leaves kary_leaves(merklize_builder &b, opened_source &source) {
   const tree_settings &s = b.settings;
   device_leaves leaves =
-      s.blocks ? leaves_of(b.blocks(), source, *s.blocks) : leaves_as_given(b.blocks(), source);
+      s.blocks() ? leaves_of(b.blocks(), source, *s.blocks()) : leaves_as_given(b.blocks(), source);
   if (leaves.count == 0) empty_root(s, source.name()); // refused: k-ary trees have no such root
   return leaves;
 }
@@ -97,7 +97,7 @@ std::unique_ptr<merklize_tree> kary_tree_of(merklize_builder &b, opened_source &
   const tree_settings &s = b.settings;
   block_hasher &h = b.blocks();
   const device_leaves leaves = kary_leaves(b, source);
-  const unsigned height = kary_height(leaves.count, s.arity);
+  const unsigned height = kary_height(leaves.count, s.spec.arity);
   if (s.root_only())
     return root_only_tree(s, leaves.count, height, true,
                           kary_tree_on_device(h, leaves, s.kary_tree()).root);
@@ -111,7 +111,7 @@ std::unique_ptr<merklize_tree> kary_tree_of(merklize_builder &b, opened_source &
 }
 
 std::unique_ptr<merklize_tree> block_tree_of(merklize_builder &b, opened_source &source) {
-  const device_leaves leaves = leaves_of(b.blocks(), source, *b.settings.blocks);
+  const device_leaves leaves = leaves_of(b.blocks(), source, *b.settings.blocks());
   if (leaves.count == 0) return empty_tree(b.settings, source.name());
   return tree_on_device(b, leaves, source.name());
 }
@@ -123,7 +123,7 @@ std::unique_ptr<merklize_tree> streamed_tree(merklize_builder &b, opened_source 
   const std::uint64_t count = source.bytes_read() / node_bytes;
   if (count == 0) return root_only_tree(s, 0, 0, false, root);
   const tree_layout layout(count);
-  return root_only_tree(s, count, layout.depth(), root_depth(s.tree, layout) == layout.depth(),
+  return root_only_tree(s, count, layout.depth(), root_depth(s.tree(), layout) == layout.depth(),
                         root);
 }
 
@@ -132,7 +132,7 @@ std::unique_ptr<merklize_tree> streamed_tree(merklize_builder &b, opened_source 
 std::unique_ptr<merklize_tree> build_tree(merklize_builder &b, opened_source &source) {
   const tree_settings &s = b.settings;
   if (s.kary()) return kary_tree_of(b, source);
-  if (s.blocks) return block_tree_of(b, source);
+  if (s.blocks()) return block_tree_of(b, source);
   if (!source.in_memory() && s.root_only()) return streamed_tree(b, source);
   const byte_view bytes = source.whole();
   if (bytes.size == 0) return empty_tree(s, source.name());
@@ -143,8 +143,8 @@ std::unique_ptr<merklize_tree> build_tree(merklize_builder &b, opened_source &so
 digest root_of(merklize_builder &b, opened_source &source) {
   const tree_settings &s = b.settings;
   if (s.kary()) return kary_tree_on_device(b.blocks(), kary_leaves(b, source), s.kary_tree()).root;
-  if (s.blocks) {
-    const device_leaves leaves = leaves_of(b.blocks(), source, *s.blocks);
+  if (s.blocks()) {
+    const device_leaves leaves = leaves_of(b.blocks(), source, *s.blocks());
     if (leaves.count == 0) return mixed(s, empty_root(s, source.name()));
     return mixed(s, block_tree_root(b.kept(), b.blocks(), leaves, source.name()));
   }
@@ -163,10 +163,10 @@ merklize_proof::value_type prove_in(merklize_builder &b, opened_source &source,
     return kary_device_tree(b.blocks(), leaves, s.kary_tree()).prove(index);
   }
   inclusion_proof proof;
-  if (s.blocks) {
-    const device_leaves leaves = leaves_of(b.blocks(), source, *s.blocks);
-    proof =
-        block_tree_prove(b.kept(), b.blocks(), leaves, s.blocks->block_bytes, index, source.name());
+  if (s.blocks()) {
+    const device_leaves leaves = leaves_of(b.blocks(), source, *s.blocks());
+    proof = block_tree_prove(b.kept(), b.blocks(), leaves, s.blocks()->block_bytes, index,
+                             source.name());
   } else if (!source.in_memory()) {
     proof = b.kept().prove(source.input(), index);
   } else { // host memory: uploaded, built on the device, and only the leaf's path read back
@@ -174,7 +174,7 @@ merklize_proof::value_type prove_in(merklize_builder &b, opened_source &source,
     const device_leaves leaves = leaves_as_given(b.blocks(), source);
     proof = block_tree_prove(b.kept(), b.blocks(), leaves, node_bytes, index, source.name());
   }
-  return s.mixed_length ? mix_in_length(proof, *s.mixed_length) : proof;
+  return s.spec.mix_in_length ? mix_in_length(proof, s.length) : proof;
 }
 
 } // namespace merklize_capi

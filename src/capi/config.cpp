@@ -42,7 +42,7 @@ tree_options tree_options_of(const merklize_tree_config &config) {
 void check_arity(const merklize_tree_config &config, const tree_settings &s) {
   if (config.arity == 2) return;
   for_field("config.arity", [&] { check_kary(s.kary_tree()); });
-  if (s.tree.depth)
+  if (s.spec.depth)
     throw argument_error("config.depth is " + std::to_string(config.depth) +
                          ": a fixed depth has no use with config.arity " +
                          std::to_string(config.arity) + " (-1 for a k-ary tree)");
@@ -70,24 +70,25 @@ std::optional<leaf_rule> leaf_rule_of(const merklize_tree_config &config, hash_k
   return rule;
 }
 
-std::optional<std::uint64_t> mixed_length_of(const merklize_tree_config &config,
-                                             const tree_settings &s) {
-  if (!config.mix_in_length) return std::nullopt;
-  if (s.tree.hash != hash_kind::sha256 || s.tree.pad != shape::zero)
+// mix_in_length: whether the root is SSZ's list root, refused where the tree is not a list's.
+bool mixes_in_length(const merklize_tree_config &config, const tree_settings &s) {
+  if (!config.mix_in_length) return false;
+  const tree_options tree = s.tree();
+  if (tree.hash != hash_kind::sha256 || tree.pad != shape::zero)
     throw argument_error(std::string("config.mix_in_length is SSZ's list root: it needs hash "
                                      "sha256 and shape zero, not ") +
-                         to_string(s.tree.hash) + " and " + to_string(s.tree.pad));
+                         to_string(tree.hash) + " and " + to_string(tree.pad));
   if (s.kary())
     throw argument_error("config.mix_in_length is SSZ's list root, a binary tree: it has no use "
                          "with config.arity " +
-                         std::to_string(s.arity));
+                         std::to_string(s.spec.arity));
   // As the command line's --mix-in-length: the list's limit fixes the depth. Without it the root
   // would be that of List[Bytes32, N] for N the length given, another SSZ type than the user's.
-  if (!s.tree.depth)
+  if (!tree.depth)
     throw argument_error("config.mix_in_length is SSZ's list root: it needs config.depth, the "
                          "depth of the list's limit (ceil(log2 LIMIT)); the natural depth would "
                          "give the root of another SSZ type");
-  return config.length;
+  return true;
 }
 
 } // namespace
@@ -102,12 +103,18 @@ void check_struct_size(std::uint32_t size, std::size_t expected, const char *wha
 tree_settings parse_tree_config(const merklize_tree_config &config) {
   check_struct_size(config.size, sizeof config, "config");
   tree_settings s;
-  s.tree = tree_options_of(config);
-  s.arity = config.arity;
+  s.spec = spec_of(tree_options_of(config));
+  s.spec.arity = config.arity;
   check_arity(config, s);
-  s.blocks = leaf_rule_of(config, s.tree.hash);
-  s.mixed_length = mixed_length_of(config, s);
+  s.spec.leaf = leaf_rule_of(config, s.spec.node);
+  if (s.spec.leaf) s.spec.leaves = leaf_source::blocks;
+  s.spec.mix_in_length = mixes_in_length(config, s);
+  s.length = config.length;
   s.keep = output_levels{config.keep};
+  // The fields were checked one by one above, each refusal naming its field; the
+  // specification's own check of how they go together is then a backstop that refuses nothing
+  // more.
+  for_field("config", [&] { check_tree_spec(s.spec); });
   return s;
 }
 

@@ -45,8 +45,8 @@ merklize_builder::~merklize_builder() = default;
 
 merklize::merkleizer &merklize_builder::kept() {
   if (!kept_)
-    kept_ = std::make_unique<merklize::merkleizer>(device->context, device->device,
-                                                   merklize::config{settings.tree, settings.keep});
+    kept_ = std::make_unique<merklize::merkleizer>(
+        device->context, device->device, merklize::config{settings.tree(), settings.keep});
   return *kept_;
 }
 
@@ -55,7 +55,7 @@ merklize::merkleizer &merklize_builder::root_only() {
   if (!root_only_)
     root_only_ = std::make_unique<merklize::merkleizer>(
         device->context, device->device,
-        merklize::config{settings.tree, merklize::output_levels::root_only()});
+        merklize::config{settings.tree(), merklize::output_levels::root_only()});
   return *root_only_;
 }
 

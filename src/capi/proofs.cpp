@@ -33,7 +33,7 @@ const tree &binary_of(const merklize_tree &t, const char *function) {
   check_every_level(t, function);
   if (!t.binary)
     throw argument_error(std::string(function) + " proves leaves of binary trees: this tree has " +
-                         (t.settings.kary() ? "arity " + std::to_string(t.settings.arity)
+                         (t.settings.kary() ? "arity " + std::to_string(t.settings.spec.arity)
                                             : std::string("no leaves")));
   return *t.binary;
 }
@@ -171,7 +171,7 @@ merklize_status merklize_prove(const merklize_tree *tree, uint64_t index, merkli
       return merklize::kary_prove(t.kary, t.settings.kary_tree(), index);
     }
     merklize::inclusion_proof p = merklize::prove(binary_of(t, "merklize_prove"), index);
-    if (t.settings.mixed_length) p = merklize::mix_in_length(p, *t.settings.mixed_length);
+    if (t.settings.spec.mix_in_length) p = merklize::mix_in_length(p, t.settings.length);
     return p;
   });
 }
@@ -183,7 +183,7 @@ merklize_status merklize_prove_multi(const merklize_tree *tree, const uint64_t *
     if (count > 0) required(indices, "merklize_prove_multi", "indices");
     if (count == 0) throw argument_error("merklize_prove_multi: count is 0: no leaf to prove");
     const merklize::tree &binary = binary_of(t, "merklize_prove_multi");
-    if (t.settings.mixed_length)
+    if (t.settings.spec.mix_in_length)
       throw argument_error("merklize_prove_multi: a multiproof has no length chunk: prove an SSZ "
                            "list's leaves one by one (merklize_prove), or build without "
                            "config.mix_in_length");

@@ -1,27 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // A merklize_tree_config checked and turned into the library's own types, once, in
-// merklize_builder_create: the builder, its trees and their proofs read only this.
+// merklize_builder_create: the builder, its trees and their proofs read only this. The tree is a
+// specification (core/tree_spec.hpp), the description every named tree kind of the command line
+// is too (formats/presets.hpp): 32-byte leaves as given or leaves of data blocks, the node hash,
+// the arity, the shape, a fixed depth, SSZ's length mixed in.
 #pragma once
 
 #include "capi.hpp"
 
-#include <merklize/core/block_leaves.hpp>
-#include <merklize/core/kary.hpp>
-#include <merklize/core/tree.hpp>
+#include <merklize/core/tree_spec.hpp>
 
 #include <optional>
 
 namespace merklize_capi {
 
 struct tree_settings {
-  tree_options tree;                         // node hash, shape, fixed depth
-  unsigned arity = 2;                        // above 2: a k-ary tree (kary.hpp)
-  std::optional<leaf_rule> blocks;           // leaf_size > 0: leaves hashed from data blocks
-  std::optional<std::uint64_t> mixed_length; // mix_in_length: SSZ's list root
-  output_levels keep;                        // the levels builds from host memory keep
+  tree_spec spec;
+  std::uint64_t length = 0; // spec.mix_in_length: the list's length mixed into the root
+  output_levels keep;       // the levels builds from host memory keep
 
-  bool kary() const { return arity > 2; }
-  kary_options kary_tree() const { return {tree.hash, arity, tree.pad}; }
+  tree_options tree() const { return tree_options_of(spec); }
+  bool kary() const { return spec.arity > 2; } // kary.hpp's trees
+  kary_options kary_tree() const { return kary_options_of(spec); }
+  const std::optional<leaf_rule> &blocks() const { return spec.leaf; } // leaves of data blocks
   bool root_only() const { return keep.first == output_levels::root_only().first; }
 };
 

@@ -40,12 +40,12 @@ void check_context_of(const merklize_builder &b, cl_mem buffer, const char *name
 }
 
 void check_cl_builder(const merklize_builder &b) {
-  if (b.settings.kary() || b.settings.blocks)
+  if (b.settings.kary() || b.settings.blocks())
     throw argument_error(
         "merklize_build_cl builds binary trees of 32-byte leaves: this builder "
         "has config.arity " +
-        std::to_string(b.settings.arity) + " and config.leaf_size " +
-        (b.settings.blocks ? std::to_string(b.settings.blocks->block_bytes) : "0"));
+        std::to_string(b.settings.spec.arity) + " and config.leaf_size " +
+        (b.settings.blocks() ? std::to_string(b.settings.blocks()->block_bytes) : "0"));
 }
 
 std::vector<cl::Event> events_of(uint32_t count, struct _cl_event *const *wait) {

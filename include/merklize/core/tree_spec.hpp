@@ -68,6 +68,16 @@ struct tree_spec {
   bool mix_in_length = false;               // SSZ's list: the root is SHA-256(root || leaf count)
 };
 
+// The binary tree of `options` (node hash, shape promote or zero, fixed depth) as a specification
+// of 32-byte leaves as given.
+inline tree_spec spec_of(const tree_options &options) {
+  tree_spec spec;
+  spec.node = options.hash;
+  spec.shape = options.pad == shape::zero ? tree_shape::zero : tree_shape::promote;
+  spec.depth = options.depth;
+  return spec;
+}
+
 // The binary tree of node hash and shape promote or zero as the engine takes it.
 inline tree_options tree_options_of(const tree_spec &spec) {
   return {spec.node, spec.shape == tree_shape::zero ? shape::zero : shape::promote, spec.depth};

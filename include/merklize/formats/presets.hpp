@@ -82,13 +82,7 @@ inline tree_spec over_leaves(const preset_parameters &p, tree_spec spec) {
   return spec;
 }
 
-inline tree_spec binary_spec(const preset_parameters &p) {
-  tree_spec s;
-  s.node = p.tree.hash;
-  s.shape = p.tree.pad == shape::zero ? tree_shape::zero : tree_shape::promote;
-  s.depth = p.tree.depth;
-  return over_leaves(p, s);
-}
+inline tree_spec binary_spec(const preset_parameters &p) { return over_leaves(p, spec_of(p.tree)); }
 
 inline tree_spec kary_spec(const preset_parameters &p) {
   tree_spec s = binary_spec(p);
