@@ -3,8 +3,18 @@
 # one line per row with A's and B's times per round, then B / A of the best of each side (above
 # 1: B slower).
 #   python3 bench/ab_table.py ROWS_FILE
+# With --hyperfine, the rows of hyperfine's JSON export instead (commands named "SIDE NAME"),
+# each row PREFIX + NAME, to append to ROWS_FILE:
+#   python3 bench/ab_table.py --hyperfine JSON PREFIX >> ROWS_FILE
 import collections
+import json
 import sys
+
+if sys.argv[1] == '--hyperfine':
+    for r in json.load(open(sys.argv[2]))['results']:
+        side, name = r['command'].split(' ', 1)
+        print(side, 1, sys.argv[3] + name.replace(' ', '_'), '%.2f' % (r['mean'] * 1e3))
+    sys.exit(0)
 
 times = collections.defaultdict(lambda: collections.defaultdict(list))
 for line in open(sys.argv[1]):

@@ -72,12 +72,7 @@ hyperfine -N -w 2 -r 10 --export-json "$OUT/hyperfine.json" \
   -n "A root arity 8" "$(cli "$base" "--arity 8")" -n "B root arity 8" "$(cli . "--arity 8")" \
   -n "A fs-verity" "$(cli "$base" "--format fs-verity")" \
   -n "B fs-verity" "$(cli . "--format fs-verity")" > "$OUT/hyperfine.log" 2>&1
-python3 - "$OUT/hyperfine.json" >> "$rows" <<'EOF'
-import json, sys
-for r in json.load(open(sys.argv[1]))['results']:
-    side, name = r['command'].split(' ', 1)
-    print(side, 1, 'process/' + name.replace(' ', '_'), '%.2f' % (r['mean'] * 1e3))
-EOF
+python3 bench/ab_table.py --hyperfine "$OUT/hyperfine.json" process/ >> "$rows"
 
 # One line per row, every time in milliseconds (bench/ab_table.py).
 python3 bench/ab_table.py "$rows" | tee -a "$log"

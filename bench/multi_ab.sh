@@ -61,11 +61,6 @@ hyperfine -N -w 2 -r 10 --export-json "$OUT/multi_hyperfine.json" \
   -n "A blocks" "$(cli "$base" "--leaf-size 4096")" -n "B blocks" "$(cli . "--leaf-size 4096")" \
   -n "A arity 8" "$(cli "$base" "--arity 8")" -n "B arity 8" "$(cli . "--arity 8")" \
   > "$OUT/multi_hyperfine.log" 2>&1
-python3 - "$OUT/multi_hyperfine.json" >> "$rows" <<'EOF'
-import json, sys
-for r in json.load(open(sys.argv[1]))['results']:
-    side, name = r['command'].split(' ', 1)
-    print(side, 1, 'process/devices_' + name.replace(' ', '_'), '%.2f' % (r['mean'] * 1e3))
-EOF
+python3 bench/ab_table.py --hyperfine "$OUT/multi_hyperfine.json" process/devices_ >> "$rows"
 
 python3 bench/ab_table.py "$rows" | tee -a "$log"
