@@ -88,7 +88,7 @@ tree_request request_of(const root_arguments &args) {
 
 tree_request request_of(const proof_arguments &args) {
   const placement where = placement_of(args.device);
-  if (args.format) { // commitment_proof_command refuses what does not go with it
+  if (args.format) { // commitment_proof refuses what does not go with it
     const merklize::preset_row *row = merklize::find_format(*args.format, "proof");
     merklize::preset_parameters p;
     p.sort_leaves = !args.commitment.no_sort_leaves;
