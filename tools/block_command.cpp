@@ -4,6 +4,7 @@
 // or Bao's tree, with their files written where asked.
 #include "cli.hpp"
 #include "commands.hpp"
+#include "dispatch.hpp"
 #include "input.hpp"
 #include "output.hpp"
 #include "presets.hpp"
@@ -181,9 +182,9 @@ block_job bao_outboard_job(const block_arguments &b) {
   };
 }
 
-// --format F of preset_group::data (root_command took the others).
-block_job format_job(const block_arguments &b, const std::string &file) {
-  const merklize::preset_row &row = format_row(*b.format);
+// --format F of preset_group::data (dispatch.cpp's table gives the others other runners).
+block_job format_job(const block_arguments &b, const merklize::preset_row &row,
+                     const std::string &file) {
   refuse_unused(b, row);
   switch (row.kind) {
   case merklize::tree_kind::dm_verity:
@@ -198,27 +199,37 @@ block_job format_job(const block_arguments &b, const std::string &file) {
 }
 
 // --leaf-size L: the tree of --hash, --pad and --depth over the blocks' leaves.
-block_job leaf_size_job(const root_arguments &args) {
-  return
-      [rule = leaf_rule_of(args), tree = args.tree](merklize::block_hasher &h, library_input &in) {
-        return merklize::to_hex(merklize::block_tree_root(h, in.get(), rule, tree));
-      };
+block_job leaf_size_job(const merklize::tree_spec &spec) {
+  return [rule = *spec.leaf, tree = merklize::tree_options_of(spec)](merklize::block_hasher &h,
+                                                                     library_input &in) {
+    return merklize::to_hex(merklize::block_tree_root(h, in.get(), rule, tree));
+  };
 }
 
 // --arity K: the k-ary tree over FILE's leaves, or with --leaf-size over its blocks' leaves.
-block_job kary_job(const root_arguments &args) {
-  const merklize::kary_options options = kary_options_of(*args.blocks.arity, args.tree, "root");
-  if (!args.blocks.leaf_size) {
+block_job kary_job(const root_arguments &args, const merklize::tree_spec &spec) {
+  const merklize::kary_options options = merklize::kary_options_of(spec);
+  if (!spec.leaf) {
     if (args.blocks.salt) refuse("--salt needs --leaf-size or --format");
     return [options](merklize::block_hasher &h, library_input &in) {
       return merklize::to_hex(
           merklize::kary_tree_on_device(h, h.leaves_as_given(in.get()), options).root);
     };
   }
-  return [rule = leaf_rule_of(args), options](merklize::block_hasher &h, library_input &in) {
+  return [rule = *spec.leaf, options](merklize::block_hasher &h, library_input &in) {
     return merklize::to_hex(
         merklize::kary_tree_on_device(h, h.leaves_of(in.get(), rule), options).root);
   };
+}
+
+// Runs `job` over FILE on one device and prints what it returns.
+int run_block_job(const root_arguments &args, const block_job &job) {
+  library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
+  merklize::block_hasher h(chosen_device(args.device));
+  const std::string line = job(h, in);
+  in.finish();
+  write_stdout(line + "\n");
+  return 0;
 }
 
 } // namespace
@@ -245,18 +256,16 @@ merklize::kary_options kary_options_of(std::uint64_t arity, const merklize::tree
   return options;
 }
 
-int block_root_command(const root_arguments &args) {
-  if (!args.blocks.format && !args.blocks.arity && !args.blocks.leaf_size)
-    refuse("--salt needs --leaf-size or --format");
-  const block_job job = args.blocks.format  ? format_job(args.blocks, args.file)
-                        : args.blocks.arity ? kary_job(args)
-                                            : leaf_size_job(args);
-  library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
-  merklize::block_hasher h(chosen_device(args.device));
-  const std::string line = job(h, in);
-  in.finish();
-  write_stdout(line + "\n");
-  return 0;
+int data_format_root(const root_arguments &args, const tree_request &request) {
+  return run_block_job(args, format_job(args.blocks, *request.row, args.file));
+}
+
+int kary_root(const root_arguments &args, const tree_request &request) {
+  return run_block_job(args, kary_job(args, request.spec));
+}
+
+int blocks_root(const root_arguments &args, const tree_request &request) {
+  return run_block_job(args, leaf_size_job(request.spec));
 }
 
 } // namespace cli

@@ -56,10 +56,6 @@ struct block_arguments : leaf_block_arguments {
   bool given() const { return leaf_size || format || arity || salt; }
 };
 
-struct root_arguments;
-int block_root_command(const root_arguments &args);
-int commitment_root_command(const root_arguments &args);
-
 // The trees that real systems publish, by name (presets.cpp): each sets the node hash, shape and
 // depth, and says what FILE holds.
 struct preset_arguments {
@@ -82,11 +78,8 @@ struct root_arguments {
   block_arguments blocks;
   std::string file;
 };
+// The request read from `args` (tree_request.hpp), run by its runner (dispatch.hpp).
 int root_command(const root_arguments &args);
-
-inline merklize::leaf_rule leaf_rule_of(const root_arguments &args) {
-  return leaf_rule_of(args.blocks, args.tree.hash, "root");
-}
 
 // Refuses, as mistakes in the command line naming `command`'s --help, a hash and shape that do
 // not go together (rfc6962 with --pad zero), --depth without --pad zero, and --mix-in-length
@@ -112,8 +105,6 @@ struct proof_arguments {
   std::string file;
 };
 int proof_command(const proof_arguments &args);
-int commitment_proof_command(const proof_arguments &args);
-int kary_proof_command(const proof_arguments &args);
 // A regular file's block count is known from its size: an empty file or an index past its
 // blocks is refused, naming it, before a device is opened (a pipe's once it is read).
 void check_block_index_of_file(const merklize::input &in, std::uint64_t index,

@@ -4,6 +4,7 @@
 // as those systems print them.
 #include "cli.hpp"
 #include "commands.hpp"
+#include "dispatch.hpp"
 #include "input.hpp"
 #include "output.hpp"
 #include "presets.hpp"
@@ -133,8 +134,8 @@ int filecoin_root(const root_arguments &args) {
 
 } // namespace
 
-int commitment_root_command(const root_arguments &args) {
-  const merklize::preset_row &row = format_row(*args.blocks.format);
+int commitment_root(const root_arguments &args, const tree_request &request) {
+  const merklize::preset_row &row = *request.row;
   refuse_unused(args.blocks.commitment, row, "root");
   refuse_block_options(args.blocks, row);
   switch (row.kind) {
@@ -149,8 +150,8 @@ int commitment_root_command(const root_arguments &args) {
   }
 }
 
-int commitment_proof_command(const proof_arguments &args) {
-  const merklize::preset_row *row = merklize::find_format(*args.format, "proof");
+int commitment_proof(const proof_arguments &args, const tree_request &request) {
+  const merklize::preset_row *row = request.row; // nullptr: a format without proofs
   if (!row)
     refuse("--format: " + quote(*args.format, 64) +
                " has no proofs here (known: " + merklize::format_names("proof") + ")",

@@ -5,6 +5,7 @@
 // (kary_proof_encoding.hpp); verification on the host (kary.hpp).
 #include "cli.hpp"
 #include "commands.hpp"
+#include "dispatch.hpp"
 #include "input.hpp"
 #include "output.hpp"
 
@@ -62,10 +63,9 @@ merklize::kary_proof proof_on_device(merklize::block_hasher &h, merklize::input 
 
 } // namespace
 
-int kary_proof_command(const proof_arguments &args) {
-  const merklize::kary_options options = kary_options_of(*args.arity, args.tree, "proof");
-  std::optional<merklize::leaf_rule> rule; // --leaf-size: the tree over FILE's blocks
-  if (args.blocks.leaf_size) rule = leaf_rule_of(args.blocks, args.tree.hash, "proof");
+int kary_proof(const proof_arguments &args, const tree_request &request) {
+  const merklize::kary_options options = merklize::kary_options_of(request.spec);
+  const std::optional<merklize::leaf_rule> &rule = request.spec.leaf; // --leaf-size: FILE's blocks
   library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
   check_index_of_file(in.get(), args.index, rule);
   merklize::block_hasher h(chosen_device(args.device));

@@ -5,6 +5,7 @@
 // where the leaf's path is gathered (block_tree_prove).
 #include "cli.hpp"
 #include "commands.hpp"
+#include "dispatch.hpp"
 #include "input.hpp"
 #include "memory.hpp"
 #include "output.hpp"
@@ -15,28 +16,28 @@
 #include <merklize/merklize.hpp>
 
 namespace cli {
-namespace {
 
-int block_proof_command(const proof_arguments &args) {
-  const merklize::leaf_rule rule = leaf_rule_of(args.blocks, args.tree.hash, "proof");
+int blocks_proof(const proof_arguments &args, const tree_request &request) {
+  const merklize::leaf_rule &rule = *request.spec.leaf;
   library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
   check_block_index_of_file(in.get(), args.index, rule);
   merklize::block_hasher h(chosen_device(args.device));
-  const auto proof = merklize::block_tree_prove(h, in.get(), rule, args.tree, args.index);
+  const auto proof = merklize::block_tree_prove(
+      h, in.get(), rule, merklize::tree_options_of(request.spec), args.index);
   in.finish();
   write_proof(args, merklize::to_json(proof));
   return 0;
 }
 
 // --log: the audit path of entry I (RFC 9162 2.1.3), from the tree of FILE's entries' leaves.
-int log_proof_command(const proof_arguments &args) {
-  const log_entries entries = read_log_entries(args.file, *args.preset.entries, args.progress);
+int log_proof(const proof_arguments &args, const tree_request &request) {
+  const log_entries entries = read_log_entries(args.file, *request.spec.framing, args.progress);
   if (args.index >= entries.spans.size())
     throw merklize::error("entry index " + std::to_string(args.index) + " out of range: " +
                           (args.file == "-" ? std::string("stdin") : quote(args.file)) + " holds " +
                           std::to_string(entries.spans.size()) + " entries");
   merklize::merkleizer m(chosen_device(args.device),
-                         merklize::config{preset_tree(args.preset, args.tree)});
+                         merklize::config{merklize::tree_options_of(request.spec)});
   const auto leaves = log_leaves(m.queue(), entries);
   const auto tree = while_doing("building the tree of " + std::to_string(entries.spans.size()) +
                                     " entries' leaves",
@@ -44,8 +45,6 @@ int log_proof_command(const proof_arguments &args) {
   write_proof(args, merklize::to_json(merklize::prove(tree, args.index)));
   return 0;
 }
-
-} // namespace
 
 void check_block_index_of_file(const merklize::input &in, std::uint64_t index,
                                const merklize::leaf_rule &rule) {
@@ -62,18 +61,14 @@ void write_proof(const proof_arguments &args, const std::string &json) {
 }
 
 int proof_command(const proof_arguments &args) {
-  if (args.format) return commitment_proof_command(args);
-  if (args.indices.size() > 1)
-    throw usage_error("-i with several indices is a multiproof, which only --format oz-standard "
-                      "has",
-                      "Try 'merklize proof --help' for the options.");
-  check_preset(args.preset, "proof");
-  check_tree_arguments(args.tree, args.mix_in_length, "proof");
-  if (args.preset.log) return log_proof_command(args);
-  if (args.arity) return kary_proof_command(args);
-  if (args.blocks.leaf_size) return block_proof_command(args);
+  const tree_request request = request_of(args);
+  return proof_runner_for(request).run(args, request);
+}
+
+// The leaves stream through the device: only the chunk holding the leaf comes back whole.
+int streamed_proof(const proof_arguments &args, const tree_request &request) {
   merklize::config cfg;
-  cfg.tree = preset_tree(args.preset, args.tree);
+  cfg.tree = merklize::tree_options_of(request.spec);
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;
   library_input in(args.file, args.progress); // opened first: a bad FILE fails at once
   const auto &limit = args.preset.ssz_list;

@@ -2,6 +2,7 @@
 // merklize root: the root of a file of leaves.
 #include "cli.hpp"
 #include "commands.hpp"
+#include "dispatch.hpp"
 #include "engine.hpp"
 #include "input.hpp"
 #include "memory.hpp"
@@ -28,6 +29,14 @@ struct root_of_leaves {
   std::uint64_t leaves = 0;
 };
 
+// The configuration of a root's build: the tree, only its root kept.
+merklize::config root_config(const merklize::tree_spec &spec) {
+  merklize::config cfg;
+  cfg.tree = merklize::tree_options_of(spec);
+  cfg.output = merklize::output_levels::root_only();
+  return cfg;
+}
+
 // Several devices (multi.hpp) build from leaves in memory: the file is read whole first.
 root_of_leaves root_on_devices(const root_arguments &args, merklize::config cfg) {
   const auto leaves = read_input(args.file, args.progress);
@@ -45,8 +54,8 @@ root_of_leaves root_on_devices(const root_arguments &args, merklize::config cfg)
 
 // Several devices over FILE's data blocks (multi_blocks.hpp): a regular file is read by each
 // device at its own offsets, a few pieces at a time; stdin or a pipe is read whole first.
-merklize::digest block_root_on_devices(const root_arguments &args, merklize::config cfg) {
-  const merklize::leaf_rule rule = leaf_rule_of(args);
+merklize::digest block_root_on_devices(const root_arguments &args, merklize::config cfg,
+                                       const merklize::leaf_rule &rule) {
   if (args.shard_log2) cfg.shard_log2 = *args.shard_log2;
   library_input in(args.file, args.progress); // opened before the devices: a bad FILE fails at once
   merklize::multi_block_merkleizer m(merklize::select_devices(*args.devices), cfg);
@@ -69,12 +78,11 @@ unsigned kary_shard_levels(const std::optional<unsigned> &shard_log2, unsigned a
 
 // A k-ary tree over several devices (kary_multi.hpp): over FILE's leaves, or with --leaf-size its
 // blocks'; a regular file is read by each device at its own offsets, stdin or a pipe whole first.
-merklize::digest kary_root_on_devices(const root_arguments &args) {
-  const merklize::kary_options options = kary_options_of(*args.blocks.arity, args.tree, "root");
-  if (args.blocks.salt && !args.blocks.leaf_size)
-    throw usage_error("--salt needs --leaf-size or --format");
-  std::optional<merklize::leaf_rule> rule;
-  if (args.blocks.leaf_size) rule = leaf_rule_of(args);
+merklize::digest kary_root_over_devices(const root_arguments &args,
+                                        const merklize::tree_spec &spec) {
+  const merklize::kary_options options = merklize::kary_options_of(spec);
+  if (args.blocks.salt && !spec.leaf) throw usage_error("--salt needs --leaf-size or --format");
+  const std::optional<merklize::leaf_rule> &rule = spec.leaf;
   const merklize::multi_kary_config cfg{
       options, {}, kary_shard_levels(args.shard_log2, options.arity)};
   library_input in(args.file, args.progress); // opened before the devices: a bad FILE fails at once
@@ -98,10 +106,9 @@ std::string root_text(const root_arguments &args, const merklize::digest &root,
 }
 
 // --log: FILE's entries hashed into the log's leaves on the device, then their tree there.
-int log_root_command(const root_arguments &args) {
-  const log_entries entries = read_log_entries(args.file, *args.preset.entries, args.progress);
-  merklize::config cfg{preset_tree(args.preset, args.tree)};
-  cfg.output = merklize::output_levels::root_only();
+int log_root_command(const root_arguments &args, const merklize::tree_spec &spec) {
+  const log_entries entries = read_log_entries(args.file, *spec.framing, args.progress);
+  const merklize::config cfg = root_config(spec);
   merklize::merkleizer m(chosen_device(args.device), cfg);
   const auto leaves = log_leaves(m.queue(), entries);
   const auto root = leaves.empty()
@@ -114,11 +121,12 @@ int log_root_command(const root_arguments &args) {
 }
 
 // The streamed root on the host engine (host_tree.hpp): its threads read and hash.
-merklize::digest root_on_host(const root_arguments &args, library_input &in, phase_split &times) {
+merklize::digest root_on_host(const root_arguments &args, const merklize::tree_options &tree,
+                              library_input &in, phase_split &times) {
   // Its threads read a stream a block (1 MiB) each: no more is held ahead of them.
   in.get().read_ahead(std::uint64_t(merklize::host_engine_threads()) << 20);
   const auto root = within_list_limit(args.preset, in.get().name(),
-                                      [&] { return merklize::host_root(in.get(), args.tree); });
+                                      [&] { return merklize::host_root(in.get(), tree); });
   times.done("input read and hashed on " + std::to_string(merklize::host_engine_threads()) +
              " threads");
   return root;
@@ -181,47 +189,48 @@ void check_tree_arguments(const merklize::tree_options &tree,
                       hint);
 }
 
-int root_command(const root_arguments &given) {
-  check_preset(given.preset, "root");
-  check_tree_arguments(given.tree, given.mix_in_length, "root");
-  if (given.preset.log) return log_root_command(given);
-  root_arguments args = given;
-  args.tree = preset_tree(args.preset, args.tree);
-  if (args.blocks.format) // its row says which command file runs it
-    return format_row(*args.blocks.format).group == merklize::preset_group::commitment
-               ? commitment_root_command(args)
-               : block_root_command(args);
-  const bool blocks_on_devices = args.devices && (args.blocks.leaf_size || args.blocks.arity);
-  if (args.blocks.given() && !blocks_on_devices) return block_root_command(args);
-  if (args.devices && args.blocks.arity) {
-    write_stdout(root_text(args, kary_root_on_devices(args)));
-    return 0;
-  }
-  merklize::config cfg;
-  cfg.tree = args.tree;
-  cfg.output = merklize::output_levels::root_only();
-  if (args.devices) {
-    if (blocks_on_devices) {
-      write_stdout(root_text(args, block_root_on_devices(args, cfg)));
-    } else {
-      const root_of_leaves built = root_on_devices(args, cfg);
-      write_stdout(root_text(args, built.root, built.leaves));
-    }
-    return 0;
-  }
+int root_command(const root_arguments &args) {
+  const tree_request request = request_of(args);
+  return root_runner_for(request).run(args, request);
+}
+
+int log_root(const root_arguments &args, const tree_request &request) {
+  return log_root_command(args, request.spec);
+}
+
+int kary_root_on_devices(const root_arguments &args, const tree_request &request) {
+  write_stdout(root_text(args, kary_root_over_devices(args, request.spec)));
+  return 0;
+}
+
+int blocks_root_on_devices(const root_arguments &args, const tree_request &request) {
+  write_stdout(
+      root_text(args, block_root_on_devices(args, root_config(request.spec), *request.spec.leaf)));
+  return 0;
+}
+
+int leaves_root_on_devices(const root_arguments &args, const tree_request &request) {
+  const root_of_leaves built = root_on_devices(args, root_config(request.spec));
+  write_stdout(root_text(args, built.root, built.leaves));
+  return 0;
+}
+
+// The streamed root: only the chunks in flight are held, on the host engine or a device.
+int streamed_root(const root_arguments &args, const tree_request &request) {
+  merklize::config cfg = root_config(request.spec);
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;
   phase_split times;
   times.done("process start (loader, static initialisation)");
-  library_input in(args.file, args.progress);  // streamed: only chunks in flight are held
+  library_input in(args.file, args.progress);
   if (args.preset.ssz_list && in.get().size()) // a file past the limit, before any work
     ssz_list_length(*args.preset.ssz_list, *in.get().size() / merklize::node_bytes,
                     in.get().name());
   in.get().read_ahead(); // a stream is read while the driver starts (stream_prefetch.hpp)
   times.done("input opened");
-  const engine_pick pick = pick_engine(args.device, args.tree, in.get().size());
+  const engine_pick pick = pick_engine(args.device, cfg.tree, in.get().size());
   const double discovery_ms = times.done("device discovery and engine choice");
   times.note("engine: " + pick.why);
-  const auto root = pick.host ? root_on_host(args, in, times)
+  const auto root = pick.host ? root_on_host(args, cfg.tree, in, times)
                               : root_on_device(args, cfg, in, pick, times, discovery_ms);
   in.finish();
   write_stdout(root_text(args, root, in.bytes_read() / merklize::node_bytes));
