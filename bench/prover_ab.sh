@@ -9,27 +9,15 @@
 #   bash bench/prover_ab.sh [BASE_TREE]     (logs in $OUT, default /tmp/out)
 # BASE_TREE as for engine_ab.sh (bench/ab_base.sh).
 set -uo pipefail
-export MERKLIZE_OCL=${MERKLIZE_OCL:-nvidia}
-[ -f .device-debs/env.sh ] && source .device-debs/env.sh > /dev/null
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-log=$OUT/prover_ab.log
-: > "$log"
-
 source bench/ab_base.sh
-ab_base_tree "$log" /tmp/prover-ab-base "${1:-}"
+ab_setup prover_ab /tmp/prover-ab-base "${1:-}"
 
-build() { # SOURCE_DIR TARGET...
-  local dir=$1
-  shift
-  cmake -S "$dir" -B "$dir/build-ab" -DCMAKE_BUILD_TYPE=Release -DMERKLIZE_AOT=OFF \
-    -DMERKLIZE_BUILD_BENCH=OFF > "$OUT/build.log" 2>&1 &&
-    cmake --build "$dir/build-ab" -j "$(nproc)" --target "$@" >> "$OUT/build.log" 2>&1 ||
-    { grep -B2 -A8 -m5 error "$OUT/build.log"; exit 1; }
-}
-build "$base" merklize_cli && build . merklize_cli merklize_tests
+ab_build "$base" "$OUT/prover_build.log" merklize_cli &&
+  ab_build . "$OUT/prover_build.log" merklize_cli merklize_tests
+gpus=$(./build-ab/tools/merklize devices | awk '/\[.*gpu\]/ {print $1}' | head -2 | paste -sd, -)
+echo "GPUs: $gpus" | tee -a "$log"
 for tags in "[kary]" "[kary][multi]" "[proof]" "[commitments][bitcoin]"; do
-  echo "B merklize_tests $tags: $(timeout 600 build-ab/tests/merklize_tests "$tags" 2>&1 |
+  echo "B merklize_tests $tags: $(MERKLIZE_DEVICE=nvidia timeout 600 build-ab/tests/merklize_tests "$tags" 2>&1 |
     grep -E "passed|failed|skipp" | tail -1)" | tee -a "$log"
 done
 
@@ -37,7 +25,6 @@ file=/dev/shm/prover_ab_512m # 2^24 leaves
 [ -f "$file" ] || head -c $((1 << 29)) /dev/urandom > "$file"
 txids=/dev/shm/prover_ab_txids # 3001 txids: odd levels all the way up
 [ -f "$txids" ] || head -c $((3001 * 32)) /dev/urandom > "$txids"
-devices=$(nvidia-smi -L 2>/dev/null | wc -l)
 commands=(
   "proof -i 16777213 $file"
   "proof --hash sha256 --pad zero -i 12345678 $file"
@@ -46,7 +33,7 @@ commands=(
   "proof --arity 4 --pad zero -i 9999999 $file"
   "proof --format bitcoin -i 3000 $txids"
 )
-[ "$devices" -ge 2 ] && commands+=("proof --arity 16 --devices 0:0,0:1 -i 16777215 $file")
+[[ $gpus == *,* ]] && commands+=("proof --arity 16 --devices $gpus -i 16777215 $file")
 same=yes
 for c in "${commands[@]}"; do
   # shellcheck disable=SC2086 # the command's words
