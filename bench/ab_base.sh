@@ -1,6 +1,12 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Sourced by the A/B scripts (engine_ab.sh, multi_ab.sh): where the base (A) is.
+# Sourced by the A/B scripts (engine_ab.sh, multi_ab.sh, prover_ab.sh): their setup, where the
+# base (A) is, and how both sides are built.
+#   ab_setup NAME SCRATCH [BASE_TREE]
+# sets the GPU machine's environment, $OUT (default /tmp/out), the log $log ($OUT/NAME.log,
+# emptied) and $base (ab_base_tree).
+#   ab_build SOURCE_DIR BUILD_LOG TARGET...
+# builds the targets in SOURCE_DIR/build-ab (Release, no AOT), or shows the first errors and exits.
 #   ab_base_tree LOG SCRATCH [BASE_TREE]
 # sets $base to BASE_TREE, a source tree of the base commit; without it, to SCRATCH holding the
 # commit $BASE (default: where this branch left main, `git merge-base HEAD main`) exported with
@@ -18,4 +24,23 @@ ab_base_tree() {
   base=$(cd "$base" && pwd)
   echo "A: $base, B: $PWD" | tee -a "$log"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee -a "$log"
+}
+
+ab_setup() {
+  export MERKLIZE_OCL=${MERKLIZE_OCL:-nvidia}
+  [ -f .device-debs/env.sh ] && source .device-debs/env.sh > /dev/null
+  OUT=${OUT:-/tmp/out}
+  mkdir -p "$OUT"
+  log=$OUT/$1.log
+  : > "$log"
+  ab_base_tree "$log" "$2" "${3:-}"
+}
+
+ab_build() {
+  local dir=$1 build_log=$2
+  shift 2
+  cmake -S "$dir" -B "$dir/build-ab" -DCMAKE_BUILD_TYPE=Release -DMERKLIZE_AOT=OFF \
+    > "$build_log" 2>&1 &&
+    cmake --build "$dir/build-ab" -j "$(nproc)" --target "$@" >> "$build_log" 2>&1 ||
+    { grep -B2 -A8 -m5 error "$build_log"; exit 1; }
 }

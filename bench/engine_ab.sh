@@ -17,25 +17,12 @@
 #   git archive "$(git merge-base HEAD main)" | (mkdir -p .ab-base && tar -x -C .ab-base)
 # and pass .ab-base (carry it). Only the GPU machine's numbers count (issue 30: within 3%).
 set -uo pipefail
-export MERKLIZE_OCL=${MERKLIZE_OCL:-nvidia}
-[ -f .device-debs/env.sh ] && source .device-debs/env.sh > /dev/null
-OUT=${OUT:-/tmp/out}
 ROUNDS=${ROUNDS:-2}
-mkdir -p "$OUT"
-log=$OUT/engine_ab.log
-: > "$log"
-
 source bench/ab_base.sh
-ab_base_tree "$log" /tmp/engine-ab-base "${1:-}"
+ab_setup engine_ab /tmp/engine-ab-base "${1:-}"
 
 targets=(merklize_bench merklize_block_bench merklize_cli merklize_gpu_test merklize_gpu_hash_test)
-build() { # SOURCE_DIR
-  cmake -S "$1" -B "$1/build-ab" -DCMAKE_BUILD_TYPE=Release -DMERKLIZE_AOT=OFF \
-    > "$OUT/build.log" 2>&1 &&
-    cmake --build "$1/build-ab" -j "$(nproc)" --target "${targets[@]}" >> "$OUT/build.log" 2>&1 ||
-    { grep -B2 -A8 -m5 error "$OUT/build.log"; exit 1; }
-}
-build "$base" && build .
+ab_build "$base" "$OUT/build.log" "${targets[@]}" && ab_build . "$OUT/build.log" "${targets[@]}"
 for t in merklize_gpu_test merklize_gpu_hash_test; do
   echo "B $t: $(timeout 300 build-ab/tests/$t 2>&1 | grep -E "passed|failed|skipp" | tail -1)" | tee -a "$log"
 done

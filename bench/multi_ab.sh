@@ -13,23 +13,12 @@
 # BASE_TREE is a source tree of the base commit; without it, the script exports $BASE (default
 # `git merge-base HEAD main`) with git archive, which needs .git (bench/ab_base.sh).
 set -uo pipefail
-export MERKLIZE_OCL=${MERKLIZE_OCL:-nvidia}
-[ -f .device-debs/env.sh ] && source .device-debs/env.sh > /dev/null
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-log=$OUT/multi_ab.log
-: > "$log"
 source bench/ab_base.sh
-ab_base_tree "$log" /tmp/multi-ab-base "${1:-}"
+ab_setup multi_ab /tmp/multi-ab-base "${1:-}"
 
 targets=(multi_bench merklize_cli merklize_tests)
-build() { # SOURCE_DIR
-  cmake -S "$1" -B "$1/build-ab" -DCMAKE_BUILD_TYPE=Release -DMERKLIZE_AOT=OFF \
-    > "$OUT/multi_build.log" 2>&1 &&
-    cmake --build "$1/build-ab" -j "$(nproc)" --target "${targets[@]}" >> "$OUT/multi_build.log" 2>&1 ||
-    { grep -B2 -A8 -m5 error "$OUT/multi_build.log"; exit 1; }
-}
-build "$base" && build .
+ab_build "$base" "$OUT/multi_build.log" "${targets[@]}" &&
+  ab_build . "$OUT/multi_build.log" "${targets[@]}"
 gpus=$(./build-ab/tools/merklize devices | awk '/\[.*gpu\]/ {print $1}' | head -2 | paste -sd, -)
 echo "GPUs: $gpus" | tee -a "$log"
 echo "B [multi] tests: $(MERKLIZE_DEVICE=nvidia timeout 300 ./build-ab/tests/merklize_tests \

@@ -17,6 +17,7 @@
 #include "blake3.hpp"
 #include "digest.hpp"
 #include "node_rule.hpp"
+#include "path_plan.hpp"
 #include "quote.hpp"
 #include "sha256.hpp"
 
@@ -66,7 +67,7 @@ inline std::vector<std::uint64_t> kary_level_sizes(std::uint64_t leaf_count, uns
   if (leaf_count == 0) throw error("no leaves: a tree needs at least one leaf (N = 0)");
   std::vector<std::uint64_t> sizes = {leaf_count};
   while (sizes.back() > 1)
-    sizes.push_back((sizes.back() + arity - 1) / arity);
+    sizes.push_back(parent_count(sizes.back(), arity));
   return sizes;
 }
 
@@ -136,6 +137,11 @@ inline void check_kary_index(std::uint64_t index, std::uint64_t leaf_count) {
                 std::to_string(leaf_count) + " leaves");
 }
 
+// What a k-ary tree's shape puts in place of a short group's missing children (path_plan.hpp).
+inline path_shape kary_path_shape(const kary_options &options) {
+  return {options.arity, options.pad == shape::zero ? stand_in::zero_root : stand_in::nothing};
+}
+
 // The siblings of node `index` of level first_level on its path up `levels` (levels
 // first_level, first_level + 1, ... of a tree, as kary_levels_above gives them), a level each.
 inline std::vector<std::vector<digest>>
@@ -143,13 +149,12 @@ kary_path_siblings(const std::vector<std::vector<digest>> &levels, const kary_op
                    std::uint64_t index, unsigned first_level) {
   const auto zeros = kary_zero_roots(options, first_level + static_cast<unsigned>(levels.size()));
   std::vector<std::vector<digest>> siblings;
-  std::uint64_t at = index;
-  for (std::size_t level = 0; level + 1 < levels.size(); ++level) {
-    const std::uint64_t first = at / options.arity * options.arity;
-    auto group = kary_group(options, levels[level], first, zeros[first_level + level]);
-    group.erase(group.begin() + static_cast<std::ptrdiff_t>(at - first));
-    siblings.push_back(std::move(group));
-    at /= options.arity;
+  const auto path = plan_path(kary_path_shape(options), levels.front().size(), index,
+                              static_cast<unsigned>(levels.size() - 1), first_level);
+  for (const path_group &g : path) {
+    const std::vector<digest> &level = levels[g.level - first_level];
+    siblings.push_back(group_siblings(
+        g, [&](std::uint64_t i) { return level[static_cast<std::size_t>(i)]; }, zeros[g.level]));
   }
   return siblings;
 }
@@ -167,23 +172,19 @@ inline bool kary_verify(const kary_proof &proof, const digest &leaf, const diges
   const kary_options &o = proof.options;
   check_kary(o);
   if (proof.leaf_count == 0 || proof.index >= proof.leaf_count) return false;
-  const auto sizes = kary_level_sizes(proof.leaf_count, o.arity);
-  if (proof.siblings.size() != sizes.size() - 1) return false;
-  const auto zeros = kary_zero_roots(o, static_cast<unsigned>(sizes.size()));
+  const auto path = plan_path(kary_path_shape(o), proof.leaf_count, proof.index,
+                              kary_height(proof.leaf_count, o.arity));
+  if (proof.siblings.size() != path.size()) return false;
+  const auto zeros = kary_zero_roots(o, static_cast<unsigned>(path.size()));
   digest node = leaf;
-  std::uint64_t at = proof.index;
-  for (std::size_t level = 0; level + 1 < sizes.size(); ++level) {
-    const std::uint64_t first = at / o.arity * o.arity;
-    const std::uint64_t present = std::min<std::uint64_t>(o.arity, sizes[level] - first);
-    const std::uint64_t count = o.pad == shape::zero ? o.arity : present;
-    const auto &others = proof.siblings[level];
-    if (others.size() != count - 1) return false;
+  for (const path_group &g : path) {
+    const auto &others = proof.siblings[g.level];
+    if (others.size() != g.width - 1) return false;
     std::vector<digest> group = others;
-    group.insert(group.begin() + static_cast<std::ptrdiff_t>(at - first), node);
-    for (std::uint64_t j = present; j < count; ++j) // shape zero's padding is all-zero subtrees
-      if (group[j] != zeros[level]) return false;
-    node = group.size() == 1 ? node : kary_node(o, group.data(), group.size());
-    at /= o.arity;
+    group.insert(group.begin() + static_cast<std::ptrdiff_t>(g.place()), node);
+    for (std::uint64_t j = g.present; j < g.width; ++j) // shape zero's padding: zero subtrees
+      if (group[j] != zeros[g.level]) return false;
+    node = g.width == 1 ? node : kary_node(o, group.data(), group.size());
   }
   return node == root;
 }

@@ -169,12 +169,13 @@ public:
     std::vector<std::vector<std::vector<digest>>> paths;
     for (const std::uint64_t index : indices) {
       std::vector<std::vector<digest>> path;
-      on_path(index, [&](std::size_t level, std::uint64_t first, std::uint64_t at) {
-        std::vector<digest> siblings = groups.at({level, first}); // as kary_group fills it:
-        if (options_.pad == shape::zero) siblings.resize(options_.arity, zeros_[level]);
-        siblings.erase(siblings.begin() + static_cast<std::ptrdiff_t>(at - first));
-        path.push_back(std::move(siblings));
-      });
+      for (const path_group &g : on_path(index)) {
+        const std::vector<digest> &group = groups.at({g.level, g.first});
+        const auto node = [&](std::uint64_t i) {
+          return group[static_cast<std::size_t>(i - g.first)];
+        };
+        path.push_back(group_siblings(g, node, zeros_[g.level]));
+      }
       paths.push_back(std::move(path));
     }
     return paths;
@@ -182,13 +183,12 @@ public:
 
 private:
   // (level, first child) -> the children of that group present in the tree.
-  using group_map = std::map<std::pair<std::size_t, std::uint64_t>, std::vector<digest>>;
+  using group_map = std::map<std::pair<unsigned, std::uint64_t>, std::vector<digest>>;
 
-  // Calls f(level, first, at) for each level below the root of leaf `index`'s path: `at` the
-  // path's node there, `first` the first child of its group.
-  template <class F> void on_path(std::uint64_t index, const F &f) const {
-    for (std::size_t level = 0; level + 1 < sizes_.size(); ++level, index /= options_.arity)
-      f(level, index / options_.arity * options_.arity, index);
+  // The groups on leaf `index`'s path, a level each below top() (core/path_plan.hpp): kary_prove's
+  // plan, over this tree or part.
+  std::vector<path_group> on_path(std::uint64_t index) const {
+    return plan_path(kary_path_shape(options_), leaf_count(), index, top());
   }
 
   // The groups on the paths of `indices`, every read enqueued before any is waited for.
@@ -198,14 +198,13 @@ private:
     detail::in_step([&] { return std::string("reading the k-ary tree's proof paths"); },
                     [&] {
                       for (const std::uint64_t index : indices)
-                        on_path(index, [&](std::size_t level, std::uint64_t first, std::uint64_t) {
-                          std::vector<digest> &group = groups[{level, first}];
+                        for (const path_group &g : on_path(index)) {
+                          std::vector<digest> &group = groups[{g.level, g.first}];
                           if (!group.empty())
-                            return; // a group the map holds never moves or grows again
-                          group.resize(static_cast<std::size_t>(
-                              std::min<std::uint64_t>(options_.arity, sizes_[level] - first)));
-                          read(offsets_[level] + first, group.size(), group.data(), CL_FALSE);
-                        });
+                            continue; // a group the map holds never moves or grows again
+                          group.resize(static_cast<std::size_t>(g.present));
+                          read(offsets_[g.level] + g.first, group.size(), group.data(), CL_FALSE);
+                        }
                       detail::call("clFinish", [&] { return queue_.finish(); });
                     });
     return groups;

@@ -72,7 +72,9 @@ public:
 
   // The proofs of `indices` (each below leaf_count(), else refused before any device is asked
   // anything), equal to kary_prove's over levels(): each device reads back only the groups on
-  // its leaves' paths (kary_device_tree::path_siblings).
+  // its leaves' paths (kary_device_tree::path_siblings). Both halves read core/path_plan.hpp's
+  // plan_path: a part's path up to the shard level is the tree's there (parts are aligned), the
+  // host's from the shard level up the rest of it.
   std::vector<kary_proof> prove(const std::vector<std::uint64_t> &indices) const {
     std::vector<std::vector<std::uint64_t>> local(parts_.size());
     for (const std::uint64_t index : indices) {

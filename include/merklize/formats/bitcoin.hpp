@@ -13,6 +13,7 @@
 // two equal nodes as a pair ("mutated"); levels_of reports that too.
 #pragma once
 
+#include "../core/path_plan.hpp"
 #include "pair_rules.hpp"
 
 #include <string>
@@ -74,10 +75,12 @@ inline branch prove(const std::vector<std::vector<digest>> &levels, std::uint64_
     throw error("txid " + std::to_string(index) + " is past the " + std::to_string(n) +
                 " txids of the tree");
   branch b{index, n, {}};
-  for (std::size_t l = 0; l + 1 < levels.size(); ++l, index /= 2) {
-    const std::vector<digest> &level = levels[l];
-    const std::uint64_t sibling = index ^ 1;
-    b.siblings.push_back(sibling < level.size() ? level[sibling] : level[index]);
+  // Shape duplicate-odd's path (core/path_plan.hpp): a lone node stands in for its own sibling.
+  const path_shape shape{2, stand_in::itself};
+  for (const path_group &g : plan_path(shape, n, index, static_cast<unsigned>(levels.size() - 1))) {
+    const std::vector<digest> &level = levels[g.level];
+    const auto node = [&](std::uint64_t i) { return level[static_cast<std::size_t>(i)]; };
+    b.siblings.push_back(group_siblings(g, node, digest{}).front());
   }
   return b;
 }

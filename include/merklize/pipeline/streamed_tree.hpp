@@ -53,18 +53,16 @@ struct streamed_tree {
     tree upper(leaf_count, options, output_levels::from_level(top_level()));
     finish(upper);
     inclusion_proof proof{options, leaf_count, index, {}};
-    const tree_layout layout(leaf_count);
     const unsigned root_level = upper.root_depth();
     const auto zeros = zero_subtree_roots(options.hash, root_level);
-    for (unsigned level = 0; level < root_level; ++level) {
-      const std::uint64_t size = level <= layout.depth() ? layout.level_size(level) : 1;
-      const std::uint64_t sibling = (index >> level) ^ 1;
-      if (sibling < size)
-        proof.siblings.push_back(level < top_level()
-                                     ? kept->node(level, sibling - (kept_first >> level))
-                                     : upper.node(level, sibling));
-      else if (options.pad == shape::zero) // the path's node is the lone last one of its level
-        proof.siblings.push_back(zeros[level]);
+    for (const path_group &g :
+         plan_path(binary_path_shape(options), leaf_count, index, root_level)) {
+      const auto node = [&](std::uint64_t i) {
+        return g.level < top_level() ? kept->node(g.level, i - (kept_first >> g.level))
+                                     : upper.node(g.level, i);
+      };
+      for (const digest &sibling : group_siblings(g, node, zeros[g.level]))
+        proof.siblings.push_back(sibling);
     }
     return proof;
   }

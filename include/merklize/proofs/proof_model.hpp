@@ -4,6 +4,7 @@
 // encodings: proof_encoding.hpp; proof.hpp includes all three.
 #pragma once
 
+#include "../core/path_plan.hpp"
 #include "../core/ssz.hpp"
 #include "../core/tree.hpp"
 
@@ -47,15 +48,12 @@ struct multiproof {
 
 namespace detail {
 
-inline std::uint64_t parent_level_size(std::uint64_t size) { return size / 2 + size % 2; }
+// The binary view of the path planner's level sizes (core/path_plan.hpp), which the climb below
+// shares with it.
+inline std::uint64_t parent_level_size(std::uint64_t size) { return parent_count(size, 2); }
 
 // Levels above the leaves, for any leaf count (a hostile one included) without allocating.
-inline unsigned depth_of(std::uint64_t leaf_count) {
-  unsigned depth = 0;
-  for (std::uint64_t size = leaf_count; size > 1; size = parent_level_size(size))
-    ++depth;
-  return depth;
-}
+inline unsigned depth_of(std::uint64_t leaf_count) { return natural_height(leaf_count, 2); }
 
 // Levels from the leaves to the root: the fixed depth if the options set one, else the natural.
 inline unsigned root_depth_of(const tree_options &options, std::uint64_t leaf_count) {
@@ -139,24 +137,24 @@ inline void check_all_levels(const tree &t) {
 
 } // namespace detail
 
-// The proof for leaf `index` of a host tree, which must keep every level.
+// What a binary tree's shape puts in place of a lone last node's sibling (core/path_plan.hpp).
+inline path_shape binary_path_shape(const tree_options &options) {
+  return {2, options.pad == shape::zero ? stand_in::zero_root : stand_in::nothing};
+}
+
+// The proof for leaf `index` of a host tree, which must keep every level: its path's siblings as
+// plan_path lays them out, to the root root_depth() levels up.
 inline inclusion_proof prove(const tree &t, std::uint64_t index) {
   detail::check_leaf_index(index, t.leaf_count());
   detail::check_all_levels(t);
   inclusion_proof proof{t.options(), t.leaf_count(), index, {}};
   const auto zeros = zero_subtree_roots(t.options().hash, t.root_depth());
-  using detail::nothing;
-  detail::climb<nothing>(
-      {{index, nothing{}}}, t.leaf_count(), t.root_depth(),
-      [](unsigned, nothing, nothing) { return nothing{}; },
-      [&](unsigned level, std::uint64_t i, nothing) {
-        proof.siblings.push_back(t.node(level, i ^ 1));
-        return nothing{};
-      },
-      [&](unsigned level, nothing) {
-        if (t.options().pad == shape::zero) proof.siblings.push_back(zeros[level]);
-        return nothing{};
-      });
+  for (const path_group &g :
+       plan_path(binary_path_shape(t.options()), t.leaf_count(), index, t.root_depth())) {
+    const auto node = [&](std::uint64_t i) { return t.node(g.level, i); };
+    for (const digest &sibling : group_siblings(g, node, zeros[g.level]))
+      proof.siblings.push_back(sibling);
+  }
   return proof;
 }
 
