@@ -67,20 +67,15 @@ std::uint64_t leaves_in(std::uint64_t bytes, const std::string &name) {
   }
 }
 
-// The binary tree of the settings over leaves on the device, built there by the builder's
-// merkleizer, and the levels it keeps read back into host memory.
+// The binary tree of the settings over leaves on the device, built there with the builder's
+// configuration, and the levels it keeps read back into host memory.
 std::unique_ptr<merklize_tree> tree_on_device(merklize_builder &b, const device_leaves &leaves,
                                               const std::string &name) {
   const tree_settings &s = b.settings;
-  const tree_layout layout(leaves.count);
-  root_depth(s.tree(), layout); // refuses a bad fixed depth before any work
-  const detail::device_nodes built = detail::build_on_leaves(b.kept(), b.blocks(), leaves, name);
+  const kary_device_tree built(b.blocks(), leaves, b.kept().configuration(), name);
   tree t(leaves.count, s.tree(), s.keep);
-  if (t.first_level() == 0)
-    detail::read_blocking(built.queue, leaves.buffer, 0, t.leaves_size(), t.level_data(0));
-  const std::uint64_t first = layout.level_offset(t.first_node_level()) - leaves.count;
-  detail::read_blocking(built.queue, built.nodes, first * node_bytes, t.nodes_size(),
-                        t.nodes_data());
+  if (t.first_level() == 0) built.read_levels(0, 0, t.level_data(0));
+  if (t.nodes_size() > 0) built.read_levels(t.first_node_level(), built.top(), t.nodes_data());
   return binary_tree(s, std::move(t));
 }
 
