@@ -175,7 +175,8 @@ public:
     if (!binary_) throw error("prove_binary: a k-ary tree's proof is prove()'s kary_proof");
     detail::check_leaf_index(index, leaf_count());
     inclusion_proof proof{*binary_, leaf_count(), index, {}};
-    for (auto &group : path_siblings({index}).front())
+    const auto paths = path_siblings({index}); // kept: the loop reads its first path
+    for (const auto &group : paths.front())
       proof.siblings.insert(proof.siblings.end(), group.begin(), group.end());
     const unsigned depth = root_depth(*binary_, tree_layout(leaf_count()));
     const auto zeros = zero_subtree_roots(binary_->hash, depth);
