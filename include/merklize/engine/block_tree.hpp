@@ -49,15 +49,6 @@ inline void check_block_index(const std::string &name, std::uint64_t index, std:
                 " bytes");
 }
 
-// The root of the binary tree of m's configuration (node hash, shape, fixed depth, level kernel
-// knobs) over leaves on the device (at least one), built on h's queue and kept there only while
-// this runs; `name` names the data. `m` lends its configuration.
-inline digest block_tree_root(const merkleizer &m, block_hasher &h, const device_leaves &leaves,
-                              const std::string &name) {
-  if (leaves.count == 0) throw error(name + " is empty: a tree needs at least one data block");
-  return kary_device_tree(h, leaves, m.configuration(), name).root();
-}
-
 // The root of the binary tree of `options` (node hash, shape, fixed depth) over the leaves of an
 // input's data blocks (at least one byte).
 inline digest block_tree_root(block_hasher &h, input &in, const leaf_rule &rule,
@@ -67,16 +58,8 @@ inline digest block_tree_root(block_hasher &h, input &in, const leaf_rule &rule,
   return kary_device_tree(h, leaves, config{options}, in.name()).root();
 }
 
-// The inclusion proof of leaf `index` of block_tree_root's tree over leaves on the device, data
-// blocks of `block_bytes` bytes: the tree built as there, and only the leaf's path read back.
-inline inclusion_proof block_tree_prove(const merkleizer &m, block_hasher &h,
-                                        const device_leaves &leaves, std::uint64_t block_bytes,
-                                        std::uint64_t index, const std::string &name) {
-  check_block_index(name, index, leaves.count, block_bytes); // a pipe's count: only now
-  return kary_device_tree(h, leaves, m.configuration(), name).prove_binary(index);
-}
-
-// The same over the leaves of an input's data blocks.
+// The inclusion proof of leaf `index` of block_tree_root's tree over the leaves of an input's
+// data blocks: the tree built as there, and only the leaf's path read back.
 inline inclusion_proof block_tree_prove(block_hasher &h, input &in, const leaf_rule &rule,
                                         const tree_options &options, std::uint64_t index) {
   const device_leaves leaves = h.leaves_of(in, rule);
