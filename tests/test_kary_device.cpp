@@ -7,10 +7,14 @@
 #include "pipe_input.hpp"
 #include "process.hpp"
 
+#include <merklize/core/reference.hpp>
 #include <merklize/engine/block_tree.hpp>
 #include <merklize/engine/kary_device.hpp>
 
 #include <catch2/catch.hpp>
+
+#include <cstring>
+#include <optional>
 
 using Catch::Matchers::Contains;
 
@@ -110,4 +114,52 @@ TEST_CASE("k-ary proofs on the device: an index outside the tree is refused", "[
   CHECK_THROWS_WITH(tree.prove(5), Contains("leaf index 5 out of range: the tree has 5 leaves"));
   CHECK_THROWS_WITH(tree.prove({0, 1, 7}), Contains("leaf index 7 out of range"));
   CHECK(tree.levels() == merklize::kary_levels(as_digests(bytes), options));
+}
+
+namespace {
+
+// The levels of a host tree that keeps them all, leaves first.
+std::vector<std::vector<merklize::digest>> host_levels(const merklize::tree &t) {
+  std::vector<std::vector<merklize::digest>> levels;
+  for (unsigned level = 0; level <= t.depth(); ++level) {
+    levels.emplace_back(static_cast<std::size_t>(t.layout().level_size(level)));
+    std::memcpy(levels.back().data(), t.level_data(level), levels.back().size() * 32);
+  }
+  return levels;
+}
+
+} // namespace
+
+TEST_CASE("binary trees kept on the device: every node hash, shape and fixed depth, merkleizer's "
+          "tree and proofs",
+          "[kary][binary]") {
+  auto &h = hasher();
+  using merklize::hash_kind;
+  for (auto hash : {hash_kind::blake3, hash_kind::blake3_parent, hash_kind::sha256,
+                    hash_kind::rfc6962, hash_kind::keccak256, hash_kind::sha3_256})
+    for (auto pad : {merklize::shape::promote, merklize::shape::zero})
+      for (const std::uint64_t n : {1, 2, 3, 5, 63, 64, 65, 255, 256, 257, 1000})
+        for (const std::optional<unsigned> depth : {std::optional<unsigned>{}, {11u}}) {
+          if (hash == hash_kind::rfc6962 && pad == merklize::shape::zero) continue; // RFC: promote
+          if (depth && pad != merklize::shape::zero) continue; // a fixed depth pads with zeros
+          const merklize::tree_options options{hash, pad, depth};
+          const auto bytes = test::random_bytes(n * merklize::node_bytes);
+          const merklize::tree expected =
+              merklize::reference_tree(bytes.data(), bytes.size(), options);
+          INFO(merklize::to_string(hash)
+               << " " << merklize::to_string(pad) << " n=" << n << " depth=" << depth.value_or(0));
+          const merklize::kary_device_tree tree(h, uploaded(bytes), merklize::config{options});
+          REQUIRE(tree.root() == expected.root());
+          REQUIRE(tree.levels() == host_levels(expected));
+          for (const std::uint64_t i : {std::uint64_t(0), n / 2, n - 1})
+            CHECK(tree.prove_binary(i) == merklize::prove(expected, i));
+          CHECK_THROWS_WITH(tree.prove_binary(n), Contains("out of range"));
+        }
+  const merklize::kary_options kary{hash_kind::sha256, 4, merklize::shape::zero};
+  const merklize::kary_device_tree four(h, uploaded(test::random_bytes(96)), kary);
+  CHECK_THROWS_WITH(four.prove_binary(0), Contains("a k-ary tree's proof"));
+  CHECK_THROWS_WITH(
+      merklize::kary_device_tree(h, uploaded(test::random_bytes(96)),
+                                 merklize::config{{hash_kind::sha256, merklize::shape::zero, 1u}}),
+      Contains("depth"));
 }

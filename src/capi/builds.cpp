@@ -67,20 +67,15 @@ std::uint64_t leaves_in(std::uint64_t bytes, const std::string &name) {
   }
 }
 
-// The binary tree of the settings over leaves on the device, built there by the builder's
-// merkleizer, and the levels it keeps read back into host memory.
+// The binary tree of the settings over leaves on the device, built there with the builder's
+// configuration, and the levels it keeps read back into host memory.
 std::unique_ptr<merklize_tree> tree_on_device(merklize_builder &b, const device_leaves &leaves,
                                               const std::string &name) {
   const tree_settings &s = b.settings;
-  const tree_layout layout(leaves.count);
-  root_depth(s.tree(), layout); // refuses a bad fixed depth before any work
-  const detail::device_nodes built = detail::build_on_leaves(b.kept(), b.blocks(), leaves, name);
+  const kary_device_tree built(b.blocks(), leaves, config{s.tree()}, name);
   tree t(leaves.count, s.tree(), s.keep);
-  if (t.first_level() == 0)
-    detail::read_blocking(built.queue, leaves.buffer, 0, t.leaves_size(), t.level_data(0));
-  const std::uint64_t first = layout.level_offset(t.first_node_level()) - leaves.count;
-  detail::read_blocking(built.queue, built.nodes, first * node_bytes, t.nodes_size(),
-                        t.nodes_data());
+  if (t.first_level() == 0) built.read_levels(0, 0, t.level_data(0));
+  if (t.nodes_size() > 0) built.read_levels(t.first_node_level(), built.top(), t.nodes_data());
   return binary_tree(s, std::move(t));
 }
 
@@ -146,7 +141,7 @@ digest root_of(merklize_builder &b, opened_source &source) {
   if (s.blocks()) {
     const device_leaves leaves = leaves_of(b.blocks(), source, *s.blocks());
     if (leaves.count == 0) return mixed(s, empty_root(s, source.name()));
-    return mixed(s, block_tree_root(b.kept(), b.blocks(), leaves, source.name()));
+    return mixed(s, kary_device_tree(b.blocks(), leaves, config{s.tree()}, source.name()).root());
   }
   if (!source.in_memory()) return mixed(s, b.root_only().root(source.input()));
   if (source.size() == 0) return mixed(s, empty_root(s, source.name()));
@@ -165,14 +160,16 @@ merklize_proof::value_type prove_in(merklize_builder &b, opened_source &source,
   inclusion_proof proof;
   if (s.blocks()) {
     const device_leaves leaves = leaves_of(b.blocks(), source, *s.blocks());
-    proof = block_tree_prove(b.kept(), b.blocks(), leaves, s.blocks()->block_bytes, index,
-                             source.name());
+    check_block_index(source.name(), index, leaves.count, s.blocks()->block_bytes);
+    proof =
+        kary_device_tree(b.blocks(), leaves, config{s.tree()}, source.name()).prove_binary(index);
   } else if (!source.in_memory()) {
     proof = b.kept().prove(source.input(), index);
   } else { // host memory: uploaded, built on the device, and only the leaf's path read back
     detail::check_leaf_index(index, leaves_in(source.size(), source.name()));
     const device_leaves leaves = leaves_as_given(b.blocks(), source);
-    proof = block_tree_prove(b.kept(), b.blocks(), leaves, node_bytes, index, source.name());
+    proof =
+        kary_device_tree(b.blocks(), leaves, config{s.tree()}, source.name()).prove_binary(index);
   }
   return s.spec.mix_in_length ? mix_in_length(proof, s.length) : proof;
 }

@@ -17,8 +17,8 @@
 #include "../formats/dm_verity_superblock.hpp"
 #include "../formats/fs_verity.hpp"
 #include "block_hasher.hpp"
+#include "kary_device.hpp"
 #include "merkleizer.hpp"
-#include "proof_device.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -36,37 +36,6 @@ inline void read_blocking(const cl::CommandQueue &queue, const cl::Buffer &from,
        [&] { return queue.enqueueReadBuffer(from, CL_TRUE, offset, bytes, to, &after); });
 }
 
-// `cfg`'s tree over leaves on the device, built there: the nodes enqueue_build writes (levels
-// 1..depth, or the root alone for one leaf), complete once `built` is.
-struct device_nodes {
-  cl::Buffer nodes;
-  std::uint64_t bytes;
-  cl::CommandQueue queue; // the builder's: reads of the nodes go after `built` on it
-  cl::Event built;
-};
-
-// Built by `m`, and complete on return (so `m` may go).
-inline device_nodes build_on_leaves(merkleizer &m, block_hasher &h, const device_leaves &leaves,
-                                    const std::string &name) {
-  const std::uint64_t bytes = merkleizer::output_node_count(leaves.count) * node_bytes;
-  device_nodes built{h.device_buffer(bytes, "the tree of " + name), bytes, m.queue(), {}};
-  const auto step = [&] {
-    return "building the tree of the " + std::to_string(leaves.count) + " leaves of " + name +
-           " on " + name_in_message(h.device());
-  };
-  in_step(step, [&] {
-    built.built = m.enqueue_build(leaves.buffer, leaves.count, built.nodes).back();
-    detail::call("clWaitForEvents", [&] { return built.built.wait(); });
-  });
-  return built;
-}
-
-inline device_nodes build_on_leaves(block_hasher &h, const device_leaves &leaves, const config &cfg,
-                                    const std::string &name) {
-  merkleizer m(h.context(), h.device(), cfg);
-  return build_on_leaves(m, h, leaves, name);
-}
-
 } // namespace detail
 
 // Refuses leaf `index` of an input (named `name`) of `blocks` data blocks of `block_bytes` bytes
@@ -80,52 +49,22 @@ inline void check_block_index(const std::string &name, std::uint64_t index, std:
                 " bytes");
 }
 
-// The root of the binary tree of m's configuration (node hash, shape, fixed depth) over leaves on
-// the device (at least one), built by `m`, a merkleizer of h's context; `name` names the data.
-inline digest block_tree_root(merkleizer &m, block_hasher &h, const device_leaves &leaves,
-                              const std::string &name) {
-  if (leaves.count == 0) throw error(name + " is empty: a tree needs at least one data block");
-  const tree_options &options = m.configuration().tree;
-  const tree_layout layout(leaves.count);
-  const unsigned root_level = root_depth(options, layout); // refuses a bad fixed depth
-  const detail::device_nodes built = detail::build_on_leaves(m, h, leaves, name);
-  digest root; // the last node written: the top stored node
-  detail::in_step([&] { return "reading the root of the tree of " + name; },
-                  [&] {
-                    detail::read_blocking(built.queue, built.nodes, built.bytes - node_bytes,
-                                          node_bytes, root.data(), {built.built});
-                  });
-  return extend_root(options.hash, root, layout.depth(), root_level);
-}
-
 // The root of the binary tree of `options` (node hash, shape, fixed depth) over the leaves of an
 // input's data blocks (at least one byte).
 inline digest block_tree_root(block_hasher &h, input &in, const leaf_rule &rule,
                               const tree_options &options) {
   const device_leaves leaves = h.leaves_of(in, rule);
-  merkleizer m(h.context(), h.device(), config{options});
-  return block_tree_root(m, h, leaves, in.name());
+  if (leaves.count == 0) throw error(in.name() + " is empty: a tree needs at least one data block");
+  return kary_device_tree(h, leaves, config{options}, in.name()).root();
 }
 
-// The inclusion proof of leaf `index` of block_tree_root's tree over leaves on the device, data
-// blocks of `block_bytes` bytes: the tree built by `m` as there, and only the leaf's path read
-// back (device_prover::gather).
-inline inclusion_proof block_tree_prove(merkleizer &m, block_hasher &h, const device_leaves &leaves,
-                                        std::uint64_t block_bytes, std::uint64_t index,
-                                        const std::string &name) {
-  check_block_index(name, index, leaves.count, block_bytes);     // a pipe's count: only now
-  root_depth(m.configuration().tree, tree_layout(leaves.count)); // refuses a bad fixed depth
-  const detail::device_nodes built = detail::build_on_leaves(m, h, leaves, name);
-  device_prover prover(m);
-  return prover.gather(leaves.buffer, built.nodes, leaves.count, {index}, {built.built}).front();
-}
-
-// The same over the leaves of an input's data blocks.
+// The inclusion proof of leaf `index` of block_tree_root's tree over the leaves of an input's
+// data blocks: the tree built as there, and only the leaf's path read back.
 inline inclusion_proof block_tree_prove(block_hasher &h, input &in, const leaf_rule &rule,
                                         const tree_options &options, std::uint64_t index) {
   const device_leaves leaves = h.leaves_of(in, rule);
-  merkleizer m(h.context(), h.device(), config{options});
-  return block_tree_prove(m, h, leaves, rule.block_bytes, index, in.name());
+  check_block_index(in.name(), index, leaves.count, rule.block_bytes);
+  return kary_device_tree(h, leaves, config{options}, in.name()).prove_binary(index);
 }
 
 namespace detail {

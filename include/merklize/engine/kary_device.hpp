@@ -1,21 +1,31 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// k-ary trees (kary.hpp) built on the device from leaves there (block_hasher.hpp): each level's
-// groups of k children are hashed as blocks of k * 32 bytes by the block-leaf kernels, one launch
-// a level, the short last group apart (promoted, hashed alone, or padded with zero-subtree roots
-// in a small scratch buffer, as the shape says). The tree stays on the device, where proofs are
-// read from it a group of children at a time.
+// Trees built on the device from leaves there (block_hasher.hpp) and kept there, at any arity:
+// binary trees (arity 2, every node hash, shapes promote and zero, fixed depths) by merkleizer's
+// level kernels (level_runner.hpp: fused subtree launches), k-ary trees (kary.hpp) by the
+// block-leaf kernels, each level's groups of k children hashed as blocks of k * 32 bytes, one
+// launch a level, the short last group apart (promoted, hashed alone, or padded with zero-subtree
+// roots in a small scratch buffer, as the shape says). The kernels are chosen by the arity, the
+// tree is the same: its leaves, its levels back to back, proofs read from it a group of children
+// at a time. For k = 2 and the hashes k-ary trees take, both kernels give the same tree.
 //
 //   merklize::device_leaves leaves = h.leaves_as_given(in);          // or h.leaves_of(in, rule)
 //   merklize::kary_device_tree t(h, leaves, {hash_kind::sha256, 16});
 //   merklize::digest root = t.root();
 //   merklize::kary_proof p = t.prove(7);                              // kary_prove's, bit for bit
+//   merklize::kary_device_tree b(h, leaves, merklize::config{{hash_kind::blake3_parent}});
+//   merklize::inclusion_proof q = b.prove_binary(7);                  // prove's, bit for bit
 #pragma once
 
 #include "../core/kary.hpp"
+#include "../pipeline/level_runner.hpp"
+#include "../proofs/proof_model.hpp"
 #include "../runtime/queue_drain.hpp"
 #include "block_hasher.hpp"
 
+#include <functional>
+#include <limits>
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -28,36 +38,42 @@ struct kary_tree {
 
 namespace detail {
 
-// Level `level` + 1 from level `level` of the levels laid back to back in `nodes` (offsets in
-// nodes), on the block_hasher's queue.
-inline void enqueue_kary_level(block_hasher &h, const kary_options &o, const cl::Buffer &nodes,
-                               const std::vector<std::uint64_t> &offsets,
-                               const std::vector<std::uint64_t> &sizes, std::size_t level,
-                               const cl::Buffer &scratch, const std::vector<digest> &zeros) {
+// A level's nodes in a buffer: `count` of them from node `first`.
+struct node_span {
+  const cl::Buffer &buffer;
+  std::uint64_t first, count;
+};
+
+// The level above `from`, into `to` (from node to.first), by the block-leaf kernels: each group
+// of k children hashed as one block, on the block_hasher's queue. `zero` pads a short last group
+// of shape zero.
+inline void enqueue_kary_level(block_hasher &h, const kary_options &o, const node_span &from,
+                               const node_span &to, const cl::Buffer &scratch, const digest &zero) {
   const leaf_rule rule{
       leaf_hash_of(o.hash), std::uint64_t(o.arity) * node_bytes, {}, false, std::nullopt};
-  const std::uint64_t full = sizes[level] / o.arity, left = sizes[level] % o.arity;
-  const std::uint64_t from = offsets[level], to = offsets[level + 1];
+  const std::uint64_t full = from.count / o.arity, left = from.count % o.arity;
   if (full > 0)
-    h.enqueue_leaves(rule, nodes, from * node_bytes, full * o.arity * node_bytes, nodes, to);
+    h.enqueue_leaves(rule, from.buffer, from.first * node_bytes, full * o.arity * node_bytes,
+                     to.buffer, to.first);
   if (left == 0) return;
-  const std::uint64_t last = (from + full * o.arity) * node_bytes;
+  const std::uint64_t last = (from.first + full * o.arity) * node_bytes;
   const cl::CommandQueue &queue = h.queue();
   if (o.pad == shape::promote && left == 1) {
     call("clEnqueueCopyBuffer", [&] {
-      return queue.enqueueCopyBuffer(nodes, nodes, last, (to + full) * node_bytes, node_bytes);
+      return queue.enqueueCopyBuffer(from.buffer, to.buffer, last, (to.first + full) * node_bytes,
+                                     node_bytes);
     });
   } else if (o.pad == shape::promote) {
-    h.enqueue_leaves(rule, nodes, last, left * node_bytes, nodes, to + full);
+    h.enqueue_leaves(rule, from.buffer, last, left * node_bytes, to.buffer, to.first + full);
   } else {
-    const std::vector<digest> padding(o.arity - left, zeros[level]);
+    const std::vector<digest> padding(o.arity - left, zero);
     call("clEnqueueCopyBuffer",
-         [&] { return queue.enqueueCopyBuffer(nodes, scratch, last, 0, left * node_bytes); });
+         [&] { return queue.enqueueCopyBuffer(from.buffer, scratch, last, 0, left * node_bytes); });
     call("clEnqueueWriteBuffer", [&] { // blocking: `padding` goes at the end of this call
       return queue.enqueueWriteBuffer(scratch, CL_TRUE, left * node_bytes,
                                       padding.size() * node_bytes, padding.data());
     });
-    h.enqueue_leaves(rule, scratch, 0, o.arity * node_bytes, nodes, to + full);
+    h.enqueue_leaves(rule, scratch, 0, o.arity * node_bytes, to.buffer, to.first + full);
   }
 }
 
@@ -74,44 +90,52 @@ inline std::vector<std::uint64_t> kary_part_sizes(std::uint64_t count, unsigned 
   return sizes;
 }
 
-// A k-ary tree built on the device and kept there: every level, leaves first, back to back in
-// one device buffer. Its root is read once built; its levels or proofs are read on demand.
+// A tree built on the device and kept there: its leaves (the buffer given, read from, never
+// written), its levels above them back to back in one device buffer. Its root is read once built;
+// its levels or proofs are read on demand.
 //
-// Or a part of a larger tree (kary_multi.hpp): its levels up to `top` over leaves of the tree
-// that start at a multiple of k^top and are a multiple of k^top in number, unless the part ends
-// the tree. Its nodes of level `top` are then the tree's: each group of a level lies in the part
-// whole, and only the part that ends the tree has a short group, the tree's own. A part smaller
-// than k^(top-1) leaves rises to `top` as the tree's last node does, by the shape's rule for a
-// lone child (promote: moved up; zero: hashed with zero-subtree roots).
+// Or a part of a larger k-ary tree (kary_multi.hpp): its levels up to `top` over leaves of the
+// tree that start at a multiple of k^top and are a multiple of k^top in number, unless the part
+// ends the tree. Its nodes of level `top` are then the tree's: each group of a level lies in the
+// part whole, and only the part that ends the tree has a short group, the tree's own. A part
+// smaller than k^(top-1) leaves rises to `top` as the tree's last node does, by the shape's rule
+// for a lone child (promote: moved up; zero: hashed with zero-subtree roots).
 class kary_device_tree {
 public:
-  // Builds the tree over `leaves` (on h's device, at least one) on h's queue and waits for it.
-  // The leaves are copied into the tree: `leaves` may go once this returns.
+  // Builds the k-ary tree over `leaves` (on h's device, at least one) on h's queue and waits for
+  // it. The tree reads its leaves from `leaves.buffer`, which must not be written while it lives.
   kary_device_tree(block_hasher &h, const device_leaves &leaves, const kary_options &options)
       : kary_device_tree(h, leaves, options, kary_height(leaves.count, options.arity)) {}
 
   // The part of levels 0..top over `leaves`.
   kary_device_tree(block_hasher &h, const device_leaves &leaves, const kary_options &options,
                    unsigned top)
-      : queue_(h.queue()), options_(checked(options)),
-        sizes_(kary_part_sizes(leaves.count, options.arity, top)), offsets_(offsets_of(sizes_)),
-        zeros_(kary_zero_roots(options, top)),
-        nodes_(h.device_buffer(offsets_.back() * node_bytes, "the k-ary tree")) {
-    const cl::Buffer scratch = h.device_buffer(options.arity * node_bytes, "a group of children");
-    const detail::drain_on_unwind drained(queue_); // none of it runs on once this has failed
-    const auto step = [&] {
+      : kary_device_tree(h, leaves, checked(options), std::nullopt, top) {
+    // k-ary hashes have no ROOT flag: no level is marked the root's.
+    build(h, config{{options.hash, options.pad}}, no_root_level, [&] {
       return "building the " + std::to_string(options.arity) + "-ary tree of " +
              std::to_string(leaves.count) + " leaves on " + detail::name_in_message(h.device());
-    };
-    detail::in_step(step, [&] {
-      detail::call("clEnqueueCopyBuffer", [&] {
-        return queue_.enqueueCopyBuffer(leaves.buffer, nodes_, 0, 0, leaves.count * node_bytes);
-      });
-      for (std::size_t level = 0; level + 1 < sizes_.size(); ++level)
-        detail::enqueue_kary_level(h, options, nodes_, offsets_, sizes_, level, scratch, zeros_);
-      top_nodes_.resize(static_cast<std::size_t>(sizes_.back()));
-      read(offsets_[top], top_nodes_.size(), top_nodes_.data(), CL_TRUE);
     });
+  }
+
+  // The binary tree of cfg.tree (every node hash, shapes promote and zero, a fixed depth) over
+  // `leaves`, by merkleizer's level kernels with cfg's knobs: the tree merkleizer builds.
+  // `name`, if any, names the data in errors.
+  kary_device_tree(block_hasher &h, const device_leaves &leaves, const config &cfg,
+                   const std::string &name = {})
+      : kary_device_tree(h, leaves, binary_options(cfg, leaves.count), cfg.tree,
+                         kary_height(leaves.count, 2)) {
+    build(h, cfg, root_depth(cfg.tree, tree_layout(leaves.count)), binary_step(h, name));
+  }
+
+  // Levels 0..top (at most the leaves' own height) of the part of a binary tree (cfg.tree) over
+  // `leaves` (at least one), the node of `root_level` being the tree's root (blake3-parent's
+  // ROOT flag): what merkleizer::build_part computes on the device, for parts of trees of several
+  // devices (multi_blocks.hpp).
+  kary_device_tree(block_hasher &h, const device_leaves &leaves, const config &cfg, unsigned top,
+                   unsigned root_level, const std::string &name)
+      : kary_device_tree(h, leaves, part_options(cfg, leaves.count, top), std::nullopt, top) {
+    build(h, cfg, root_level, binary_step(h, name));
   }
 
   const kary_options &options() const { return options_; }
@@ -120,7 +144,8 @@ public:
   unsigned top() const { return static_cast<unsigned>(sizes_.size() - 1); }
   // The nodes of level top(): the root alone for a whole tree.
   const std::vector<digest> &top_nodes() const { return top_nodes_; }
-  const digest &root() const { return top_nodes_.front(); }
+  // A whole tree's root: its top node, raised by zero-subtree roots to a binary tree's fixed depth.
+  const digest &root() const { return root_; }
 
   // Every level, leaves first, the top level last: the whole tree read back.
   std::vector<std::vector<digest>> levels() const {
@@ -131,6 +156,33 @@ public:
       levels.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(offsets_[level]),
                           all.begin() + static_cast<std::ptrdiff_t>(offsets_[level + 1]));
     return levels;
+  }
+
+  // The launches of the binary level kernels (none at arity k, whose block-leaf kernels the
+  // block_hasher's times count).
+  const std::vector<cl::Event> &level_kernels() const { return level_kernels_; }
+
+  // Levels from..to (to <= top()) read back to back into `into`, once the device has them.
+  void read_levels(unsigned from, unsigned to, void *into) const {
+    const std::uint64_t first = offsets_.at(from), end = offsets_.at(to + 1);
+    read(first, static_cast<std::size_t>(end - first), static_cast<digest *>(into), CL_TRUE);
+  }
+
+  // A binary tree's proof of leaf `index` (below leaf_count(), else refused before the device is
+  // asked anything), equal to prove()'s of merkleizer's tree over the same leaves: the sibling
+  // of each level read back, and above the stored tree a fixed depth's zero-subtree roots.
+  inclusion_proof prove_binary(std::uint64_t index) const {
+    if (!binary_) throw error("prove_binary: a k-ary tree's proof is prove()'s kary_proof");
+    detail::check_leaf_index(index, leaf_count());
+    inclusion_proof proof{*binary_, leaf_count(), index, {}};
+    const auto paths = path_siblings({index}); // kept: the loop reads its first path
+    for (const auto &group : paths.front())
+      proof.siblings.insert(proof.siblings.end(), group.begin(), group.end());
+    const unsigned depth = root_depth(*binary_, tree_layout(leaf_count()));
+    const auto zeros = zero_subtree_roots(binary_->hash, depth);
+    for (unsigned level = top(); level < depth; ++level)
+      proof.siblings.push_back(zeros[level]);
+    return proof;
   }
 
   // The proof of leaf `index`, equal to kary_prove's over levels().
@@ -210,11 +262,59 @@ private:
     return groups;
   }
 
+  static constexpr unsigned no_root_level = std::numeric_limits<unsigned>::max();
+
+  // The members every tree sets; the constructors' bodies build its levels.
+  kary_device_tree(block_hasher &h, const device_leaves &leaves, const kary_options &options,
+                   const std::optional<tree_options> &binary, unsigned top)
+      : queue_(h.queue()), options_(options), binary_(binary),
+        sizes_(kary_part_sizes(leaves.count, options.arity, top)), offsets_(offsets_of(sizes_)),
+        zeros_(zero_roots(options, top)), leaves_(leaves.buffer),
+        nodes_(node_buffer(h, offsets_.back() - sizes_.front())) {}
+
   static const kary_options &checked(const kary_options &options) {
     check_kary(options);
     return options;
   }
 
+  // A binary tree as a tree of arity 2, checked as merkleizer checks its configuration (a bad
+  // fixed depth refused before anything is allocated).
+  static kary_options binary_options(const config &cfg, std::uint64_t leaf_count) {
+    check_config(cfg);
+    if (leaf_count == 0) throw error("no leaves: a tree needs at least one leaf (N = 0)");
+    root_depth(cfg.tree, tree_layout(leaf_count));
+    return {cfg.tree.hash, 2, cfg.tree.pad};
+  }
+
+  static kary_options part_options(const config &cfg, std::uint64_t leaf_count, unsigned top) {
+    check_config(cfg);
+    if (top > kary_height(leaf_count, 2))
+      throw error("a part of " + std::to_string(leaf_count) + " leaves has no level " +
+                  std::to_string(top) + ": its lone top node rises on the host (lift_lone_node)");
+    return {cfg.tree.hash, 2, cfg.tree.pad};
+  }
+
+  // What a binary build is doing, for its errors.
+  std::function<std::string()> binary_step(const block_hasher &h, const std::string &name) const {
+    return [this, &h, name] {
+      return "building the tree of " + std::to_string(leaf_count()) + " leaves" +
+             (name.empty() ? "" : " of " + name) + " on " + detail::name_in_message(h.device());
+    };
+  }
+
+  // zeros[h]: the root of an all-zero subtree of height h, what shape zero pads a group with.
+  static std::vector<digest> zero_roots(const kary_options &options, unsigned top) {
+    if (options.arity == 2) return zero_subtree_roots(options.hash, top); // every binary hash
+    return kary_zero_roots(options, top);
+  }
+
+  static cl::Buffer node_buffer(block_hasher &h, std::uint64_t nodes) {
+    if (nodes == 0) return {}; // one leaf, or a part of no level above its leaves
+    return h.device_buffer(nodes * node_bytes, "the tree's levels");
+  }
+
+  // Offsets of levels 0..top, leaves first, as if back to back: the leaves are leaves_, the
+  // levels above them nodes_ from its start.
   static std::vector<std::uint64_t> offsets_of(const std::vector<std::uint64_t> &sizes) {
     std::vector<std::uint64_t> offsets = {0};
     for (const std::uint64_t size : sizes)
@@ -222,18 +322,73 @@ private:
     return offsets;
   }
 
-  void read(std::uint64_t first, std::size_t count, digest *to, cl_bool blocking) const {
-    detail::call("clEnqueueReadBuffer", [&] {
-      return queue_.enqueueReadBuffer(nodes_, blocking, first * node_bytes, count * node_bytes, to);
+  // Level `level`'s nodes in their buffer.
+  detail::node_span level_span(std::size_t level) const {
+    const std::uint64_t above_leaves = offsets_[level] - (level == 0 ? 0 : sizes_.front());
+    return {level == 0 ? leaves_ : nodes_, above_leaves, sizes_[level]};
+  }
+
+  // Levels 1..top(): at arity 2 by merkleizer's level kernels (`cfg`, the node of `root_level`
+  // getting blake3-parent's ROOT flag) up to the leaves' own height, at arity k (and above a short
+  // part's own height) a launch of the block-leaf kernels a level. Waits for the top nodes.
+  template <class Step>
+  void build(block_hasher &h, const config &cfg, unsigned root_level, const Step &step) {
+    const detail::drain_on_unwind drained(queue_); // none of it runs on once this has failed
+    detail::in_step(step, [&] {
+      unsigned level = 0;
+      if (options_.arity == 2 && top() > 0) {
+        level = std::min(top(), kary_height(leaf_count(), 2));
+        const detail::device_runtime runtime(h.context(), h.device());
+        detail::level_runner runner(
+            runtime, cfg,
+            detail::resolve_launch_settings(runtime.facts(), runtime.tuning_row(), cfg));
+        runner.enqueue(queue_, {leaves_, 0, leaf_count(), 0}, {nodes_, 0, sizes_[1], 0, level},
+                       root_level, {}, level_kernels_);
+      }
+      if (level < top()) {
+        const cl::Buffer scratch =
+            h.device_buffer(options_.arity * node_bytes, "a group of children");
+        for (; level < top(); ++level)
+          detail::enqueue_kary_level(h, options_, level_span(level), level_span(level + 1), scratch,
+                                     zeros_[level]);
+      }
+      top_nodes_.resize(static_cast<std::size_t>(sizes_.back()));
+      read(offsets_[top()], top_nodes_.size(), top_nodes_.data(), CL_TRUE);
     });
+    root_ = top_nodes_.front();
+    if (binary_)
+      root_ =
+          extend_root(binary_->hash, root_, top(), root_depth(*binary_, tree_layout(leaf_count())));
+  }
+
+  // Nodes [first, first + count) of the levels as if back to back (offsets_): from the leaves'
+  // buffer, the levels' or both.
+  void read(std::uint64_t first, std::size_t count, digest *to, cl_bool blocking) const {
+    const std::uint64_t leaves = sizes_.front();
+    const auto read_from = [&](const cl::Buffer &buffer, std::uint64_t at, std::uint64_t n) {
+      detail::call("clEnqueueReadBuffer", [&] {
+        return queue_.enqueueReadBuffer(buffer, blocking, at * node_bytes, n * node_bytes, to);
+      });
+      to += n;
+    };
+    if (first < leaves) {
+      const std::uint64_t n = std::min<std::uint64_t>(count, leaves - first);
+      read_from(leaves_, first, n);
+      first += n;
+      count -= static_cast<std::size_t>(n);
+    }
+    if (count > 0) read_from(nodes_, first - leaves, count);
   }
 
   cl::CommandQueue queue_; // the block_hasher's: in order, after the leaves
   kary_options options_;
-  std::vector<std::uint64_t> sizes_, offsets_; // of the levels in nodes_, in nodes
+  std::optional<tree_options> binary_;         // a binary tree's options (any node hash, depth)
+  std::vector<std::uint64_t> sizes_, offsets_; // of levels 0..top, as if back to back, in nodes
   std::vector<digest> zeros_;
-  cl::Buffer nodes_;
+  cl::Buffer leaves_, nodes_; // level 0; levels 1..top back to back
   std::vector<digest> top_nodes_;
+  digest root_{};
+  std::vector<cl::Event> level_kernels_; // the binary level kernels' launches
 };
 
 // The k-ary tree over `leaves` (on the device): its root, and with keep_levels every level.

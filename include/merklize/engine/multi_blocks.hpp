@@ -74,26 +74,17 @@ public:
     check_leaf_rule(rule);
     const std::uint64_t count = block_count(bytes, rule.block_bytes);
     check_block_part(rule, first_block, bytes, count, top, out);
-    level_kernels_.clear();
     const tree_layout layout(count);
     const tree_part part{first_block, layout, std::min(top, layout.depth())};
-    const cl::Buffer leaves = hasher_
-                                  .leaves_of(read, first_block * rule.block_bytes, bytes, rule,
-                                             "blocks [" + std::to_string(first_block) + ", " +
-                                                 std::to_string(first_block + count) + ")")
-                                  .buffer;
-    std::vector<digest> top_nodes(part.layout.level_size(part.levels));
-    const detail::drain_on_unwind drained(hasher_.queue()); // none of it runs on once this failed
-    const auto step = [&] {
-      return "building the levels of blocks " + std::to_string(first_block) + ".." +
-             std::to_string(first_block + count - 1) + " on " + runtime_.facts().name;
-    };
-    detail::in_step(step, [&] {
-      const cl::Buffer nodes = build_levels(leaves, part, out.root_depth());
-      for (unsigned k = out.first_level(); k <= part.levels; ++k)
-        read_level(leaves, nodes, part, k, out.level_data(k) + (first_block >> k) * node_bytes);
-      read_level(leaves, nodes, part, part.levels, top_nodes.data());
-    });
+    const std::string blocks =
+        "blocks [" + std::to_string(first_block) + ", " + std::to_string(first_block + count) + ")";
+    const device_leaves leaves =
+        hasher_.leaves_of(read, first_block * rule.block_bytes, bytes, rule, blocks);
+    const kary_device_tree levels(hasher_, leaves, config_, part.levels, out.root_depth(), blocks);
+    level_kernels_ = levels.level_kernels();
+    for (unsigned k = out.first_level(); k <= part.levels; ++k)
+      levels.read_levels(k, k, out.level_data(k) + (first_block >> k) * node_bytes);
+    std::vector<digest> top_nodes = levels.top_nodes();
     if (part.levels < top) top_nodes = {lift_lone_node(top_nodes.front(), part, top, out)};
     wall_ms_ = detail::ms_since(start);
     return top_nodes;
@@ -129,31 +120,6 @@ private:
                   "this builder's (config::tree)");
     if (out.first_node_level() <= top && !out.nodes_data())
       throw error(std::string(who) + ": the output tree has no storage for its nodes");
-  }
-
-  // Levels 1..part.levels of the part over `leaves`, in the part's own layout (level 1 first),
-  // enqueued after the leaves on the leaves' queue. Only the node of `root_level`, the tree's
-  // root, gets blake3-parent's ROOT flag: none does in a part below the root.
-  cl::Buffer build_levels(const cl::Buffer &leaves, const tree_part &part, unsigned root_level) {
-    const tree_layout &layout = part.layout;
-    if (part.levels == 0) return {};
-    const std::uint64_t nodes_count = layout.level_offset(part.levels + 1) - layout.leaf_count();
-    const cl::Buffer nodes =
-        hasher_.device_buffer(nodes_count * node_bytes,
-                              "the nodes of " + std::to_string(layout.leaf_count()) + " blocks");
-    levels_.enqueue(hasher_.queue(), {leaves, 0, layout.leaf_count(), 0},
-                    {nodes, 0, layout.level_size(1), 0, part.levels}, root_level, {},
-                    level_kernels_);
-    return nodes;
-  }
-
-  // Level k of the part (its leaves for k = 0) into host memory, once the device has it.
-  void read_level(const cl::Buffer &leaves, const cl::Buffer &nodes, const tree_part &part,
-                  unsigned k, void *into) const {
-    const tree_layout &layout = part.layout;
-    const std::uint64_t first = k == 0 ? 0 : layout.level_offset(k) - layout.leaf_count();
-    detail::read_blocking(hasher_.queue(), k == 0 ? leaves : nodes, first * node_bytes,
-                          layout.level_size(k) * node_bytes, into);
   }
 
   block_hasher hasher_;

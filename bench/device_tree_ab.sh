@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+# Issue 30: the tree kept on the device for every arity (kary_device.hpp: binary trees by the
+# level kernels, k-ary by the block kernels) beside the commit it starts from, in one run on the
+# GPU machine. Builds both trees (A: the base, B: this tree), runs B's device tests of trees kept
+# on the device, blocks and several devices on the GPU, checks A and B print the same roots and
+# proofs, then times whole processes with hyperfine over 1 GiB in /dev/shm:
+#   root --leaf-size 4096 (a binary tree of blocks: block_tree_root), proof -i over it
+#   (block_tree_prove), root --arity 2 and --arity 8 (sha256), and root --leaf-size 4096
+#   --devices 0,0 (block_part_builder's parts, the GPU named twice);
+# and prints each row's times side by side with B / A (bench/ab_table.py).
+#   bash bench/device_tree_ab.sh [BASE_TREE]     (logs in $OUT, default /tmp/out)
+set -uo pipefail
+export MERKLIZE_OCL=${MERKLIZE_OCL:-nvidia}
+[ -f .device-debs/env.sh ] && source .device-debs/env.sh > /dev/null
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+log=$OUT/device_tree_ab.log
+: > "$log"
+
+source bench/ab_base.sh
+ab_base_tree "$log" /tmp/device-tree-ab-base "${1:-}"
+
+build() { # SOURCE_DIR TARGETS...
+  local dir=$1
+  shift
+  cmake -S "$dir" -B "$dir/build-ab" -DCMAKE_BUILD_TYPE=Release -DMERKLIZE_AOT=OFF \
+    > "$OUT/build.log" 2>&1 &&
+    cmake --build "$dir/build-ab" -j "$(nproc)" --target "$@" >> "$OUT/build.log" 2>&1 ||
+    { grep -B2 -A8 -m5 error "$OUT/build.log"; exit 1; }
+}
+build "$base" merklize_cli
+build . merklize_cli merklize_tests merklize_gpu_test
+echo "B merklize_gpu_test: $(timeout 300 build-ab/tests/merklize_gpu_test 2>&1 | tail -1)" | tee -a "$log"
+echo "B [kary],[block-leaves],[multi-blocks],[kary-multi] on the GPU:" \
+  "$(timeout 400 build-ab/tests/merklize_tests '[kary],[block-leaves],[multi-blocks],[kary-multi],[binary]' 2>&1 | tail -2 | tr '\n' ' ')" | tee -a "$log"
+
+file=/dev/shm/device_tree_ab_1g
+[ -f "$file" ] || head -c $((1 << 30)) /dev/urandom > "$file"
+cli() { echo "$1/build-ab/tools/merklize $2 $file"; }
+declare -A runs=(
+  [blocks]="root --leaf-size 4096"
+  [proof_blocks]="proof -i 123457 --leaf-size 4096"
+  [arity_2]="root --arity 2 --hash sha256"
+  [arity_8]="root --arity 8 --hash sha256"
+  [blocks_devices]="root --leaf-size 4096 --devices 0,0"
+)
+args=()
+for name in blocks proof_blocks arity_2 arity_8 blocks_devices; do
+  a=$($(cli "$base" "${runs[$name]}") | md5sum) b=$($(cli . "${runs[$name]}") | md5sum)
+  echo "$name: A and B $([ "$a" = "$b" ] && echo agree || echo DIFFER)" | tee -a "$log"
+  args+=(-n "A $name" "$(cli "$base" "${runs[$name]}")" -n "B $name" "$(cli . "${runs[$name]}")")
+done
+hyperfine -N -w 2 -r 10 --export-json "$OUT/hyperfine.json" "${args[@]}" > "$OUT/hyperfine.log" 2>&1
+rows=$OUT/rows.txt
+python3 bench/ab_table.py --hyperfine "$OUT/hyperfine.json" process/ > "$rows"
+python3 bench/ab_table.py "$rows" | tee -a "$log"
