@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Issue 30: the tree kept on the device for every arity (kary_device.hpp: binary trees by the
+# Issue 30: the tree kept on the device for every arity (device_tree.hpp: binary trees by the
 # level kernels, k-ary by the block kernels) beside the commit it starts from, in one run on the
 # GPU machine. Builds both trees (A: the base, B: this tree), runs B's device tests of trees kept
 # on the device, blocks and several devices on the GPU, checks A and B print the same roots and

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// k-ary trees built on the device (kary_device.hpp) against the host reference (kary.hpp): every
+// k-ary trees built on the device (device_tree.hpp) against the host reference (kary.hpp): every
 // level, every shape, every hash, arities 2 to 128 at sizes around their boundaries, from leaves
 // as given (files, pipes) and from data blocks; and the proofs read from the tree on the device,
 // bit for bit the host's.
@@ -9,7 +9,7 @@
 
 #include <merklize/core/reference.hpp>
 #include <merklize/engine/block_tree.hpp>
-#include <merklize/engine/kary_device.hpp>
+#include <merklize/engine/device_tree.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -90,7 +90,7 @@ TEST_CASE("k-ary proofs from the tree on the device equal the host's and verify"
           const auto levels = merklize::kary_levels(leaves, options);
           INFO("k=" << k << " n=" << n << " " << merklize::to_string(hash) << " "
                     << merklize::to_string(pad));
-          const merklize::kary_device_tree tree(h, uploaded(bytes), options);
+          const merklize::device_tree tree(h, uploaded(bytes), options);
           REQUIRE(tree.root() == levels.back().front());
           const std::vector<std::uint64_t> indices = {0, n / 2, n - 1}; // n = 1: one leaf thrice
           const auto proofs = tree.prove(indices);
@@ -110,7 +110,7 @@ TEST_CASE("k-ary proofs from the tree on the device equal the host's and verify"
 TEST_CASE("k-ary proofs on the device: an index outside the tree is refused", "[kary]") {
   const merklize::kary_options options{merklize::hash_kind::sha256, 4, merklize::shape::zero};
   const auto bytes = test::random_bytes(5 * merklize::node_bytes);
-  const merklize::kary_device_tree tree(hasher(), uploaded(bytes), options);
+  const merklize::device_tree tree(hasher(), uploaded(bytes), options);
   CHECK_THROWS_WITH(tree.prove(5), Contains("leaf index 5 out of range: the tree has 5 leaves"));
   CHECK_THROWS_WITH(tree.prove({0, 1, 7}), Contains("leaf index 7 out of range"));
   CHECK(tree.levels() == merklize::kary_levels(as_digests(bytes), options));
@@ -148,7 +148,7 @@ TEST_CASE("binary trees kept on the device: every node hash, shape and fixed dep
               merklize::reference_tree(bytes.data(), bytes.size(), options);
           INFO(merklize::to_string(hash)
                << " " << merklize::to_string(pad) << " n=" << n << " depth=" << depth.value_or(0));
-          const merklize::kary_device_tree tree(h, uploaded(bytes), merklize::config{options});
+          const merklize::device_tree tree(h, uploaded(bytes), merklize::config{options});
           REQUIRE(tree.root() == expected.root());
           REQUIRE(tree.levels() == host_levels(expected));
           for (const std::uint64_t i : {std::uint64_t(0), n / 2, n - 1})
@@ -156,10 +156,10 @@ TEST_CASE("binary trees kept on the device: every node hash, shape and fixed dep
           CHECK_THROWS_WITH(tree.prove_binary(n), Contains("out of range"));
         }
   const merklize::kary_options kary{hash_kind::sha256, 4, merklize::shape::zero};
-  const merklize::kary_device_tree four(h, uploaded(test::random_bytes(96)), kary);
+  const merklize::device_tree four(h, uploaded(test::random_bytes(96)), kary);
   CHECK_THROWS_WITH(four.prove_binary(0), Contains("a k-ary tree's proof"));
   CHECK_THROWS_WITH(
-      merklize::kary_device_tree(h, uploaded(test::random_bytes(96)),
-                                 merklize::config{{hash_kind::sha256, merklize::shape::zero, 1u}}),
+      merklize::device_tree(h, uploaded(test::random_bytes(96)),
+                            merklize::config{{hash_kind::sha256, merklize::shape::zero, 1u}}),
       Contains("depth"));
 }

@@ -118,7 +118,7 @@ TEST_CASE("a k-ary part on the device rises to its top as the tree's last node d
     merklize::input part(test::write_file("kary.part", std::vector<std::uint8_t>(
                                                            bytes.begin() + 16 * 32, bytes.end()))
                              .string());
-    const merklize::kary_device_tree tree(h, h.leaves_as_given(part), o, 2);
+    const merklize::device_tree tree(h, h.leaves_as_given(part), o, 2);
     CHECK(tree.top() == 2);
     CHECK(tree.top_nodes() == std::vector<merklize::digest>{expected[2][1]});
     const auto proof = merklize::kary_prove(expected, o, 18);

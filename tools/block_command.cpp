@@ -11,7 +11,7 @@
 #include "quote.hpp"
 
 #include <merklize/engine/block_tree.hpp>
-#include <merklize/engine/kary_device.hpp>
+#include <merklize/engine/device_tree.hpp>
 
 #include <algorithm>
 #include <cerrno>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize proof --arity K and merklize verify of a k-ary proof: the tree built and kept on the
-// device (kary_device.hpp) over FILE's leaves, or with --leaf-size over the leaves hashed there
+// device (device_tree.hpp) over FILE's leaves, or with --leaf-size over the leaves hashed there
 // from its blocks, only the proof's groups of children read back, printed as JSON
 // (kary_proof_encoding.hpp); verification on the host (kary.hpp).
 #include "cli.hpp"
@@ -10,7 +10,7 @@
 #include "output.hpp"
 
 #include <merklize/engine/block_tree.hpp>
-#include <merklize/engine/kary_device.hpp>
+#include <merklize/engine/device_tree.hpp>
 #include <merklize/proofs/kary_proof_encoding.hpp>
 
 namespace cli {
@@ -57,7 +57,7 @@ merklize::kary_proof proof_on_device(merklize::block_hasher &h, merklize::input 
                                      const std::optional<merklize::leaf_rule> &rule,
                                      const merklize::kary_options &options, std::uint64_t index) {
   // The leaves' buffer goes once the tree is built: the tree holds its own copy.
-  const merklize::kary_device_tree tree(h, leaves_on_device(h, in, rule, index), options);
+  const merklize::device_tree tree(h, leaves_on_device(h, in, rule, index), options);
   return tree.prove(index);
 }
 

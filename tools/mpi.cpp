@@ -11,7 +11,7 @@
 //
 // With --arity K the tree is k-ary (kary.hpp): the shards are subtrees of k^S leaves
 // (merklize::plan_kary_shards), each rank builds its part's levels up to S on its device
-// (kary_device_tree), and rank 0 finishes the levels above (kary_levels_above).
+// (device_tree), and rank 0 finishes the levels above (kary_levels_above).
 //
 // With --leaf-size L, FILE is data and its leaves are hashed from its blocks of L bytes: the
 // shards are runs of blocks, and each rank reads its own blocks' bytes, hashes them and builds its
@@ -276,7 +276,7 @@ private:
       leaves = h.leaves_as_given(merklize::memory_reader(kary_leaves_.data()), 0,
                                  kary_leaves_.size(), what);
     }
-    return merklize::kary_device_tree(h, leaves, *job_.kary, plan_.shard_levels).top_nodes();
+    return merklize::device_tree(h, leaves, *job_.kary, plan_.shard_levels).top_nodes();
   }
 
   const job &job_;

@@ -3,7 +3,7 @@
 
 #include <merklize/core/ssz.hpp>
 #include <merklize/engine/block_tree.hpp>
-#include <merklize/engine/kary_device.hpp>
+#include <merklize/engine/device_tree.hpp>
 #include <merklize/engine/merkleizer.hpp>
 
 #include <algorithm>
@@ -72,7 +72,7 @@ std::uint64_t leaves_in(std::uint64_t bytes, const std::string &name) {
 std::unique_ptr<merklize_tree> tree_on_device(merklize_builder &b, const device_leaves &leaves,
                                               const std::string &name) {
   const tree_settings &s = b.settings;
-  const kary_device_tree built(b.blocks(), leaves, config{s.tree()}, name);
+  const device_tree built(b.blocks(), leaves, config{s.tree()}, name);
   tree t(leaves.count, s.tree(), s.keep);
   if (t.first_level() == 0) built.read_levels(0, 0, t.level_data(0));
   if (t.nodes_size() > 0) built.read_levels(t.first_node_level(), built.top(), t.nodes_data());
@@ -141,7 +141,7 @@ digest root_of(merklize_builder &b, opened_source &source) {
   if (s.blocks()) {
     const device_leaves leaves = leaves_of(b.blocks(), source, *s.blocks());
     if (leaves.count == 0) return mixed(s, empty_root(s, source.name()));
-    return mixed(s, kary_device_tree(b.blocks(), leaves, config{s.tree()}, source.name()).root());
+    return mixed(s, device_tree(b.blocks(), leaves, config{s.tree()}, source.name()).root());
   }
   if (!source.in_memory()) return mixed(s, b.root_only().root(source.input()));
   if (source.size() == 0) return mixed(s, empty_root(s, source.name()));
@@ -155,21 +155,19 @@ merklize_proof::value_type prove_in(merklize_builder &b, opened_source &source,
   if (s.kary()) {
     const device_leaves leaves = kary_leaves(b, source);
     check_kary_index(index, leaves.count);
-    return kary_device_tree(b.blocks(), leaves, s.kary_tree()).prove(index);
+    return device_tree(b.blocks(), leaves, s.kary_tree()).prove(index);
   }
   inclusion_proof proof;
   if (s.blocks()) {
     const device_leaves leaves = leaves_of(b.blocks(), source, *s.blocks());
     check_block_index(source.name(), index, leaves.count, s.blocks()->block_bytes);
-    proof =
-        kary_device_tree(b.blocks(), leaves, config{s.tree()}, source.name()).prove_binary(index);
+    proof = device_tree(b.blocks(), leaves, config{s.tree()}, source.name()).prove_binary(index);
   } else if (!source.in_memory()) {
     proof = b.kept().prove(source.input(), index);
   } else { // host memory: uploaded, built on the device, and only the leaf's path read back
     detail::check_leaf_index(index, leaves_in(source.size(), source.name()));
     const device_leaves leaves = leaves_as_given(b.blocks(), source);
-    proof =
-        kary_device_tree(b.blocks(), leaves, config{s.tree()}, source.name()).prove_binary(index);
+    proof = device_tree(b.blocks(), leaves, config{s.tree()}, source.name()).prove_binary(index);
   }
   return s.spec.mix_in_length ? mix_in_length(proof, s.length) : proof;
 }

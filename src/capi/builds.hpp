@@ -2,7 +2,7 @@
 // What a builder does with a source, dispatched on its settings as the command-line tool does
 // (tools/root_command.cpp, block_command.cpp, kary_command.cpp, proof_command.cpp):
 //
-//   arity > 2        the k-ary tree built on the device (kary_device.hpp) over the source's
+//   arity > 2        the k-ary tree built on the device (device_tree.hpp) over the source's
 //                    leaves, as given or hashed from its blocks
 //   leaf_size > 0    the leaves hashed from the source's blocks on the device (block_hasher),
 //                    the binary tree built there from them (block_tree.hpp)

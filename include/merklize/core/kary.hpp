@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // k-ary trees: each node is the hash of up to k children (k a power of two from 2 to 128), as
 // ICICLE's trees and storage formats with wide nodes have them. Host reference, proofs and their
-// verification; no OpenCL (the device builds the same levels: kary_device.hpp).
+// verification; no OpenCL (the device builds the same levels: device_tree.hpp).
 //
 //   node = H(child_0 || child_1 || ... || child_{k-1}), SHA-256, BLAKE3, Keccak-256 or SHA3-256
 //          of the k * 32 bytes.

@@ -12,9 +12,9 @@
 //
 // Above the tree's natural top the single node rises level by level by the same rule: the levels
 // a fixed depth adds (shape zero's zero-subtree roots), or those of a part of a tree that rises
-// to a given level (kary_device.hpp). The provers that read it: prove and the streamed proof
+// to a given level (device_tree.hpp). The provers that read it: prove and the streamed proof
 // (binary, proofs/proof_model.hpp, pipeline/streamed_tree.hpp), kary_path_siblings, kary_prove
-// and kary_verify (kary.hpp), kary_device_tree's reads of groups and through them
+// and kary_verify (kary.hpp), device_tree's reads of groups and through them
 // kary_multi_tree::prove (engine/), Bitcoin's branch (formats/bitcoin.hpp). Pure arithmetic, no
 // OpenCL; in core/ because every layer's provers stand on core/.
 //

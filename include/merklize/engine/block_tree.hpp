@@ -17,7 +17,7 @@
 #include "../formats/dm_verity_superblock.hpp"
 #include "../formats/fs_verity.hpp"
 #include "block_hasher.hpp"
-#include "kary_device.hpp"
+#include "device_tree.hpp"
 #include "merkleizer.hpp"
 
 #include <algorithm>
@@ -55,7 +55,7 @@ inline digest block_tree_root(block_hasher &h, input &in, const leaf_rule &rule,
                               const tree_options &options) {
   const device_leaves leaves = h.leaves_of(in, rule);
   if (leaves.count == 0) throw error(in.name() + " is empty: a tree needs at least one data block");
-  return kary_device_tree(h, leaves, config{options}, in.name()).root();
+  return device_tree(h, leaves, config{options}, in.name()).root();
 }
 
 // The inclusion proof of leaf `index` of block_tree_root's tree over the leaves of an input's
@@ -64,7 +64,7 @@ inline inclusion_proof block_tree_prove(block_hasher &h, input &in, const leaf_r
                                         const tree_options &options, std::uint64_t index) {
   const device_leaves leaves = h.leaves_of(in, rule);
   check_block_index(in.name(), index, leaves.count, rule.block_bytes);
-  return kary_device_tree(h, leaves, config{options}, in.name()).prove_binary(index);
+  return device_tree(h, leaves, config{options}, in.name()).prove_binary(index);
 }
 
 namespace detail {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // k-ary trees (kary.hpp) on several devices: each device takes a run of shards (parts.hpp),
 // uploads their leaves or hashes them from the data's blocks (block_hasher), builds the levels of
-// its part up to the shards' level and keeps them there (kary_device_tree); the host finishes the
+// its part up to the shards' level and keeps them there (device_tree); the host finishes the
 // few levels above. Proofs read each leaf's groups below the shards from the device that holds
 // them, and the rest from the host's levels.
 //
@@ -12,7 +12,7 @@
 #pragma once
 
 #include "../plan/parts.hpp"
-#include "kary_device.hpp"
+#include "device_tree.hpp"
 #include "multi_blocks.hpp"
 #include "spread.hpp"
 
@@ -44,7 +44,7 @@ public:
   // parts[i]: builder i's part (levels 0..plan.shard_levels of its leaves), none where it has
   // no shard.
   kary_multi_tree(const kary_options &options, kary_shard_plan plan,
-                  std::vector<std::optional<kary_device_tree>> parts)
+                  std::vector<std::optional<device_tree>> parts)
       : options_(options), plan_(std::move(plan)), parts_(std::move(parts)),
         above_(kary_levels_above(shard_tops(parts_), options, plan_.shard_levels)) {}
 
@@ -72,7 +72,7 @@ public:
 
   // The proofs of `indices` (each below leaf_count(), else refused before any device is asked
   // anything), equal to kary_prove's over levels(): each device reads back only the groups on
-  // its leaves' paths (kary_device_tree::path_siblings). Both halves read core/path_plan.hpp's
+  // its leaves' paths (device_tree::path_siblings). Both halves read core/path_plan.hpp's
   // plan_path: a part's path up to the shard level is the tree's there (parts are aligned), the
   // host's from the shard level up the rest of it.
   std::vector<kary_proof> prove(const std::vector<std::uint64_t> &indices) const {
@@ -100,7 +100,7 @@ public:
 
 private:
   // The tree's level shard_levels: the parts' top nodes in order.
-  static std::vector<digest> shard_tops(const std::vector<std::optional<kary_device_tree>> &parts) {
+  static std::vector<digest> shard_tops(const std::vector<std::optional<device_tree>> &parts) {
     std::vector<digest> level;
     for (const auto &part : parts)
       if (part) level.insert(level.end(), part->top_nodes().begin(), part->top_nodes().end());
@@ -109,7 +109,7 @@ private:
 
   kary_options options_;
   kary_shard_plan plan_;
-  std::vector<std::optional<kary_device_tree>> parts_;
+  std::vector<std::optional<device_tree>> parts_;
   std::vector<std::vector<digest>> above_; // levels shard_levels .. the root
 };
 
@@ -175,7 +175,7 @@ public:
     const kary_shard_plan plan = plan_kary_shards(leaf_count, config_.tree.arity, spread_.weights(),
                                                   config_.shard_levels, grain);
     last_ = {{}, plan, 0, 0};
-    std::vector<std::optional<kary_device_tree>> parts(spread_.size());
+    std::vector<std::optional<device_tree>> parts(spread_.size());
     return spread_.run(
         plan, last_, start,
         [&](std::size_t i, block_hasher &h) {

@@ -9,10 +9,10 @@
 // at a time. For k = 2 and the hashes k-ary trees take, both kernels give the same tree.
 //
 //   merklize::device_leaves leaves = h.leaves_as_given(in);          // or h.leaves_of(in, rule)
-//   merklize::kary_device_tree t(h, leaves, {hash_kind::sha256, 16});
+//   merklize::device_tree t(h, leaves, {hash_kind::sha256, 16});
 //   merklize::digest root = t.root();
 //   merklize::kary_proof p = t.prove(7);                              // kary_prove's, bit for bit
-//   merklize::kary_device_tree b(h, leaves, merklize::config{{hash_kind::blake3_parent}});
+//   merklize::device_tree b(h, leaves, merklize::config{{hash_kind::blake3_parent}});
 //   merklize::inclusion_proof q = b.prove_binary(7);                  // prove's, bit for bit
 #pragma once
 
@@ -80,7 +80,7 @@ inline void enqueue_kary_level(block_hasher &h, const kary_options &o, const nod
 } // namespace detail
 
 // The sizes of levels 0..top of a part of a k-ary tree over `count` leaves: ceil(count / k^l).
-// Above a short part's own top its lone node moves up level by level (kary_device_tree).
+// Above a short part's own top its lone node moves up level by level (device_tree).
 inline std::vector<std::uint64_t> kary_part_sizes(std::uint64_t count, unsigned arity,
                                                   unsigned top) {
   if (count == 0) throw error("no leaves: a k-ary tree or part needs at least one leaf");
@@ -100,17 +100,17 @@ inline std::vector<std::uint64_t> kary_part_sizes(std::uint64_t count, unsigned 
 // part whole, and only the part that ends the tree has a short group, the tree's own. A part
 // smaller than k^(top-1) leaves rises to `top` as the tree's last node does, by the shape's rule
 // for a lone child (promote: moved up; zero: hashed with zero-subtree roots).
-class kary_device_tree {
+class device_tree {
 public:
   // Builds the k-ary tree over `leaves` (on h's device, at least one) on h's queue and waits for
   // it. The tree reads its leaves from `leaves.buffer`, which must not be written while it lives.
-  kary_device_tree(block_hasher &h, const device_leaves &leaves, const kary_options &options)
-      : kary_device_tree(h, leaves, options, kary_height(leaves.count, options.arity)) {}
+  device_tree(block_hasher &h, const device_leaves &leaves, const kary_options &options)
+      : device_tree(h, leaves, options, kary_height(leaves.count, options.arity)) {}
 
   // The part of levels 0..top over `leaves`.
-  kary_device_tree(block_hasher &h, const device_leaves &leaves, const kary_options &options,
-                   unsigned top)
-      : kary_device_tree(h, leaves, checked(options), std::nullopt, top) {
+  device_tree(block_hasher &h, const device_leaves &leaves, const kary_options &options,
+              unsigned top)
+      : device_tree(h, leaves, checked(options), std::nullopt, top) {
     // k-ary hashes have no ROOT flag: no level is marked the root's.
     build(h, config{{options.hash, options.pad}}, no_root_level, [&] {
       return "building the " + std::to_string(options.arity) + "-ary tree of " +
@@ -121,10 +121,10 @@ public:
   // The binary tree of cfg.tree (every node hash, shapes promote and zero, a fixed depth) over
   // `leaves`, by merkleizer's level kernels with cfg's knobs: the tree merkleizer builds.
   // `name`, if any, names the data in errors.
-  kary_device_tree(block_hasher &h, const device_leaves &leaves, const config &cfg,
-                   const std::string &name = {})
-      : kary_device_tree(h, leaves, binary_options(cfg, leaves.count), cfg.tree,
-                         kary_height(leaves.count, 2)) {
+  device_tree(block_hasher &h, const device_leaves &leaves, const config &cfg,
+              const std::string &name = {})
+      : device_tree(h, leaves, binary_options(cfg, leaves.count), cfg.tree,
+                    kary_height(leaves.count, 2)) {
     build(h, cfg, root_depth(cfg.tree, tree_layout(leaves.count)), binary_step(h, name));
   }
 
@@ -132,9 +132,9 @@ public:
   // `leaves` (at least one), the node of `root_level` being the tree's root (blake3-parent's
   // ROOT flag): what merkleizer::build_part computes on the device, for parts of trees of several
   // devices (multi_blocks.hpp).
-  kary_device_tree(block_hasher &h, const device_leaves &leaves, const config &cfg, unsigned top,
-                   unsigned root_level, const std::string &name)
-      : kary_device_tree(h, leaves, part_options(cfg, leaves.count, top), std::nullopt, top) {
+  device_tree(block_hasher &h, const device_leaves &leaves, const config &cfg, unsigned top,
+              unsigned root_level, const std::string &name)
+      : device_tree(h, leaves, part_options(cfg, leaves.count, top), std::nullopt, top) {
     build(h, cfg, root_level, binary_step(h, name));
   }
 
@@ -265,8 +265,8 @@ private:
   static constexpr unsigned no_root_level = std::numeric_limits<unsigned>::max();
 
   // The members every tree sets; the constructors' bodies build its levels.
-  kary_device_tree(block_hasher &h, const device_leaves &leaves, const kary_options &options,
-                   const std::optional<tree_options> &binary, unsigned top)
+  device_tree(block_hasher &h, const device_leaves &leaves, const kary_options &options,
+              const std::optional<tree_options> &binary, unsigned top)
       : queue_(h.queue()), options_(options), binary_(binary),
         sizes_(kary_part_sizes(leaves.count, options.arity, top)), offsets_(offsets_of(sizes_)),
         zeros_(zero_roots(options, top)), leaves_(leaves.buffer),
@@ -394,7 +394,7 @@ private:
 // The k-ary tree over `leaves` (on the device): its root, and with keep_levels every level.
 inline kary_tree kary_tree_on_device(block_hasher &h, const device_leaves &leaves,
                                      const kary_options &options, bool keep_levels = false) {
-  const kary_device_tree tree(h, leaves, options);
+  const device_tree tree(h, leaves, options);
   return {tree.root(), keep_levels ? tree.levels() : std::vector<std::vector<digest>>{}};
 }
 
