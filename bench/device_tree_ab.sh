@@ -11,26 +11,11 @@
 # and prints each row's times side by side with B / A (bench/ab_table.py).
 #   bash bench/device_tree_ab.sh [BASE_TREE]     (logs in $OUT, default /tmp/out)
 set -uo pipefail
-export MERKLIZE_OCL=${MERKLIZE_OCL:-nvidia}
-[ -f .device-debs/env.sh ] && source .device-debs/env.sh > /dev/null
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-log=$OUT/device_tree_ab.log
-: > "$log"
-
 source bench/ab_base.sh
-ab_base_tree "$log" /tmp/device-tree-ab-base "${1:-}"
+ab_setup device_tree_ab /tmp/device-tree-ab-base "${1:-}"
 
-build() { # SOURCE_DIR TARGETS...
-  local dir=$1
-  shift
-  cmake -S "$dir" -B "$dir/build-ab" -DCMAKE_BUILD_TYPE=Release -DMERKLIZE_AOT=OFF \
-    > "$OUT/build.log" 2>&1 &&
-    cmake --build "$dir/build-ab" -j "$(nproc)" --target "$@" >> "$OUT/build.log" 2>&1 ||
-    { grep -B2 -A8 -m5 error "$OUT/build.log"; exit 1; }
-}
-build "$base" merklize_cli
-build . merklize_cli merklize_tests merklize_gpu_test
+ab_build "$base" "$OUT/build.log" merklize_cli &&
+  ab_build . "$OUT/build.log" merklize_cli merklize_tests merklize_gpu_test
 echo "B merklize_gpu_test: $(timeout 300 build-ab/tests/merklize_gpu_test 2>&1 | tail -1)" | tee -a "$log"
 echo "B [kary],[block-leaves],[multi-blocks],[kary-multi] on the GPU:" \
   "$(timeout 400 build-ab/tests/merklize_tests '[kary],[block-leaves],[multi-blocks],[kary-multi],[binary]' 2>&1 | tail -2 | tr '\n' ' ')" | tee -a "$log"
