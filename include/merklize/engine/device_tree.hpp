@@ -138,6 +138,14 @@ public:
     build(h, cfg, root_level, binary_step(h, name));
   }
 
+  // The same by `runner`, level kernels made for cfg on h's device: a builder of many parts
+  // (block_part_builder) makes them once instead of once a part.
+  device_tree(block_hasher &h, const device_leaves &leaves, const config &cfg, unsigned top,
+              unsigned root_level, const std::string &name, detail::level_runner &runner)
+      : device_tree(h, leaves, part_options(cfg, leaves.count, top), std::nullopt, top) {
+    build(h, cfg, root_level, binary_step(h, name), &runner);
+  }
+
   const kary_options &options() const { return options_; }
   std::uint64_t leaf_count() const { return sizes_.front(); }
   // The levels above the leaves: the tree's height, or a part's `top`.
@@ -328,22 +336,22 @@ private:
     return {level == 0 ? leaves_ : nodes_, above_leaves, sizes_[level]};
   }
 
-  // Levels 1..top(): at arity 2 by merkleizer's level kernels (`cfg`, the node of `root_level`
-  // getting blake3-parent's ROOT flag) up to the leaves' own height, at arity k (and above a short
-  // part's own height) a launch of the block-leaf kernels a level. Waits for the top nodes.
+  // Levels 1..top(): at arity 2 by merkleizer's level kernels (`runner`, else made here for
+  // `cfg`; the node of `root_level` getting blake3-parent's ROOT flag) up to the leaves' own
+  // height, at arity k (and above a short part's own height) a launch of the block-leaf kernels
+  // a level. Waits for the top nodes.
   template <class Step>
-  void build(block_hasher &h, const config &cfg, unsigned root_level, const Step &step) {
+  void build(block_hasher &h, const config &cfg, unsigned root_level, const Step &step,
+             detail::level_runner *runner = nullptr) {
     const detail::drain_on_unwind drained(queue_); // none of it runs on once this has failed
     detail::in_step(step, [&] {
       unsigned level = 0;
       if (options_.arity == 2 && top() > 0) {
         level = std::min(top(), kary_height(leaf_count(), 2));
-        const detail::device_runtime runtime(h.context(), h.device());
-        detail::level_runner runner(
-            runtime, cfg,
-            detail::resolve_launch_settings(runtime.facts(), runtime.tuning_row(), cfg));
-        runner.enqueue(queue_, {leaves_, 0, leaf_count(), 0}, {nodes_, 0, sizes_[1], 0, level},
-                       root_level, {}, level_kernels_);
+        std::optional<detail::level_runner> own;
+        if (!runner) runner = &own.emplace(level_runner_for(h, cfg));
+        runner->enqueue(queue_, {leaves_, 0, leaf_count(), 0}, {nodes_, 0, sizes_[1], 0, level},
+                        root_level, {}, level_kernels_);
       }
       if (level < top()) {
         const cl::Buffer scratch =
@@ -359,6 +367,12 @@ private:
     if (binary_)
       root_ =
           extend_root(binary_->hash, root_, top(), root_depth(*binary_, tree_layout(leaf_count())));
+  }
+
+  static detail::level_runner level_runner_for(const block_hasher &h, const config &cfg) {
+    const detail::device_runtime runtime(h.context(), h.device());
+    return {runtime, cfg,
+            detail::resolve_launch_settings(runtime.facts(), runtime.tuning_row(), cfg)};
   }
 
   // Nodes [first, first + count) of the levels as if back to back (offsets_): from the leaves'

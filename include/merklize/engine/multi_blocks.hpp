@@ -80,7 +80,8 @@ public:
         "blocks [" + std::to_string(first_block) + ", " + std::to_string(first_block + count) + ")";
     const device_leaves leaves =
         hasher_.leaves_of(read, first_block * rule.block_bytes, bytes, rule, blocks);
-    const device_tree levels(hasher_, leaves, config_, part.levels, out.root_depth(), blocks);
+    const device_tree levels(hasher_, leaves, config_, part.levels, out.root_depth(), blocks,
+                             levels_);
     level_kernels_ = levels.level_kernels();
     for (unsigned k = out.first_level(); k <= part.levels; ++k)
       levels.read_levels(k, k, out.level_data(k) + (first_block >> k) * node_bytes);
