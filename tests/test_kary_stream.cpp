@@ -5,6 +5,7 @@
 // refusals of bad inputs, naming them.
 #include "block_helpers.hpp"
 #include "pipe_input.hpp"
+#include "process.hpp"
 
 #include <merklize/engine/kary_stream.hpp>
 
