@@ -7,6 +7,10 @@
 # emptied) and $base (ab_base_tree).
 #   ab_build SOURCE_DIR BUILD_LOG TARGET...
 # builds the targets in SOURCE_DIR/build-ab (Release, no AOT), or shows the first errors and exits.
+#   ab_processes FILE NAME...
+# for each NAME, a key of the associative array `runs` (merklize's arguments before FILE): checks
+# that A and B print the same, then times both sides' whole processes with hyperfine
+# ($OUT/hyperfine.json) and prints the rows side by side with B / A (bench/ab_table.py).
 #   ab_base_tree LOG SCRATCH [BASE_TREE]
 # sets $base to BASE_TREE, a source tree of the base commit; without it, to SCRATCH holding the
 # commit $BASE (default: where this branch left main, `git merge-base HEAD main`) exported with
@@ -43,4 +47,19 @@ ab_build() {
     > "$build_log" 2>&1 &&
     cmake --build "$dir/build-ab" -j "$(nproc)" --target "$@" >> "$build_log" 2>&1 ||
     { grep -B2 -A8 -m5 error "$build_log"; exit 1; }
+}
+
+ab_processes() {
+  local file=$1 name a b args=()
+  shift
+  for name in "$@"; do
+    a=$("$base/build-ab/tools/merklize" ${runs[$name]} "$file" | md5sum)
+    b=$(build-ab/tools/merklize ${runs[$name]} "$file" | md5sum)
+    echo "$name: A and B $([ "$a" = "$b" ] && echo agree || echo DIFFER)" | tee -a "$log"
+    args+=(-n "A $name" "$base/build-ab/tools/merklize ${runs[$name]} $file"
+      -n "B $name" "$PWD/build-ab/tools/merklize ${runs[$name]} $file")
+  done
+  hyperfine -N -w 2 -r 10 --export-json "$OUT/hyperfine.json" "${args[@]}" > "$OUT/hyperfine.log" 2>&1
+  python3 bench/ab_table.py --hyperfine "$OUT/hyperfine.json" process/ > "$OUT/rows.txt"
+  python3 bench/ab_table.py "$OUT/rows.txt" | tee -a "$log"
 }

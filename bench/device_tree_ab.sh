@@ -22,7 +22,6 @@ echo "B [kary],[block-leaves],[multi-blocks],[kary-multi] on the GPU:" \
 
 file=/dev/shm/device_tree_ab_1g
 [ -f "$file" ] || head -c $((1 << 30)) /dev/urandom > "$file"
-cli() { echo "$1/build-ab/tools/merklize $2 $file"; }
 declare -A runs=(
   [blocks]="root --leaf-size 4096"
   [proof_blocks]="proof -i 123457 --leaf-size 4096"
@@ -30,13 +29,4 @@ declare -A runs=(
   [arity_8]="root --arity 8 --hash sha256"
   [blocks_devices]="root --leaf-size 4096 --devices 0,0"
 )
-args=()
-for name in blocks proof_blocks arity_2 arity_8 blocks_devices; do
-  a=$($(cli "$base" "${runs[$name]}") | md5sum) b=$($(cli . "${runs[$name]}") | md5sum)
-  echo "$name: A and B $([ "$a" = "$b" ] && echo agree || echo DIFFER)" | tee -a "$log"
-  args+=(-n "A $name" "$(cli "$base" "${runs[$name]}")" -n "B $name" "$(cli . "${runs[$name]}")")
-done
-hyperfine -N -w 2 -r 10 --export-json "$OUT/hyperfine.json" "${args[@]}" > "$OUT/hyperfine.log" 2>&1
-rows=$OUT/rows.txt
-python3 bench/ab_table.py --hyperfine "$OUT/hyperfine.json" process/ > "$rows"
-python3 bench/ab_table.py "$rows" | tee -a "$log"
+ab_processes "$file" blocks proof_blocks arity_2 arity_8 blocks_devices

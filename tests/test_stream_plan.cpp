@@ -95,3 +95,16 @@ TEST_CASE("a part streams in its own layout", "[stream-plan]") {
   CHECK(p.s == 3); // never more levels than the part computes
   CHECK(p.upper_nodes == layout.level_offset(4) - layout.level_offset(p.lower + 1));
 }
+
+TEST_CASE("streamed k-ary trees take chunks of k^j leaves near the binary chunk", "[kary]") {
+  using merklize::detail::kary_chunk_levels;
+  CHECK(kary_chunk_levels(2, 21, std::nullopt) == 21); // arity 2: the binary stream's chunks
+  CHECK(kary_chunk_levels(8, 21, std::nullopt) == 7);  // 2^21 leaves
+  CHECK(kary_chunk_levels(16, 21, std::nullopt) == 5); // 2^20: no larger than the binary chunk
+  CHECK(kary_chunk_levels(128, 21, std::nullopt) == 3);
+  CHECK(kary_chunk_levels(128, 4, std::nullopt) == 1); // at least one level
+  // A known size needs no more: 17 leaves at arity 4 take chunks of 64, one leaf of 16.
+  CHECK(kary_chunk_levels(4, 20, 17 * 32) == 3);
+  CHECK(kary_chunk_levels(4, 20, 16 * 32) == 2);
+  CHECK(kary_chunk_levels(4, 20, 32) == 1);
+}

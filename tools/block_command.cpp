@@ -12,6 +12,7 @@
 
 #include <merklize/engine/block_tree.hpp>
 #include <merklize/engine/device_tree.hpp>
+#include <merklize/engine/kary_stream.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -206,14 +207,14 @@ block_job leaf_size_job(const merklize::tree_spec &spec) {
   };
 }
 
-// --arity K: the k-ary tree over FILE's leaves, or with --leaf-size over its blocks' leaves.
+// --arity K: the k-ary tree over FILE's leaves (streamed through the device, kary_stream.hpp), or
+// with --leaf-size over its blocks' leaves (kept on the device).
 block_job kary_job(const root_arguments &args, const merklize::tree_spec &spec) {
   const merklize::kary_options options = merklize::kary_options_of(spec);
   if (!spec.leaf) {
     if (args.blocks.salt) refuse("--salt needs --leaf-size or --format");
-    return [options](merklize::block_hasher &h, library_input &in) {
-      return merklize::to_hex(
-          merklize::kary_tree_on_device(h, h.leaves_as_given(in.get()), options).root);
+    return [options](merklize::block_hasher &h, library_input &in) { // streamed: bounded memory
+      return merklize::to_hex(merklize::kary_root(h, in.get(), options));
     };
   }
   return [rule = *spec.leaf, options](merklize::block_hasher &h, library_input &in) {

@@ -16,6 +16,7 @@
 #include "engine/device_tree.hpp"
 #include "engine/hash.hpp"
 #include "engine/kary_multi.hpp"
+#include "engine/kary_stream.hpp"
 #include "engine/layer.hpp"
 #include "engine/leaf_hash.hpp"
 #include "engine/merkleizer.hpp"

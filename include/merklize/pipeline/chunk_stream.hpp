@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // Trees of leaves that arrive from an input (a file, a pipe), whose count may be known only at the
-// end. The leaves come in chunks of 2^s (the pieces of piece_pipeline.hpp: read into page-locked
-// staging ahead of the upload, uploaded while the device builds the chunk before), and the device
-// builds each chunk's own levels 1..s, which are the tree's there (the aligned-part rule,
-// parts.hpp). Only each chunk's top node comes back, and every level of the one chunk a proof
-// needs: streamed_tree.hpp finishes the root or the proof on the host. Memory: the pipeline's
-// staging and two chunks of leaves and nodes on the device, whatever the input's length.
+// end. The leaves come in chunks (the pieces of piece_pipeline.hpp: read into page-locked staging
+// ahead of the upload, uploaded while the device builds the chunk before), and a level step
+// builds each chunk's own levels on the device, which are the tree's there (the aligned-part
+// rule, parts.hpp, kary_part_sizes): for binary trees chunk_stream's (2^s leaves, levels 1..s by
+// the level runner), for k-ary trees kary_chunk_step's (engine/kary_stream.hpp: k^j leaves,
+// levels 1..j). Both run in stream_chunks' loop. Only each chunk's top node comes back, and every
+// level of the one chunk a proof needs: streamed_tree.hpp finishes the root or the proof on the
+// host. Memory: the pipeline's staging and two chunks of leaves and nodes on the device, whatever
+// the input's length.
 #pragma once
 
 #include "../runtime/profiling.hpp"
@@ -38,6 +41,48 @@ inline std::uint64_t checked_leaf_count(const std::string &name, std::uint64_t b
   return checked_leaf_count(name, bytes);
 }
 
+// Enqueues the read of nodes [first, first + count) of `from` into `to` after `after`.
+inline cl::Event read_nodes(const cl::CommandQueue &queue, const cl::Buffer &from,
+                            std::uint64_t first, std::uint64_t count, void *to, bool blocking,
+                            const std::vector<cl::Event> &after = {}) {
+  cl::Event done;
+  call("clEnqueueReadBuffer", [&] {
+    return queue.enqueueReadBuffer(from, blocking ? CL_TRUE : CL_FALSE, first * node_bytes,
+                                   count * node_bytes, to, &after, &done);
+  });
+  return done;
+}
+
+// The loop every streamed tree shares, whatever its arity: streams `source` (pieces of an
+// input, a chunk of leaves each) through `pipeline`, and hands each chunk j, once its upload is
+// enqueued, to the level step on_chunk(chunk, its leaves, j, whole, uploaded, top), which
+// enqueues the chunk's levels on `queue` and the read of its top node into `top` and returns the
+// event after which the chunk's leaves may be overwritten. `whole`: the chunk is the tree.
+// count(bytes): the leaves in the input's first `bytes` bytes, refusing what is not whole
+// leaves (0: an empty input that has a root). Returns the tops in order, once all are read;
+// `leaves` is then the input's leaf count.
+template <class Source, class Count, class OnChunk>
+std::vector<digest> stream_chunks(Source &source, piece_pipeline &pipeline,
+                                  const cl::CommandQueue &queue, std::vector<cl::Event> &uploads,
+                                  const Count &count, std::uint64_t &leaves, OnChunk &&on_chunk) {
+  std::deque<digest> tops; // read back without waiting: their places must not move
+  {
+    // Nothing still in flight may use the staging or read into `tops` once this has failed.
+    const drain_on_unwind drained{&queue, &pipeline.transfer()};
+    pipeline.run(source, uploads,
+                 [&](const cl::Buffer &chunk, std::uint64_t bytes, std::uint64_t j, bool last,
+                     const std::vector<cl::Event> &uploaded) {
+                   leaves = count(j * source.piece_bytes() + bytes);
+                   if (leaves == 0) return cl::Event(); // an empty input, N = 0
+                   tops.emplace_back();
+                   return on_chunk(chunk, bytes / node_bytes, j, j == 0 && last, uploaded,
+                                   tops.back());
+                 });
+    call("clFinish", [&] { return queue.finish(); });
+  }
+  return {tops.begin(), tops.end()};
+}
+
 class chunk_stream {
 public:
   explicit chunk_stream(device_runtime runtime) : runtime_(std::move(runtime)) {}
@@ -53,28 +98,18 @@ public:
     streamed_tree result;
     result.options = options;
     result.chunk_log2 = s;
-    std::deque<digest> tops; // read back without waiting: their places must not move
-    std::uint64_t leaves = 0;
-    {
-      // Nothing still in flight may use the staging or read into `tops` once this has failed.
-      const drain_on_unwind drained{&queue, &pipeline.transfer()};
-      pipeline.run(source, log.uploads,
-                   [&](const cl::Buffer &chunk, std::uint64_t bytes, std::uint64_t j, bool last,
-                       const std::vector<cl::Event> &uploaded) {
-                     leaves = checked_leaf_count(name, j * source.piece_bytes() + bytes, options);
-                     if (leaves == 0) return cl::Event(); // an empty input, N = 0
-                     tops.emplace_back();
-                     const bool kept = keep_leaf && (*keep_leaf >> s) == j;
-                     if (kept) result.kept_first = j << s;
-                     return enqueue_chunk(levels, queue, log, options, chunk, bytes / node_bytes, j,
-                                          j == 0 && last, uploaded, tops.back(),
-                                          kept ? &result.kept.emplace(bytes / node_bytes, options)
-                                               : nullptr);
-                   });
-      call("clFinish", [&] { return queue.finish(); });
-    }
-    result.leaf_count = leaves;
-    result.tops.assign(tops.begin(), tops.end());
+    const auto count = [&](std::uint64_t bytes) {
+      return checked_leaf_count(name, bytes, options);
+    };
+    result.tops = stream_chunks(
+        source, pipeline, queue, log.uploads, count, result.leaf_count,
+        [&](const cl::Buffer &chunk, std::uint64_t leaves, std::uint64_t j, bool whole,
+            const std::vector<cl::Event> &uploaded, digest &top) {
+          const bool kept = keep_leaf && (*keep_leaf >> s) == j;
+          if (kept) result.kept_first = j << s;
+          return enqueue_chunk(levels, queue, log, options, chunk, leaves, j, whole, uploaded, top,
+                               kept ? &result.kept.emplace(leaves, options) : nullptr);
+        });
     return result;
   }
 
@@ -99,26 +134,15 @@ private:
     const std::vector<cl::Event> built{depth > 0 ? log.kernels.back() : uploaded.front()};
     const cl::Buffer &top_of = depth > 0 ? nodes : chunk;
     const std::uint64_t top_at = depth > 0 ? layout.internal_node_count() - 1 : 0;
-    log.downloads.push_back(read(queue, top_of, top_at, 1, top.data(), false, built));
+    log.downloads.push_back(read_nodes(queue, top_of, top_at, 1, top.data(), false, built));
     if (kept) {
-      log.downloads.push_back(read(queue, chunk, 0, count, kept->level_data(0), true, built));
+      log.downloads.push_back(read_nodes(queue, chunk, 0, count, kept->level_data(0), true, built));
       if (depth > 0)
-        log.downloads.push_back(
-            read(queue, nodes, 0, layout.internal_node_count(), kept->nodes_data(), true, built));
+        log.downloads.push_back(read_nodes(queue, nodes, 0, layout.internal_node_count(),
+                                           kept->nodes_data(), true, built));
     }
     call("clFlush", [&] { return queue.flush(); });
     return log.downloads.back();
-  }
-
-  static cl::Event read(const cl::CommandQueue &queue, const cl::Buffer &from, std::uint64_t first,
-                        std::uint64_t count, void *to, bool blocking,
-                        const std::vector<cl::Event> &after) {
-    cl::Event done;
-    call("clEnqueueReadBuffer", [&] {
-      return queue.enqueueReadBuffer(from, blocking ? CL_TRUE : CL_FALSE, first * node_bytes,
-                                     count * node_bytes, to, &after, &done);
-    });
-    return done;
   }
 
   device_runtime runtime_;

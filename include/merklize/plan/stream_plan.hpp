@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -164,6 +165,19 @@ inline device_memory memory_for(const device_facts &device, std::uint64_t max_de
                                    ? std::min(max_device_bytes, device.global_memory_bytes)
                                    : device.global_memory_bytes / 10 * 9;
   return {budget, device.max_buffer_bytes, device.global_memory_bytes, device.name};
+}
+
+// Streamed k-ary trees (engine/kary_stream.hpp) take aligned chunks of k^j leaves, so each
+// chunk's levels 1..j are the tree's (kary_part_sizes): j the most levels of a chunk no larger
+// than 2^chunk_log2 leaves (the binary stream's chunk: at arity 2 the same chunks), at least 1,
+// and no more than an input of a known `size` bytes needs (a small file, small buffers).
+inline unsigned kary_chunk_levels(unsigned arity, unsigned chunk_log2,
+                                  std::optional<std::uint64_t> size) {
+  const unsigned bits = ceil_log2(arity); // arity: a power of two (check_kary)
+  unsigned j = std::max(1u, chunk_log2 / bits);
+  while (size && j > 1 && (std::uint64_t(1) << (bits * (j - 1))) * node_bytes >= *size)
+    --j;
+  return j;
 }
 
 } // namespace detail
