@@ -7,6 +7,12 @@
 # emptied) and $base (ab_base_tree).
 #   ab_build SOURCE_DIR BUILD_LOG TARGET...
 # builds the targets in SOURCE_DIR/build-ab (Release, no AOT), or shows the first errors and exits.
+#   ab_gpu_tests TAGS
+# runs B's merklize_gpu_test and merklize_tests TAGS (built by ab_build) on the GPU, logging each
+# one's last lines.
+#   ab_hyperfine HYPERFINE_ARGS...
+# times the commands (-n NAME COMMAND ..., A's beside B's) with hyperfine, 2 warm-ups and 10 runs,
+# into $OUT, and logs each row's times side by side with B / A (bench/ab_table.py).
 #   ab_base_tree LOG SCRATCH [BASE_TREE]
 # sets $base to BASE_TREE, a source tree of the base commit; without it, to SCRATCH holding the
 # commit $BASE (default: where this branch left main, `git merge-base HEAD main`) exported with
@@ -43,4 +49,17 @@ ab_build() {
     > "$build_log" 2>&1 &&
     cmake --build "$dir/build-ab" -j "$(nproc)" --target "$@" >> "$build_log" 2>&1 ||
     { grep -B2 -A8 -m5 error "$build_log"; exit 1; }
+}
+
+ab_gpu_tests() {
+  echo "B merklize_gpu_test: $(timeout 300 build-ab/tests/merklize_gpu_test 2>&1 | tail -1)" |
+    tee -a "$log"
+  echo "B $1 on the GPU:" \
+    "$(timeout 500 build-ab/tests/merklize_tests "$1" 2>&1 | tail -2 | tr '\n' ' ')" | tee -a "$log"
+}
+
+ab_hyperfine() {
+  hyperfine -N -w 2 -r 10 --export-json "$OUT/hyperfine.json" "$@" > "$OUT/hyperfine.log" 2>&1
+  python3 bench/ab_table.py --hyperfine "$OUT/hyperfine.json" process/ > "$OUT/rows.txt"
+  python3 bench/ab_table.py "$OUT/rows.txt" | tee -a "$log"
 }

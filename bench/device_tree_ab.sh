@@ -16,9 +16,7 @@ ab_setup device_tree_ab /tmp/device-tree-ab-base "${1:-}"
 
 ab_build "$base" "$OUT/build.log" merklize_cli &&
   ab_build . "$OUT/build.log" merklize_cli merklize_tests merklize_gpu_test
-echo "B merklize_gpu_test: $(timeout 300 build-ab/tests/merklize_gpu_test 2>&1 | tail -1)" | tee -a "$log"
-echo "B [kary],[block-leaves],[multi-blocks],[kary-multi] on the GPU:" \
-  "$(timeout 400 build-ab/tests/merklize_tests '[kary],[block-leaves],[multi-blocks],[kary-multi],[binary]' 2>&1 | tail -2 | tr '\n' ' ')" | tee -a "$log"
+ab_gpu_tests '[kary],[block-leaves],[multi-blocks],[kary-multi],[binary]'
 
 file=/dev/shm/device_tree_ab_1g
 [ -f "$file" ] || head -c $((1 << 30)) /dev/urandom > "$file"
@@ -36,7 +34,4 @@ for name in blocks proof_blocks arity_2 arity_8 blocks_devices; do
   echo "$name: A and B $([ "$a" = "$b" ] && echo agree || echo DIFFER)" | tee -a "$log"
   args+=(-n "A $name" "$(cli "$base" "${runs[$name]}")" -n "B $name" "$(cli . "${runs[$name]}")")
 done
-hyperfine -N -w 2 -r 10 --export-json "$OUT/hyperfine.json" "${args[@]}" > "$OUT/hyperfine.log" 2>&1
-rows=$OUT/rows.txt
-python3 bench/ab_table.py --hyperfine "$OUT/hyperfine.json" process/ > "$rows"
-python3 bench/ab_table.py "$rows" | tee -a "$log"
+ab_hyperfine "${args[@]}"
