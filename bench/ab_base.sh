@@ -7,10 +7,15 @@
 # emptied) and $base (ab_base_tree).
 #   ab_build SOURCE_DIR BUILD_LOG TARGET...
 # builds the targets in SOURCE_DIR/build-ab (Release, no AOT), or shows the first errors and exits.
+#   ab_gpu_tests TAGS
+# runs B's merklize_gpu_test and merklize_tests TAGS (built by ab_build) on the GPU, logging each
+# one's last lines.
+#   ab_hyperfine HYPERFINE_ARGS...
+# times the commands (-n NAME COMMAND ..., A's beside B's) with hyperfine, 2 warm-ups and 10 runs,
+# into $OUT, and logs each row's times side by side with B / A (bench/ab_table.py).
 #   ab_processes FILE NAME...
 # for each NAME, a key of the associative array `runs` (merklize's arguments before FILE): checks
-# that A and B print the same, then times both sides' whole processes with hyperfine
-# ($OUT/hyperfine.json) and prints the rows side by side with B / A (bench/ab_table.py).
+# that A and B print the same, then times both sides' whole processes (ab_hyperfine).
 #   ab_base_tree LOG SCRATCH [BASE_TREE]
 # sets $base to BASE_TREE, a source tree of the base commit; without it, to SCRATCH holding the
 # commit $BASE (default: where this branch left main, `git merge-base HEAD main`) exported with
@@ -49,6 +54,13 @@ ab_build() {
     { grep -B2 -A8 -m5 error "$build_log"; exit 1; }
 }
 
+ab_gpu_tests() {
+  echo "B merklize_gpu_test: $(timeout 300 build-ab/tests/merklize_gpu_test 2>&1 | tail -1)" |
+    tee -a "$log"
+  echo "B $1 on the GPU:" \
+    "$(timeout 500 build-ab/tests/merklize_tests "$1" 2>&1 | tail -2 | tr '\n' ' ')" | tee -a "$log"
+}
+
 ab_processes() {
   local file=$1 name a b args=()
   shift
@@ -59,7 +71,11 @@ ab_processes() {
     args+=(-n "A $name" "$base/build-ab/tools/merklize ${runs[$name]} $file"
       -n "B $name" "$PWD/build-ab/tools/merklize ${runs[$name]} $file")
   done
-  hyperfine -N -w 2 -r 10 --export-json "$OUT/hyperfine.json" "${args[@]}" > "$OUT/hyperfine.log" 2>&1
+  ab_hyperfine "${args[@]}"
+}
+
+ab_hyperfine() {
+  hyperfine -N -w 2 -r 10 --export-json "$OUT/hyperfine.json" "$@" > "$OUT/hyperfine.log" 2>&1
   python3 bench/ab_table.py --hyperfine "$OUT/hyperfine.json" process/ > "$OUT/rows.txt"
   python3 bench/ab_table.py "$OUT/rows.txt" | tee -a "$log"
 }

@@ -16,9 +16,7 @@ ab_setup device_tree_ab /tmp/device-tree-ab-base "${1:-}"
 
 ab_build "$base" "$OUT/build.log" merklize_cli &&
   ab_build . "$OUT/build.log" merklize_cli merklize_tests merklize_gpu_test
-echo "B merklize_gpu_test: $(timeout 300 build-ab/tests/merklize_gpu_test 2>&1 | tail -1)" | tee -a "$log"
-echo "B [kary],[block-leaves],[multi-blocks],[kary-multi] on the GPU:" \
-  "$(timeout 400 build-ab/tests/merklize_tests '[kary],[block-leaves],[multi-blocks],[kary-multi],[binary]' 2>&1 | tail -2 | tr '\n' ' ')" | tee -a "$log"
+ab_gpu_tests '[kary],[block-leaves],[multi-blocks],[kary-multi],[binary]'
 
 file=/dev/shm/device_tree_ab_1g
 [ -f "$file" ] || head -c $((1 << 30)) /dev/urandom > "$file"

@@ -24,4 +24,13 @@ inline std::vector<merklize::digest> as_digests(const std::vector<std::uint8_t> 
   return digests;
 }
 
+// `leaves` uploaded as a block hasher's leaves are.
+inline merklize::device_leaves uploaded(const std::vector<std::uint8_t> &leaves) {
+  return {cl::Buffer(hasher().context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, leaves.size(),
+                     const_cast<std::uint8_t *>(leaves.data())),
+          leaves.size() / merklize::node_bytes,
+          leaves.size(),
+          {}};
+}
+
 } // namespace test

@@ -22,6 +22,7 @@ namespace {
 
 using test::as_digests;
 using test::hasher;
+using test::uploaded;
 
 } // namespace
 
@@ -63,19 +64,6 @@ TEST_CASE("k-ary trees on the device from pipes and from data blocks", "[kary]")
                     Contains("the pipe: leaf data is 100 bytes, not a multiple of 32"));
   h.set_piece_target(std::uint64_t(16) << 20);
 }
-
-namespace {
-
-// `leaves` uploaded as a block hasher's leaves are.
-merklize::device_leaves uploaded(const std::vector<std::uint8_t> &leaves) {
-  return {cl::Buffer(hasher().context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, leaves.size(),
-                     const_cast<std::uint8_t *>(leaves.data())),
-          leaves.size() / merklize::node_bytes,
-          leaves.size(),
-          {}};
-}
-
-} // namespace
 
 TEST_CASE("k-ary proofs from the tree on the device equal the host's and verify", "[kary]") {
   auto &h = hasher();

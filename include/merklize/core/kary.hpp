@@ -12,9 +12,15 @@
 //                  (zero leaves up to a power of k), so every node hashes k children.
 // For k = 2 both are exactly merklize's binary trees of hash_kind sha256, blake3, keccak256 and
 // sha3-256.
+//
+// The levels are those of a group rule (group_rule below): the node rule of a group of children,
+// the children's k * 32 bytes hashed as one data block by a leaf rule. kary_options is the rule of
+// the plain node hashes; dm-verity's and fs-verity's hash blocks are a salted SHA-256 rule whose
+// short groups are padded with zero bytes, at arity block / 32 (formats/verity_tree.hpp).
 #pragma once
 
 #include "blake3.hpp"
+#include "block_leaves.hpp"
 #include "digest.hpp"
 #include "node_rule.hpp"
 #include "path_plan.hpp"
@@ -52,14 +58,58 @@ inline digest kary_node(const kary_options &options, const digest *children, std
   return row_of(row_of(options.hash).leaf).hash(children, count * node_bytes);
 }
 
-// zeros[h]: the root of an all-zero subtree of height h (zeros[0] is the zero leaf).
-inline std::vector<digest> kary_zero_roots(const kary_options &options, unsigned height) {
+// The node rule of a group of children: the group's children back to back hashed as one data
+// block by `block` (its hash, a prefix or salt, a key; block_bytes = k * 32), the short last group
+// of a level as `pad` says (as kary_options's), or, where block.zero_pad, padded with zero bytes to
+// k * 32: then every group is hashed, a lone child too, as dm-verity's and fs-verity's hash blocks
+// are (their arity is block / 32: 16384 for dm-verity's 512 KiB blocks, 2^25 for fs-verity's 1
+// GiB).
+struct group_rule {
+  leaf_rule block;
+  shape pad = shape::promote; // the short last group, unless block.zero_pad
+
+  unsigned arity() const { return static_cast<unsigned>(block.block_bytes / node_bytes); }
+};
+
+// The rule of a k-ary tree's nodes: H(children), nothing before them.
+inline group_rule group_rule_of(const kary_options &options) {
+  return {{leaf_hash_of(options.hash),
+           std::uint64_t(options.arity) * node_bytes,
+           {},
+           false,
+           std::nullopt},
+          options.pad};
+}
+
+inline void check_group_rule(const group_rule &rule) {
+  check_leaf_rule(rule.block);
+  const std::uint64_t bytes = rule.block.block_bytes;
+  if (bytes < 2 * node_bytes || bytes % node_bytes != 0 || (bytes & (bytes - 1)) != 0)
+    throw error("a group of " + std::to_string(bytes) +
+                " bytes: a group rule hashes a power of two of at least 2 children of 32 bytes");
+}
+
+// The node over `count` children at `children` (0 < count <= k; 1 only where the rule hashes a
+// lone child, block.zero_pad).
+inline digest group_node(const group_rule &rule, const digest *children, std::size_t count) {
+  return hash_block(rule.block, children->data(), count * node_bytes);
+}
+
+// zeros[h]: the root of an all-zero subtree of height h (zeros[0] is the zero leaf). A rule that
+// pads with zero bytes never pads with these: its zeros are left zero.
+inline std::vector<digest> group_zero_roots(const group_rule &rule, unsigned height) {
+  if (rule.block.zero_pad) return std::vector<digest>(height + 1, digest{});
   std::vector<digest> zeros(1, digest{});
   for (unsigned h = 1; h <= height; ++h) {
-    const std::vector<digest> children(options.arity, zeros.back());
-    zeros.push_back(kary_node(options, children.data(), children.size()));
+    const std::vector<digest> children(rule.arity(), zeros.back());
+    zeros.push_back(group_node(rule, children.data(), children.size()));
   }
   return zeros;
+}
+
+// zeros[h] of a k-ary tree (kary_options's rule).
+inline std::vector<digest> kary_zero_roots(const kary_options &options, unsigned height) {
+  return group_zero_roots(group_rule_of(options), height);
 }
 
 // The sizes of the levels over `leaf_count` leaves, leaves first, the root's level (1) last.
@@ -71,39 +121,54 @@ inline std::vector<std::uint64_t> kary_level_sizes(std::uint64_t leaf_count, uns
   return sizes;
 }
 
-// The children of the group of level `level` (`below`) that starts at `first`, as the shape
-// fills it: the m present ones, then, for shape zero, zero-subtree roots up to k.
-inline std::vector<digest> kary_group(const kary_options &options, const std::vector<digest> &below,
-                                      std::uint64_t first, const digest &zero) {
-  const std::uint64_t end = std::min<std::uint64_t>(first + options.arity, below.size());
+// The children of the group of level `level` (`below`) that starts at `first`, as the rule fills
+// it: the m present ones, then, for shape zero, zero-subtree roots up to k.
+inline std::vector<digest> group_children(const group_rule &rule, const std::vector<digest> &below,
+                                          std::uint64_t first, const digest &zero) {
+  const std::uint64_t end = std::min<std::uint64_t>(first + rule.arity(), below.size());
   std::vector<digest> group(below.begin() + static_cast<std::ptrdiff_t>(first),
                             below.begin() + static_cast<std::ptrdiff_t>(end));
-  if (options.pad == shape::zero) group.resize(options.arity, zero);
+  if (rule.pad == shape::zero && !rule.block.zero_pad) group.resize(rule.arity(), zero);
   return group;
 }
 
-// The levels of a tree from its level `first_level` (`nodes`) up: `nodes` first, the root alone
-// last. A tree's top above the parts that several devices build (kary_multi.hpp): shape zero's
-// padding is the zero-subtree roots of each level's height in the whole tree.
-inline std::vector<std::vector<digest>> kary_levels_above(const std::vector<digest> &nodes,
-                                                          const kary_options &options,
-                                                          unsigned first_level) {
-  check_kary(options);
-  const auto sizes = kary_level_sizes(nodes.size(), options.arity);
-  const auto zeros = kary_zero_roots(options, first_level + static_cast<unsigned>(sizes.size()));
+// The same of a k-ary tree.
+inline std::vector<digest> kary_group(const kary_options &options, const std::vector<digest> &below,
+                                      std::uint64_t first, const digest &zero) {
+  return group_children(group_rule_of(options), below, first, zero);
+}
+
+// The levels of a tree of group rule `rule` from its level `first_level` (`nodes`) up: `nodes`
+// first, the root alone last. shape zero's padding is the zero-subtree roots of each level's
+// height in the whole tree.
+inline std::vector<std::vector<digest>>
+group_levels_above(const std::vector<digest> &nodes, const group_rule &rule, unsigned first_level) {
+  check_group_rule(rule);
+  const auto sizes = kary_level_sizes(nodes.size(), rule.arity());
+  const auto zeros = group_zero_roots(rule, first_level + static_cast<unsigned>(sizes.size()));
   std::vector<std::vector<digest>> levels = {nodes};
   for (std::size_t level = 1; level < sizes.size(); ++level) {
     const std::vector<digest> &below = levels.back();
     std::vector<digest> parents(static_cast<std::size_t>(sizes[level]));
     for (std::size_t i = 0; i < parents.size(); ++i) {
       const auto group =
-          kary_group(options, below, i * options.arity, zeros[first_level + level - 1]);
-      parents[i] =
-          group.size() == 1 ? group.front() : kary_node(options, group.data(), group.size());
+          group_children(rule, below, i * rule.arity(), zeros[first_level + level - 1]);
+      parents[i] = group.size() == 1 && !rule.block.zero_pad
+                       ? group.front()
+                       : group_node(rule, group.data(), group.size());
     }
     levels.push_back(std::move(parents));
   }
   return levels;
+}
+
+// The levels of a k-ary tree from its level `first_level` (`nodes`) up. A tree's top above the
+// parts that several devices build (kary_multi.hpp).
+inline std::vector<std::vector<digest>> kary_levels_above(const std::vector<digest> &nodes,
+                                                          const kary_options &options,
+                                                          unsigned first_level) {
+  check_kary(options);
+  return group_levels_above(nodes, group_rule_of(options), first_level);
 }
 
 // Every level of the tree over `leaves`, leaves first, the root alone last.

@@ -69,44 +69,41 @@ inline inclusion_proof block_tree_prove(block_hasher &h, input &in, const leaf_r
 
 namespace detail {
 
+// The stored layout (formats/verity_tree.hpp) of `tree`, a tree of verity_group_rule over hash
+// blocks of `block` bytes, into `out` from byte `at` on, on h's queue: its verity_stored_bytes
+// zero-filled, then each level below the root copied to its place, all on the device.
+inline void enqueue_verity_layout(block_hasher &h, const device_tree &tree, std::uint64_t block,
+                                  const cl::Buffer &out, std::uint64_t at) {
+  const std::uint64_t bytes = verity_stored_bytes(tree.leaf_count(), block);
+  if (bytes == 0) return; // one leaf: no hash block
+  const auto offsets =
+      verity_level_offsets(verity_level_blocks(tree.leaf_count(), block / node_bytes));
+  call("clEnqueueFillBuffer",
+       [&] { return h.queue().enqueueFillBuffer(out, cl_uchar(0), at, bytes); });
+  for (unsigned level = 0; level < tree.top(); ++level)
+    tree.enqueue_copy_level(level, out, at + offsets[level] * block);
+}
+
+// The tree of hash blocks as a device_tree of the hash blocks' group rule; with keep_levels its
+// stored layout built on the device and read back once.
 inline verity_tree verity_levels(block_hasher &h, const device_leaves &leaves,
                                  const leaf_rule &hash_rule, bool keep_levels) {
-  const cl::CommandQueue &queue = h.queue();
-  const std::uint64_t block = hash_rule.block_bytes;
-  const auto blocks = verity_level_blocks(leaves.count, block / node_bytes);
-  verity_tree tree;
-  if (blocks.empty()) { // one leaf: the root itself
-    detail::read_blocking(queue, leaves.buffer, 0, node_bytes, tree.root.data());
-    return tree;
-  }
-  const auto offsets = verity_level_offsets(blocks);
-  const std::uint64_t bytes = (offsets[0] + blocks[0]) * block;
-  const cl::Buffer levels = h.device_buffer(bytes, "the hash blocks");
-  const cl::Buffer root = h.device_buffer(node_bytes, "the root");
-  detail::call("clEnqueueFillBuffer",
-               [&] { return queue.enqueueFillBuffer(levels, cl_uchar(0), 0, bytes); });
-  detail::call("clEnqueueCopyBuffer", [&] {
-    return queue.enqueueCopyBuffer(leaves.buffer, levels, 0, offsets[0] * block,
-                                   leaves.count * node_bytes);
-  });
-  for (std::size_t level = 0; level < blocks.size(); ++level) {
-    const bool top = level + 1 == blocks.size();
-    h.enqueue_leaves(hash_rule, levels, offsets[level] * block, blocks[level] * block,
-                     top ? root : levels, top ? 0 : offsets[level + 1] * block / node_bytes);
-  }
-  detail::read_blocking(queue, root, 0, node_bytes, tree.root.data());
-  if (keep_levels) {
-    tree.levels.resize(static_cast<std::size_t>(bytes));
-    detail::read_blocking(queue, levels, 0, bytes, tree.levels.data());
-  }
-  return tree;
+  const device_tree tree(h, leaves, verity_group_rule(hash_rule));
+  verity_tree out{tree.root(), {}};
+  const std::uint64_t bytes = verity_stored_bytes(leaves.count, hash_rule.block_bytes);
+  if (!keep_levels || bytes == 0) return out;
+  const cl::Buffer stored = h.device_buffer(bytes, "the hash blocks");
+  enqueue_verity_layout(h, tree, hash_rule.block_bytes, stored, 0);
+  out.levels.resize(static_cast<std::size_t>(bytes));
+  read_blocking(h.queue(), stored, 0, bytes, out.levels.data());
+  return out;
 }
 
 } // namespace detail
 
 // The hash-block tree of dm-verity and fs-verity (formats/verity_tree.hpp) over leaves on the
-// device, built there level by level in its stored layout: the root, and with keep_levels the
-// levels as stored, read back.
+// device, a device_tree of the hash blocks' group rule: the root, and with keep_levels the levels
+// as stored, laid out on the device and read back.
 inline verity_tree verity_tree_on_device(block_hasher &h, const device_leaves &leaves,
                                          const leaf_rule &hash_rule, bool keep_levels) {
   const detail::drain_on_unwind drained(h.queue()); // none of it runs on once this has failed

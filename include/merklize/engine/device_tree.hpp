@@ -7,6 +7,9 @@
 // roots in a small scratch buffer, as the shape says). The kernels are chosen by the arity, the
 // tree is the same: its leaves, its levels back to back, proofs read from it a group of children
 // at a time. For k = 2 and the hashes k-ary trees take, both kernels give the same tree.
+// A group rule (kary.hpp) generalizes the k-ary node: a salt before the children, zero bytes
+// after a short group, arities beyond 128: dm-verity's and fs-verity's trees of hash blocks
+// (block_tree.hpp lays them out as stored from this tree's levels).
 //
 //   merklize::device_leaves leaves = h.leaves_as_given(in);          // or h.leaves_of(in, rule)
 //   merklize::device_tree t(h, leaves, {hash_kind::sha256, 16});
@@ -45,36 +48,48 @@ struct node_span {
 };
 
 // The level above `from`, into `to` (from node to.first), by the block-leaf kernels: each group
-// of k children hashed as one block, on the block_hasher's queue. `zero` pads a short last group
-// of shape zero.
-inline void enqueue_kary_level(block_hasher &h, const kary_options &o, const node_span &from,
-                               const node_span &to, const cl::Buffer &scratch, const digest &zero) {
-  const leaf_rule rule{
-      leaf_hash_of(o.hash), std::uint64_t(o.arity) * node_bytes, {}, false, std::nullopt};
-  const std::uint64_t full = from.count / o.arity, left = from.count % o.arity;
+// of k children hashed as one block by `g`, on the block_hasher's queue. `zero` pads a short last
+// group of shape zero; a rule that pads with zero bytes hashes the whole level in one launch.
+inline void enqueue_group_level(block_hasher &h, const group_rule &g, const node_span &from,
+                                const node_span &to, const cl::Buffer &scratch,
+                                const digest &zero) {
+  const leaf_rule &rule = g.block;
+  const unsigned k = g.arity();
+  if (rule.zero_pad) {
+    h.enqueue_leaves(rule, from.buffer, from.first * node_bytes, from.count * node_bytes, to.buffer,
+                     to.first);
+    return;
+  }
+  const std::uint64_t full = from.count / k, left = from.count % k;
   if (full > 0)
-    h.enqueue_leaves(rule, from.buffer, from.first * node_bytes, full * o.arity * node_bytes,
-                     to.buffer, to.first);
+    h.enqueue_leaves(rule, from.buffer, from.first * node_bytes, full * k * node_bytes, to.buffer,
+                     to.first);
   if (left == 0) return;
-  const std::uint64_t last = (from.first + full * o.arity) * node_bytes;
+  const std::uint64_t last = (from.first + full * k) * node_bytes;
   const cl::CommandQueue &queue = h.queue();
-  if (o.pad == shape::promote && left == 1) {
+  if (g.pad == shape::promote && left == 1) {
     call("clEnqueueCopyBuffer", [&] {
       return queue.enqueueCopyBuffer(from.buffer, to.buffer, last, (to.first + full) * node_bytes,
                                      node_bytes);
     });
-  } else if (o.pad == shape::promote) {
+  } else if (g.pad == shape::promote) {
     h.enqueue_leaves(rule, from.buffer, last, left * node_bytes, to.buffer, to.first + full);
   } else {
-    const std::vector<digest> padding(o.arity - left, zero);
+    const std::vector<digest> padding(k - left, zero);
     call("clEnqueueCopyBuffer",
          [&] { return queue.enqueueCopyBuffer(from.buffer, scratch, last, 0, left * node_bytes); });
     call("clEnqueueWriteBuffer", [&] { // blocking: `padding` goes at the end of this call
       return queue.enqueueWriteBuffer(scratch, CL_TRUE, left * node_bytes,
                                       padding.size() * node_bytes, padding.data());
     });
-    h.enqueue_leaves(rule, scratch, 0, o.arity * node_bytes, to.buffer, to.first + full);
+    h.enqueue_leaves(rule, scratch, 0, k * node_bytes, to.buffer, to.first + full);
   }
+}
+
+// The same of a k-ary tree's nodes (kary_options's rule).
+inline void enqueue_kary_level(block_hasher &h, const kary_options &o, const node_span &from,
+                               const node_span &to, const cl::Buffer &scratch, const digest &zero) {
+  enqueue_group_level(h, group_rule_of(o), from, to, scratch, zero);
 }
 
 } // namespace detail
@@ -110,7 +125,7 @@ public:
   // The part of levels 0..top over `leaves`.
   device_tree(block_hasher &h, const device_leaves &leaves, const kary_options &options,
               unsigned top)
-      : device_tree(h, leaves, checked(options), std::nullopt, top) {
+      : device_tree(h, leaves, checked(options), std::nullopt, std::nullopt, top) {
     // k-ary hashes have no ROOT flag: no level is marked the root's.
     build(h, config{{options.hash, options.pad}}, no_root_level, [&] {
       return "building the " + std::to_string(options.arity) + "-ary tree of " +
@@ -123,7 +138,7 @@ public:
   // `name`, if any, names the data in errors.
   device_tree(block_hasher &h, const device_leaves &leaves, const config &cfg,
               const std::string &name = {})
-      : device_tree(h, leaves, binary_options(cfg, leaves.count), cfg.tree,
+      : device_tree(h, leaves, binary_options(cfg, leaves.count), std::nullopt, cfg.tree,
                     kary_height(leaves.count, 2)) {
     build(h, cfg, root_depth(cfg.tree, tree_layout(leaves.count)), binary_step(h, name));
   }
@@ -134,7 +149,8 @@ public:
   // devices (multi_blocks.hpp).
   device_tree(block_hasher &h, const device_leaves &leaves, const config &cfg, unsigned top,
               unsigned root_level, const std::string &name)
-      : device_tree(h, leaves, part_options(cfg, leaves.count, top), std::nullopt, top) {
+      : device_tree(h, leaves, part_options(cfg, leaves.count, top), std::nullopt, std::nullopt,
+                    top) {
     build(h, cfg, root_level, binary_step(h, name));
   }
 
@@ -142,11 +158,28 @@ public:
   // (block_part_builder) makes them once instead of once a part.
   device_tree(block_hasher &h, const device_leaves &leaves, const config &cfg, unsigned top,
               unsigned root_level, const std::string &name, detail::level_runner &runner)
-      : device_tree(h, leaves, part_options(cfg, leaves.count, top), std::nullopt, top) {
+      : device_tree(h, leaves, part_options(cfg, leaves.count, top), std::nullopt, std::nullopt,
+                    top) {
     build(h, cfg, root_level, binary_step(h, name), &runner);
   }
 
-  const kary_options &options() const { return options_; }
+  // The tree whose groups of children are hashed by `rule` (kary.hpp's group_levels_above's tree):
+  // a launch of the block-leaf kernels a level, at any arity the rule has, never the binary level
+  // kernels. Its nodes are read as any tree's; its proofs are no kary_proof (prove refuses).
+  device_tree(block_hasher &h, const device_leaves &leaves, const group_rule &rule)
+      : device_tree(h, leaves, std::nullopt, rule, std::nullopt,
+                    kary_height(leaves.count, checked(rule).arity())) {
+    build(h, config{}, no_root_level, [&] {
+      return "building the tree of " + std::to_string(rule.arity()) + "-child groups over " +
+             std::to_string(leaves.count) + " leaves on " + detail::name_in_message(h.device());
+    });
+  }
+
+  // A k-ary or binary tree's options (a group rule's tree has none: refused).
+  const kary_options &options() const {
+    if (!options_) throw error("a tree of a group rule has no k-ary options");
+    return *options_;
+  }
   std::uint64_t leaf_count() const { return sizes_.front(); }
   // The levels above the leaves: the tree's height, or a part's `top`.
   unsigned top() const { return static_cast<unsigned>(sizes_.size() - 1); }
@@ -169,6 +202,16 @@ public:
   // The launches of the binary level kernels (none at arity k, whose block-leaf kernels the
   // block_hasher's times count).
   const std::vector<cl::Event> &level_kernels() const { return level_kernels_; }
+
+  // Enqueues a copy of level `level`'s nodes (at most top()) into `to` from byte `at` on, on the
+  // tree's queue: a layout of the tree (block_tree.hpp's stored verity levels) built on the device.
+  void enqueue_copy_level(unsigned level, const cl::Buffer &to, std::uint64_t at) const {
+    const detail::node_span from = level_span(level);
+    detail::call("clEnqueueCopyBuffer", [&] {
+      return queue_.enqueueCopyBuffer(from.buffer, to, from.first * node_bytes, at,
+                                      from.count * node_bytes);
+    });
+  }
 
   // Levels from..to (to <= top()) read back to back into `into`, once the device has them.
   void read_levels(unsigned from, unsigned to, void *into) const {
@@ -204,7 +247,7 @@ public:
     std::vector<kary_proof> proofs;
     auto siblings = path_siblings(indices);
     for (std::size_t i = 0; i < indices.size(); ++i)
-      proofs.push_back({options_, leaf_count(), indices[i], std::move(siblings[i])});
+      proofs.push_back({options(), leaf_count(), indices[i], std::move(siblings[i])});
     return proofs;
   }
 
@@ -223,6 +266,7 @@ public:
   // command asks for; it would pay only for thousands of proofs at once.
   std::vector<std::vector<std::vector<digest>>>
   path_siblings(const std::vector<std::uint64_t> &indices) const {
+    if (!options_) throw error("a tree of a group rule has no k-ary proofs");
     for (const std::uint64_t index : indices)
       check_kary_index(index, leaf_count());
     const auto groups = read_groups(indices);
@@ -248,7 +292,7 @@ private:
   // The groups on leaf `index`'s path, a level each below top() (core/path_plan.hpp): kary_prove's
   // plan, over this tree or part.
   std::vector<path_group> on_path(std::uint64_t index) const {
-    return plan_path(kary_path_shape(options_), leaf_count(), index, top());
+    return plan_path(kary_path_shape(*options_), leaf_count(), index, top());
   }
 
   // The groups on the paths of `indices`, every read enqueued before any is waited for.
@@ -272,17 +316,24 @@ private:
 
   static constexpr unsigned no_root_level = std::numeric_limits<unsigned>::max();
 
-  // The members every tree sets; the constructors' bodies build its levels.
-  device_tree(block_hasher &h, const device_leaves &leaves, const kary_options &options,
+  // The members every tree sets; the constructors' bodies build its levels. A k-ary or binary
+  // tree has `options` (its rule, unless given, theirs); a group rule's tree `rule` alone.
+  device_tree(block_hasher &h, const device_leaves &leaves,
+              const std::optional<kary_options> &options, const std::optional<group_rule> &rule,
               const std::optional<tree_options> &binary, unsigned top)
-      : queue_(h.queue()), options_(options), binary_(binary),
-        sizes_(kary_part_sizes(leaves.count, options.arity, top)), offsets_(offsets_of(sizes_)),
-        zeros_(zero_roots(options, top)), leaves_(leaves.buffer),
-        nodes_(node_buffer(h, offsets_.back() - sizes_.front())) {}
+      : queue_(h.queue()), options_(options), rule_(rule ? *rule : group_rule_of(*options)),
+        binary_(binary), sizes_(kary_part_sizes(leaves.count, rule_.arity(), top)),
+        offsets_(offsets_of(sizes_)), zeros_(zero_roots(options, rule_, top)),
+        leaves_(leaves.buffer), nodes_(node_buffer(h, offsets_.back() - sizes_.front())) {}
 
   static const kary_options &checked(const kary_options &options) {
     check_kary(options);
     return options;
+  }
+
+  static const group_rule &checked(const group_rule &rule) {
+    check_group_rule(rule);
+    return rule;
   }
 
   // A binary tree as a tree of arity 2, checked as merkleizer checks its configuration (a bad
@@ -311,9 +362,11 @@ private:
   }
 
   // zeros[h]: the root of an all-zero subtree of height h, what shape zero pads a group with.
-  static std::vector<digest> zero_roots(const kary_options &options, unsigned top) {
-    if (options.arity == 2) return zero_subtree_roots(options.hash, top); // every binary hash
-    return kary_zero_roots(options, top);
+  static std::vector<digest> zero_roots(const std::optional<kary_options> &options,
+                                        const group_rule &rule, unsigned top) {
+    if (options && options->arity == 2)
+      return zero_subtree_roots(options->hash, top); // every binary hash
+    return group_zero_roots(rule, top);
   }
 
   static cl::Buffer node_buffer(block_hasher &h, std::uint64_t nodes) {
@@ -338,15 +391,15 @@ private:
 
   // Levels 1..top(): at arity 2 by merkleizer's level kernels (`runner`, else made here for
   // `cfg`; the node of `root_level` getting blake3-parent's ROOT flag) up to the leaves' own
-  // height, at arity k (and above a short part's own height) a launch of the block-leaf kernels
-  // a level. Waits for the top nodes.
+  // height, at arity k, by a group rule (and above a short part's own height) a launch of the
+  // block-leaf kernels a level. Waits for the top nodes.
   template <class Step>
   void build(block_hasher &h, const config &cfg, unsigned root_level, const Step &step,
              detail::level_runner *runner = nullptr) {
     const detail::drain_on_unwind drained(queue_); // none of it runs on once this has failed
     detail::in_step(step, [&] {
       unsigned level = 0;
-      if (options_.arity == 2 && top() > 0) {
+      if (options_ && options_->arity == 2 && top() > 0) {
         level = std::min(top(), kary_height(leaf_count(), 2));
         std::optional<detail::level_runner> own;
         if (!runner) runner = &own.emplace(level_runner_for(h, cfg));
@@ -355,10 +408,12 @@ private:
       }
       if (level < top()) {
         const cl::Buffer scratch =
-            h.device_buffer(options_.arity * node_bytes, "a group of children");
+            rule_.block.zero_pad // pads in its kernels: no scratch
+                ? cl::Buffer()
+                : h.device_buffer(rule_.block.block_bytes, "a group of children");
         for (; level < top(); ++level)
-          detail::enqueue_kary_level(h, options_, level_span(level), level_span(level + 1), scratch,
-                                     zeros_[level]);
+          detail::enqueue_group_level(h, rule_, level_span(level), level_span(level + 1), scratch,
+                                      zeros_[level]);
       }
       top_nodes_.resize(static_cast<std::size_t>(sizes_.back()));
       read(offsets_[top()], top_nodes_.size(), top_nodes_.data(), CL_TRUE);
@@ -394,8 +449,9 @@ private:
     if (count > 0) read_from(nodes_, first - leaves, count);
   }
 
-  cl::CommandQueue queue_; // the block_hasher's: in order, after the leaves
-  kary_options options_;
+  cl::CommandQueue queue_;                     // the block_hasher's: in order, after the leaves
+  std::optional<kary_options> options_;        // none: a group rule's tree
+  group_rule rule_;                            // what the block-leaf kernels hash each group by
   std::optional<tree_options> binary_;         // a binary tree's options (any node hash, depth)
   std::vector<std::uint64_t> sizes_, offsets_; // of levels 0..top, as if back to back, in nodes
   std::vector<digest> zeros_;

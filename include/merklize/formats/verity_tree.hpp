@@ -7,9 +7,14 @@
 // holds a single block, whose hash is the root. A single leaf is the root itself, with no hash
 // block at all. The stored tree (dm-verity's hash device, fs-verity's Merkle tree file) holds
 // the levels top first: the one-block level, then each level below it, the leaves' level last.
+//
+// That is a k-ary tree (core/kary.hpp) of arity B / 32 whose group rule is the hash blocks' rule,
+// a short group padded with zero bytes (verity_group_rule): its levels below the root, each padded
+// to whole blocks, top first, are the stored tree (verity_layout). The device builds the same
+// tree (device_tree.hpp) and lays it out by copies (block_tree.hpp).
 #pragma once
 
-#include "../core/block_leaves.hpp"
+#include "../core/kary.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -46,23 +51,39 @@ struct verity_tree {
   std::vector<std::uint8_t> levels;
 };
 
+// The group rule of the tree's nodes: a hash block, its children then zero bytes, hashed by
+// `hash_rule`.
+inline group_rule verity_group_rule(const leaf_rule &hash_rule) {
+  group_rule rule{hash_rule, shape::promote};
+  rule.block.zero_pad = true;
+  return rule;
+}
+
+// The bytes of the stored tree over `leaf_count` leaves, hash blocks of `block` bytes.
+inline std::uint64_t verity_stored_bytes(std::uint64_t leaf_count, std::uint64_t block) {
+  const auto blocks = verity_level_blocks(leaf_count, block / node_bytes);
+  return blocks.empty() ? 0 : (verity_level_offsets(blocks).front() + blocks.front()) * block;
+}
+
+// The stored tree of `levels` (group_levels_above's of verity_group_rule, leaves first): each
+// level below the root at its place, zero-padded to whole blocks of `block` bytes.
+inline std::vector<std::uint8_t> verity_layout(const std::vector<std::vector<digest>> &levels,
+                                               std::uint64_t block) {
+  const auto blocks = verity_level_blocks(levels.front().size(), block / node_bytes);
+  const auto offsets = verity_level_offsets(blocks);
+  std::vector<std::uint8_t> stored(
+      static_cast<std::size_t>(verity_stored_bytes(levels.front().size(), block)), 0);
+  for (std::size_t level = 0; level < blocks.size(); ++level)
+    std::memcpy(stored.data() + offsets[level] * block, levels[level].data(),
+                levels[level].size() * node_bytes);
+  return stored;
+}
+
 // The tree over `leaves` (at least one), each hash block of `hash_rule.block_bytes` bytes hashed
 // by `hash_rule`.
 inline verity_tree verity_tree_of(const std::vector<digest> &leaves, const leaf_rule &hash_rule) {
-  const std::uint64_t block = hash_rule.block_bytes;
-  const auto blocks = verity_level_blocks(leaves.size(), block / node_bytes);
-  const auto offsets = verity_level_offsets(blocks);
-  verity_tree tree;
-  tree.levels.assign(blocks.empty() ? 0 : (offsets[0] + blocks[0]) * block, 0);
-  std::vector<digest> below = leaves;
-  for (std::size_t level = 0; level < blocks.size(); ++level) {
-    std::uint8_t *at = tree.levels.data() + offsets[level] * block;
-    for (std::size_t i = 0; i < below.size(); ++i)
-      std::memcpy(at + i * node_bytes, below[i].data(), node_bytes);
-    below = block_leaves(hash_rule, at, blocks[level] * block);
-  }
-  tree.root = below.front();
-  return tree;
+  const auto levels = group_levels_above(leaves, verity_group_rule(hash_rule), 0);
+  return {levels.back().front(), verity_layout(levels, hash_rule.block_bytes)};
 }
 
 } // namespace merklize
