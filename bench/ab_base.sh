@@ -9,7 +9,7 @@
 # builds the targets in SOURCE_DIR/build-ab (Release, no AOT), or shows the first errors and exits.
 #   ab_gpu_tests TAGS
 # runs B's merklize_gpu_test and merklize_tests TAGS (built by ab_build) on the GPU, logging each
-# one's last lines.
+# one's last lines; nothing where AB_TESTS_DONE is set (a run of several scripts tested once).
 #   ab_hyperfine HYPERFINE_ARGS...
 # times the commands (-n NAME COMMAND ..., A's beside B's) with hyperfine, 2 warm-ups and 10 runs,
 # into $OUT, and logs each row's times side by side with B / A (bench/ab_table.py).
@@ -55,6 +55,7 @@ ab_build() {
 }
 
 ab_gpu_tests() {
+  [ -n "${AB_TESTS_DONE:-}" ] && return
   echo "B merklize_gpu_test: $(timeout 300 build-ab/tests/merklize_gpu_test 2>&1 | tail -1)" |
     tee -a "$log"
   echo "B $1 on the GPU:" \

@@ -17,9 +17,8 @@ source bench/ab_base.sh
 ab_setup kary_stream_ab /tmp/kary-stream-ab-base "${1:-}"
 
 ab_build "$base" "$OUT/build.log" merklize_cli &&
-  ab_build . "$OUT/build.log" merklize_cli merklize_tests
-echo "B [kary] on the GPU:" \
-  "$(timeout 500 build-ab/tests/merklize_tests '[kary]' 2>&1 | tail -2 | tr '\n' ' ')" | tee -a "$log"
+  ab_build . "$OUT/build.log" merklize_cli merklize_tests merklize_gpu_test
+ab_gpu_tests '[kary]'
 
 file=/dev/shm/kary_stream_ab_1g
 [ -f "$file" ] || head -c $((1 << 30)) /dev/urandom > "$file"
