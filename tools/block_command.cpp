@@ -207,14 +207,17 @@ block_job leaf_size_job(const merklize::tree_spec &spec) {
   };
 }
 
-// --arity K: the k-ary tree over FILE's leaves (streamed through the device, kary_stream.hpp), or
-// with --leaf-size over its blocks' leaves (kept on the device).
+// --arity K: the k-ary tree over FILE's leaves (kept on the device where they fit, else streamed
+// through it: kary_stream.hpp), or with --leaf-size over its blocks' leaves (kept on the device).
 block_job kary_job(const root_arguments &args, const merklize::tree_spec &spec) {
   const merklize::kary_options options = merklize::kary_options_of(spec);
   if (!spec.leaf) {
     if (args.blocks.salt) refuse("--salt needs --leaf-size or --format");
-    return [options](merklize::block_hasher &h, library_input &in) { // streamed: bounded memory
-      return merklize::to_hex(merklize::kary_root(h, in.get(), options));
+    return [options](merklize::block_hasher &h, library_input &in) {
+      if (!merklize::kary_fits_on_device(h, in.get(), options)) // streamed: bounded memory
+        return merklize::to_hex(merklize::kary_root(h, in.get(), options));
+      return merklize::to_hex(
+          merklize::kary_tree_on_device(h, h.leaves_as_given(in.get()), options).root);
     };
   }
   return [rule = *spec.leaf, options](merklize::block_hasher &h, library_input &in) {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// merklize proof --arity K and merklize verify of a k-ary proof: the tree over FILE's leaves
-// streamed through the device (kary_stream.hpp: only its chunks' tops and the proven leaf's
-// chunk come back), or with --leaf-size over the leaves hashed there from its blocks, built and
-// kept on the device (device_tree.hpp: only the proof's groups of children read back), printed
-// as JSON (kary_proof_encoding.hpp); verification on the host (kary.hpp).
+// merklize proof --arity K and merklize verify of a k-ary proof: the tree built and kept on the
+// device (device_tree.hpp: only the proof's groups of children read back) over FILE's leaves
+// where they fit (kary_fits_on_device), else streamed through it (kary_stream.hpp: only its
+// chunks' tops and the proven leaf's chunk come back), or with --leaf-size over the leaves hashed
+// there from its blocks; printed as JSON (kary_proof_encoding.hpp); verified on the host.
 #include "cli.hpp"
 #include "commands.hpp"
 #include "dispatch.hpp"
@@ -41,14 +41,18 @@ void check_index_of_file(merklize::input &in, std::uint64_t index,
   merklize::check_kary_index(index, leaves);
 }
 
-// The proof over FILE's leaves as given, streamed through the device (kary_stream.hpp), or with
-// `rule` over its blocks' leaves, the tree kept on the device (device_tree.hpp).
+// The proof over FILE's leaves as given, kept on the device where they fit (device_tree.hpp) and
+// else streamed through it (kary_stream.hpp), or with `rule` over its blocks' leaves, kept.
 merklize::kary_proof proof_on_device(merklize::block_hasher &h, merklize::input &in,
                                      const std::optional<merklize::leaf_rule> &rule,
                                      const merklize::kary_options &options, std::uint64_t index) {
-  if (!rule) return merklize::kary_prove(h, in, options, index);
-  merklize::device_leaves leaves = h.leaves_of(in, *rule);
-  merklize::check_block_index(in.name(), index, leaves.count, rule->block_bytes);
+  if (!rule && !merklize::kary_fits_on_device(h, in, options))
+    return merklize::kary_prove(h, in, options, index);
+  merklize::device_leaves leaves = rule ? h.leaves_of(in, *rule) : h.leaves_as_given(in);
+  if (rule)
+    merklize::check_block_index(in.name(), index, leaves.count, rule->block_bytes);
+  else
+    merklize::check_kary_index(index, leaves.count);
   // The leaves' buffer goes once the tree is built: the tree holds its own copy.
   const merklize::device_tree tree(h, std::move(leaves), options);
   return tree.prove(index);

@@ -154,6 +154,19 @@ inline std::string streaming(const std::string &what, const input &in, const blo
 
 } // namespace detail
 
+// Whether the k-ary tree over an input's leaves as given is better kept on h's device (device_tree
+// over h.leaves_as_given: the file read by several threads and uploaded whole) than streamed: a
+// regular file whose leaves fit in one buffer of the device and, with their levels, in half its
+// memory. Kept is faster there (1 GiB on an H100: 430-450 ms kept, 500-630 ms streamed,
+// docs/BENCHMARKS.md); streamed holds two chunks whatever the input, and takes pipes.
+inline bool kary_fits_on_device(const block_hasher &h, const input &in,
+                                const kary_options &options) {
+  if (!in.read_at_offsets() || !in.size()) return false;
+  const auto facts = detail::read_device_facts(h.device());
+  const std::uint64_t leaves = *in.size(), levels = leaves / (options.arity - 1) + node_bytes;
+  return leaves <= facts.max_buffer_bytes && leaves + levels <= facts.global_memory_bytes / 2;
+}
+
 // The root of the k-ary tree over an input's leaves as given (N >= 1 leaves of 32 bytes),
 // streamed through h's device in chunks of about 2^chunk_log2 leaves (0: the device's tuning
 // row's input_chunk_log2) with bounded memory; equal to kary_root over the same leaves. Errors
