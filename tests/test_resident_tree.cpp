@@ -3,7 +3,8 @@
 // rebuilt from scratch over the host's copy with the updates applied: root and every level after
 // each batch, for every binary node hash, shapes promote and zero, natural and fixed depths, at
 // awkward sizes; batches of one leaf, the last leaf, every leaf, 1% at random, repeats (the last
-// wins) and none, one after another on one tree. Before each batch the nodes it must write are
+// wins) and none, one after another on one tree, each with the multiproof of its leaves
+// (prove_multi's). Before each batch the nodes it must write are
 // poisoned on the device, so a node the update leaves out shows. And the refusals, which change
 // nothing.
 #include "block_helpers.hpp"
@@ -39,8 +40,10 @@ void poison_dirty(const merklize::resident_tree &t, const merklize::update_plan 
 }
 
 // The tree on the device equal to the reference over `leaves`: root, every level, a proof.
-void check_tree(const merklize::resident_tree &t, const std::vector<merklize::digest> &leaves,
-                const merklize::digest &returned) {
+// Returns the reference.
+merklize::tree check_tree(const merklize::resident_tree &t,
+                          const std::vector<merklize::digest> &leaves,
+                          const merklize::digest &returned) {
   const merklize::tree expected =
       merklize::reference_tree(leaves.data(), leaves.size() * 32, t.options());
   CHECK(returned == expected.root());
@@ -50,6 +53,7 @@ void check_tree(const merklize::resident_tree &t, const std::vector<merklize::di
   for (unsigned level = 0; level <= expected.depth(); ++level)
     CHECK(levels[level] == expected.level(level));
   CHECK(t.prove(leaves.size() - 1) == merklize::prove(expected, leaves.size() - 1));
+  return expected;
 }
 
 // Applies the batch to the host copy and the tree (its dirty nodes poisoned first), then checks.
@@ -62,7 +66,12 @@ void apply(merklize::resident_tree &t, std::vector<merklize::digest> &leaves,
   }
   poison_dirty(t, merklize::plan_update(t.on_device().level_sizes(), 2, indices));
   INFO("batch of " << indices.size());
-  check_tree(t, leaves, t.update(indices, values));
+  const auto [root, proof] = t.update_proved(indices, values);
+  const merklize::tree expected = check_tree(t, leaves, root);
+  if (indices.empty())
+    CHECK((proof.indices.empty() && proof.nodes.empty()));
+  else
+    CHECK(proof == merklize::prove_multi(expected, indices));
 }
 
 std::vector<std::vector<std::uint64_t>> batches(std::uint64_t n, std::mt19937_64 &random) {

@@ -23,6 +23,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace merklize {
@@ -107,16 +108,27 @@ public:
     return run(new_leaves);
   }
 
+  // update(), and the multiproof of the updated leaves in the new tree, prove_multi's bit for
+  // bit (indices sorted, once each; an empty batch's has none), its nodes gathered on the
+  // device by one launch and read back with them.
+  std::pair<digest, multiproof> update_proved(const std::vector<std::uint64_t> &indices,
+                                              const std::vector<digest> &new_leaves) {
+    const digest root = update(indices, new_leaves);
+    return {root, updated_multiproof()};
+  }
+
   // The last update's plan and commands.
   const update_plan &last_plan() const { return plan_; }
   const update_events &last_events() const { return events_; }
 
-  // Device memory the tree holds: its leaves and levels, and the scratch of its largest batch.
+  // Device memory the tree holds: its leaves and levels, and the scratch of its largest batch
+  // (and multiproof).
   std::uint64_t device_bytes() const {
     std::uint64_t nodes = 0;
     for (const std::uint64_t size : tree_.level_sizes())
       nodes += size;
-    return nodes * node_bytes + plan_capacity_ + values_capacity_ + zeros_bytes_;
+    return nodes * node_bytes + plan_capacity_ + values_capacity_ + offsets_capacity_ +
+           proof_capacity_ + zeros_bytes_;
   }
 
 private:
@@ -182,6 +194,38 @@ private:
         });
   }
 
+  // The multiproof of the last update's leaves: its nodes' places in the tree laid out whole
+  // (multiproof_positions), gathered by proof.cl's proof_gather_nodes.
+  multiproof updated_multiproof() {
+    multiproof proof{cfg_.tree, leaf_count(), plan_.dirty(0), {}};
+    if (proof.indices.empty()) return proof;
+    std::vector<std::uint64_t> level_offsets = {0}, offsets;
+    for (const std::uint64_t size : tree_.level_sizes())
+      level_offsets.push_back(level_offsets.back() + size);
+    for (const node_position &p : multiproof_positions(leaf_count(), proof.indices))
+      offsets.push_back(level_offsets[p.level] + p.index);
+    if (offsets.empty()) return proof; // one leaf: nothing to prove it with
+    if (!gather_())
+      gather_ =
+          runtime_.kernel(detail::proof_program(cfg_.tree.hash), "proof_gather_nodes", local_);
+    const std::uint64_t count = offsets.size();
+    const detail::drain_on_unwind drained(queue_);
+    runtime_.grow(proof_offsets_, offsets_capacity_, count * sizeof(cl_ulong));
+    runtime_.grow(proof_nodes_, proof_capacity_, count * node_bytes);
+    events_.transfers.push_back(write(proof_offsets_, 0, count * sizeof(cl_ulong), offsets.data()));
+    detail::set_args(gather_, tree_.level_buffer(0), tree_.level_buffer(1), cl_ulong(leaf_count()),
+                     proof_offsets_, cl_ulong(count), proof_nodes_);
+    events_.kernels.push_back(detail::launch(queue_, gather_, count, local_, {}));
+    proof.nodes.resize(static_cast<std::size_t>(count));
+    cl::Event read;
+    detail::call("clEnqueueReadBuffer", [&] {
+      return queue_.enqueueReadBuffer(proof_nodes_, CL_TRUE, 0, count * node_bytes,
+                                      proof.nodes.data(), nullptr, &read);
+    });
+    events_.transfers.push_back(read);
+    return proof;
+  }
+
   // Level `level`'s dirty nodes from the level below.
   void enqueue_level(unsigned level) {
     const unsigned root_level = root_depth(cfg_.tree, tree_layout(leaf_count()));
@@ -218,9 +262,12 @@ private:
   update_plan plan_; // the last update's, kept until its uploads are done
   update_events events_;
   cl::Kernel scatter_, level_; // built on the first update
+  cl::Kernel gather_;          // built on the first update_proved
   std::size_t local_ = 0;
   cl::Buffer zeros_, plan_buffer_, values_; // values_: a host batch's leaves
+  cl::Buffer proof_offsets_, proof_nodes_;  // a multiproof's nodes: where, and gathered
   std::uint64_t zeros_bytes_ = 0, plan_capacity_ = 0, values_capacity_ = 0;
+  std::uint64_t offsets_capacity_ = 0, proof_capacity_ = 0;
 };
 
 } // namespace merklize
