@@ -23,6 +23,7 @@
 #include "engine/multi.hpp"
 #include "engine/multi_blocks.hpp"
 #include "engine/proof_device.hpp"
+#include "engine/resident_tree.hpp"
 #include "io/input.hpp"
 #include "plan/build_config.hpp"
 #include "plan/parts.hpp"

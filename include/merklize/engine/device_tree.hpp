@@ -199,6 +199,13 @@ public:
     return levels;
   }
 
+  // Where level `level` lives, for a tree that changes its nodes in place (resident_tree.hpp):
+  // level 0 in the leaves' buffer from node 0, the levels above in one buffer back to back.
+  // Changing them leaves top_nodes() and root() as built.
+  const cl::Buffer &level_buffer(unsigned level) const { return level_span(level).buffer; }
+  std::uint64_t level_first(unsigned level) const { return level_span(level).first; }
+  const std::vector<std::uint64_t> &level_sizes() const { return sizes_; }
+
   // The launches of the binary level kernels (none at arity k, whose block-leaf kernels the
   // block_hasher's times count).
   const std::vector<cl::Event> &level_kernels() const { return level_kernels_; }

@@ -36,6 +36,9 @@ inline constexpr embedded_kernel embedded_kernels[] = {
     {"merkle.cl",
 #include "merkle.cl"
     },
+    {"merkle_indexed.cl",
+#include "merkle_indexed.cl"
+    },
     {"merkle_lanes.cl",
 #include "merkle_lanes.cl"
     },

@@ -75,6 +75,15 @@ inline program_spec merkle_levels_program(hash_kind hash, std::size_t work_group
               std::to_string(levels) + (wide_index ? "-wide" : "")};
 }
 
+// The program holding the kernels that change a binary tree in place (merkle_indexed.cl:
+// scatter_leaves, merkle_indexed_level; resident_tree.hpp) for one node hash.
+inline program_spec merkle_indexed_program(hash_kind hash) {
+  const node_hash_row &node = row_of(hash);
+  return {{node.kernel_file, "merkle_indexed.cl"},
+          node_options(node),
+          std::string(node.program_name) + "-indexed"};
+}
+
 // The program holding the SHA-256 layer kernels (sha256_layer, sha256_layer_prefixed) of
 // layer.hpp.
 inline program_spec sha256_layer_program() {
@@ -172,6 +181,7 @@ inline std::vector<program_spec> all_program_specs() {
     for (unsigned levels : {2u, 3u})
       specs.push_back(merkle_levels_program(hash, 256, levels, false));
     specs.push_back(proof_program(hash));
+    specs.push_back(merkle_indexed_program(hash));
     if (row.lanes_node)
       for (unsigned lanes : {4u, 8u, 16u})
         specs.push_back(merkle_program(hash, 16, lanes));

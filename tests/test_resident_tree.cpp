@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// Trees kept on the device and updated in place (resident_tree.hpp) against the host reference
+// rebuilt from scratch over the host's copy with the updates applied: root and every level after
+// each batch, for every binary node hash, shapes promote and zero, natural and fixed depths, at
+// awkward sizes; batches of one leaf, the last leaf, every leaf, 1% at random, repeats (the last
+// wins) and none, one after another on one tree, each with the multiproof of its leaves
+// (prove_multi's). Before each batch the nodes it must write are
+// poisoned on the device, so a node the update leaves out shows. And the refusals, which change
+// nothing.
+#include "block_helpers.hpp"
+#include "proof_helpers.hpp"
+
+#include <merklize/core/reference.hpp>
+#include <merklize/engine/resident_tree.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <random>
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+using test::hasher;
+
+// Every node the plan writes set to the poison pattern on the device: leaves and levels read
+// back, poisoned where dirty, written back.
+void poison_dirty(const merklize::resident_tree &t, const merklize::update_plan &plan) {
+  const merklize::device_tree &d = t.on_device();
+  const cl::CommandQueue &queue = hasher().queue();
+  for (unsigned level = 0; level <= d.top(); ++level) {
+    const std::uint64_t at = d.level_first(level) * merklize::node_bytes;
+    const std::size_t bytes = static_cast<std::size_t>(d.level_sizes()[level] * 32);
+    std::vector<std::uint8_t> nodes(bytes);
+    queue.enqueueReadBuffer(d.level_buffer(level), CL_TRUE, at, bytes, nodes.data());
+    for (const std::uint64_t node : plan.dirty(level))
+      std::fill_n(nodes.begin() + static_cast<std::ptrdiff_t>(node * 32), 32, test::poison_byte);
+    queue.enqueueWriteBuffer(d.level_buffer(level), CL_TRUE, at, bytes, nodes.data());
+  }
+}
+
+// The tree on the device equal to the reference over `leaves`: root, every level, a proof.
+// Returns the reference.
+merklize::tree check_tree(const merklize::resident_tree &t,
+                          const std::vector<merklize::digest> &leaves,
+                          const merklize::digest &returned) {
+  const merklize::tree expected =
+      merklize::reference_tree(leaves.data(), leaves.size() * 32, t.options());
+  CHECK(returned == expected.root());
+  CHECK(t.root() == expected.root());
+  const auto levels = t.levels();
+  REQUIRE(levels.size() == expected.depth() + 1);
+  for (unsigned level = 0; level <= expected.depth(); ++level)
+    CHECK(levels[level] == expected.level(level));
+  CHECK(t.prove(leaves.size() - 1) == merklize::prove(expected, leaves.size() - 1));
+  return expected;
+}
+
+// Applies the batch to the host copy and the tree (its dirty nodes poisoned first), then checks.
+void apply(merklize::resident_tree &t, std::vector<merklize::digest> &leaves,
+           const std::vector<std::uint64_t> &indices) {
+  std::vector<merklize::digest> values;
+  for (const std::uint64_t index : indices) {
+    values.push_back(test::random_digest());
+    leaves[index] = values.back(); // in order: a repeated index ends with its last value
+  }
+  poison_dirty(t, merklize::plan_update(t.on_device().level_sizes(), 2, indices));
+  INFO("batch of " << indices.size());
+  const auto [root, proof] = t.update_proved(indices, values);
+  const merklize::tree expected = check_tree(t, leaves, root);
+  if (indices.empty())
+    CHECK((proof.indices.empty() && proof.nodes.empty()));
+  else
+    CHECK(proof == merklize::prove_multi(expected, indices));
+}
+
+std::vector<std::vector<std::uint64_t>> batches(std::uint64_t n, std::mt19937_64 &random) {
+  std::vector<std::uint64_t> every(n), some, repeats;
+  for (std::uint64_t i = 0; i < n; ++i)
+    every[i] = i;
+  std::shuffle(every.begin(), every.end(), random);
+  for (std::uint64_t k = 0; k < n / 100 + 1; ++k)
+    some.push_back(random() % n);
+  for (int k = 0; k < 12; ++k)
+    repeats.push_back(random() % std::min<std::uint64_t>(n, 3));
+  return {{0}, {n - 1}, every, some, repeats, {}};
+}
+
+std::vector<merklize::tree_options> binary_trees(std::uint64_t n) {
+  std::vector<merklize::tree_options> trees;
+  const unsigned natural = merklize::tree_layout(n).depth();
+  for (const auto &row : merklize::node_hash_table) {
+    trees.push_back({row.kind, merklize::shape::promote});
+    if (row.kind == merklize::hash_kind::rfc6962) continue; // shape promote only
+    trees.push_back({row.kind, merklize::shape::zero});
+    trees.push_back({row.kind, merklize::shape::zero, natural + 3});
+  }
+  return trees;
+}
+
+} // namespace
+
+TEST_CASE("trees on the device updated in place equal the reference rebuilt", "[resident]") {
+  std::mt19937_64 random(31);
+  for (std::uint64_t n : {1, 2, 3, 7, 8, 9, 255, 256, 257, 1000})
+    for (const merklize::tree_options &options : binary_trees(n)) {
+      INFO("n=" << n << " " << merklize::to_string(options.hash) << " "
+                << merklize::to_string(options.pad) << " depth "
+                << (options.depth ? std::to_string(*options.depth) : "natural"));
+      std::vector<merklize::digest> leaves(n);
+      for (auto &leaf : leaves)
+        leaf = test::random_digest();
+      merklize::resident_tree t(hasher(), leaves, merklize::config{options});
+      check_tree(t, leaves, t.root());
+      for (const auto &batch : batches(n, random))
+        apply(t, leaves, batch);
+    }
+}
+
+TEST_CASE("updates from device buffers equal updates from host memory", "[resident]") {
+  auto &h = hasher();
+  std::mt19937_64 random(7);
+  const merklize::config cfg{{merklize::hash_kind::sha256, merklize::shape::zero}};
+  std::vector<merklize::digest> leaves(300);
+  for (auto &leaf : leaves)
+    leaf = test::random_digest();
+  const cl::Buffer on_device(h.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             leaves.size() * 32, leaves.data());
+  const std::vector<merklize::digest> original = leaves;
+  merklize::resident_tree t(h, on_device, leaves.size(), cfg);
+  check_tree(t, leaves, t.root());
+  for (int round = 0; round < 3; ++round) {
+    std::vector<cl_ulong> indices = {299, 5, 5};
+    std::vector<merklize::digest> values;
+    for (int k = 0; k < 20; ++k)
+      indices.push_back(random() % leaves.size());
+    for (const cl_ulong index : indices) {
+      values.push_back(test::random_digest());
+      leaves[index] = values.back();
+    }
+    const cl::Buffer index_buffer(h.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                  indices.size() * 8, indices.data());
+    const cl::Buffer value_buffer(h.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                  values.size() * 32, values.data());
+    check_tree(t, leaves, t.update(index_buffer, value_buffer, indices.size()));
+    CHECK(t.last_plan().batch == indices.size());
+    CHECK(t.last_events().kernels.size() == 1 + 9); // the scatter, a launch a level (300: 9)
+  }
+  // The caller's buffers were read, never written.
+  std::vector<merklize::digest> first(300);
+  h.queue().enqueueReadBuffer(on_device, CL_TRUE, 0, 300 * 32, first.data());
+  CHECK(first == original);
+}
+
+TEST_CASE("refused updates name the input and change nothing", "[resident]") {
+  auto &h = hasher();
+  std::vector<merklize::digest> leaves(10);
+  for (auto &leaf : leaves)
+    leaf = test::random_digest();
+  merklize::resident_tree t(h, leaves, merklize::config{{merklize::hash_kind::blake3}});
+  const merklize::digest root = t.root();
+  const auto levels = t.levels();
+  CHECK_THROWS_WITH(t.update({3, 10}, {leaves[0], leaves[1]}),
+                    Contains("update 1 of 2: leaf index 10 out of range: the tree has 10 leaves"));
+  CHECK_THROWS_WITH(t.update({3, 4}, {leaves[0]}),
+                    Contains("update: 2 indices but 1 leaves; give a leaf for each index"));
+  std::vector<cl_ulong> bad = {1, 2, 99};
+  const cl::Buffer index_buffer(h.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                bad.size() * 8, bad.data());
+  const cl::Buffer small(h.context(), CL_MEM_READ_WRITE, 64);
+  CHECK_THROWS_WITH(
+      t.update(index_buffer, small, 3),
+      Contains("the leaves buffer too small: it holds 64 bytes, the update needs 96"));
+  const cl::Buffer values(h.context(), CL_MEM_READ_WRITE, 96);
+  CHECK_THROWS_WITH(t.update(index_buffer, values, 3),
+                    Contains("leaf index 99 out of range: the tree has 10 leaves"));
+  CHECK_THROWS_WITH(merklize::resident_tree(h, leaves.data(), 33, merklize::config{}),
+                    Contains("not a multiple of 32"));
+  CHECK_THROWS_WITH(merklize::resident_tree(h, std::vector<merklize::digest>{}, merklize::config{}),
+                    Contains("no leaves"));
+  CHECK(t.root() == root);
+  CHECK(t.levels() == levels);
+}
