@@ -10,6 +10,7 @@
 #include "core/node_rule.hpp"
 #include "core/reference.hpp"
 #include "core/sha256.hpp"
+#include "core/sparse.hpp"
 #include "core/ssz.hpp"
 #include "core/tree.hpp"
 #include "engine/block_tree.hpp"
