@@ -4,6 +4,7 @@
 // with repeats and deletions, at depths 1, 8, 64 and 256; and, at small depths, the dense tree of
 // 2^depth leaves (reference_tree, shape zero) with each value at its key's index. Then proofs of
 // present and absent keys, tampered proofs, and refusals that leave the tree as it was.
+#include "sparse_helpers.hpp"
 #include <merklize/core/reference.hpp>
 #include <merklize/core/sparse.hpp>
 
@@ -26,21 +27,15 @@ using merklize::hash_kind;
 
 namespace {
 
+// Key `low` in its low 64 bits, random above, kept below 2^depth.
 digest key_of(std::uint64_t low, unsigned depth, std::mt19937_64 &rng) {
-  digest key{};
-  for (unsigned byte = 0; byte < 32; ++byte)
-    key[31 - byte] = static_cast<std::uint8_t>(byte < 8 ? low >> (8 * byte) : rng());
-  for (unsigned bit = depth; bit < 256; ++bit) // keep the key below 2^depth
-    key[31 - bit / 8] &= static_cast<std::uint8_t>(~(1u << (bit % 8)));
-  return key;
+  digest key = test::random_digest(rng);
+  for (unsigned byte = 0; byte < 8; ++byte)
+    key[31 - byte] = static_cast<std::uint8_t>(low >> (8 * byte));
+  return test::below_depth(key, depth);
 }
 
-digest value_of(std::mt19937_64 &rng) {
-  digest value;
-  for (auto &byte : value)
-    byte = static_cast<std::uint8_t>(rng());
-  return value;
-}
+digest value_of(std::mt19937_64 &rng) { return test::random_digest(rng); }
 
 struct batch {
   std::vector<digest> keys, values;

@@ -25,6 +25,7 @@
 #include "engine/multi_blocks.hpp"
 #include "engine/proof_device.hpp"
 #include "engine/resident_tree.hpp"
+#include "engine/sparse_tree.hpp"
 #include "io/input.hpp"
 #include "plan/build_config.hpp"
 #include "plan/parts.hpp"

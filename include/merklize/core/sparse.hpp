@@ -53,6 +53,24 @@ inline void check_sparse_key(const sparse_options &options, const digest &key) {
                   " takes keys below 2^" + std::to_string(options.depth));
 }
 
+// `node`, the root of a subtree of height `from` on `key`'s path, hashed up to height `to` with
+// the empty subtrees zeros[h] beside it (on the side the key's bit h says); the hash that makes
+// the tree's root (height depth) takes the ROOT flag.
+inline digest sparse_raise(const sparse_options &options, const std::vector<digest> &zeros,
+                           digest node, const digest &key, unsigned from, unsigned to) {
+  for (unsigned height = from; height < to; ++height) {
+    const bool is_root = height + 1 == options.depth;
+    node = key_bit(key, height) ? node_hash(options.hash, zeros[height], node, is_root)
+                                : node_hash(options.hash, node, zeros[height], is_root);
+  }
+  return node;
+}
+
+// The root of the tree of no keys: z[depth], as the root (blake3's ROOT flag).
+inline digest sparse_empty_root(const sparse_options &options, const std::vector<digest> &zeros) {
+  return node_hash(options.hash, zeros[options.depth - 1], zeros[options.depth - 1], true);
+}
+
 // A key's value and the siblings of its path, bottom up (siblings[h]: the sibling of the path's
 // node at height h).
 struct sparse_proof {
@@ -159,8 +177,7 @@ private:
   }
 
   digest subtree_root(const sorted_leaves &sorted, std::size_t lo, std::size_t hi) const {
-    if (lo == hi) // the empty tree: z[depth], with the root's flag
-      return node_hash(options_.hash, zeros_[options_.depth - 1], zeros_[options_.depth - 1], true);
+    if (lo == hi) return sparse_empty_root(options_, zeros_);
     return below(sorted, lo, hi, options_.depth);
   }
 

@@ -72,6 +72,9 @@ inline constexpr embedded_kernel embedded_kernels[] = {
     {"sorted_pairs.cl",
 #include "sorted_pairs.cl"
     },
+    {"sparse.cl",
+#include "sparse.cl"
+    },
 };
 // clang-format on
 
