@@ -48,6 +48,8 @@ public:
                    .local_size),
         branches_(runtime_.kernel(detail::sparse_program(options.hash), "sparse_branches", local_)),
         scatter_(runtime_.kernel(detail::sparse_program(options.hash), "sparse_scatter", local_)),
+        leaf_edges_(
+            runtime_.kernel(detail::sparse_program(options.hash), "sparse_leaf_edges", local_)),
         zeros_buffer_(runtime_.copy_of(zeros_.data(), zeros_.size() * node_bytes)),
         root_(sparse_empty_root(options_, zeros_)) {}
 
@@ -127,6 +129,7 @@ private:
     leaf_slots_in,
     branch_slots_in,
     entries_in,
+    edges, // the dirty branches' leaf children, hashed up to them
     buffer_count
   };
 
@@ -150,10 +153,11 @@ private:
           keep(digests, trie_.branch_slots());
           write_slots(plan);
           upload(entries_in, plan.entries.data(), plan.entries.size() * sizeof(sparse_entry));
+          enqueue_leaf_edges(plan.entries.size());
           for (const auto &[first, count] : plan.groups) {
             detail::set_args(branches_, buffers_[entries_in], cl_uint(first), cl_uint(count),
-                             buffers_[leaf_keys], buffers_[leaf_values], buffers_[prefixes],
-                             buffers_[digests], zeros_buffer_, cl_uint(options_.depth));
+                             buffers_[edges], buffers_[prefixes], buffers_[digests], zeros_buffer_,
+                             cl_uint(options_.depth));
             events_.kernels.push_back(detail::launch(queue_, branches_, count, local_, {}));
           }
           detail::call("clFinish", [&] { return queue_.finish(); }); // the plan's uploads too
@@ -161,6 +165,15 @@ private:
                                               : raised(trie_.root(), options_.depth);
           return root_;
         });
+  }
+
+  // Every dirty branch's leaf children hashed up to the branch, in one launch.
+  void enqueue_leaf_edges(std::size_t entries) {
+    if (entries == 0) return;
+    runtime_.grow(buffers_[edges], capacity_[edges], 2 * entries * node_bytes);
+    detail::set_args(leaf_edges_, buffers_[entries_in], cl_uint(entries), buffers_[leaf_keys],
+                     buffers_[leaf_values], zeros_buffer_, buffers_[edges]);
+    events_.kernels.push_back(detail::launch(queue_, leaf_edges_, entries, local_, {}));
   }
 
   // Node `r` hashed up from its height to `to` (the root's flag at the tree's depth).
@@ -234,7 +247,7 @@ private:
   sparse_trie trie_;
   std::vector<digest> zeros_; // z[0 .. depth]
   std::size_t local_;
-  cl::Kernel branches_, scatter_;
+  cl::Kernel branches_, scatter_, leaf_edges_;
   cl::Buffer zeros_buffer_;
   cl::Buffer buffers_[buffer_count];
   std::uint64_t capacity_[buffer_count] = {};

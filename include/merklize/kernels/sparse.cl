@@ -30,16 +30,12 @@ inline uint sparse_key_bit(const uint key[8], uint bit) {
   return (key[byte / 4] >> (8 * (byte % 4) + bit % 8)) & 1u;
 }
 
-/* Child `ref` (a leaf slot, or a branch slot with the top bit) of height `from`, hashed up to
- * height `to` with empty subtrees beside it. */
-inline uint8 sparse_child(uint ref, uint from, uint to, __global const uint4 *leaf_keys,
-                          __global const uint4 *leaf_values, __global const uint4 *prefixes,
-                          __global const uint4 *digests, __global const uint *zeros) {
-  const int branch = (ref & SPARSE_BRANCH) != 0;
-  const uint slot = ref & ~SPARSE_BRANCH;
-  uint8 node = branch ? sparse_load(digests, slot) : sparse_load(leaf_values, slot);
+/* `node`, of height `from` on the path of `key` (a leaf's key or a branch's prefix), hashed up
+ * to height `to` with empty subtrees beside it. */
+inline uint8 sparse_raise(uint8 node, uint8 key_words, uint from, uint to,
+                          __global const uint *zeros) {
   uint key[8];
-  vstore8(branch ? sparse_load(prefixes, slot) : sparse_load(leaf_keys, slot), 0, key);
+  vstore8(key_words, 0, key);
   for (uint height = from; height < to; ++height) {
     const uint8 empty = vload8(height, zeros);
     node = sparse_key_bit(key, height) ? MERKLIZE_NODE(empty, node, 0)
@@ -48,22 +44,45 @@ inline uint8 sparse_child(uint ref, uint from, uint to, __global const uint4 *le
   return node;
 }
 
-/* Entries first .. first + count - 1 of the plan (8 words each: branch slot, children, their
- * heights, the branch's height), one a work-item; the branch at the tree's depth is its root
- * (blake3-parent's ROOT flag). */
-__kernel void sparse_branches(__global const uint *entries, uint first, uint count,
-                              __global const uint4 *leaf_keys, __global const uint4 *leaf_values,
-                              __global const uint4 *prefixes, __global uint4 *digests,
-                              __global const uint *zeros, uint depth) {
+/* The leaf children of entries 0 .. count - 1, each hashed up to its parent's height - 1 into
+ * edges[2 * entry + side], all in one launch: an edge from a leaf is most of a path's hashes (the
+ * trie's branches sit near the top), so the launches a height then hash only short edges. */
+__kernel void sparse_leaf_edges(__global const uint *entries, uint count,
+                                __global const uint4 *leaf_keys, __global const uint4 *leaf_values,
+                                __global const uint *zeros, __global uint4 *edges) {
   const uint k = get_global_id(0);
   if (k >= count) return; /* the global size is rounded up to the work-group size */
-  __global const uint *e = entries + 8 * (first + k);
+  __global const uint *e = entries + 8 * k;
+  for (uint side = 0; side < 2; ++side) {
+    const uint ref = e[1 + side];
+    if (ref & SPARSE_BRANCH) continue;
+    sparse_store(edges, 2 * k + side,
+                 sparse_raise(sparse_load(leaf_values, ref), sparse_load(leaf_keys, ref), 0,
+                              e[5] - 1, zeros));
+  }
+}
+
+/* Entries first .. first + count - 1 of the plan (8 words each: branch slot, children, their
+ * heights, the branch's height), one a work-item: a branch child hashed up from its height, a
+ * leaf child's edge taken from `edges`. The branch at the tree's depth is its root
+ * (blake3-parent's ROOT flag). */
+__kernel void sparse_branches(__global const uint *entries, uint first, uint count,
+                              __global const uint4 *edges, __global const uint4 *prefixes,
+                              __global uint4 *digests, __global const uint *zeros, uint depth) {
+  const uint k = get_global_id(0);
+  if (k >= count) return;
+  const uint entry = first + k;
+  __global const uint *e = entries + 8 * entry;
   const uint height = e[5];
-  const uint8 left =
-      sparse_child(e[1], e[3], height - 1, leaf_keys, leaf_values, prefixes, digests, zeros);
-  const uint8 right =
-      sparse_child(e[2], e[4], height - 1, leaf_keys, leaf_values, prefixes, digests, zeros);
-  sparse_store(digests, e[0], MERKLIZE_NODE(left, right, height == depth));
+  uint8 child[2];
+  for (uint side = 0; side < 2; ++side) {
+    const uint ref = e[1 + side], slot = ref & ~SPARSE_BRANCH;
+    child[side] = (ref & SPARSE_BRANCH)
+                      ? sparse_raise(sparse_load(digests, slot), sparse_load(prefixes, slot),
+                                     e[3 + side], height - 1, zeros)
+                      : sparse_load(edges, 2 * entry + side);
+  }
+  sparse_store(digests, e[0], MERKLIZE_NODE(child[0], child[1], height == depth));
 }
 
 /* to[slots[k]] = from[k] for k < count: the batch's leaves' keys and values, new prefixes. */
