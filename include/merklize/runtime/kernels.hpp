@@ -107,6 +107,23 @@ inline program_spec block_leaves_program() {
 // block_leaves_program's users (dm-verity, fs-verity, Bao) compile no Keccak.
 inline program_spec keccak_program() { return {{"keccak.cl"}, base_build_options, "keccak"}; }
 
+// A Poseidon2 permutation alone (kernels/poseidon2_31.cl or poseidon2_goldilocks.cl): the kernel
+// permuting states in memory, poseidon2_31_permute or poseidon2_goldilocks_permute, for the
+// known answers' test and the bench. `field`: "babybear", "koalabear" or "goldilocks"; `width`:
+// 16 or 24, 8 or 12.
+inline program_spec poseidon2_program(const std::string &field, unsigned width) {
+  const bool goldilocks = field == "goldilocks";
+  if (!goldilocks && field != "babybear" && field != "koalabear")
+    throw error("no Poseidon2 over " + field + " (babybear, koalabear or goldilocks)");
+  std::string options =
+      std::string(base_build_options) + " -DMERKLIZE_POSEIDON2_WIDTH=" + std::to_string(width);
+  if (!goldilocks)
+    options += std::string(" -DMERKLIZE_POSEIDON2_FIELD=") + (field == "babybear" ? "1" : "2");
+  return {{goldilocks ? "poseidon2_goldilocks.cl" : "poseidon2_31.cl"},
+          options,
+          "poseidon2-" + field + "-w" + std::to_string(width)};
+}
+
 // The program laying Bao's outboard out on the device (bao_outboard.cl, block_tree.hpp).
 inline program_spec bao_outboard_program() {
   return {{"blake3.cl", "bao_outboard.cl"}, base_build_options, "bao-outboard"};
