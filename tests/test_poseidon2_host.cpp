@@ -5,6 +5,7 @@
 // that neither can drift from the data. Built without OpenCL, sanitized.
 #include "host_helpers.hpp"
 
+#include <merklize/core/hashes.hpp>
 #include <merklize/core/poseidon2.hpp>
 
 #include <catch2/catch.hpp>
@@ -127,4 +128,19 @@ TEST_CASE("poseidon2: non-canonical limbs are found", "[poseidon2]") {
   CHECK(p2::first_non_canonical(digest_of(at, 4), p2::koalabear_16) == -1); // its p is larger
   const std::uint64_t g[4] = {0, p2::goldilocks_8.prime - 1, ~0ull, 0};
   CHECK(p2::first_non_canonical(digest_of(g, 8), p2::goldilocks_8) == 2);
+}
+
+TEST_CASE("poseidon2: the hashes' rows refuse non-canonical leaves, naming leaf and limb",
+          "[poseidon2]") {
+  const std::uint64_t p = p2::babybear_16.prime;
+  const std::uint64_t bad[8] = {1, 2, p + 5, 0, 0, 0, 0, 0};
+  CHECK(merklize::leaf_refusal(merklize::hash_kind::poseidon2_babybear, digest_of(bad, 4), 7) ==
+        "leaf 7, limb 2 (2013265926) is not a canonical BabyBear element (below p = 2013265921)");
+  CHECK(merklize::leaf_refusal(merklize::hash_kind::poseidon2_koalabear, digest_of(bad, 4), 7)
+            .empty());
+  CHECK(merklize::leaf_refusal(merklize::hash_kind::sha256, digest_of(bad, 4), 7).empty());
+  const std::uint64_t g[4] = {0, 0, 0, p2::goldilocks_8.prime};
+  CHECK_THAT(
+      merklize::leaf_refusal(merklize::hash_kind::poseidon2_goldilocks, digest_of(g, 8), 0),
+      Catch::Contains("leaf 0, limb 3 (18446744069414584321) is not a canonical Goldilocks"));
 }

@@ -31,7 +31,7 @@ namespace poseidon2 {
 // One instance: the field's prime, the width, the S-box's degree d and the constants (the external
 // rounds' 4 x width each, row by row; R_P internal ones; the internal diagonal V).
 struct instance {
-  const char *name;
+  const char *name, *field_name; // "babybear-w16", "BabyBear"
   std::uint64_t prime;
   unsigned width, sbox_degree, rounds_p;
   const std::uint64_t *external_initial, *internal, *external_final, *internal_diag;
@@ -40,19 +40,19 @@ struct instance {
 inline constexpr unsigned max_width = 24;
 using state = std::array<std::uint64_t, max_width>; // the first `width` elements are used
 
-#define MERKLIZE_POSEIDON2_INSTANCE(field, w)                                                      \
+#define MERKLIZE_POSEIDON2_INSTANCE(field, w, field_name)                                          \
   instance {                                                                                       \
-#field "-w" #w, constants::field##_prime, w, constants::field##_w##w##_sbox_degree,            \
-        constants::field##_w##w##_rounds_p, constants::field##_w##w##_external_initial,            \
-        constants::field##_w##w##_internal, constants::field##_w##w##_external_final,              \
-        constants::field##_w##w##_internal_diag                                                    \
+#field "-w" #w, field_name, constants::field##_prime, w,                                       \
+        constants::field##_w##w##_sbox_degree, constants::field##_w##w##_rounds_p,                 \
+        constants::field##_w##w##_external_initial, constants::field##_w##w##_internal,            \
+        constants::field##_w##w##_external_final, constants::field##_w##w##_internal_diag          \
   }
-inline constexpr instance babybear_16 = MERKLIZE_POSEIDON2_INSTANCE(babybear, 16);
-inline constexpr instance babybear_24 = MERKLIZE_POSEIDON2_INSTANCE(babybear, 24);
-inline constexpr instance koalabear_16 = MERKLIZE_POSEIDON2_INSTANCE(koalabear, 16);
-inline constexpr instance koalabear_24 = MERKLIZE_POSEIDON2_INSTANCE(koalabear, 24);
-inline constexpr instance goldilocks_8 = MERKLIZE_POSEIDON2_INSTANCE(goldilocks, 8);
-inline constexpr instance goldilocks_12 = MERKLIZE_POSEIDON2_INSTANCE(goldilocks, 12);
+inline constexpr instance babybear_16 = MERKLIZE_POSEIDON2_INSTANCE(babybear, 16, "BabyBear");
+inline constexpr instance babybear_24 = MERKLIZE_POSEIDON2_INSTANCE(babybear, 24, "BabyBear");
+inline constexpr instance koalabear_16 = MERKLIZE_POSEIDON2_INSTANCE(koalabear, 16, "KoalaBear");
+inline constexpr instance koalabear_24 = MERKLIZE_POSEIDON2_INSTANCE(koalabear, 24, "KoalaBear");
+inline constexpr instance goldilocks_8 = MERKLIZE_POSEIDON2_INSTANCE(goldilocks, 8, "Goldilocks");
+inline constexpr instance goldilocks_12 = MERKLIZE_POSEIDON2_INSTANCE(goldilocks, 12, "Goldilocks");
 #undef MERKLIZE_POSEIDON2_INSTANCE
 
 namespace detail {
@@ -120,25 +120,57 @@ inline void permute(state &x, const instance &in) {
   detail::full_rounds(x, in, in.external_final);
 }
 
+// A compression's digest: width / 2 limbs of 64 / width bytes (4 for the 31-bit fields' width 16,
+// 8 for Goldilocks' width 8), each an element's little-endian bytes.
+inline unsigned limb_bytes(const instance &in) { return 64 / in.width; }
+
+// Limb `i` of a digest (or of two, left || right, for i of width / 2 and more) as an integer.
+inline std::uint64_t limb_value(const std::uint8_t *bytes, const instance &in, unsigned i) {
+  std::uint64_t v = 0;
+  for (unsigned b = 0; b < limb_bytes(in); ++b)
+    v |= static_cast<std::uint64_t>(bytes[i * limb_bytes(in) + b]) << (8 * b);
+  return v;
+}
+inline std::uint64_t limb_value(const digest &d, const instance &in, unsigned i) {
+  return limb_value(d.data(), in, i);
+}
+
 // Plonky3's TruncatedPermutation as its Merkle trees compress two digests: left || right fill the
 // state (8 + 8 elements of 4 bytes for the 31-bit fields' width 16, 4 + 4 of 8 bytes for
-// Goldilocks' width 8), permuted, the first half out. A digest is its elements' canonical
-// little-endian limbs; a limb that is not canonical (the engine's callers refuse those first:
-// check_canonical) is taken mod p, as the kernels take it.
+// Goldilocks' width 8), permuted, the first half out. A limb that is not canonical (the engine's
+// callers refuse those first: leaf_refusal in hashes.hpp) is taken mod p, as the kernels take it.
+// Only for the widths 16 (31-bit fields) and 8 (Goldilocks), whose halves are 32 bytes.
 inline digest compress(const digest &left, const digest &right, const instance &in) {
-  const unsigned limb = 64 / in.width; // bytes a element
+  const unsigned half = in.width / 2, limb = limb_bytes(in);
   state x{};
-  for (unsigned i = 0; i < in.width; ++i) {
-    const std::uint8_t *from =
-        (i < in.width / 2 ? left.data() : right.data()) + i % (in.width / 2) * limb;
-    std::uint64_t v = 0;
-    for (unsigned b = 0; b < limb; ++b)
-      v |= static_cast<std::uint64_t>(from[b]) << (8 * b);
-    x[i] = v % in.prime;
+  for (unsigned i = 0; i < half; ++i) {
+    x[i] = limb_value(left, in, i) % in.prime;
+    x[half + i] = limb_value(right, in, i) % in.prime;
   }
   permute(x, in);
   digest out{};
-  for (unsigned i = 0; i < in.width / 2; ++i)
+  for (unsigned i = 0; i < half; ++i)
+    for (unsigned b = 0; b < limb; ++b)
+      out[i * limb + b] = static_cast<std::uint8_t>(x[i] >> (8 * b));
+  return out;
+}
+
+// Plonky3's PaddingFreeSponge<Perm, WIDTH, RATE, OUT> as its Merkle trees hash a row of field
+// elements into a leaf (symmetric/src/sponge.rs, hash_iter): overwrite mode, rate and output half
+// the width (8 of 16 for the 31-bit fields, 4 of 8 for Goldilocks), no padding. The state starts
+// at zero; each chunk of `rate` elements overwrites the state's first elements and the state is
+// permuted; a last, shorter chunk overwrites as many as it has (the rest of the rate keeps what
+// the last permutation left) and is permuted too; no elements: no permutation, a zero digest.
+// Elements of p or more are taken mod p, as the kernels take them.
+inline digest sponge(const std::uint64_t *elements, std::size_t count, const instance &in) {
+  const unsigned rate = in.width / 2, limb = limb_bytes(in);
+  state x{};
+  for (std::size_t i = 0; i < count;) {
+    for (unsigned j = 0; j < rate && i < count; ++j, ++i) x[j] = elements[i] % in.prime;
+    permute(x, in);
+  }
+  digest out{};
+  for (unsigned i = 0; i < rate; ++i)
     for (unsigned b = 0; b < limb; ++b)
       out[i * limb + b] = static_cast<std::uint8_t>(x[i] >> (8 * b));
   return out;
@@ -146,13 +178,8 @@ inline digest compress(const digest &left, const digest &right, const instance &
 
 // The first limb of `d` that is not a canonical element of the instance's field (its index), or -1.
 inline int first_non_canonical(const digest &d, const instance &in) {
-  const unsigned limb = 64 / in.width;
-  for (unsigned i = 0; i < 32 / limb; ++i) {
-    std::uint64_t v = 0;
-    for (unsigned b = 0; b < limb; ++b)
-      v |= static_cast<std::uint64_t>(d[i * limb + b]) << (8 * b);
-    if (v >= in.prime) return static_cast<int>(i);
-  }
+  for (unsigned i = 0; i < in.width / 2; ++i)
+    if (limb_value(d, in, i) >= in.prime) return static_cast<int>(i);
   return -1;
 }
 

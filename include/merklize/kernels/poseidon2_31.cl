@@ -344,6 +344,28 @@ P2_INLINE uint8 poseidon2_31_node(uint8 left, uint8 right, int is_root) {
   for (int i = 0; i < 8; ++i) x[i] = p2_from_mont(x[i]);
   return vload8(0, x);
 }
+
+/* Plonky3's PaddingFreeSponge of width 16, rate 8, 8 out (the host reference's
+ * poseidon2::sponge): out[out_first + r] <- the leaf of row r of a row-major matrix of `width`
+ * canonical elements a row (u32 each; a limb of p or more is taken mod p), for r below rows. */
+__kernel void poseidon2_31_rows(__global const uint *matrix, ulong rows, ulong width,
+                                __global uint8 *out, ulong out_first) {
+  const ulong r = get_global_id(0);
+  if (r >= rows) return;
+  __global const uint *row = matrix + r * width;
+  uint x[16];
+#pragma unroll
+  for (int i = 0; i < 16; ++i) x[i] = 0u; /* zero is zero in Montgomery form too */
+  for (ulong at = 0; at < width; at += 8) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      if (at + j < width) x[j] = p2_to_mont(row[at + j]); /* overwrite mode */
+    p2_permute(x);
+  }
+#pragma unroll
+  for (int i = 0; i < 8; ++i) x[i] = p2_from_mont(x[i]);
+  out[out_first + r] = vload8(0, x);
+}
 #endif
 
 /* states[s * W .. s * W + W) <- the permutation of it, canonical elements in and out, for s below

@@ -239,6 +239,26 @@ P2_INLINE uint8 poseidon2_goldilocks_node(uint8 left, uint8 right, int is_root) 
   p2_permute(x);
   return (uint8)(as_uint2(x[0]), as_uint2(x[1]), as_uint2(x[2]), as_uint2(x[3]));
 }
+
+/* Plonky3's PaddingFreeSponge of width 8, rate 4, 4 out (the host reference's
+ * poseidon2::sponge): out[out_first + r] <- the leaf of row r of a row-major matrix of `width`
+ * canonical elements a row (u64 each; a limb of p or more is taken mod p), for r below rows. */
+__kernel void poseidon2_goldilocks_rows(__global const ulong *matrix, ulong rows, ulong width,
+                                        __global uint8 *out, ulong out_first) {
+  const ulong r = get_global_id(0);
+  if (r >= rows) return;
+  __global const ulong *row = matrix + r * width;
+  ulong x[8];
+#pragma unroll
+  for (int i = 0; i < 8; ++i) x[i] = 0ul;
+  for (ulong at = 0; at < width; at += 4) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (at + j < width) x[j] = p2_canonical(row[at + j]); /* overwrite mode */
+    p2_permute(x);
+  }
+  out[out_first + r] = (uint8)(as_uint2(x[0]), as_uint2(x[1]), as_uint2(x[2]), as_uint2(x[3]));
+}
 #endif
 
 /* states[s * W .. s * W + W) <- the permutation of it, applied `rounds` times (as

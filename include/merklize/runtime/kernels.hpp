@@ -208,6 +208,11 @@ inline std::vector<program_spec> all_program_specs() {
   specs.push_back(sha256_layer_program());
   specs.push_back(sha256_entries_program());
   specs.push_back(block_leaves_program());
+  for (const char *field : {"babybear", "koalabear"})
+    for (unsigned width : {16u, 24u})
+      specs.push_back(poseidon2_program(field, width));
+  for (unsigned width : {8u, 12u})
+    specs.push_back(poseidon2_program("goldilocks", width));
   specs.push_back(keccak_program());
   specs.push_back(bao_outboard_program());
   for (pair_hash hash :
