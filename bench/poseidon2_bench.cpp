@@ -45,7 +45,7 @@ cl::Device &bench_device() {
 }
 
 int perm_log2 = 20, perm_count = 16;
-std::map<std::string, double> perms_per_s; // by field: the permutation row's rate
+std::map<std::string, double> perms_per_s;  // by field: the permutation row's rate
 std::map<std::string, std::string> summary; // by row, printed after the table
 
 struct field_case {
@@ -67,7 +67,8 @@ std::vector<std::uint8_t> canonical_bytes(const p2::instance &in, std::size_t by
   const unsigned limb = p2::limb_bytes(in);
   for (std::size_t at = 0; at < bytes; at += limb) {
     const std::uint64_t v = p2::limb_value(out.data() + at, in, 0) % in.prime;
-    for (unsigned b = 0; b < limb; ++b) out[at + b] = static_cast<std::uint8_t>(v >> (8 * b));
+    for (unsigned b = 0; b < limb; ++b)
+      out[at + b] = static_cast<std::uint8_t>(v >> (8 * b));
   }
   return out;
 }
@@ -77,8 +78,10 @@ bool permutations_agree(const field_case &c, const std::vector<std::uint8_t> &be
   const unsigned w = c.instance.width, limb = p2::limb_bytes(c.instance);
   for (const std::uint64_t s : {std::uint64_t(0), items / 2, items - 1}) {
     p2::state x{};
-    for (unsigned i = 0; i < w; ++i) x[i] = p2::limb_value(before.data() + s * w * limb, c.instance, i);
-    for (int r = 0; r < perm_count; ++r) p2::permute(x, c.instance);
+    for (unsigned i = 0; i < w; ++i)
+      x[i] = p2::limb_value(before.data() + s * w * limb, c.instance, i);
+    for (int r = 0; r < perm_count; ++r)
+      p2::permute(x, c.instance);
     for (unsigned i = 0; i < w; ++i)
       if (x[i] != p2::limb_value(after.data() + s * w * limb, c.instance, i)) return false;
   }
@@ -188,8 +191,8 @@ int main(int argc, char **argv) {
     bench::take_flag(argc, argv, "log2_max", log2_max);
     bench::take_flag(argc, argv, "perm_log2", perm_log2);
     bench::take_flag(argc, argv, "perm_count", perm_count);
-    if (log2_min < 2 || log2_max > 30 || log2_min > log2_max || perm_log2 < 1 ||
-        perm_log2 > 28 || perm_count < 1) {
+    if (log2_min < 2 || log2_max > 30 || log2_min > log2_max || perm_log2 < 1 || perm_log2 > 28 ||
+        perm_count < 1) {
       std::cerr << "poseidon2_bench: need 2 <= --log2_min <= --log2_max <= 30, 1 <= --perm_log2 "
                    "<= 28 and --perm_count >= 1\n";
       return 2;
@@ -214,7 +217,8 @@ int main(int argc, char **argv) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
-    for (const auto &row : summary) std::cout << row.second << "\n";
+    for (const auto &row : summary)
+      std::cout << row.second << "\n";
     return 0;
   } catch (const std::exception &e) {
     std::cerr << "poseidon2_bench: " << e.what() << "\n";

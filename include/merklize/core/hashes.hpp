@@ -64,8 +64,9 @@ struct node_hash_row {
   // tree hashed without knowing where its root is.
   bool root_flag;
   // The device: the kernel file that defines the node function merkle*.cl calls (as
-  // -DMERKLIZE_NODE=<function>), the function, the stem of its programs' names, and build
-  // options the function needs.
+  // -DMERKLIZE_NODE=<function>; several separated by spaces, in their order, where the function
+  // is built over another file: runtime/kernels.hpp's node_files), the function, the stem of
+  // its programs' names, and build options the function needs.
   const char *kernel_file, *kernel_function, *program_name, *kernel_options;
   // The lanes kernel (merkle_lanes.cl), hashing several nodes a work-item in vector lanes:
   // the stem of its node function <stem>_two_to_one<lanes>, nullptr where the hash has none, and
@@ -164,12 +165,14 @@ inline constexpr node_hash_row node_hash_table[] = {
   {hash_kind::sha256, "sha256", "SHA-256 of left || right, as SSZ", 32, false,
    "sha256.cl", "sha256_node", "merkle-sha256", "", "sha256", "sha256_lanes.cl",
    tuning_class::standard, leaf_hash::sha256, nullptr,
-   detail::sha256_node, detail::portable_sha256_pairs, detail::sha_ni_sha256_pairs, nullptr, nullptr},
+   detail::sha256_node, detail::portable_sha256_pairs, detail::sha_ni_sha256_pairs,
+   nullptr, nullptr},
   {hash_kind::rfc6962, "rfc6962", "RFC 6962's SHA-256(0x01 || left || right), shape promote; "
    "an empty FILE is the empty log", 32, false,
    "sha256.cl", "rfc6962_node", "merkle-rfc6962", "", nullptr, nullptr,
    tuning_class::standard, leaf_hash::sha256, "rfc6962 is RFC 6962's binary tree",
-   detail::rfc6962_node, detail::portable_rfc6962_pairs, detail::sha_ni_rfc6962_pairs, nullptr, nullptr},
+   detail::rfc6962_node, detail::portable_rfc6962_pairs, detail::sha_ni_rfc6962_pairs,
+   nullptr, nullptr},
   {hash_kind::keccak256, "keccak256", "Ethereum's Keccak-256 of left || right", 32, false,
    "keccak.cl", "keccak_node", "merkle-keccak256", " -DMERKLIZE_KECCAK_PAD=0x01", nullptr, nullptr,
    tuning_class::standard, leaf_hash::keccak256, nullptr,
@@ -180,21 +183,22 @@ inline constexpr node_hash_row node_hash_table[] = {
    detail::sha3_256_node, nullptr, nullptr, nullptr, nullptr},
   {hash_kind::poseidon2_babybear, "poseidon2-babybear", "Plonky3's Poseidon2 2-to-1 compression "
    "over BabyBear, width 16; leaves are 8 canonical u32 limbs", 32, false,
-   "poseidon2_31.cl", "poseidon2_31_node", "merkle-poseidon2-babybear",
+   "poseidon2_31.cl poseidon2.cl", "poseidon2_31_node", "merkle-poseidon2-babybear",
    " -DMERKLIZE_POSEIDON2_FIELD=1", nullptr, nullptr,
    tuning_class::standard, leaf_hash::sha256, "poseidon2-babybear compresses two children only",
    detail::poseidon2_babybear_node, nullptr, nullptr,
    &poseidon2::babybear_16, detail::poseidon2_no_blocks},
   {hash_kind::poseidon2_koalabear, "poseidon2-koalabear", "Plonky3's Poseidon2 2-to-1 compression "
    "over KoalaBear, width 16; leaves are 8 canonical u32 limbs", 32, false,
-   "poseidon2_31.cl", "poseidon2_31_node", "merkle-poseidon2-koalabear",
+   "poseidon2_31.cl poseidon2.cl", "poseidon2_31_node", "merkle-poseidon2-koalabear",
    " -DMERKLIZE_POSEIDON2_FIELD=2", nullptr, nullptr,
    tuning_class::standard, leaf_hash::sha256, "poseidon2-koalabear compresses two children only",
    detail::poseidon2_koalabear_node, nullptr, nullptr,
    &poseidon2::koalabear_16, detail::poseidon2_no_blocks},
   {hash_kind::poseidon2_goldilocks, "poseidon2-goldilocks", "Plonky3's Poseidon2 2-to-1 "
    "compression over Goldilocks, width 8; leaves are 4 canonical u64 limbs", 32, false,
-   "poseidon2_goldilocks.cl", "poseidon2_goldilocks_node", "merkle-poseidon2-goldilocks", "",
+   "poseidon2_goldilocks.cl poseidon2.cl", "poseidon2_goldilocks_node",
+   "merkle-poseidon2-goldilocks", "",
    nullptr, nullptr,
    tuning_class::standard, leaf_hash::sha256, "poseidon2-goldilocks compresses two children only",
    detail::poseidon2_goldilocks_node, nullptr, nullptr,

@@ -135,24 +135,31 @@ inline std::uint64_t limb_value(const digest &d, const instance &in, unsigned i)
   return limb_value(d.data(), in, i);
 }
 
+// The digest of a state: its first width / 2 elements' limbs (the compressions' and the sponge's
+// output, 32 bytes at the widths 16 and 8).
+inline digest first_half(const state &x, const instance &in) {
+  const unsigned limb = limb_bytes(in);
+  digest out{};
+  for (unsigned i = 0; i < in.width / 2; ++i)
+    for (unsigned b = 0; b < limb; ++b)
+      out[i * limb + b] = static_cast<std::uint8_t>(x[i] >> (8 * b));
+  return out;
+}
+
 // Plonky3's TruncatedPermutation as its Merkle trees compress two digests: left || right fill the
 // state (8 + 8 elements of 4 bytes for the 31-bit fields' width 16, 4 + 4 of 8 bytes for
 // Goldilocks' width 8), permuted, the first half out. A limb that is not canonical (the engine's
 // callers refuse those first: leaf_refusal in hashes.hpp) is taken mod p, as the kernels take it.
 // Only for the widths 16 (31-bit fields) and 8 (Goldilocks), whose halves are 32 bytes.
 inline digest compress(const digest &left, const digest &right, const instance &in) {
-  const unsigned half = in.width / 2, limb = limb_bytes(in);
+  const unsigned half = in.width / 2;
   state x{};
   for (unsigned i = 0; i < half; ++i) {
     x[i] = limb_value(left, in, i) % in.prime;
     x[half + i] = limb_value(right, in, i) % in.prime;
   }
   permute(x, in);
-  digest out{};
-  for (unsigned i = 0; i < half; ++i)
-    for (unsigned b = 0; b < limb; ++b)
-      out[i * limb + b] = static_cast<std::uint8_t>(x[i] >> (8 * b));
-  return out;
+  return first_half(x, in);
 }
 
 // Plonky3's PaddingFreeSponge<Perm, WIDTH, RATE, OUT> as its Merkle trees hash a row of field
@@ -163,17 +170,14 @@ inline digest compress(const digest &left, const digest &right, const instance &
 // the last permutation left) and is permuted too; no elements: no permutation, a zero digest.
 // Elements of p or more are taken mod p, as the kernels take them.
 inline digest sponge(const std::uint64_t *elements, std::size_t count, const instance &in) {
-  const unsigned rate = in.width / 2, limb = limb_bytes(in);
+  const unsigned rate = in.width / 2;
   state x{};
   for (std::size_t i = 0; i < count;) {
-    for (unsigned j = 0; j < rate && i < count; ++j, ++i) x[j] = elements[i] % in.prime;
+    for (unsigned j = 0; j < rate && i < count; ++j, ++i)
+      x[j] = elements[i] % in.prime;
     permute(x, in);
   }
-  digest out{};
-  for (unsigned i = 0; i < rate; ++i)
-    for (unsigned b = 0; b < limb; ++b)
-      out[i * limb + b] = static_cast<std::uint8_t>(x[i] >> (8 * b));
-  return out;
+  return first_half(x, in);
 }
 
 // The first limb of `d` that is not a canonical element of the instance's field (its index), or -1.

@@ -1,11 +1,11 @@
 R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
-/* Poseidon2 over the 31-bit fields BabyBear (p = 15 2^27 + 1) and KoalaBear (p = 2^31 - 2^24 + 1),
- * Plonky3's default instances of width 16 and 24, in plain OpenCL C 1.2: the node hash of the
- * "poseidon2-babybear" and "poseidon2-koalabear" trees (poseidon2_31_node, for merkle.cl and its
- * kin: Plonky3's 2-to-1 compression, a truncated permutation of width 16) and a kernel that
- * permutes states in memory (poseidon2_31_permute: the known answers' test and the permutation
- * bench). The host reference is include/merklize/core/poseidon2.hpp, which also says the order of
- * the layers.
+/* Poseidon2's arithmetic over the 31-bit fields BabyBear (p = 15 2^27 + 1) and KoalaBear
+ * (p = 2^31 - 2^24 + 1) and the constants of Plonky3's default instances of width 16 and 24, in
+ * plain OpenCL C 1.2; poseidon2.cl, which follows this file in a program, builds the permutation,
+ * the node hash of the "poseidon2-babybear" and "poseidon2-koalabear" trees (poseidon2_31_node:
+ * Plonky3's 2-to-1 compression, a truncated permutation of width 16) and the kernels over it
+ * (poseidon2_31_permute, poseidon2_31_rows) from what this file defines. The host reference is
+ * include/merklize/core/poseidon2.hpp.
  *
  * Build options: -DMERKLIZE_POSEIDON2_FIELD=1 (BabyBear) or 2 (KoalaBear), the table of hashes'
  * options; -DMERKLIZE_POSEIDON2_WIDTH=16 (the default, the only width with a node function) or 24.
@@ -22,6 +22,9 @@ R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 #define MERKLIZE_POSEIDON2_WIDTH 16
 #endif
 #define P2_W MERKLIZE_POSEIDON2_WIDTH
+#define P2_NODE_WIDTH 16 /* 8 + 8 limbs of 4 bytes: two 32-byte digests */
+#define P2_ELEM uint
+#define P2_NAME(what) poseidon2_31_##what
 
 /* Every helper is inlined: a call would pass the state through the private stack, which on a
  * GPU is device memory (as keccak.cl's KECCAK_INLINE). */
@@ -273,113 +276,13 @@ P2_INLINE uint p2_sbox(uint x) {
 #endif
 }
 
-/* M_E: each block of 4 by Plonky3's M4 = [[2,3,1,1],[1,2,3,1],[1,1,2,3],[3,1,1,2]] (additions
- * only), then the sums over blocks of each place added to every block. */
-P2_INLINE void p2_external_layer(uint *x) {
-#pragma unroll
-  for (int b = 0; b < P2_W; b += 4) {
-    const uint a0 = x[b], a1 = x[b + 1], a2 = x[b + 2], a3 = x[b + 3];
-    const uint s01 = p2_add(a0, a1), s23 = p2_add(a2, a3), all = p2_add(s01, s23);
-    /* row i: all + a_i + 2 a_{i+1} (indices mod 4): 2a0+3a1+a2+a3 = all + a0 + 2a1, ... */
-    x[b] = p2_add(p2_add(all, a0), p2_add(a1, a1));
-    x[b + 1] = p2_add(p2_add(all, a1), p2_add(a2, a2));
-    x[b + 2] = p2_add(p2_add(all, a2), p2_add(a3, a3));
-    x[b + 3] = p2_add(p2_add(all, a3), p2_add(a0, a0));
-  }
-  uint sums[4];
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    sums[i] = x[i];
-#pragma unroll
-    for (int b = 4; b < P2_W; b += 4) sums[i] = p2_add(sums[i], x[b + i]);
-  }
-#pragma unroll
-  for (int i = 0; i < P2_W; ++i) x[i] = p2_add(x[i], sums[i % 4]);
-}
+P2_INLINE uint p2_mul(uint a, uint b) { return p2_mont_mul(a, b); }
 
-/* M_I = J + diag(V): y_i = sum(x) + V_i x_i. */
-P2_INLINE void p2_internal_layer(uint *x) {
-  uint sum = x[0];
-#pragma unroll
-  for (int i = 1; i < P2_W; ++i) sum = p2_add(sum, x[i]);
-#pragma unroll
-  for (int i = 0; i < P2_W; ++i) x[i] = p2_add(sum, p2_mont_mul(p2_internal_diag[i], x[i]));
-}
-
-P2_INLINE void p2_full_rounds(uint *x, __constant const uint *constants) {
-  for (int r = 0; r < 4; ++r) {
-#pragma unroll
-    for (int i = 0; i < P2_W; ++i) x[i] = p2_sbox(p2_add(x[i], constants[r * P2_W + i]));
-    p2_external_layer(x);
-  }
-}
-
-/* The permutation of x (Montgomery form) in place. */
-P2_INLINE void p2_permute(uint *x) {
-  p2_external_layer(x);
-  p2_full_rounds(x, p2_external_initial);
-  for (int r = 0; r < P2_ROUNDS_P; ++r) {
-    x[0] = p2_sbox(p2_add(x[0], p2_internal[r]));
-    p2_internal_layer(x);
-  }
-  p2_full_rounds(x, p2_external_final);
-}
-
-P2_INLINE uint p2_to_mont(uint canonical) { return p2_mont_mul(canonical, P2_R2); }
-P2_INLINE uint p2_from_mont(uint x) { return p2_mont_mul(x, 1u); }
-
-#if P2_W == 16
-/* The node function of merkle.cl (uint8 f(uint8 left, uint8 right, int is_root)): left's and
- * right's 8 limbs (canonical little-endian elements as they lie in memory; a limb of p or more is
- * taken mod p, as the host reference takes it) fill the state, the first 8 elements come out. No
- * root flag. */
-P2_INLINE uint8 poseidon2_31_node(uint8 left, uint8 right, int is_root) {
-  uint x[16];
-  vstore8(left, 0, x);
-  vstore8(right, 1, x);
-#pragma unroll
-  for (int i = 0; i < 16; ++i) x[i] = p2_to_mont(x[i]);
-  p2_permute(x);
-#pragma unroll
-  for (int i = 0; i < 8; ++i) x[i] = p2_from_mont(x[i]);
-  return vload8(0, x);
-}
-
-/* Plonky3's PaddingFreeSponge of width 16, rate 8, 8 out (the host reference's
- * poseidon2::sponge): out[out_first + r] <- the leaf of row r of a row-major matrix of `width`
- * canonical elements a row (u32 each; a limb of p or more is taken mod p), for r below rows. */
-__kernel void poseidon2_31_rows(__global const uint *matrix, ulong rows, ulong width,
-                                __global uint8 *out, ulong out_first) {
-  const ulong r = get_global_id(0);
-  if (r >= rows) return;
-  __global const uint *row = matrix + r * width;
-  uint x[16];
-#pragma unroll
-  for (int i = 0; i < 16; ++i) x[i] = 0u; /* zero is zero in Montgomery form too */
-  for (ulong at = 0; at < width; at += 8) {
-#pragma unroll
-    for (int j = 0; j < 8; ++j)
-      if (at + j < width) x[j] = p2_to_mont(row[at + j]); /* overwrite mode */
-    p2_permute(x);
-  }
-#pragma unroll
-  for (int i = 0; i < 8; ++i) x[i] = p2_from_mont(x[i]);
-  out[out_first + r] = vload8(0, x);
-}
-#endif
-
-/* states[s * W .. s * W + W) <- the permutation of it, canonical elements in and out, for s below
- * count: the known answers' test (tests/test_poseidon2_device.cpp) and bench/poseidon2_bench.cpp,
- * which also times `rounds` permutations of a state kept in registers (rounds > 1: the
- * permutation-only rate, memory traffic amortised away). */
-__kernel void poseidon2_31_permute(__global uint *states, ulong count, uint rounds) {
-  const ulong s = get_global_id(0);
-  if (s >= count) return;
-  uint x[P2_W];
-#pragma unroll
-  for (int i = 0; i < P2_W; ++i) x[i] = p2_to_mont(states[s * P2_W + i]);
-  for (uint r = 0; r < rounds; ++r) p2_permute(x);
-#pragma unroll
-  for (int i = 0; i < P2_W; ++i) states[s * P2_W + i] = p2_from_mont(x[i]);
-}
+/* A limb as it lies in memory (canonical, or any u32: taken mod p) into the state's form, and
+ * back. */
+P2_INLINE uint p2_in(uint limb) { return p2_mont_mul(limb, P2_R2); }
+P2_INLINE uint p2_out(uint x) { return p2_mont_mul(x, 1u); }
+/* Limb i of a node's words (a digest's 8 limbs, or two digests' 16), and its write. */
+P2_INLINE uint p2_limb_in(const uint *words, int i) { return p2_in(words[i]); }
+P2_INLINE void p2_limb_out(uint *words, int i, uint x) { words[i] = p2_out(x); }
 )merklize_cl"

@@ -1,11 +1,10 @@
 R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
-/* Poseidon2 over Goldilocks (p = 2^64 - 2^32 + 1), Plonky3's default instances of width 8 and
- * 12, in plain OpenCL C 1.2: the node hash of the "poseidon2-goldilocks" tree
- * (poseidon2_goldilocks_node, for merkle.cl and its kin: Plonky3's 2-to-1 compression, a
- * truncated permutation of width 8) and a kernel that permutes states in memory
- * (poseidon2_goldilocks_permute: the known answers' test and the bench). The host reference is
- * include/merklize/core/poseidon2.hpp, which also says the order of the layers; the layers below
- * are poseidon2_31.cl's over 64-bit elements.
+/* Poseidon2's arithmetic over Goldilocks (p = 2^64 - 2^32 + 1) and the constants of Plonky3's
+ * default instances of width 8 and 12, in plain OpenCL C 1.2; poseidon2.cl, which follows this
+ * file in a program, builds the permutation, the node hash of the "poseidon2-goldilocks" tree
+ * (poseidon2_goldilocks_node: Plonky3's 2-to-1 compression, a truncated permutation of width 8)
+ * and the kernels over it (poseidon2_goldilocks_permute, poseidon2_goldilocks_rows) from what
+ * this file defines. The host reference is include/merklize/core/poseidon2.hpp.
  *
  * Build option: -DMERKLIZE_POSEIDON2_WIDTH=8 (the default, the only width with a node function)
  * or 12.
@@ -18,6 +17,9 @@ R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 #define MERKLIZE_POSEIDON2_WIDTH 8
 #endif
 #define P2_W MERKLIZE_POSEIDON2_WIDTH
+#define P2_NODE_WIDTH 8 /* 4 + 4 limbs of 8 bytes: two 32-byte digests */
+#define P2_ELEM ulong
+#define P2_NAME(what) poseidon2_goldilocks_##what
 
 /* Every helper is inlined: a call would pass the state through the private stack, which on a
  * GPU is device memory (as keccak.cl's KECCAK_INLINE). */
@@ -166,111 +168,15 @@ P2_INLINE ulong p2_sbox(ulong x) { /* x^7 */
   return p2_mul(p2_mul(x3, x3), x);
 }
 
-/* M_E: each block of 4 by Plonky3's M4 = [[2,3,1,1],[1,2,3,1],[1,1,2,3],[3,1,1,2]] (additions
- * only), then the sums over blocks of each place added to every block. */
-P2_INLINE void p2_external_layer(ulong *x) {
-#pragma unroll
-  for (int b = 0; b < P2_W; b += 4) {
-    const ulong a0 = x[b], a1 = x[b + 1], a2 = x[b + 2], a3 = x[b + 3];
-    const ulong s01 = p2_add(a0, a1), s23 = p2_add(a2, a3), all = p2_add(s01, s23);
-    /* row i: all + a_i + 2 a_{i+1} (indices mod 4): 2a0+3a1+a2+a3 = all + a0 + 2a1, ... */
-    x[b] = p2_add(p2_add(all, a0), p2_add(a1, a1));
-    x[b + 1] = p2_add(p2_add(all, a1), p2_add(a2, a2));
-    x[b + 2] = p2_add(p2_add(all, a2), p2_add(a3, a3));
-    x[b + 3] = p2_add(p2_add(all, a3), p2_add(a0, a0));
-  }
-  ulong sums[4];
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    sums[i] = x[i];
-#pragma unroll
-    for (int b = 4; b < P2_W; b += 4) sums[i] = p2_add(sums[i], x[b + i]);
-  }
-#pragma unroll
-  for (int i = 0; i < P2_W; ++i) x[i] = p2_add(x[i], sums[i % 4]);
+/* A limb as it lies in memory (canonical, or any u64: taken mod p) into the state, and back. */
+P2_INLINE ulong p2_in(ulong limb) { return p2_canonical(limb); }
+P2_INLINE ulong p2_out(ulong x) { return x; }
+/* Limb i of a node's words (two u32 words a limb, little-endian), and its write. */
+P2_INLINE ulong p2_limb_in(const uint *words, int i) {
+  return p2_canonical(upsample(words[2 * i + 1], words[2 * i]));
 }
-
-/* M_I = J + diag(V): y_i = sum(x) + V_i x_i. */
-P2_INLINE void p2_internal_layer(ulong *x) {
-  ulong sum = x[0];
-#pragma unroll
-  for (int i = 1; i < P2_W; ++i) sum = p2_add(sum, x[i]);
-#pragma unroll
-  for (int i = 0; i < P2_W; ++i) x[i] = p2_add(sum, p2_mul(p2_internal_diag[i], x[i]));
-}
-
-P2_INLINE void p2_full_rounds(ulong *x, __constant const ulong *constants) {
-  for (int r = 0; r < 4; ++r) {
-#pragma unroll
-    for (int i = 0; i < P2_W; ++i) x[i] = p2_sbox(p2_add(x[i], constants[r * P2_W + i]));
-    p2_external_layer(x);
-  }
-}
-
-/* The permutation of x (canonical) in place. */
-P2_INLINE void p2_permute(ulong *x) {
-  p2_external_layer(x);
-  p2_full_rounds(x, p2_external_initial);
-  for (int r = 0; r < P2_ROUNDS_P; ++r) {
-    x[0] = p2_sbox(p2_add(x[0], p2_internal[r]));
-    p2_internal_layer(x);
-  }
-  p2_full_rounds(x, p2_external_final);
-}
-
-
-#if P2_W == 8
-/* The node function of merkle.cl (uint8 f(uint8 left, uint8 right, int is_root)): left's and
- * right's 4 limbs of 64 bits (canonical little-endian elements as they lie in memory; a limb of p
- * or more is taken mod p, as the host reference takes it) fill the state, the first 4 elements
- * come out. No root flag. */
-P2_INLINE uint8 poseidon2_goldilocks_node(uint8 left, uint8 right, int is_root) {
-  ulong x[8];
-  x[0] = upsample(left.s1, left.s0);
-  x[1] = upsample(left.s3, left.s2);
-  x[2] = upsample(left.s5, left.s4);
-  x[3] = upsample(left.s7, left.s6);
-  x[4] = upsample(right.s1, right.s0);
-  x[5] = upsample(right.s3, right.s2);
-  x[6] = upsample(right.s5, right.s4);
-  x[7] = upsample(right.s7, right.s6);
-#pragma unroll
-  for (int i = 0; i < 8; ++i) x[i] = p2_canonical(x[i]);
-  p2_permute(x);
-  return (uint8)(as_uint2(x[0]), as_uint2(x[1]), as_uint2(x[2]), as_uint2(x[3]));
-}
-
-/* Plonky3's PaddingFreeSponge of width 8, rate 4, 4 out (the host reference's
- * poseidon2::sponge): out[out_first + r] <- the leaf of row r of a row-major matrix of `width`
- * canonical elements a row (u64 each; a limb of p or more is taken mod p), for r below rows. */
-__kernel void poseidon2_goldilocks_rows(__global const ulong *matrix, ulong rows, ulong width,
-                                        __global uint8 *out, ulong out_first) {
-  const ulong r = get_global_id(0);
-  if (r >= rows) return;
-  __global const ulong *row = matrix + r * width;
-  ulong x[8];
-#pragma unroll
-  for (int i = 0; i < 8; ++i) x[i] = 0ul;
-  for (ulong at = 0; at < width; at += 4) {
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-      if (at + j < width) x[j] = p2_canonical(row[at + j]); /* overwrite mode */
-    p2_permute(x);
-  }
-  out[out_first + r] = (uint8)(as_uint2(x[0]), as_uint2(x[1]), as_uint2(x[2]), as_uint2(x[3]));
-}
-#endif
-
-/* states[s * W .. s * W + W) <- the permutation of it, applied `rounds` times (as
- * poseidon2_31_permute), canonical elements in and out (a limb of p or more taken mod p). */
-__kernel void poseidon2_goldilocks_permute(__global ulong *states, ulong count, uint rounds) {
-  const ulong s = get_global_id(0);
-  if (s >= count) return;
-  ulong x[P2_W];
-#pragma unroll
-  for (int i = 0; i < P2_W; ++i) x[i] = p2_canonical(states[s * P2_W + i]);
-  for (uint r = 0; r < rounds; ++r) p2_permute(x);
-#pragma unroll
-  for (int i = 0; i < P2_W; ++i) states[s * P2_W + i] = x[i];
+P2_INLINE void p2_limb_out(uint *words, int i, ulong x) {
+  words[2 * i] = (uint)x;
+  words[2 * i + 1] = (uint)(x >> 32);
 }
 )merklize_cl"
