@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // Poseidon2 on the device against its own bound, in one run (issue 32):
-//   permutations_<field>/<k>:  poseidon2_*_permute over 2^k states in device memory, each
+//   permutations_<field>/<k>:  poseidon2_permute over 2^k states in device memory, each
 //                              permuted --perm_count times in registers between one read and one
 //                              write (memory traffic amortised away): the permutation rate of
 //                              the compression's instance (BabyBear and KoalaBear width 16,
@@ -95,8 +95,7 @@ void permutations(benchmark::State &state, const field_case &c) {
   const cl::CommandQueue queue(context, bench_device(), CL_QUEUE_PROFILING_ENABLE);
   const cl::Program program = merklize::detail::tuned_program(
       context, bench_device(), merklize::detail::poseidon2_program(c.field, c.instance.width));
-  cl::Kernel kernel(program, c.instance.prime >> 32 ? "poseidon2_goldilocks_permute"
-                                                    : "poseidon2_31_permute");
+  cl::Kernel kernel(program, "poseidon2_permute");
   const std::vector<std::uint8_t> states = canonical_bytes(c.instance, bytes);
   const cl::Buffer buffer(context, CL_MEM_READ_WRITE, bytes);
   kernel.setArg(0, buffer);

@@ -81,7 +81,7 @@ TEST_CASE("poseidon2 kernels: every permutation against its known answer and the
                               .items.at(0);
     const cl::Program program = merklize::detail::tuned_program(
         context, device, merklize::detail::poseidon2_program(c.field, w));
-    cl::Kernel kernel(program, limb == 8 ? "poseidon2_goldilocks_permute" : "poseidon2_31_permute");
+    cl::Kernel kernel(program, "poseidon2_permute");
     for (const cl_uint rounds : {1u, 2u})
       for (const std::size_t count : {1u, 2u, 3u, 33u}) {
         INFO(c.file << " rounds " << rounds << " states " << count);
@@ -207,7 +207,7 @@ TEST_CASE("poseidon2 row kernels: the padding-free sponge against the host and t
     const unsigned limb = p2::limb_bytes(c.instance);
     const cl::Program program = merklize::detail::tuned_program(
         context, device, merklize::detail::poseidon2_program(c.field, c.instance.width));
-    cl::Kernel kernel(program, limb == 8 ? "poseidon2_goldilocks_rows" : "poseidon2_31_rows");
+    cl::Kernel kernel(program, "poseidon2_rows");
     for (const std::uint64_t width : {1u, 7u, 8u, 9u, 24u, 25u})
       for (const std::uint64_t rows : {1u, 2u, 3u, 33u}) {
         INFO(c.file << " width " << width << " rows " << rows);

@@ -6,9 +6,10 @@ R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
  * p2_external_final, p2_internal_diag, P2_ROUNDS_P), how a limb enters and leaves the state
  * (p2_in, p2_out, p2_limb_in, p2_limb_out) and P2_NODE_WIDTH, the width of the compression. This
  * file defines the permutation (as include/merklize/core/poseidon2.hpp orders its layers), the
- * node function of merkle.cl and its kin, P2_NAME(node), and two kernels: P2_NAME(permute)
- * (states permuted in memory: the known answers' test and the bench) and P2_NAME(rows) (Plonky3's
- * padding-free sponge over a matrix's rows: its Merkle trees' leaves). */
+ * node function of merkle.cl and its kin, P2_NAME(node), and two kernels, named as written
+ * (the program cache reads kernel names from the source): poseidon2_permute (states permuted in
+ * memory: the known answers' test and the bench) and poseidon2_rows (Plonky3's padding-free
+ * sponge over a matrix's rows: its Merkle trees' leaves). */
 
 /* M_E: each block of 4 by Plonky3's M4 = [[2,3,1,1],[1,2,3,1],[1,1,2,3],[3,1,1,2]] (additions
  * only), then the sums over blocks of each place added to every block. */
@@ -84,8 +85,8 @@ P2_INLINE uint8 P2_NAME(node)(uint8 left, uint8 right, int is_root) {
  * poseidon2::sponge): out[out_first + r] <- the leaf of row r of a row-major matrix of `width`
  * elements a row (a limb of p or more is taken mod p), for r below rows. Overwrite mode: each
  * chunk of the rate overwrites the state's first elements, a last short chunk as many as it has. */
-__kernel void P2_NAME(rows)(__global const P2_ELEM *matrix, ulong rows, ulong width,
-                            __global uint8 *out, ulong out_first) {
+__kernel void poseidon2_rows(__global const P2_ELEM *matrix, ulong rows, ulong width,
+                             __global uint8 *out, ulong out_first) {
   const ulong r = get_global_id(0);
   if (r >= rows) return;
   __global const P2_ELEM *row = matrix + r * width;
@@ -109,7 +110,7 @@ __kernel void P2_NAME(rows)(__global const P2_ELEM *matrix, ulong rows, ulong wi
  * as they lie in memory (canonical; a limb of p or more is taken mod p), for s below count: the
  * known answers' test (tests/test_poseidon2_device.cpp) and bench/poseidon2_bench.cpp (rounds > 1:
  * the permutation-only rate, memory traffic amortised away). */
-__kernel void P2_NAME(permute)(__global P2_ELEM *states, ulong count, uint rounds) {
+__kernel void poseidon2_permute(__global P2_ELEM *states, ulong count, uint rounds) {
   const ulong s = get_global_id(0);
   if (s >= count) return;
   P2_ELEM x[P2_W];

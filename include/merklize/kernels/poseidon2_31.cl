@@ -4,7 +4,7 @@ R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
  * plain OpenCL C 1.2; poseidon2.cl, which follows this file in a program, builds the permutation,
  * the node hash of the "poseidon2-babybear" and "poseidon2-koalabear" trees (poseidon2_31_node:
  * Plonky3's 2-to-1 compression, a truncated permutation of width 16) and the kernels over it
- * (poseidon2_31_permute, poseidon2_31_rows) from what this file defines. The host reference is
+ * (poseidon2_permute, poseidon2_rows) from what this file defines. The host reference is
  * include/merklize/core/poseidon2.hpp.
  *
  * Build options: -DMERKLIZE_POSEIDON2_FIELD=1 (BabyBear) or 2 (KoalaBear), the table of hashes'

@@ -3,7 +3,7 @@ R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
  * default instances of width 8 and 12, in plain OpenCL C 1.2; poseidon2.cl, which follows this
  * file in a program, builds the permutation, the node hash of the "poseidon2-goldilocks" tree
  * (poseidon2_goldilocks_node: Plonky3's 2-to-1 compression, a truncated permutation of width 8)
- * and the kernels over it (poseidon2_goldilocks_permute, poseidon2_goldilocks_rows) from what
+ * and the kernels over it (poseidon2_permute, poseidon2_rows) from what
  * this file defines. The host reference is include/merklize/core/poseidon2.hpp.
  *
  * Build option: -DMERKLIZE_POSEIDON2_WIDTH=8 (the default, the only width with a node function)

@@ -122,10 +122,9 @@ inline program_spec block_leaves_program() {
 inline program_spec keccak_program() { return {{"keccak.cl"}, base_build_options, "keccak"}; }
 
 // A Poseidon2 permutation alone (kernels/poseidon2_31.cl or poseidon2_goldilocks.cl, then
-// poseidon2.cl): the kernels permuting states in memory (poseidon2_31_permute,
-// poseidon2_goldilocks_permute: the known answers' test and the bench) and hashing a matrix's
-// rows (poseidon2_31_rows, poseidon2_goldilocks_rows; at widths 16 and 8). `field`: "babybear",
-// "koalabear" or "goldilocks"; `width`: 16 or 24, 8 or 12.
+// poseidon2.cl): the kernels permuting states in memory (poseidon2_permute: the known answers'
+// test and the bench) and hashing a matrix's rows (poseidon2_rows; at widths 16 and 8). `field`:
+// "babybear", "koalabear" or "goldilocks"; `width`: 16 or 24, 8 or 12.
 inline program_spec poseidon2_program(const std::string &field, unsigned width) {
   const bool goldilocks = field == "goldilocks";
   if (!goldilocks && field != "babybear" && field != "koalabear")
