@@ -242,7 +242,7 @@ merklize::leaf_rule leaf_rule_of(const leaf_block_arguments &blocks, merklize::h
                                  const std::string &command) {
   merklize::leaf_rule rule;
   rule.block_bytes = *blocks.leaf_size;
-  rule.hash = merklize::leaf_hash_of(tree_hash);
+  rule.hash = options_checked([&] { return merklize::leaf_hash_of(tree_hash); }, command);
   if (blocks.leaf_hash)
     rule.hash =
         options_checked([&] { return merklize::parse_leaf_hash(*blocks.leaf_hash); }, command);

@@ -118,4 +118,16 @@ void check_leaves(const std::string &path, std::uint64_t bytes) {
   }
 }
 
+void check_field_leaves(const std::string &path, const std::vector<std::uint8_t> &leaves,
+                        merklize::hash_kind hash) {
+  merklize::digest leaf;
+  for (std::uint64_t i = 0; i < leaves.size() / merklize::node_bytes; ++i) {
+    std::copy_n(leaves.data() + i * merklize::node_bytes, merklize::node_bytes, leaf.begin());
+    const std::string why = merklize::leaf_refusal(hash, leaf, i);
+    if (!why.empty())
+      throw merklize::error((path == "-" ? "stdin" : quote(path)) + ": " + why + ", which --hash " +
+                            merklize::to_string(hash) + " does not take");
+  }
+}
+
 } // namespace cli

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <merklize/core/error_type.hpp>
+#include <merklize/core/hashes.hpp>
 #include <merklize/io/input.hpp>
 
 #include <cstdint>
@@ -72,5 +73,10 @@ std::vector<std::uint8_t> read_leaves(const std::string &path, bool progress);
 
 // Refuses `bytes` bytes read from `path` that are not N >= 1 leaves, naming the input.
 void check_leaves(const std::string &path, std::uint64_t bytes);
+
+// Refuses leaves that a hash over field elements does not take (merklize::leaf_refusal: a limb
+// that is not a canonical element), naming the input, the leaf and the limb.
+void check_field_leaves(const std::string &path, const std::vector<std::uint8_t> &leaves,
+                        merklize::hash_kind hash);
 
 } // namespace cli

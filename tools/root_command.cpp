@@ -43,8 +43,27 @@ root_of_leaves root_on_devices(const root_arguments &args, merklize::config cfg)
   const auto empty = merklize::empty_tree_root(cfg.tree);
   if (leaves.empty() && empty) return {*empty, 0}; // N = 0
   check_leaves(args.file, leaves.size());
+  check_field_leaves(args.file, leaves, cfg.tree.hash);
   if (args.shard_log2) cfg.shard_log2 = *args.shard_log2;
   merklize::multi_merkleizer m(merklize::select_devices(*args.devices), cfg);
+  const std::uint64_t n = leaves.size() / merklize::node_bytes;
+  return {while_doing("building the tree of " + std::to_string(n) + " leaves (" +
+                          size_text(leaves.size()) + ")",
+                      [&] { return m.build(leaves).root(); }),
+          n};
+}
+
+// A tree over field elements (--hash poseidon2-*): FILE is read whole and every leaf checked to be
+// canonical limbs before any is hashed (a streamed build could not take a leaf back), then built
+// on one device from memory.
+root_of_leaves field_root(const root_arguments &args, const merklize::config &cfg) {
+  const auto leaves = read_input(args.file, args.progress);
+  const auto empty = merklize::empty_tree_root(cfg.tree);
+  if (leaves.empty() && empty) return {*empty, 0}; // N = 0 with --depth
+  check_leaves(args.file, leaves.size());
+  check_field_leaves(args.file, leaves, cfg.tree.hash);
+  const engine_pick pick = pick_engine(args.device, cfg.tree, leaves.size());
+  merklize::merkleizer m(pick.device, cfg);
   const std::uint64_t n = leaves.size() / merklize::node_bytes;
   return {while_doing("building the tree of " + std::to_string(n) + " leaves (" +
                           size_text(leaves.size()) + ")",
@@ -218,6 +237,11 @@ int leaves_root_on_devices(const root_arguments &args, const tree_request &reque
 // The streamed root: only the chunks in flight are held, on the host engine or a device.
 int streamed_root(const root_arguments &args, const tree_request &request) {
   merklize::config cfg = root_config(request.spec);
+  if (merklize::row_of(cfg.tree.hash).field) { // its leaves are checked first: read whole
+    const root_of_leaves built = field_root(args, cfg);
+    write_stdout(root_text(args, built.root, built.leaves));
+    return 0;
+  }
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;
   phase_split times;
   times.done("process start (loader, static initialisation)");

@@ -99,6 +99,8 @@ inline void check_spec_leaves(const tree_spec &spec) {
     bad_spec(std::string("a leaf rule is for leaves from data blocks only, and they need one ") +
              "(leaves " + to_string(spec.leaves) + ")");
   if (spec.leaf) check_leaf_rule(*spec.leaf);
+  if (spec.leaf && row_of(spec.node).no_blocks)
+    bad_spec(std::string(to_string(spec.node)) + ": " + row_of(spec.node).no_blocks);
   if ((spec.leaves == leaf_source::entries) != spec.framing.has_value())
     bad_spec(std::string("an entry framing is for leaves from a log's entries only, and they ") +
              "need one (leaves " + to_string(spec.leaves) + ")");

@@ -54,6 +54,15 @@ inline constexpr embedded_kernel embedded_kernels[] = {
     {"pair_nodes.cl",
 #include "pair_nodes.cl"
     },
+    {"poseidon2.cl",
+#include "poseidon2.cl"
+    },
+    {"poseidon2_31.cl",
+#include "poseidon2_31.cl"
+    },
+    {"poseidon2_goldilocks.cl",
+#include "poseidon2_goldilocks.cl"
+    },
     {"proof.cl",
 #include "proof.cl"
     },

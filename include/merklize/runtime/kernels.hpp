@@ -26,13 +26,28 @@ inline std::string node_options(const node_hash_row &node) {
          node.kernel_options;
 }
 
+// The kernel files of a node hash's program: the row's kernel_file, which may name several
+// separated by spaces (a Poseidon2 field family's arithmetic, then poseidon2.cl over it), then
+// `kernel`, the tree kernel's file that calls the node function.
+inline std::vector<std::string> node_files(const node_hash_row &node, const char *kernel) {
+  std::vector<std::string> files;
+  const std::string names = node.kernel_file;
+  for (std::size_t at = 0; at < names.size();) {
+    const std::size_t end = std::min(names.find(' ', at), names.size());
+    if (end > at) files.push_back(names.substr(at, end - at));
+    at = end + 1;
+  }
+  files.push_back(kernel);
+  return files;
+}
+
 // The program holding the Merkle kernels (merkle.cl) for one node hash and work-group size.
 // lanes > 1 adds the kernel that hashes that many nodes per work-item in vector lanes
 // (merkle_lanes.cl), which only the node hashes whose row names a lanes node have.
 inline program_spec merkle_program(hash_kind hash, std::size_t work_group_size,
                                    unsigned lanes = 1) {
   const node_hash_row &node = row_of(hash);
-  program_spec spec{{node.kernel_file, "merkle.cl"},
+  program_spec spec{node_files(node, "merkle.cl"),
                     node_options(node) + " -DMERKLIZE_WG=" + std::to_string(work_group_size),
                     std::string(node.program_name) + "-wg" + std::to_string(work_group_size)};
   if (lanes > 1) {
@@ -53,7 +68,7 @@ inline program_spec merkle_program(hash_kind hash, std::size_t work_group_size,
 inline program_spec merkle_level_program(hash_kind hash, std::size_t work_group_size,
                                          unsigned nodes_per_item, bool wide_index) {
   const node_hash_row &node = row_of(hash);
-  return {{node.kernel_file, "merkle_level.cl"},
+  return {node_files(node, "merkle_level.cl"),
           node_options(node) + " -DMERKLIZE_WG=" + std::to_string(work_group_size) +
               " -DMERKLIZE_NODES_PER_ITEM=" + std::to_string(nodes_per_item) +
               " -DMERKLIZE_INDEX=" + (wide_index ? "ulong" : "uint"),
@@ -67,7 +82,7 @@ inline program_spec merkle_level_program(hash_kind hash, std::size_t work_group_
 inline program_spec merkle_levels_program(hash_kind hash, std::size_t work_group_size,
                                           unsigned levels, bool wide_index) {
   const node_hash_row &node = row_of(hash);
-  return {{node.kernel_file, "merkle_levels.cl"},
+  return {node_files(node, "merkle_levels.cl"),
           node_options(node) + " -DMERKLIZE_WG=" + std::to_string(work_group_size) +
               " -DMERKLIZE_LEVELS=" + std::to_string(levels) +
               " -DMERKLIZE_INDEX=" + (wide_index ? "ulong" : "uint"),
@@ -79,8 +94,7 @@ inline program_spec merkle_levels_program(hash_kind hash, std::size_t work_group
 // scatter_leaves, merkle_indexed_level; resident_tree.hpp) for one node hash.
 inline program_spec merkle_indexed_program(hash_kind hash) {
   const node_hash_row &node = row_of(hash);
-  return {{node.kernel_file, "merkle_indexed.cl"},
-          node_options(node),
+  return {node_files(node, "merkle_indexed.cl"), node_options(node),
           std::string(node.program_name) + "-indexed"};
 }
 
@@ -116,6 +130,23 @@ inline program_spec block_leaves_program() {
 // block_leaves_program's users (dm-verity, fs-verity, Bao) compile no Keccak.
 inline program_spec keccak_program() { return {{"keccak.cl"}, base_build_options, "keccak"}; }
 
+// A Poseidon2 permutation alone (kernels/poseidon2_31.cl or poseidon2_goldilocks.cl, then
+// poseidon2.cl): the kernels permuting states in memory (poseidon2_permute: the known answers'
+// test and the bench) and hashing a matrix's rows (poseidon2_rows; at widths 16 and 8). `field`:
+// "babybear", "koalabear" or "goldilocks"; `width`: 16 or 24, 8 or 12.
+inline program_spec poseidon2_program(const std::string &field, unsigned width) {
+  const bool goldilocks = field == "goldilocks";
+  if (!goldilocks && field != "babybear" && field != "koalabear")
+    throw error("no Poseidon2 over " + field + " (babybear, koalabear or goldilocks)");
+  std::string options =
+      std::string(base_build_options) + " -DMERKLIZE_POSEIDON2_WIDTH=" + std::to_string(width);
+  if (!goldilocks)
+    options += std::string(" -DMERKLIZE_POSEIDON2_FIELD=") + (field == "babybear" ? "1" : "2");
+  return {{goldilocks ? "poseidon2_goldilocks.cl" : "poseidon2_31.cl", "poseidon2.cl"},
+          options,
+          "poseidon2-" + field + "-w" + std::to_string(width)};
+}
+
 // The program laying Bao's outboard out on the device (bao_outboard.cl, block_tree.hpp).
 inline program_spec bao_outboard_program() {
   return {{"blake3.cl", "bao_outboard.cl"}, base_build_options, "bao-outboard"};
@@ -133,8 +164,8 @@ inline program_spec hash_program(unsigned lanes) {
 // file, then proof.cl, which hashes with its node function.
 inline program_spec proof_program(hash_kind hash) {
   const node_hash_row &node = row_of(hash);
-  return {
-      {node.kernel_file, "proof.cl"}, node_options(node), std::string("proof-") + to_string(hash)};
+  return {node_files(node, "proof.cl"), node_options(node),
+          std::string("proof-") + to_string(hash)};
 }
 
 // The node function of a pair hash (formats/pair_rules.hpp) and the files that define it, in
@@ -201,6 +232,11 @@ inline std::vector<program_spec> all_program_specs() {
   specs.push_back(sha256_layer_program());
   specs.push_back(sha256_entries_program());
   specs.push_back(block_leaves_program());
+  for (const char *field : {"babybear", "koalabear"})
+    for (unsigned width : {16u, 24u})
+      specs.push_back(poseidon2_program(field, width));
+  for (unsigned width : {8u, 12u})
+    specs.push_back(poseidon2_program("goldilocks", width));
   specs.push_back(keccak_program());
   specs.push_back(bao_outboard_program());
   for (pair_hash hash :
