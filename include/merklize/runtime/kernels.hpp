@@ -98,12 +98,11 @@ inline program_spec merkle_indexed_program(hash_kind hash) {
           std::string(node.program_name) + "-indexed"};
 }
 
-// The program holding the kernels of a sparse tree (sparse.cl: sparse_branches,
-// sparse_scatter; sparse_tree.hpp) for one node hash.
+// The program holding the kernels of a sparse tree (sparse.cl: sparse_leaf_edges,
+// sparse_branches, sparse_scatter; sparse_tree.hpp) for one node hash.
 inline program_spec sparse_program(hash_kind hash) {
   const node_hash_row &node = row_of(hash);
-  return {{node.kernel_file, "sparse.cl"},
-          node_options(node),
+  return {node_files(node, "sparse.cl"), node_options(node),
           std::string(node.program_name) + "-sparse"};
 }
 
