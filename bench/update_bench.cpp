@@ -8,6 +8,8 @@
 // arithmetic: the resident tree's leaves, levels and batch scratch (device_bytes()); the
 // rebuild's leaves and levels. Prints a table.
 //   update_bench [LOG2 [HASH [ROUNDS [PCT]]]]   (defaults 25 blake3 5 1; MERKLIZE_DEVICE)
+#include "update_helpers.hpp"
+
 #include <merklize/merklize.hpp>
 
 #include <chrono>
@@ -18,19 +20,9 @@
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-
-double ms_since(clock_type::time_point start) {
-  return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
-}
-
-void fill_random(void *data, std::size_t bytes, std::mt19937_64 &rng) {
-  auto *out = static_cast<std::uint8_t *>(data);
-  for (std::size_t i = 0; i < bytes; i += 8) {
-    const std::uint64_t word = rng();
-    std::memcpy(out + i, &word, std::min<std::size_t>(8, bytes - i));
-  }
-}
+using bench::clock_type;
+using bench::fill_random;
+using bench::ms_since;
 
 double mib(std::uint64_t bytes) { return double(bytes) / (1 << 20); }
 

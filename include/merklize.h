@@ -480,6 +480,62 @@ MERKLIZE_API merklize_status merklize_filecoin_commitment(merklize_device *devic
 MERKLIZE_API merklize_status merklize_filecoin_piece_cid(
     const uint8_t commitment[MERKLIZE_DIGEST_SIZE], char *cid, size_t cid_size);
 
+/* ---------------------------------------------------------------------------------------------
+ * Trees kept on the device and updated in place
+ * ------------------------------------------------------------------------------------------- */
+
+/* A binary tree of 32-byte leaves built once on the builder's device and kept there: a batch of
+ * leaf updates writes its leaves and recomputes only the nodes above them (docs/ARCHITECTURE.md,
+ * "Trees kept on the device and changed in place"). The builder's configuration gives the tree:
+ * any node hash, shape promote or zero, a fixed depth; arity 2, 32-byte leaves (leaf_size 0) and
+ * no mix_in_length only. The tree owns its device memory and its own queue: the builder and the
+ * device may be freed before it. Its calls are serialised (a mutex), so it may be used from
+ * several threads. */
+typedef struct merklize_device_tree merklize_device_tree;
+
+/* The tree of `size` bytes of leaves in host memory (size a multiple of 32, at least one leaf),
+ * copied to the device; the caller's bytes are only read. */
+MERKLIZE_API merklize_status merklize_device_tree_create(merklize_builder *builder,
+                                                         const void *leaves, uint64_t size,
+                                                         merklize_device_tree **tree);
+MERKLIZE_API void merklize_device_tree_free(merklize_device_tree *tree);
+/* The root after the last update (at the fixed depth where the configuration has one). */
+MERKLIZE_API merklize_status merklize_device_tree_root(merklize_device_tree *tree,
+                                                       uint8_t root[MERKLIZE_DIGEST_SIZE]);
+MERKLIZE_API uint64_t merklize_device_tree_leaf_count(const merklize_device_tree *tree);
+/* The top stored level (levels 0..depth are on the device), as merklize_tree_depth. */
+MERKLIZE_API uint32_t merklize_device_tree_depth(const merklize_device_tree *tree);
+
+/* Leaf indices[k] becomes leaves[k * 32 .. k * 32 + 32) for k < count; root receives the new
+ * root (root may be NULL). Within one batch a repeated index takes its last value; count 0
+ * changes nothing and gives the root. A refused batch (an index at or past the leaf count, a NULL
+ * pointer where count > 0) is MERKLIZE_ERROR_ARGUMENT and leaves the tree as it was: it is
+ * checked before the device is asked anything. */
+MERKLIZE_API merklize_status merklize_device_tree_update(merklize_device_tree *tree,
+                                                         const uint64_t *indices,
+                                                         const void *leaves, uint64_t count,
+                                                         uint8_t root[MERKLIZE_DIGEST_SIZE]);
+/* The same, and *proof receives the multiproof (MERKLIZE_PROOF_MULTI) of the updated leaves in
+ * the new tree, merklize_prove_multi's of a tree built over the new leaves (indices sorted, once
+ * each). count 0 gives a proof of no leaves (merklize_proof_indices' count 0). */
+MERKLIZE_API merklize_status merklize_device_tree_update_proved(merklize_device_tree *tree,
+                                                                const uint64_t *indices,
+                                                                const void *leaves,
+                                                                uint64_t count,
+                                                                uint8_t root[MERKLIZE_DIGEST_SIZE],
+                                                                merklize_proof **proof);
+/* The inclusion proof of leaf `index` in the tree as it is now (merklize_prove's). */
+MERKLIZE_API merklize_status merklize_device_tree_prove(merklize_device_tree *tree,
+                                                        uint64_t index, merklize_proof **proof);
+/* Level `level`'s node count (level 0: the leaves; up to merklize_device_tree_depth). */
+MERKLIZE_API merklize_status merklize_device_tree_level_size(merklize_device_tree *tree,
+                                                             uint32_t level, uint64_t *count);
+/* Nodes first .. first + count - 1 of level `level` read back from the device into `nodes`
+ * (count x 32 bytes, written only on success). */
+MERKLIZE_API merklize_status merklize_device_tree_read_level(merklize_device_tree *tree,
+                                                             uint32_t level, uint64_t first,
+                                                             uint64_t count, uint8_t *nodes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -149,6 +149,37 @@ class _Tree:
     def prove_consistency(self, old_size: int) -> _Proof:
         """merklize_prove_consistency(old_size)."""
 
+class _DeviceTree:
+    """merklize_device_tree: merklize.DeviceTree's handle."""
+
+    def __init__(self, builder: _Builder, leaves: object) -> None:
+        """merklize_device_tree_create(builder, leaves)."""
+
+    def root(self) -> bytes:
+        """merklize_device_tree_root()."""
+
+    def leaf_count(self) -> int:
+        """merklize_device_tree_leaf_count()."""
+
+    def depth(self) -> int:
+        """merklize_device_tree_depth()."""
+
+    def update(self, indices: object, leaves: object) -> bytes:
+        """merklize_device_tree_update(indices, leaves): the new root."""
+
+    def update_proved(self, indices: object, leaves: object) -> tuple[bytes, _Proof]:
+        """
+        merklize_device_tree_update_proved(indices, leaves): the new root and the multiproof.
+        """
+
+    def prove(self, index: int) -> _Proof:
+        """merklize_device_tree_prove(index)."""
+
+    def level(self, level: int) -> Annotated[NDArray[numpy.uint8], dict(shape=(None, None), writable=False)]:
+        """
+        merklize_device_tree_read_level(level): an (n, 32) uint8 array read back.
+        """
+
 class _Proof:
     """merklize_proof: merklize.Proof's handle."""
 

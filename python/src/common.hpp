@@ -51,6 +51,8 @@ using builder_ptr =
 using tree_ptr = std::unique_ptr<merklize_tree, freer<merklize_tree, merklize_tree_free>>;
 using proof_ptr = std::unique_ptr<merklize_proof, freer<merklize_proof, merklize_proof_free>>;
 using bytes_ptr = std::unique_ptr<merklize_bytes, freer<merklize_bytes, merklize_bytes_free>>;
+using device_tree_ptr =
+    std::unique_ptr<merklize_device_tree, freer<merklize_device_tree, merklize_device_tree_free>>;
 
 // A read-only view of an object's bytes through the buffer protocol, without a copy: held while
 // the library reads them (the exporter keeps them alive and unresized meanwhile). `what` names
@@ -83,9 +85,13 @@ private:
   merklize_source source_{};
 };
 
-// The objects of the module that hold a handle: _Device, and _Proof, which trees.cpp makes too.
+// The objects of the module that hold a handle: _Device, _Builder (device_trees.cpp takes it
+// too), and _Proof, which trees.cpp and device_trees.cpp make too.
 struct device_object {
   device_ptr handle;
+};
+struct builder_object {
+  builder_ptr handle;
 };
 struct proof_object {
   proof_ptr handle;
@@ -108,6 +114,7 @@ byte_rows rows_owning(bytes_ptr bytes, std::size_t width);
 void bind_errors(nb::module_ &m);
 void bind_devices(nb::module_ &m);
 void bind_trees(nb::module_ &m);
+void bind_device_trees(nb::module_ &m);
 void bind_proofs(nb::module_ &m);
 void bind_hashing(nb::module_ &m);
 void bind_formats(nb::module_ &m);

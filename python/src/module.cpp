@@ -8,6 +8,7 @@ NB_MODULE(_merklize, m) {
   bind_errors(m);
   bind_devices(m);
   bind_trees(m);
+  bind_device_trees(m);
   bind_proofs(m);
   bind_hashing(m);
   bind_formats(m);

@@ -29,6 +29,7 @@ macro_rules! opaque {
 }
 
 mod commitments;
+mod device_trees;
 mod devices;
 mod errors;
 mod formats;
@@ -38,6 +39,7 @@ mod sources;
 mod trees;
 
 pub use commitments::*;
+pub use device_trees::*;
 pub use devices::*;
 pub use errors::*;
 pub use formats::*;

@@ -56,7 +56,8 @@
 //! `pkg-config --libs merklize` says; see the crate's README.
 //!
 //! Threads: [`Device`] and [`Builder`] are `Send` and `Sync` (libmerklize serialises their
-//! calls); [`Tree`], [`Proof`] and [`Bytes`] are read-only, `Send` and `Sync`.
+//! calls); [`Tree`], [`Proof`] and [`Bytes`] are read-only, `Send` and `Sync`; a [`DeviceTree`]
+//! (a tree kept on the device, updated in place) is `Send` and `Sync`, its updates `&mut self`.
 
 mod builder;
 mod bytes;
@@ -64,6 +65,7 @@ mod cl;
 mod commitments;
 mod config;
 mod device;
+mod device_tree;
 mod error;
 mod formats;
 mod handle;
@@ -80,6 +82,7 @@ pub use cl::{output_node_count, ClContext, ClDeviceId, ClEvent, ClMem};
 pub use commitments::filecoin_piece_cid;
 pub use config::{Keep, TreeConfig};
 pub use device::{devices, Device, DeviceInfo};
+pub use device_tree::DeviceTree;
 pub use error::{Error, Result, Status};
 pub use formats::VerityConfig;
 pub use hashing::Blake3Mode;

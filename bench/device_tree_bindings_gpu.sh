@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+# Issue 31, item 6, on the GPU machine: the tree kept on the device through the C ABI and Python
+# against the C++ call under them, in one run. Builds this tree (Release, benchmarks on; build-dt),
+# runs the C ABI's test of it (c_api_device_tree) on the GPU, then for blake3 and sha256 at 2^20
+# and 2^25 leaves, batches of 1%: bench/device_tree_capi_bench (merklize_device_tree_update
+# against resident_tree::update, interleaved, roots compared each round) and, where the machine's
+# Python has nanobind and scikit-build-core, the package installed (no network) and
+# bench/device_tree_python.py (DeviceTree.update against the C call through ctypes). Logs in $OUT
+# (default /tmp/out).
+#   bash bench/device_tree_bindings_gpu.sh
+set -uo pipefail
+export MERKLIZE_OCL=${MERKLIZE_OCL:-nvidia}
+[ -f .device-debs/env.sh ] && source .device-debs/env.sh > /dev/null
+export MERKLIZE_DEVICE=${MERKLIZE_DEVICE:-nvidia}
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+log=$OUT/device_tree_bindings.log
+: > "$log"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee -a "$log"
+py=python3
+[ -x /opt/torch/.venv/bin/python3 ] && py=/opt/torch/.venv/bin/python3
+
+cmake -S . -B build-dt -DCMAKE_BUILD_TYPE=Release -DMERKLIZE_AOT=OFF > "$OUT/build.log" 2>&1 &&
+  cmake --build build-dt -j "$(nproc)" --target merklize_c_device_tree device_tree_capi_bench \
+    >> "$OUT/build.log" 2>&1 || { grep -B2 -A8 -m5 error "$OUT/build.log"; exit 1; }
+echo "c_api_device_tree on the GPU: $(timeout 300 build-dt/tests/c/merklize_c_device_tree 2>&1 |
+  tail -1)" | tee -a "$log"
+export LD_LIBRARY_PATH=$PWD/build-dt${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+for hash in blake3 sha256; do
+  for log2 in 20 25; do
+    echo "== device_tree_capi_bench $log2 $hash 9 1" | tee -a "$log"
+    timeout 300 build-dt/bench/device_tree_capi_bench "$log2" "$hash" 9 1 2>&1 | tee -a "$log"
+  done
+done
+if "$py" -c "import nanobind, scikit_build_core, numpy" 2> /dev/null &&
+  "$py" -m pip install --no-deps --no-build-isolation -C build-dir=build-dt/python . \
+    > "$OUT/pip.log" 2>&1; then
+  for hash in blake3 sha256; do
+    "$py" bench/device_tree_python.py --library build-dt/libmerklize.so --leaves-log2 25 \
+      --repetitions 9 --hash "$hash" 2>&1 | tee -a "$log"
+  done
+else
+  echo "SKIPPED the Python timing: $py lacks nanobind, scikit-build-core or numpy, or pip" \
+    "install failed ($OUT/pip.log)" | tee -a "$log"
+fi

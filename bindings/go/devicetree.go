@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package merklize
+
+// #include <merklize.h>
+import "C"
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+)
+
+// A DeviceTree is a binary tree of 32-byte leaves built once on the device and kept there: each
+// Update writes its leaves and recomputes only the nodes above them. Make one with NewDeviceTree.
+// A DeviceTree may be used from several goroutines (the library serialises its calls). Close
+// frees its device memory; the garbage collector frees an unreachable DeviceTree too, but Close
+// says when.
+type DeviceTree struct {
+	h         *handle[C.merklize_device_tree]
+	leafCount uint64
+	depth     int
+}
+
+// NewDeviceTree builds the tree of data (32-byte leaves back to back, at least one) on the
+// device of WithDevice and keeps it there. The options are NewBuilder's for binary trees of
+// 32-byte leaves: WithHash, WithShape, WithDepth, WithDevice. data is only read.
+func NewDeviceTree(data []byte, opts ...Option) (*DeviceTree, error) {
+	s, err := forTree("NewDeviceTree", opts)
+	if err != nil {
+		return nil, err
+	}
+	b, err := newBuilder(s)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close() // the tree outlives it
+	var tree *C.merklize_device_tree
+	err = b.handle().with(func(builder *C.merklize_builder) error {
+		return call(func() C.merklize_status {
+			return C.merklize_device_tree_create(builder, bytesPointer(data), C.uint64_t(len(data)), &tree)
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &DeviceTree{
+		h:         newHandle(tree, func(t *C.merklize_device_tree) { C.merklize_device_tree_free(t) }),
+		leafCount: uint64(C.merklize_device_tree_leaf_count(tree)),
+		depth:     int(C.merklize_device_tree_depth(tree)),
+	}, nil
+}
+
+func bytesPointer(data []byte) unsafe.Pointer {
+	if len(data) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&data[0])
+}
+
+func (t *DeviceTree) handle() *handle[C.merklize_device_tree] {
+	if t == nil {
+		return nil
+	}
+	return t.h
+}
+
+// Close frees the tree's device memory. Proofs made from it stay valid. Close always returns nil.
+func (t *DeviceTree) Close() error {
+	t.handle().close()
+	return nil
+}
+
+// LeafCount is the number of leaves (an update never changes it).
+func (t *DeviceTree) LeafCount() uint64 {
+	if t == nil {
+		return 0
+	}
+	return t.leafCount
+}
+
+// Depth is the top stored level: levels 0 (the leaves) to Depth() are on the device.
+func (t *DeviceTree) Depth() int {
+	if t == nil {
+		return 0
+	}
+	return t.depth
+}
+
+// Root is the root after the last update (at the fixed depth of WithDepth).
+func (t *DeviceTree) Root() (root [32]byte, err error) {
+	var out [32]byte
+	err = t.handle().with(func(tree *C.merklize_device_tree) error {
+		return call(func() C.merklize_status {
+			return C.merklize_device_tree_root(tree, (*C.uint8_t)(unsafe.Pointer(&out[0])))
+		})
+	})
+	if err == nil {
+		root = out
+	}
+	return root, err
+}
+
+// Update makes leaf indices[k] leaves[k] and returns the new root. Within one batch a repeated
+// index takes its last value. A refused batch (an index out of range, len(leaves) not
+// len(indices)) is ErrArgument and leaves the tree as it was.
+func (t *DeviceTree) Update(indices []uint64, leaves [][32]byte) (root [32]byte, err error) {
+	var out [32]byte
+	err = t.batch("Update", indices, leaves, func(tree *C.merklize_device_tree, i *C.uint64_t,
+		l unsafe.Pointer, n C.uint64_t) C.merklize_status {
+		return C.merklize_device_tree_update(tree, i, l, n, (*C.uint8_t)(unsafe.Pointer(&out[0])))
+	})
+	if err == nil {
+		root = out
+	}
+	return root, err
+}
+
+// UpdateProved is Update, and the multiproof of the updated leaves in the new tree (indices
+// sorted, once each): Tree.ProveMulti's of a tree built over the new leaves.
+func (t *DeviceTree) UpdateProved(indices []uint64, leaves [][32]byte) (root [32]byte, proof *Proof, err error) {
+	var out [32]byte
+	var p *C.merklize_proof
+	err = t.batch("UpdateProved", indices, leaves, func(tree *C.merklize_device_tree, i *C.uint64_t,
+		l unsafe.Pointer, n C.uint64_t) C.merklize_status {
+		return C.merklize_device_tree_update_proved(tree, i, l, n, (*C.uint8_t)(unsafe.Pointer(&out[0])), &p)
+	})
+	if err != nil {
+		return root, nil, err
+	}
+	return out, newProof(p), nil
+}
+
+// batch checks that there is a leaf for each index, then calls f with C's view of them.
+func (t *DeviceTree) batch(name string, indices []uint64, leaves [][32]byte,
+	f func(*C.merklize_device_tree, *C.uint64_t, unsafe.Pointer, C.uint64_t) C.merklize_status) error {
+	if len(indices) != len(leaves) {
+		return argumentError(fmt.Sprintf("DeviceTree.%s: %d indices but %d leaves: give a leaf for each index",
+			name, len(indices), len(leaves)))
+	}
+	var i *C.uint64_t
+	var l unsafe.Pointer
+	if len(indices) > 0 {
+		i, l = (*C.uint64_t)(unsafe.Pointer(&indices[0])), unsafe.Pointer(&leaves[0][0])
+	}
+	return t.handle().with(func(tree *C.merklize_device_tree) error {
+		return call(func() C.merklize_status { return f(tree, i, l, C.uint64_t(len(indices))) })
+	})
+}
+
+// Prove is the inclusion proof of leaf index in the tree as it is now.
+func (t *DeviceTree) Prove(index uint64) (*Proof, error) {
+	var proof *C.merklize_proof
+	err := t.handle().with(func(tree *C.merklize_device_tree) error {
+		return call(func() C.merklize_status { return C.merklize_device_tree_prove(tree, C.uint64_t(index), &proof) })
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newProof(proof), nil
+}
+
+// Level is a copy of level k's nodes read back from the device: level 0 is the leaves.
+func (t *DeviceTree) Level(k int) ([][32]byte, error) {
+	if k < 0 || k > math.MaxUint32 {
+		return nil, argumentError(fmt.Sprintf("level %d: levels are 0 to %d", k, t.Depth()))
+	}
+	var nodes [][32]byte
+	err := t.handle().with(func(tree *C.merklize_device_tree) error {
+		var count C.uint64_t
+		err := call(func() C.merklize_status {
+			return C.merklize_device_tree_level_size(tree, C.uint32_t(k), &count)
+		})
+		if err != nil {
+			return err
+		}
+		nodes = make([][32]byte, int(count)) // at least one: every level has a node
+		return call(func() C.merklize_status {
+			return C.merklize_device_tree_read_level(tree, C.uint32_t(k), 0, count,
+				(*C.uint8_t)(unsafe.Pointer(&nodes[0])))
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return nodes, nil
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+
+package merklize_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"merklize"
+)
+
+// TestDeviceTreeUpdates: trees kept on the device at 1, 2, 3, 255, 256 and 257 leaves, updated
+// by batches of one leaf, the last leaf, every leaf and repeats (the last value wins); after
+// each, the root equals the oracle's (crypto/sha256) and a fresh Build's of the updated leaves,
+// every level the fresh tree's, and the multiproof its ProveMulti's.
+func TestDeviceTreeUpdates(t *testing.T) {
+	cases := []struct {
+		name   string
+		opts   []merklize.Option
+		oracle func([][32]byte) oracleTree
+	}{
+		{"sha256-promote", []merklize.Option{merklize.WithHash(merklize.HashSHA256)},
+			func(l [][32]byte) oracleTree { return sha256Tree(l, false, -1) }},
+		{"sha256-zero-depth10", []merklize.Option{merklize.WithHash(merklize.HashSHA256),
+			merklize.WithShape(merklize.ShapeZero), merklize.WithDepth(10)},
+			func(l [][32]byte) oracleTree { return sha256Tree(l, true, 10) }},
+		{"blake3", nil, nil},
+	}
+	for _, c := range cases {
+		for _, n := range []int{1, 2, 3, 255, 256, 257} {
+			c, n := c, n
+			t.Run(fmt.Sprintf("%s/%d", c.name, n), func(t *testing.T) {
+				leaves := asLeaves(randomBytes(32*n, int64(n)))
+				tree, err := merklize.NewDeviceTree(leavesBytes(leaves), c.opts...)
+				if err != nil {
+					t.Fatalf("NewDeviceTree: %v", err)
+				}
+				defer tree.Close()
+				root, _ := tree.Root()
+				checkDeviceTree(t, tree, leaves, c.opts, c.oracle, root, nil, nil)
+				random := rand.New(rand.NewSource(int64(n)))
+				every := random.Perm(n)
+				batches := [][]uint64{{0}, {uint64(n - 1)}, make([]uint64, n), {0, uint64(n / 2), 0, uint64(n - 1), 0}}
+				for i, v := range every {
+					batches[2][i] = uint64(v)
+				}
+				for k, indices := range batches {
+					values := asLeaves(randomBytes(32*len(indices), int64(100+k)))
+					for j, i := range indices {
+						leaves[i] = values[j] // in order: a repeated index ends with its last value
+					}
+					var proof *merklize.Proof
+					if k%2 == 0 {
+						root, err = tree.Update(indices, values)
+					} else {
+						root, proof, err = tree.UpdateProved(indices, values)
+					}
+					if err != nil {
+						t.Fatalf("batch %d: %v", k, err)
+					}
+					checkDeviceTree(t, tree, leaves, c.opts, c.oracle, root, proof, indices)
+				}
+				checkRefusals(t, tree, leaves)
+			})
+		}
+	}
+}
+
+func leavesBytes(leaves [][32]byte) []byte {
+	var data []byte
+	for _, l := range leaves {
+		data = append(data, l[:]...)
+	}
+	return data
+}
+
+func checkDeviceTree(t *testing.T, tree *merklize.DeviceTree, leaves [][32]byte, opts []merklize.Option,
+	oracle func([][32]byte) oracleTree, returned [32]byte, proof *merklize.Proof, indices []uint64) {
+	t.Helper()
+	fresh, err := merklize.Build(leavesBytes(leaves), opts...)
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	defer fresh.Close()
+	root, err := tree.Root()
+	if err != nil || root != fresh.Root() || returned != fresh.Root() {
+		t.Fatalf("root %x (returned %x), %v; a fresh build's %x", root, returned, err, fresh.Root())
+	}
+	if oracle != nil && root != oracle(leaves).root() {
+		t.Fatalf("root %x; the oracle's %x", root, oracle(leaves).root())
+	}
+	if tree.LeafCount() != uint64(len(leaves)) || tree.Depth() != fresh.Depth() {
+		t.Fatalf("%d leaves, depth %d; want %d, %d", tree.LeafCount(), tree.Depth(), len(leaves), fresh.Depth())
+	}
+	for k := 0; k <= tree.Depth(); k++ {
+		got, err := tree.Level(k)
+		want, _ := fresh.Level(k)
+		if err != nil || !equalDigests(got, want) {
+			t.Fatalf("level %d: %v, not the fresh tree's", k, err)
+		}
+	}
+	if proof != nil {
+		defer proof.Close()
+		want, err := fresh.ProveMulti(indices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer want.Close()
+		gotJSON, _ := proof.MarshalJSON()
+		wantJSON, _ := want.MarshalJSON()
+		if string(gotJSON) != string(wantJSON) {
+			t.Fatalf("multiproof %s; ProveMulti's %s", gotJSON, wantJSON)
+		}
+	}
+}
+
+// checkRefusals: refused batches are ErrArgument, say why, and leave the tree as it was.
+func checkRefusals(t *testing.T, tree *merklize.DeviceTree, leaves [][32]byte) {
+	t.Helper()
+	before, _ := tree.Root()
+	n := uint64(len(leaves))
+	refused := []struct {
+		indices []uint64
+		leaves  [][32]byte
+		says    string
+	}{
+		{[]uint64{0, n}, make([][32]byte, 2), "leaf index"},
+		{[]uint64{0, 1}, make([][32]byte, 1), "2 indices but 1 leaves"},
+	}
+	for _, r := range refused {
+		_, err := tree.Update(r.indices, r.leaves)
+		if !errors.Is(err, merklize.ErrArgument) || !strings.Contains(err.Error(), r.says) {
+			t.Fatalf("Update(%v): %v; want ErrArgument saying %q", r.indices, err, r.says)
+		}
+		_, proof, err := tree.UpdateProved(r.indices, r.leaves)
+		if !errors.Is(err, merklize.ErrArgument) || proof != nil {
+			t.Fatalf("UpdateProved(%v): %v", r.indices, err)
+		}
+	}
+	if _, err := tree.Prove(n); !errors.Is(err, merklize.ErrArgument) {
+		t.Fatalf("Prove(%d): %v", n, err)
+	}
+	if _, err := tree.Level(tree.Depth() + 1); !errors.Is(err, merklize.ErrArgument) {
+		t.Fatalf("Level above the root: %v", err)
+	}
+	root, _ := tree.Root()
+	got, _ := tree.Level(0)
+	if root != before || !equalDigests(got, leaves) {
+		t.Fatal("a refused update changed the tree")
+	}
+}
+
+// TestDeviceTreeRefusedAndClosed: what NewDeviceTree refuses, and calls after Close.
+func TestDeviceTreeRefusedAndClosed(t *testing.T) {
+	for _, r := range []struct {
+		data []byte
+		opts []merklize.Option
+		says string
+	}{
+		{make([]byte, 33), nil, "leaves"},
+		{nil, nil, "leaves"},
+		{make([]byte, 64), []merklize.Option{merklize.WithArity(4)}, "config.arity"},
+	} {
+		if _, err := merklize.NewDeviceTree(r.data, r.opts...); !errors.Is(err, merklize.ErrArgument) ||
+			!strings.Contains(err.Error(), r.says) {
+			t.Fatalf("NewDeviceTree(%d bytes): %v; want ErrArgument saying %q", len(r.data), err, r.says)
+		}
+	}
+	tree, err := merklize.NewDeviceTree(make([]byte, 64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree.Close()
+	if _, err := tree.Update([]uint64{0}, make([][32]byte, 1)); !errors.Is(err, merklize.ErrClosed) {
+		t.Fatalf("Update after Close: %v", err)
+	}
+}

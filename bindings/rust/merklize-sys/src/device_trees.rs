@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+//! Trees kept on the device and updated in place (`merklize_device_tree_*`).
+
+use std::os::raw::c_void;
+
+use crate::{merklize_builder, merklize_proof, merklize_status};
+
+opaque! {
+    /// A binary tree built once on a device and kept there, updated in place.
+    merklize_device_tree;
+}
+
+extern "C" {
+    pub fn merklize_device_tree_create(
+        builder: *mut merklize_builder,
+        leaves: *const c_void,
+        size: u64,
+        tree: *mut *mut merklize_device_tree,
+    ) -> merklize_status;
+    pub fn merklize_device_tree_free(tree: *mut merklize_device_tree);
+    pub fn merklize_device_tree_root(
+        tree: *mut merklize_device_tree,
+        root: *mut u8,
+    ) -> merklize_status;
+    pub fn merklize_device_tree_leaf_count(tree: *const merklize_device_tree) -> u64;
+    pub fn merklize_device_tree_depth(tree: *const merklize_device_tree) -> u32;
+    pub fn merklize_device_tree_update(
+        tree: *mut merklize_device_tree,
+        indices: *const u64,
+        leaves: *const c_void,
+        count: u64,
+        root: *mut u8,
+    ) -> merklize_status;
+    pub fn merklize_device_tree_update_proved(
+        tree: *mut merklize_device_tree,
+        indices: *const u64,
+        leaves: *const c_void,
+        count: u64,
+        root: *mut u8,
+        proof: *mut *mut merklize_proof,
+    ) -> merklize_status;
+    pub fn merklize_device_tree_prove(
+        tree: *mut merklize_device_tree,
+        index: u64,
+        proof: *mut *mut merklize_proof,
+    ) -> merklize_status;
+    pub fn merklize_device_tree_level_size(
+        tree: *mut merklize_device_tree,
+        level: u32,
+        count: *mut u64,
+    ) -> merklize_status;
+    pub fn merklize_device_tree_read_level(
+        tree: *mut merklize_device_tree,
+        level: u32,
+        first: u64,
+        count: u64,
+        nodes: *mut u8,
+    ) -> merklize_status;
+}

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+//! DeviceTree: trees kept on the device at 1, 2, 3, 255, 256 and 257 leaves, updated by batches
+//! of one leaf, the last leaf, every leaf and repeats (the last value wins); after each, the
+//! root, every level and the multiproof equal a fresh build's of the updated leaves, and the
+//! SHA-256 root the one computed here. Refused updates leave the tree as it was.
+
+mod common;
+
+use common::device;
+use common::hashes::sha256_of;
+use common::random_leaves;
+use merklize::{Builder, DeviceTree, Hash, Shape, Source, Status, TreeConfig};
+
+/// The SHA-256 tree of shape promote, computed here.
+fn sha256_root(leaves: &[[u8; 32]]) -> [u8; 32] {
+    let mut level = leaves.to_vec();
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|p| {
+                if p.len() == 2 {
+                    sha256_of(&[&p[0], &p[1]])
+                } else {
+                    p[0]
+                }
+            })
+            .collect();
+    }
+    level[0]
+}
+
+fn check(builder: &Builder, tree: &DeviceTree, leaves: &[[u8; 32]], hash: Hash) {
+    let fresh = builder.build(Source::leaves(leaves)).unwrap();
+    assert_eq!(tree.root(), fresh.root());
+    if hash == Hash::Sha256 {
+        assert_eq!(tree.root(), sha256_root(leaves));
+    }
+    assert_eq!(tree.leaf_count(), leaves.len() as u64);
+    assert_eq!(tree.depth(), fresh.depth());
+    for (k, level) in tree.levels().unwrap().iter().enumerate() {
+        assert_eq!(&level[..], fresh.level(k as u32).unwrap(), "level {}", k);
+    }
+    let last = leaves.len() as u64 - 1;
+    assert_eq!(
+        tree.prove(last).unwrap().to_json().unwrap(),
+        fresh.prove(last).unwrap().to_json().unwrap()
+    );
+}
+
+#[test]
+fn updates_equal_fresh_builds() {
+    let configs = [
+        (Hash::Sha256, TreeConfig::new().hash(Hash::Sha256)),
+        (
+            Hash::Blake3,
+            TreeConfig::new()
+                .hash(Hash::Blake3)
+                .shape(Shape::Zero)
+                .depth(10),
+        ),
+    ];
+    for (hash, config) in configs.iter() {
+        let builder = Builder::new(&device(), config).unwrap();
+        for &n in &[1usize, 2, 3, 255, 256, 257] {
+            let mut leaves = random_leaves(n, n as u64);
+            let mut tree = DeviceTree::new(&builder, &leaves).unwrap();
+            check(&builder, &tree, &leaves, *hash);
+            let every: Vec<u64> = (0..n as u64).rev().collect();
+            let batches = [
+                vec![0],
+                vec![n as u64 - 1],
+                every,
+                vec![0, n as u64 / 2, 0, n as u64 - 1, 0],
+            ];
+            for (k, indices) in batches.iter().enumerate() {
+                let values = random_leaves(indices.len(), 100 + k as u64);
+                for (&i, v) in indices.iter().zip(&values) {
+                    leaves[i as usize] = *v; // in order: a repeated index ends with its last value
+                }
+                let root = if k % 2 == 0 {
+                    tree.update(indices, &values).unwrap()
+                } else {
+                    let (root, proof) = tree.update_proved(indices, &values).unwrap();
+                    let fresh = builder.build(Source::leaves(&leaves)).unwrap();
+                    let want = fresh.prove_multi(indices).unwrap();
+                    assert_eq!(proof.to_json().unwrap(), want.to_json().unwrap());
+                    root
+                };
+                assert_eq!(root, tree.root());
+                check(&builder, &tree, &leaves, *hash);
+            }
+        }
+    }
+}
+
+#[test]
+fn refused_updates_leave_the_tree_unchanged() {
+    let builder = Builder::new(&device(), &TreeConfig::new().hash(Hash::Sha256)).unwrap();
+    let leaves = random_leaves(257, 7);
+    let mut tree = DeviceTree::new(&builder, &leaves).unwrap();
+    drop(builder); // the tree outlives it
+    let before = tree.root();
+    let e = tree.update(&[3, 257], &[[1; 32], [2; 32]]).unwrap_err();
+    assert_eq!(e.status(), Status::Argument);
+    assert!(e.message().contains("leaf index 257"), "{}", e);
+    let e = tree.update_proved(&[1, 2], &[[1; 32]]).unwrap_err();
+    assert_eq!(e.status(), Status::Argument);
+    assert!(e.message().contains("2 indices but 1 leaves"), "{}", e);
+    assert_eq!(tree.prove(257).unwrap_err().status(), Status::Argument);
+    assert_eq!(
+        tree.level(tree.depth() + 1).unwrap_err().status(),
+        Status::Argument
+    );
+    assert_eq!(tree.root(), before);
+    assert_eq!(tree.level(0).unwrap(), leaves);
+    assert_eq!(tree.update(&[], &[]).unwrap(), before);
+}
+
+#[test]
+fn refused_trees() {
+    let builder = Builder::new(&device(), &TreeConfig::new()).unwrap();
+    let e = DeviceTree::from_bytes(&builder, &[0; 33]).unwrap_err();
+    assert_eq!(e.status(), Status::Argument);
+    assert!(DeviceTree::new(&builder, &[]).is_err());
+    let kary = Builder::new(&device(), &TreeConfig::new().arity(4)).unwrap();
+    let e = DeviceTree::new(&kary, &[[0; 32]; 4]).unwrap_err();
+    assert!(e.message().contains("config.arity"), "{}", e);
+}

@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: Apache-2.0 OR MIT
+"""DeviceTree: a binary tree kept in the device's memory and updated in place."""
+from __future__ import annotations
+
+from typing import Any, List, Optional, Tuple
+
+import numpy as np
+
+from . import _args, _merklize
+from ._devices import DeviceArg
+from ._digest import Digest
+from ._errors import ArgumentError
+from ._proofs import Proof
+from ._trees import _cached_builder, _config
+
+
+def _indices(indices: Any) -> np.ndarray:
+    """A batch's indices as a C-contiguous uint64 array (a uint64 array as it is, without a
+    copy): a list or a 1-D array of non-negative integers."""
+    if isinstance(indices, np.ndarray) and indices.dtype == np.uint64 and indices.ndim == 1:
+        return np.ascontiguousarray(indices)
+    if isinstance(indices, (str, bytes, bytearray, memoryview)):
+        raise TypeError(f"indices must be a list or an array of ints, not "
+                        f"{type(indices).__name__}")
+    array = np.asarray(indices if isinstance(indices, np.ndarray) else list(indices))
+    if array.size == 0:
+        return np.zeros(0, dtype=np.uint64)
+    if array.ndim != 1:
+        raise ArgumentError(f"indices: an array of shape {array.shape}; give one index a leaf "
+                            f"(1-D)")
+    if array.dtype == object or array.dtype.kind not in "iu" or array.dtype == np.bool_:
+        raise TypeError(f"indices must be ints, not {array.dtype}")
+    if array.dtype.kind == "i" and (array < 0).any():
+        k = int(np.argmax(array < 0))
+        raise ArgumentError(f"indices[{k}] is {int(array[k])}: a leaf index is not negative")
+    return np.ascontiguousarray(array, dtype=np.uint64)
+
+
+class DeviceTree:
+    """A binary tree of 32-byte leaves built once on the device and kept there: each
+    :meth:`update` writes its leaves and recomputes only the nodes above them.
+
+    ``leaves``: any bytes-like object or C-contiguous numpy array of ``n x 32`` bytes (read in
+    place, without a copy; the tree keeps its own copy on the device). The options are
+    :class:`merklize.Builder`'s for binary trees: ``hash``, ``shape``, ``depth`` and ``device``.
+
+    Within one batch a repeated index takes its last value. A refused batch (an index out of
+    range, a leaf count that is not the index count) raises :class:`merklize.ArgumentError` and
+    leaves the tree as it was. A tree may be used from several threads: the library serialises
+    its calls.
+    """
+
+    __slots__ = ("_impl", "hash")
+
+    def __init__(self, leaves: Any, hash: str = "blake3", shape: str = "promote",
+                 depth: Optional[int] = None, device: DeviceArg = None) -> None:
+        options = _config(hash, shape, depth, 2, 0, None, b"", None, "all")
+        self.hash: str = hash
+        self._impl = _merklize._DeviceTree(_cached_builder(device, options)._impl, leaves)
+
+    @property
+    def root(self) -> Digest:
+        """The root after the last update (at the fixed depth where ``depth`` is given)."""
+        return Digest(self._impl.root())
+
+    @property
+    def leaf_count(self) -> int:
+        """The number of leaves (an update never changes it)."""
+        return self._impl.leaf_count()
+
+    def __len__(self) -> int:
+        return self.leaf_count
+
+    @property
+    def depth(self) -> int:
+        """The top stored level: levels are 0 (the leaves) to ``depth``."""
+        return self._impl.depth()
+
+    def update(self, indices: Any, new_leaves: Any) -> Digest:
+        """Leaf ``indices[k]`` becomes the k-th 32 bytes of ``new_leaves``; returns the new root.
+
+        ``indices``: a list or a 1-D numpy array of ints (a ``uint64`` array is read in place).
+        ``new_leaves``: bytes-like or a numpy array of ``len(indices) x 32`` bytes."""
+        return Digest(self._impl.update(_indices(indices), new_leaves))
+
+    def update_proved(self, indices: Any, new_leaves: Any) -> Tuple[Digest, Proof]:
+        """:meth:`update`, and the multiproof of the updated leaves in the new tree (indices
+        sorted, once each), :meth:`merklize.Tree.prove_multi`'s of a tree built over them."""
+        root, proof = self._impl.update_proved(_indices(indices), new_leaves)
+        return Digest(root), Proof(proof)
+
+    def prove(self, index: int) -> Proof:
+        """The inclusion proof of leaf ``index`` in the tree as it is now."""
+        return Proof(self._impl.prove(_args.count(index, "index")))
+
+    def level(self, level: int) -> np.ndarray:
+        """Level ``level``'s nodes read back from the device: a ``uint8`` array of shape
+        (n, 32) of its own."""
+        return self._impl.level(_args.count(level, "level", _args.UINT32_MAX))
+
+    def levels(self) -> List[np.ndarray]:
+        """Every level, leaves first, read back from the device (as :meth:`level`)."""
+        return [self._impl.level(k) for k in range(self.depth + 1)]
+
+    def __repr__(self) -> str:
+        return (f"<merklize.DeviceTree of {self.leaf_count} leaves, hash {self.hash}, "
+                f"root {self.root}>")
+

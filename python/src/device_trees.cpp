@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// _DeviceTree (merklize_device_tree: a tree kept on the device and updated in place). Leaves and
+// indices are read in place through the buffer protocol (merklize/_device_trees.py hands the
+// indices over as a C-contiguous uint64 array); levels come back as numpy arrays that own what
+// was read from the device.
+#include "common.hpp"
+
+#include <utility>
+
+namespace merklize_python {
+namespace {
+
+struct device_tree_object {
+  device_tree_ptr handle;
+};
+
+void create(device_tree_object *self, builder_object &builder, nb::handle leaves) {
+  const buffer_view view(leaves, "leaves");
+  merklize_device_tree *tree = nullptr;
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_device_tree_create(builder.handle.get(), view.data(), view.size(), &tree));
+  }
+  new (self) device_tree_object{device_tree_ptr(tree)};
+}
+
+// A batch's indices (uint64, native order) and leaves, checked against each other here: the
+// library takes one count for both, so a mismatch is refused before it is called.
+struct batch {
+  batch(nb::handle indices, nb::handle leaves)
+      : index_view(indices, "indices"), leaf_view(leaves, "new_leaves") {
+    if (index_view.size() % sizeof(std::uint64_t) != 0)
+      argument_failure("indices: " + std::to_string(index_view.size()) +
+                       " bytes is not whole uint64 indices");
+    count = index_view.size() / sizeof(std::uint64_t);
+    if (leaf_view.size() != count * MERKLIZE_DIGEST_SIZE)
+      argument_failure("new_leaves is " + std::to_string(leaf_view.size()) + " bytes, and " +
+                       std::to_string(count) + " indices need " +
+                       std::to_string(count * MERKLIZE_DIGEST_SIZE) +
+                       " (32 bytes a leaf, a leaf for each index)");
+  }
+  const std::uint64_t *indices() const {
+    return reinterpret_cast<const std::uint64_t *>(index_view.data());
+  }
+
+  buffer_view index_view, leaf_view;
+  std::uint64_t count = 0;
+};
+
+nb::bytes root(device_tree_object &t) {
+  digest_array root;
+  check(merklize_device_tree_root(t.handle.get(), root));
+  return to_bytes(root, sizeof root);
+}
+
+nb::bytes update(device_tree_object &t, nb::handle indices, nb::handle leaves) {
+  const batch b(indices, leaves);
+  digest_array root;
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_device_tree_update(t.handle.get(), b.indices(), b.leaf_view.data(), b.count,
+                                      root));
+  }
+  return to_bytes(root, sizeof root);
+}
+
+std::pair<nb::bytes, proof_object> update_proved(device_tree_object &t, nb::handle indices,
+                                                 nb::handle leaves) {
+  const batch b(indices, leaves);
+  digest_array root;
+  merklize_proof *proof = nullptr;
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_device_tree_update_proved(t.handle.get(), b.indices(), b.leaf_view.data(),
+                                             b.count, root, &proof));
+  }
+  return {to_bytes(root, sizeof root), proof_object{proof_ptr(proof)}};
+}
+
+proof_object prove(device_tree_object &t, std::uint64_t index) {
+  merklize_proof *proof = nullptr;
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_device_tree_prove(t.handle.get(), index, &proof));
+  }
+  return proof_object{proof_ptr(proof)};
+}
+
+// Level `level` read back from the device into an array that owns its bytes.
+byte_rows level(device_tree_object &t, std::uint32_t level) {
+  std::uint64_t count = 0;
+  check(merklize_device_tree_level_size(t.handle.get(), level, &count));
+  auto *nodes = new std::uint8_t[static_cast<std::size_t>(count) * MERKLIZE_DIGEST_SIZE + 1];
+  nb::capsule owner(nodes, [](void *p) noexcept { delete[] static_cast<std::uint8_t *>(p); });
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_device_tree_read_level(t.handle.get(), level, 0, count, nodes));
+  }
+  return rows_of(nodes, count, MERKLIZE_DIGEST_SIZE, owner);
+}
+
+} // namespace
+
+void bind_device_trees(nb::module_ &m) {
+  nb::class_<device_tree_object>(m, "_DeviceTree",
+                                 "merklize_device_tree: merklize.DeviceTree's handle.")
+      .def("__init__", &create, nb::arg("builder"), nb::arg("leaves"),
+           "merklize_device_tree_create(builder, leaves).")
+      .def("root", &root, "merklize_device_tree_root().")
+      .def(
+          "leaf_count",
+          [](const device_tree_object &t) {
+            return merklize_device_tree_leaf_count(t.handle.get());
+          },
+          "merklize_device_tree_leaf_count().")
+      .def(
+          "depth",
+          [](const device_tree_object &t) { return merklize_device_tree_depth(t.handle.get()); },
+          "merklize_device_tree_depth().")
+      .def("update", &update, nb::arg("indices"), nb::arg("leaves"),
+           "merklize_device_tree_update(indices, leaves): the new root.")
+      .def("update_proved", &update_proved, nb::arg("indices"), nb::arg("leaves"),
+           "merklize_device_tree_update_proved(indices, leaves): the new root and the "
+           "multiproof.")
+      .def("prove", &prove, nb::arg("index"), "merklize_device_tree_prove(index).")
+      .def("level", &level, nb::arg("level"),
+           "merklize_device_tree_read_level(level): an (n, 32) uint8 array read back.");
+}
+
+} // namespace merklize_python

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// merklize_device_tree: the C ABI of resident_tree (engine/resident_tree.hpp), a binary tree
+// kept on the device and updated in place. The handle owns a block_hasher of its own (its queue,
+// its programs) on the builder's device state, so that it outlives the builder and the device and
+// its commands never wait behind theirs; a mutex serialises its calls, since an update changes
+// the tree. resident_tree refuses a bad batch before it asks the device anything, and the checks
+// here of the C arguments come before it, so a refused update leaves the tree as it was.
+#include "handles.hpp"
+
+#include <merklize/engine/resident_tree.hpp>
+
+#include <cstring>
+
+struct merklize_device_tree {
+  merklize_device_tree(std::shared_ptr<const merklize_capi::device_state> d,
+                       const merklize_capi::tree_settings &s, const void *leaves,
+                       std::uint64_t size)
+      : device(std::move(d)),
+        hasher(std::make_unique<merklize::block_hasher>(device->context, device->device)),
+        tree(*hasher, leaves, size, merklize::config{s.tree()}) {}
+
+  std::shared_ptr<const merklize_capi::device_state> device;
+  std::unique_ptr<merklize::block_hasher> hasher; // before `tree`: the tree is built with it
+  merklize::resident_tree tree;
+  std::mutex mutex; // held by every call on the tree
+};
+
+namespace merklize_capi {
+namespace {
+
+// The configurations resident_tree keeps: binary trees of 32-byte leaves, the root the tree's.
+void check_resident(const tree_settings &s) {
+  const char *what = s.kary()               ? "config.arity is not 2"
+                     : s.blocks()           ? "config.leaf_size is not 0"
+                     : s.spec.mix_in_length ? "config.mix_in_length is set"
+                                            : nullptr;
+  if (what)
+    throw argument_error(std::string("merklize_device_tree_create: ") + what +
+                         ": a tree kept on the device is a binary tree of 32-byte leaves whose "
+                         "root is the tree's (arity 2, leaf_size 0, no mix_in_length)");
+}
+
+// The tree under its mutex, for `body`, which returns nothing and throws on failure.
+template <class Body>
+merklize_status locked(merklize_device_tree *tree, const char *function, Body &&body) {
+  return guarded([&] {
+    merklize_device_tree &t = required(tree, function, "tree");
+    const std::lock_guard<std::mutex> lock(t.mutex);
+    body(t.tree);
+  });
+}
+
+// A batch's pointers: NULL refused only where there is something to read.
+void check_batch(const uint64_t *indices, const void *leaves, uint64_t count,
+                 const char *function) {
+  if (count == 0) return;
+  required(indices, function, "indices");
+  required(leaves, function, "leaves");
+}
+
+std::vector<digest> digests_of(const void *bytes, uint64_t count) {
+  std::vector<digest> out(static_cast<std::size_t>(count));
+  if (count > 0) std::memcpy(out.data(), bytes, static_cast<std::size_t>(count) * node_bytes);
+  return out;
+}
+
+void write_root(uint8_t *root, const digest &d) {
+  if (root) std::memcpy(root, d.data(), d.size());
+}
+
+// Level `level`'s node count, or a refusal naming the levels the tree has.
+std::uint64_t level_size(const resident_tree &t, uint32_t level, const char *function) {
+  const device_tree &d = t.on_device();
+  if (level > d.top())
+    throw argument_error(std::string(function) + ": level " + std::to_string(level) +
+                         " out of range: the tree has levels 0.." + std::to_string(d.top()));
+  return d.level_sizes()[level];
+}
+
+} // namespace
+} // namespace merklize_capi
+
+using namespace merklize_capi;
+
+extern "C" {
+
+merklize_status merklize_device_tree_create(merklize_builder *builder, const void *leaves,
+                                            uint64_t size, merklize_device_tree **tree) {
+  return guarded([&] {
+    merklize_builder &b = required(builder, "merklize_device_tree_create", "builder");
+    required(tree, "merklize_device_tree_create", "tree");
+    if (size > 0) required(leaves, "merklize_device_tree_create", "leaves");
+    check_resident(b.settings);
+    for_field("leaves", [&] { leaf_count_of(size); }); // whole leaves, at least one
+    *tree = new merklize_device_tree(b.device, b.settings, leaves, size);
+  });
+}
+
+void merklize_device_tree_free(merklize_device_tree *tree) { delete tree; }
+
+merklize_status merklize_device_tree_root(merklize_device_tree *tree,
+                                          uint8_t root[MERKLIZE_DIGEST_SIZE]) {
+  return locked(tree, "merklize_device_tree_root", [&](const resident_tree &t) {
+    write_root(&required(root, "merklize_device_tree_root", "root"), t.root());
+  });
+}
+
+uint64_t merklize_device_tree_leaf_count(const merklize_device_tree *tree) {
+  return tree ? tree->tree.leaf_count() : 0; // never changed by an update
+}
+
+uint32_t merklize_device_tree_depth(const merklize_device_tree *tree) {
+  return tree ? tree->tree.on_device().top() : 0;
+}
+
+merklize_status merklize_device_tree_update(merklize_device_tree *tree, const uint64_t *indices,
+                                            const void *leaves, uint64_t count,
+                                            uint8_t root[MERKLIZE_DIGEST_SIZE]) {
+  return locked(tree, "merklize_device_tree_update", [&](resident_tree &t) {
+    check_batch(indices, leaves, count, "merklize_device_tree_update");
+    write_root(root, t.update(indices, leaves, count));
+  });
+}
+
+merklize_status merklize_device_tree_update_proved(merklize_device_tree *tree,
+                                                   const uint64_t *indices, const void *leaves,
+                                                   uint64_t count,
+                                                   uint8_t root[MERKLIZE_DIGEST_SIZE],
+                                                   merklize_proof **proof) {
+  return locked(tree, "merklize_device_tree_update_proved", [&](resident_tree &t) {
+    required(proof, "merklize_device_tree_update_proved", "proof");
+    check_batch(indices, leaves, count, "merklize_device_tree_update_proved");
+    const std::vector<std::uint64_t> batch(indices, indices + count);
+    auto [new_root, multi] = t.update_proved(batch, digests_of(leaves, count));
+    auto handle = proof_handle(std::move(multi));
+    write_root(root, new_root);
+    *proof = handle.release();
+  });
+}
+
+merklize_status merklize_device_tree_prove(merklize_device_tree *tree, uint64_t index,
+                                           merklize_proof **proof) {
+  return locked(tree, "merklize_device_tree_prove", [&](const resident_tree &t) {
+    required(proof, "merklize_device_tree_prove", "proof");
+    detail::check_leaf_index(index, t.leaf_count());
+    *proof = proof_handle(t.prove(index)).release();
+  });
+}
+
+merklize_status merklize_device_tree_level_size(merklize_device_tree *tree, uint32_t level,
+                                                uint64_t *count) {
+  return locked(tree, "merklize_device_tree_level_size", [&](const resident_tree &t) {
+    required(count, "merklize_device_tree_level_size", "count");
+    *count = level_size(t, level, "merklize_device_tree_level_size");
+  });
+}
+
+merklize_status merklize_device_tree_read_level(merklize_device_tree *tree, uint32_t level,
+                                                uint64_t first, uint64_t count, uint8_t *nodes) {
+  const char *function = "merklize_device_tree_read_level";
+  return locked(tree, function, [&](const resident_tree &t) {
+    const std::uint64_t size = level_size(t, level, function);
+    if (first > size || count > size - first)
+      throw argument_error(std::string(function) + ": nodes " + std::to_string(first) + ".." +
+                           std::to_string(first + count) + " out of range: level " +
+                           std::to_string(level) + " has " + std::to_string(size) + " nodes");
+    if (count == 0) return;
+    required(nodes, function, "nodes");
+    std::vector<digest> read(static_cast<std::size_t>(count)); // the caller's, on success only
+    const device_tree &d = t.on_device();
+    detail::call("clEnqueueReadBuffer", [&] {
+      return tree->hasher->queue().enqueueReadBuffer(d.level_buffer(level), CL_TRUE,
+                                                     (d.level_first(level) + first) * node_bytes,
+                                                     count * node_bytes, read.data());
+    });
+    std::memcpy(nodes, read.data(), read.size() * node_bytes);
+  });
+}
+
+} // extern "C"
