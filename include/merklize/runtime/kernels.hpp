@@ -84,6 +84,14 @@ inline program_spec merkle_indexed_program(hash_kind hash) {
           std::string(node.program_name) + "-indexed"};
 }
 
+// The program holding merkle_many_level (merkle_many.cl: many small trees a level a launch;
+// many_trees.hpp) for one node hash.
+inline program_spec merkle_many_program(hash_kind hash) {
+  const node_hash_row &node = row_of(hash);
+  return {{node.kernel_file, "merkle_many.cl"}, node_options(node),
+          std::string(node.program_name) + "-many"};
+}
+
 // The program holding the SHA-256 layer kernels (sha256_layer, sha256_layer_prefixed) of
 // layer.hpp.
 inline program_spec sha256_layer_program() {
@@ -182,6 +190,7 @@ inline std::vector<program_spec> all_program_specs() {
       specs.push_back(merkle_levels_program(hash, 256, levels, false));
     specs.push_back(proof_program(hash));
     specs.push_back(merkle_indexed_program(hash));
+    specs.push_back(merkle_many_program(hash));
     if (row.lanes_node)
       for (unsigned lanes : {4u, 8u, 16u})
         specs.push_back(merkle_program(hash, 16, lanes));
