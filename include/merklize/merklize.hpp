@@ -24,6 +24,7 @@
 #include "engine/multi_blocks.hpp"
 #include "engine/proof_device.hpp"
 #include "engine/resident_tree.hpp"
+#include "engine/many_trees.hpp"
 #include "io/input.hpp"
 #include "plan/build_config.hpp"
 #include "plan/parts.hpp"

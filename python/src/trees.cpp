@@ -9,10 +9,6 @@
 namespace merklize_python {
 namespace {
 
-struct builder_object {
-  builder_ptr handle;
-};
-
 struct tree_object {
   tree_ptr handle;
 };

@@ -74,12 +74,13 @@ public:
 
   // Every level and the roots, from host memory or a device buffer.
   many_levels levels(const void *leaves, std::uint64_t bytes, std::uint64_t tree_size) {
-    const std::uint64_t trees = detail::many_tree_count(bytes, tree_size);
+    const std::uint64_t trees = detail::many_tree_count(bytes, tree_size, "levels_many");
     if (!leaves) throw error("levels_many: the leaves are a null pointer");
     return build_from_host(leaves, trees, tree_size, true);
   }
   many_levels levels(const cl::Buffer &leaves, std::uint64_t count, std::uint64_t tree_size) {
-    const std::uint64_t trees = detail::many_tree_count(count * node_bytes, tree_size);
+    const std::uint64_t trees =
+        detail::many_tree_count(count * node_bytes, tree_size, "levels_many");
     runtime_.check_buffer(leaves, "the leaves", count * node_bytes, "trees", "levels_many");
     return build(leaves, trees, tree_size, true);
   }

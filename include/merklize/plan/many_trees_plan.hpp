@@ -54,16 +54,18 @@ namespace detail {
 
 // How many trees `bytes` of leaves hold, with a message naming what is wrong: no tree size, a
 // length that is no whole number of trees (what is left over), no leaves.
-inline std::uint64_t many_tree_count(std::uint64_t bytes, std::uint64_t tree_size) {
-  if (tree_size == 0) throw error("roots_many: tree_size is 0: a tree needs at least one leaf");
+// `function` names the call in the messages.
+inline std::uint64_t many_tree_count(std::uint64_t bytes, std::uint64_t tree_size,
+                                     const std::string &function = "roots_many") {
+  if (tree_size == 0) throw error(function + ": tree_size is 0: a tree needs at least one leaf");
   if (bytes % node_bytes != 0)
-    throw error("roots_many: " + std::to_string(bytes) + " bytes of leaves is not a multiple of " +
+    throw error(function + ": " + std::to_string(bytes) + " bytes of leaves is not a multiple of " +
                 std::to_string(node_bytes) + " (" + std::to_string(bytes % node_bytes) +
                 " bytes left over)");
   const std::uint64_t leaves = bytes / node_bytes;
-  if (leaves == 0) throw error("roots_many: no leaves (0 bytes): give at least one tree");
+  if (leaves == 0) throw error(function + ": no leaves (0 bytes): give at least one tree");
   if (leaves % tree_size != 0)
-    throw error("roots_many: " + std::to_string(leaves) + " leaves (" + std::to_string(bytes) +
+    throw error(function + ": " + std::to_string(leaves) + " leaves (" + std::to_string(bytes) +
                 " bytes) are no whole number of trees of tree_size = " +
                 std::to_string(tree_size) + " leaves: " + std::to_string(leaves / tree_size) +
                 " trees and " + std::to_string(leaves % tree_size) + " leaves left over");
