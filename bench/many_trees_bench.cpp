@@ -93,9 +93,8 @@ int run_shape(merklize::block_hasher &h, const merklize::config &cfg, unsigned l
     timing cpu;
     for (int r = 0; r < std::max(1, rounds / 2); ++r) {
       const auto at = clock_type::now();
-      bench::baseline_root(baseline,
-                           reinterpret_cast<const std::uint8_t *>(leaves.data()), count, threads,
-                           a.data(), b.data());
+      bench::baseline_root(baseline, reinterpret_cast<const std::uint8_t *>(leaves.data()), count,
+                           threads, a.data(), b.data());
       cpu.keep(ms_since(at), 1e300);
     }
     row((baseline.name + " on " + std::to_string(threads) + " threads, one tree").c_str(), cpu,
@@ -103,8 +102,8 @@ int run_shape(merklize::block_hasher &h, const merklize::config &cfg, unsigned l
   }
   std::printf("\nkernels of roots_many / device_tree: %.2fx; launches %zu; device memory "
               "(arithmetic): leaves %.1f MiB, levels and the leaves' copy %.1f MiB\n",
-              from_device.kernels / one_tree.kernels, many.last_events().kernels.size(),
-              mib(bytes), mib(many.device_bytes()));
+              from_device.kernels / one_tree.kernels, many.last_events().kernels.size(), mib(bytes),
+              mib(many.device_bytes()));
   return 0;
 }
 
@@ -126,8 +125,8 @@ int main(int argc, char **argv) {
   try {
     const merklize::config cfg{{merklize::parse_hash_kind(hash)}};
     merklize::block_hasher h(merklize::default_device());
-    std::printf("device: %s; %s; best of %d rounds\n",
-                merklize::device_name(h.device()).c_str(), hash.c_str(), rounds);
+    std::printf("device: %s; %s; best of %d rounds\n", merklize::device_name(h.device()).c_str(),
+                hash.c_str(), rounds);
     for (const auto &[log2_b, log2_n] : shapes)
       run_shape(h, cfg, log2_b, log2_n, rounds);
   } catch (const std::exception &e) {

@@ -11,8 +11,7 @@ namespace {
 nb::bytes roots_many(builder_object &builder, nb::handle leaves, std::uint64_t tree_size) {
   const buffer_view view(leaves, "leaves");
   // The count is checked by the library; this only sizes the output of a well-formed call.
-  const std::uint64_t trees =
-      tree_size == 0 ? 0 : view.size() / MERKLIZE_DIGEST_SIZE / tree_size;
+  const std::uint64_t trees = tree_size == 0 ? 0 : view.size() / MERKLIZE_DIGEST_SIZE / tree_size;
   std::vector<std::uint8_t> roots(static_cast<std::size_t>(trees) * MERKLIZE_DIGEST_SIZE);
   {
     nb::gil_scoped_release unlocked;

@@ -43,10 +43,9 @@ merklize_status merklize_roots_many(merklize_builder *builder, const void *leave
     check_binary_leaves(b.settings, function);
     const std::uint64_t trees = detail::many_tree_count(leaves_size, tree_size, function);
     if (roots_size < trees * node_bytes)
-      throw argument_error(std::string(function) + ": roots_size is " +
-                           std::to_string(roots_size) + " bytes, too small for " +
-                           std::to_string(trees) + " roots of 32 bytes (" +
-                           std::to_string(trees * node_bytes) + " bytes)");
+      throw argument_error(std::string(function) + ": roots_size is " + std::to_string(roots_size) +
+                           " bytes, too small for " + std::to_string(trees) +
+                           " roots of 32 bytes (" + std::to_string(trees * node_bytes) + " bytes)");
     const std::lock_guard<std::mutex> lock(b.mutex);
     many_trees_builder many(b.blocks(), config{b.settings.tree()});
     const std::vector<digest> built = many.roots(leaves, leaves_size, tree_size);

@@ -15,8 +15,8 @@ struct many_case {
 };
 
 static const struct many_case cases[] = {
-    {"blake3", "promote", -1},    {"blake3", "zero", 10},     {"blake3-parent", "promote", -1},
-    {"blake3-parent", "zero", -1}, {"sha256", "promote", -1}, {"sha256", "zero", -1},
+    {"blake3", "promote", -1},     {"blake3", "zero", 10},     {"blake3-parent", "promote", -1},
+    {"blake3-parent", "zero", -1}, {"sha256", "promote", -1},  {"sha256", "zero", -1},
     {"sha256", "zero", 10},        {"rfc6962", "promote", -1}, {"keccak256", "zero", -1},
     {"sha3-256", "promote", -1}};
 

@@ -130,8 +130,8 @@ private:
                  " leaves on " + detail::name_in_message(runtime_.device());
         },
         [&] {
-          runtime_.grow(levels_, levels_capacity_, std::max<std::uint64_t>(1, plan_.level_nodes) *
-                                                       node_bytes);
+          runtime_.grow(levels_, levels_capacity_,
+                        std::max<std::uint64_t>(1, plan_.level_nodes) * node_bytes);
           enqueue_levels(leaves);
           return read_back(leaves, keep_levels);
         });
@@ -159,10 +159,10 @@ private:
                        cl_ulong(l.out_per_tree), cl_ulong(l.nodes), zeros_, cl_ulong(l.level - 1),
                        cl_int(cfg_.tree.pad == shape::zero || l.level > plan_.top),
                        cl_int(l.is_root));
-      events_.kernels.push_back(detail::launch(
-          queue_, kernel_, l.nodes, settings_.local_size,
-          events_.kernels.empty() ? std::vector<cl::Event>{}
-                                  : std::vector<cl::Event>{events_.kernels.back()}));
+      events_.kernels.push_back(
+          detail::launch(queue_, kernel_, l.nodes, settings_.local_size,
+                         events_.kernels.empty() ? std::vector<cl::Event>{}
+                                                 : std::vector<cl::Event>{events_.kernels.back()}));
     }
   }
 

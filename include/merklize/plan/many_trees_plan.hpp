@@ -27,13 +27,13 @@ namespace merklize {
 // One level of every tree: its nodes in the level buffer (all trees' nodes of the level, tree
 // after tree, from node `first` of the buffer that holds the levels above the leaves).
 struct many_level {
-  unsigned level;              // 1 .. root level
-  std::uint64_t in_per_tree;   // each tree's nodes of the level below
-  std::uint64_t out_per_tree;  // each tree's nodes of this level: ceil(in_per_tree / 2)
-  std::uint64_t nodes;         // trees * out_per_tree: merkle_many_level's work-items
-  std::uint64_t first;         // where the level starts in the level buffer
-  bool is_root;                // its nodes are the trees' roots (ROOT flag)
-  bool by_runner;              // computed by the level runner's launches over the whole buffer
+  unsigned level;             // 1 .. root level
+  std::uint64_t in_per_tree;  // each tree's nodes of the level below
+  std::uint64_t out_per_tree; // each tree's nodes of this level: ceil(in_per_tree / 2)
+  std::uint64_t nodes;        // trees * out_per_tree: merkle_many_level's work-items
+  std::uint64_t first;        // where the level starts in the level buffer
+  bool is_root;               // its nodes are the trees' roots (ROOT flag)
+  bool by_runner;             // computed by the level runner's launches over the whole buffer
 };
 
 struct many_trees_plan {
@@ -43,7 +43,7 @@ struct many_trees_plan {
   unsigned runner_levels = 0;             // levels 1 .. runner_levels go to the level runner
   std::vector<many_level> levels;         // levels 1 .. root_level
   std::vector<detail::planned_launch> runner_launches; // the runner's launches of those levels
-  std::uint64_t level_nodes = 0;          // nodes of every level above the leaves, all trees
+  std::uint64_t level_nodes = 0; // nodes of every level above the leaves, all trees
 
   // Where the roots lie in the level buffer (none above the leaves: n = 1 at its natural depth,
   // whose roots are the leaves).
@@ -66,9 +66,9 @@ inline std::uint64_t many_tree_count(std::uint64_t bytes, std::uint64_t tree_siz
   if (leaves == 0) throw error(function + ": no leaves (0 bytes): give at least one tree");
   if (leaves % tree_size != 0)
     throw error(function + ": " + std::to_string(leaves) + " leaves (" + std::to_string(bytes) +
-                " bytes) are no whole number of trees of tree_size = " +
-                std::to_string(tree_size) + " leaves: " + std::to_string(leaves / tree_size) +
-                " trees and " + std::to_string(leaves % tree_size) + " leaves left over");
+                " bytes) are no whole number of trees of tree_size = " + std::to_string(tree_size) +
+                " leaves: " + std::to_string(leaves / tree_size) + " trees and " +
+                std::to_string(leaves % tree_size) + " leaves left over");
   return leaves / tree_size;
 }
 

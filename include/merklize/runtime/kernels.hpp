@@ -88,7 +88,8 @@ inline program_spec merkle_indexed_program(hash_kind hash) {
 // many_trees.hpp) for one node hash.
 inline program_spec merkle_many_program(hash_kind hash) {
   const node_hash_row &node = row_of(hash);
-  return {{node.kernel_file, "merkle_many.cl"}, node_options(node),
+  return {{node.kernel_file, "merkle_many.cl"},
+          node_options(node),
           std::string(node.program_name) + "-many"};
 }
 
