@@ -4,14 +4,16 @@
 // run. For each shape B x n given (default 2^16 x 2^8 and 2^10 x 2^14): roots_many from host
 // memory (whole call: upload, kernels, roots read back) and from a device buffer (kernels, whole
 // call); device_tree over the B n leaves on the device (kernels, whole); and each CPU baseline
-// (cpu_baselines.hpp: OpenSSL or BLAKE3's hash_many, on every thread) over the B n leaves as one
-// tree (the same number of compressions as the B trees, but one). Best of ROUNDS each, after a
+// (cpu_baselines.hpp: OpenSSL or BLAKE3's hash_many, on every thread) and merklize's host engine
+// (host_tree.hpp: BLAKE3 in AVX lanes, SHA-256 with the SHA extensions) over the B n leaves as
+// one tree (the same number of compressions as the B trees, but one). Best of ROUNDS each, after a
 // warm-up. Roots of a sample of trees checked against the host reference; peak device memory by
 // arithmetic. Prints a table.
 //   many_trees_bench [HASH [ROUNDS [LOG2_B:LOG2_N ...]]]   (defaults blake3 5 16:8 10:14)
 #include "cpu_baselines.hpp"
 
 #include <merklize/core/reference.hpp>
+#include <merklize/engine/host_tree.hpp>
 #include <merklize/engine/many_trees.hpp>
 #include <merklize/merklize.hpp>
 
@@ -99,6 +101,15 @@ int run_shape(merklize::block_hasher &h, const merklize::config &cfg, unsigned l
     }
     row((baseline.name + " on " + std::to_string(threads) + " threads, one tree").c_str(), cpu,
         count);
+  }
+  if (merklize::host_engine_supports(cfg.tree)) { // merklize's host engine (AVX lanes, SHA-NI)
+    timing host;
+    for (int r = 0; r < std::max(1, rounds / 2); ++r) {
+      const auto at = clock_type::now();
+      merklize::host_root(leaves.data(), bytes, cfg.tree, threads);
+      host.keep(ms_since(at), 1e300);
+    }
+    row(("host engine on " + std::to_string(threads) + " threads, one tree").c_str(), host, count);
   }
   std::printf("\nkernels of roots_many / device_tree: %.2fx; launches %zu; device memory "
               "(arithmetic): leaves %.1f MiB, levels and the leaves' copy %.1f MiB\n",
