@@ -38,10 +38,11 @@ merklize_status merklize_roots_many(merklize_builder *builder, const void *leave
   static const char *const function = "merklize_roots_many";
   return guarded([&] {
     merklize_builder &b = required(builder, function, "builder");
-    required(roots, function, "roots");
     if (leaves_size > 0) required(leaves, function, "leaves");
     check_binary_leaves(b.settings, function);
+    // Before `roots`: a call of no whole tree is told so, whatever its roots pointer.
     const std::uint64_t trees = detail::many_tree_count(leaves_size, tree_size, function);
+    required(roots, function, "roots");
     if (roots_size < trees * node_bytes)
       throw argument_error(std::string(function) + ": roots_size is " + std::to_string(roots_size) +
                            " bytes, too small for " + std::to_string(trees) +
