@@ -78,6 +78,8 @@ static void refusals(merklize_device *device) {
               "`leaves` is NULL");
   CHECK_FAILS(merklize_roots_many(NULL, leaves, 320, 5, roots, 64), MERKLIZE_ERROR_ARGUMENT,
               "`builder` is NULL");
+  CHECK_FAILS(merklize_roots_many(builder, leaves, 320, 5, NULL, 64), MERKLIZE_ERROR_ARGUMENT,
+              "`roots` is NULL");
   config.arity = 4;
   kary = test_builder(device, &config);
   CHECK_FAILS(merklize_roots_many(kary, leaves, 320, 5, roots, 64), MERKLIZE_ERROR_ARGUMENT,
