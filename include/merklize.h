@@ -536,6 +536,21 @@ MERKLIZE_API merklize_status merklize_device_tree_read_level(merklize_device_tre
                                                              uint32_t level, uint64_t first,
                                                              uint64_t count, uint8_t *nodes);
 
+/* ---------------------------------------------------------------------------------------------
+ * Many small trees at once
+ * ------------------------------------------------------------------------------------------- */
+
+/* The roots of many trees of tree_size leaves each, built at once (a launch a level over all of
+ * them): `leaves` holds leaves_size bytes, consecutive runs of tree_size 32-byte leaves
+ * (leaves_size a multiple of 32 * tree_size, at least one tree); tree k is the builder's binary
+ * tree (node hash, shape, fixed depth) of leaves [k * tree_size, (k + 1) * tree_size), its root
+ * bit for bit merklize_root's of those leaves. `roots` receives the B = leaves_size / (32 *
+ * tree_size) roots, 32 bytes each, tree after tree: roots_size must be at least 32 * B. The
+ * builder must build binary trees of 32-byte leaves (arity 2, no leaf_size, no mix_in_length). */
+MERKLIZE_API merklize_status merklize_roots_many(merklize_builder *builder, const void *leaves,
+                                                 uint64_t leaves_size, uint64_t tree_size,
+                                                 uint8_t *roots, uint64_t roots_size);
+
 #ifdef __cplusplus
 }
 #endif

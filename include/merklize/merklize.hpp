@@ -20,6 +20,7 @@
 #include "engine/kary_stream.hpp"
 #include "engine/layer.hpp"
 #include "engine/leaf_hash.hpp"
+#include "engine/many_trees.hpp"
 #include "engine/merkleizer.hpp"
 #include "engine/multi.hpp"
 #include "engine/multi_blocks.hpp"

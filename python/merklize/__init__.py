@@ -7,6 +7,7 @@ The Python package of libmerklize (include/merklize.h), built with nanobind. In 
     print(merklize.root(open("f", "rb").read()))  # what `merklize root f` prints
     tree = merklize.build(leaves, hash="sha256")  # levels as numpy arrays, no copies
     proof = tree.prove(3)
+    roots = merklize.roots_many(leaves, 256, hash="sha256")  # a root per 256 leaves, at once
     assert proof.verify(tree.node(0, 3), tree.root)
 
 Data arguments take any bytes-like object or numpy array (read in place, without a copy), a
@@ -24,6 +25,7 @@ from ._errors import (ArgumentError, DecodeError, DeviceError, Error, FileError,
                       InvalidProofError, OpenCLError, OutOfMemoryError)
 from ._formats import bao_outboard, dm_verity, fs_verity
 from ._hashing import blake3, log_leaves, sha256_layer
+from ._many import roots_many
 from ._proofs import Proof, verify_consistency
 from ._trees import Builder, Tree, build, prove, root
 
@@ -52,5 +54,5 @@ __all__ = [
     "bao_outboard",
     "bitcoin_proof", "bitcoin_root", "blake3", "build", "devices", "dm_verity",
     "filecoin_commitment", "filecoin_piece_cid", "fs_verity", "log_leaves", "oz_standard_proof",
-    "oz_standard_tree", "prove", "root", "sha256_layer", "verify_consistency",
+    "oz_standard_tree", "prove", "root", "roots_many", "sha256_layer", "verify_consistency",
 ]

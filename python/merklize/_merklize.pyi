@@ -249,3 +249,8 @@ def filecoin_commitment(device: _Device, kind: int, payload: object) -> tuple[by
 
 def filecoin_piece_cid(commitment: object) -> str:
     """merklize_filecoin_piece_cid()."""
+
+def roots_many(builder: _Builder, leaves: object, tree_size: int) -> bytes:
+    """
+    merklize_roots_many(builder, leaves, tree_size): the roots as bytes, 32 each.
+    """

@@ -96,6 +96,10 @@ struct builder_object {
 struct proof_object {
   proof_ptr handle;
 };
+// _Builder (trees.cpp), whose builder many.cpp's roots_many builds with too.
+struct builder_object {
+  builder_ptr handle;
+};
 
 // The digest type of the module: 32 bytes in, as Python's bytes out.
 using digest_array = std::uint8_t[MERKLIZE_DIGEST_SIZE];
@@ -119,5 +123,6 @@ void bind_proofs(nb::module_ &m);
 void bind_hashing(nb::module_ &m);
 void bind_formats(nb::module_ &m);
 void bind_commitments(nb::module_ &m);
+void bind_many(nb::module_ &m);
 
 } // namespace merklize_python

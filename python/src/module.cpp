@@ -13,4 +13,5 @@ NB_MODULE(_merklize, m) {
   bind_hashing(m);
   bind_formats(m);
   bind_commitments(m);
+  bind_many(m);
 }

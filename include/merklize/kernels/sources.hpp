@@ -48,6 +48,9 @@ inline constexpr embedded_kernel embedded_kernels[] = {
     {"merkle_levels.cl",
 #include "merkle_levels.cl"
     },
+    {"merkle_many.cl",
+#include "merkle_many.cl"
+    },
     {"pair_levels.cl",
 #include "pair_levels.cl"
     },

@@ -106,6 +106,14 @@ inline program_spec sparse_program(hash_kind hash) {
           std::string(node.program_name) + "-sparse"};
 }
 
+// The program holding merkle_many_level (merkle_many.cl: many small trees a level a launch;
+// many_trees.hpp) for one node hash.
+inline program_spec merkle_many_program(hash_kind hash) {
+  const node_hash_row &node = row_of(hash);
+  return {node_files(node, "merkle_many.cl"), node_options(node),
+          std::string(node.program_name) + "-many"};
+}
+
 // The program holding the SHA-256 layer kernels (sha256_layer, sha256_layer_prefixed) of
 // layer.hpp.
 inline program_spec sha256_layer_program() {
@@ -222,6 +230,7 @@ inline std::vector<program_spec> all_program_specs() {
     specs.push_back(proof_program(hash));
     specs.push_back(merkle_indexed_program(hash));
     specs.push_back(sparse_program(hash));
+    specs.push_back(merkle_many_program(hash));
     if (row.lanes_node)
       for (unsigned lanes : {4u, 8u, 16u})
         specs.push_back(merkle_program(hash, 16, lanes));

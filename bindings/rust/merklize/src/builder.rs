@@ -23,7 +23,7 @@ use merklize_sys as sys;
 /// A builder may be used from several threads at once (it is `Send` and `Sync`): libmerklize
 /// serialises its calls. It keeps its device alive.
 pub struct Builder {
-    raw: NonNull<sys::merklize_builder>,
+    pub(crate) raw: NonNull<sys::merklize_builder>, // many.rs's roots_many calls with it too
     config: TreeConfig,
 }
 

@@ -71,6 +71,7 @@ mod formats;
 mod handle;
 mod hashing;
 pub mod hex;
+mod many;
 mod names;
 mod proof;
 mod source;
