@@ -85,8 +85,8 @@ private:
   merklize_source source_{};
 };
 
-// The objects of the module that hold a handle: _Device, _Builder (device_trees.cpp takes it
-// too), and _Proof, which trees.cpp and device_trees.cpp make too.
+// The objects of the module that hold a handle: _Device, _Builder (device_trees.cpp and
+// many.cpp's roots_many take it too), and _Proof, which trees.cpp and device_trees.cpp make too.
 struct device_object {
   device_ptr handle;
 };
@@ -95,10 +95,6 @@ struct builder_object {
 };
 struct proof_object {
   proof_ptr handle;
-};
-// _Builder (trees.cpp), whose builder many.cpp's roots_many builds with too.
-struct builder_object {
-  builder_ptr handle;
 };
 
 // The digest type of the module: 32 bytes in, as Python's bytes out.
