@@ -6,7 +6,10 @@
 // wins) and none, one after another on one tree, each with the multiproof of its leaves
 // (prove_multi's). Before each batch the nodes it must write are
 // poisoned on the device, so a node the update leaves out shows. And the refusals, which change
-// nothing.
+// nothing. Appends (1, 2, 3, 2^k - 1, 2^k, 2^k + 1 leaves onto awkward sizes, repeated, up to a
+// fixed depth and past it refused) against the reference and a tree built from scratch, their
+// rewritten nodes poisoned first; consistency proofs between every pair of sizes against the
+// host's prove_consistency and verify_consistency.
 #include "block_helpers.hpp"
 #include "proof_helpers.hpp"
 

@@ -2,7 +2,9 @@
 // The plan of a batch of leaf updates (plan/update_plan.hpp), without a device: against a
 // brute-force oracle (every update's ancestors collected in a set, level by level; the last
 // value of each index found by a map), at arities 2, 3 and 16, awkward sizes, batches of one
-// leaf, the last leaf, every leaf, random ones with repeats, and none; and its refusals.
+// leaf, the last leaf, every leaf, random ones with repeats, and none; and its refusals. Batches
+// sorted once (update_batch.hpp) against std::map, and the plan listed from them (plan_of)
+// against plan_update's, up to indices of 32 bits.
 #include <merklize/plan/update_plan.hpp>
 
 #include <catch2/catch.hpp>
