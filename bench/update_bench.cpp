@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Issue 31: a batch of updates to a tree kept on the device (resident_tree.hpp) against a full
+// Issue 31: a tree kept on the device (resident_tree.hpp) changed in place, against a full
 // rebuild of the same leaves from host memory (merkleizer::build, the root only), interleaved in
-// one run. Per round: PCT% of 2^LOG2 leaves at random indices (repeats possible) get new random
-// values from host memory; the update is timed whole by the host's clock, its plan alone on the
-// host, its kernels and transfers by profiled events; then the rebuild, whole and its kernels.
+// one run.
+//
+// Updates: per round, PCT% of 2^LOG2 leaves at random indices (repeats possible) get new random
+// values from host memory; the update is timed whole by the host's clock, the host's part of it
+// alone (sorting the batch, update_batch.hpp: what the call does besides enqueueing), its
+// kernels and transfers by profiled events; then the rebuild, whole and its kernels.
+// Appends: per round, COUNT new random leaves after the last (the first round may grow the
+// device memory: each level moved once), timed the same way, beside the rebuild of all of them.
 // After the last round the tree's root must equal the rebuild's. Peak device memory by
-// arithmetic: the resident tree's leaves, levels and batch scratch (device_bytes()); the
-// rebuild's leaves and levels. Prints a table.
-//   update_bench [LOG2 [HASH [ROUNDS [PCT]]]]   (defaults 25 blake3 5 1; MERKLIZE_DEVICE)
+// arithmetic: the resident tree's leaves, levels (with the room appends left) and batch scratch
+// (device_bytes()); the rebuild's leaves and levels. Prints a table.
+//   update_bench [LOG2 [HASH [ROUNDS [PCT]]]]        (defaults 25 blake3 5 1; MERKLIZE_DEVICE)
+//   update_bench append LOG2 HASH ROUNDS COUNT
 #include "update_helpers.hpp"
 
 #include <merklize/merklize.hpp>
@@ -17,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 
 namespace {
 
@@ -26,75 +33,157 @@ using bench::ms_since;
 
 double mib(std::uint64_t bytes) { return double(bytes) / (1 << 20); }
 
+struct bench_setup {
+  unsigned log2;
+  std::string hash;
+  int rounds;
+};
+
+// The table's row of one round: the call whole, its host part, its commands; the rebuild.
+void print_row(int round, double call_ms, double host_ms, const merklize::update_events &e,
+               std::uint64_t nodes, double rebuild_ms, double rebuild_kernels_ms) {
+  std::printf("| %d | %.3f | %.3f | %.3f | %.3f | %zu | %llu | %.2f | %.3f |\n", round, call_ms,
+              host_ms, merklize::events_ms(e.kernels), merklize::events_ms(e.transfers),
+              e.kernels.size(), static_cast<unsigned long long>(nodes), rebuild_ms,
+              rebuild_kernels_ms);
+}
+
+void print_memory(const merklize::resident_tree &t, std::uint64_t n, const merklize::digest &root,
+                  std::uint64_t batch_bytes) {
+  const std::uint64_t tree_bytes = (2 * n - 1) * merklize::node_bytes;
+  std::printf("\nroots agree: %s\npeak device memory (arithmetic): resident tree %.1f MiB "
+              "(room for %llu leaves); rebuild's leaves and levels %.1f MiB\nhost memory of a "
+              "call (arithmetic): the batch %.1f MiB, its sorted indices %.1f MiB, page-locked "
+              "staging of both\n",
+              merklize::to_hex(root).c_str(), mib(t.device_bytes()),
+              static_cast<unsigned long long>(t.capacity()), mib(tree_bytes), mib(batch_bytes),
+              mib(t.last_plan().count(0) * 8));
+}
+
+const char *table_head(const char *call) {
+  static std::string head;
+  head = std::string("| round | ") + call +
+         " ms | host ms | kernels ms | transfers ms | launches | nodes recomputed | rebuild ms | "
+         "rebuild kernels ms |\n|---|---|---|---|---|---|---|---|---|\n";
+  return head.c_str();
+}
+
+// n random leaves, the rebuild's merkleizer (root only) and the resident tree over them.
+struct bench_trees {
+  std::mt19937_64 rng;
+  std::vector<merklize::digest> leaves;
+  merklize::merkleizer m;
+  merklize::block_hasher h;
+  double built_ms = 0; // before t, which sets it
+  merklize::resident_tree t;
+
+  bench_trees(const bench_setup &b, std::uint64_t n)
+      : rng(31), leaves(random_leaves(n, rng)), m(root_only(b.hash)), h(m.device()),
+        t(built(h, leaves, b.hash, built_ms)) {}
+
+  static std::vector<merklize::digest> random_leaves(std::uint64_t n, std::mt19937_64 &rng) {
+    std::vector<merklize::digest> leaves(n);
+    fill_random(leaves.data(), n * merklize::node_bytes, rng);
+    return leaves;
+  }
+  static merklize::config root_only(const std::string &hash) {
+    merklize::config cfg{{merklize::parse_hash_kind(hash)}};
+    cfg.output = merklize::output_levels::root_only();
+    return cfg;
+  }
+  static merklize::resident_tree built(merklize::block_hasher &h,
+                                       const std::vector<merklize::digest> &leaves,
+                                       const std::string &hash, double &ms) {
+    const auto start = clock_type::now();
+    merklize::resident_tree t(h, leaves, merklize::config{{merklize::parse_hash_kind(hash)}});
+    ms = ms_since(start);
+    return t;
+  }
+};
+
+int run_updates(const bench_setup &b, double pct) {
+  const std::uint64_t n = std::uint64_t(1) << b.log2;
+  const auto batch = static_cast<std::uint64_t>(double(n) * pct / 100);
+  std::vector<merklize::digest> values(batch);
+  std::vector<std::uint64_t> indices(batch);
+  bench_trees trees(b, n);
+  auto &[rng, leaves, m, h, built_ms, t] = trees;
+  std::printf("device: %s; %s, 2^%u leaves, batches of %llu (%.2f%%); tree built in %.1f ms\n\n%s",
+              merklize::device_name(m.device()).c_str(), b.hash.c_str(), b.log2,
+              static_cast<unsigned long long>(batch), pct, built_ms, table_head("update"));
+  merklize::digest rebuilt{};
+  for (int r = 0; r < b.rounds; ++r) {
+    for (auto &index : indices)
+      index = rng() % n;
+    fill_random(values.data(), batch * merklize::node_bytes, rng);
+    auto at = clock_type::now();
+    merklize::sort_batch(n, indices); // the host's part of an update, alone
+    const double host_ms = ms_since(at);
+    at = clock_type::now();
+    t.update(indices, values);
+    const double update_ms = ms_since(at);
+    for (std::uint64_t k = 0; k < batch; ++k)
+      leaves[indices[k]] = values[k];
+    at = clock_type::now();
+    rebuilt = m.build(leaves.data(), n * merklize::node_bytes).root();
+    const double rebuild_ms = ms_since(at);
+    print_row(r + 1, update_ms, host_ms, t.last_events(), t.last_plan().recomputed(), rebuild_ms,
+              m.last_times().kernel_ms);
+  }
+  if (rebuilt != t.root()) {
+    std::fprintf(stderr, "update_bench: the updated root differs from the rebuild's\n");
+    return 1;
+  }
+  print_memory(t, n, rebuilt, batch * (merklize::node_bytes + 8));
+  return 0;
+}
+
+int run_appends(const bench_setup &b, std::uint64_t count) {
+  std::uint64_t n = std::uint64_t(1) << b.log2;
+  bench_trees trees(b, n);
+  auto &[rng, leaves, m, h, built_ms, t] = trees;
+  std::printf("device: %s; %s, 2^%u leaves, appends of %llu; tree built in %.1f ms\n\n%s",
+              merklize::device_name(m.device()).c_str(), b.hash.c_str(), b.log2,
+              static_cast<unsigned long long>(count), built_ms, table_head("append"));
+  std::vector<merklize::digest> more(count);
+  merklize::digest rebuilt{};
+  for (int r = 0; r < b.rounds; ++r) {
+    fill_random(more.data(), count * merklize::node_bytes, rng);
+    auto at = clock_type::now();
+    t.append(more);
+    const double append_ms = ms_since(at);
+    leaves.insert(leaves.end(), more.begin(), more.end());
+    n += count;
+    at = clock_type::now();
+    rebuilt = m.build(leaves.data(), n * merklize::node_bytes).root();
+    const double rebuild_ms = ms_since(at);
+    std::uint64_t nodes = 0; // the new leaves' paths: a range of each level
+    for (unsigned level = 1; level <= merklize::kary_height(n, 2); ++level)
+      nodes += ((n - 1) >> level) - ((n - count) >> level) + 1;
+    print_row(r + 1, append_ms, 0, t.last_events(), nodes, rebuild_ms, m.last_times().kernel_ms);
+  }
+  if (rebuilt != t.root()) {
+    std::fprintf(stderr, "update_bench: the appended root differs from the rebuild's\n");
+    return 1;
+  }
+  print_memory(t, n, rebuilt, count * merklize::node_bytes);
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  const unsigned log2 = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 25;
-  const std::string hash = argc > 2 ? argv[2] : "blake3";
-  const int rounds = argc > 3 ? std::atoi(argv[3]) : 5;
-  const double pct = argc > 4 ? std::atof(argv[4]) : 1.0;
   try {
-    const std::uint64_t n = std::uint64_t(1) << log2;
-    const auto batch = static_cast<std::uint64_t>(double(n) * pct / 100);
-    merklize::config cfg{{merklize::parse_hash_kind(hash)}};
-    std::vector<merklize::digest> leaves(n), values(batch);
-    std::vector<std::uint64_t> indices(batch);
-    std::mt19937_64 rng(31);
-    fill_random(leaves.data(), n * merklize::node_bytes, rng);
-    merklize::config root_only = cfg;
-    root_only.output = merklize::output_levels::root_only();
-    merklize::merkleizer m(root_only);
-    merklize::block_hasher h(m.device());
-    const auto start = clock_type::now();
-    merklize::resident_tree t(h, leaves, cfg);
-    const double built = ms_since(start);
-    std::printf("device: %s; %s, 2^%u leaves, batches of %llu (%.2f%%); tree built in %.1f ms\n\n",
-                merklize::device_name(m.device()).c_str(), hash.c_str(), log2,
-                static_cast<unsigned long long>(batch), pct, built);
-    std::printf("| round | update ms | plan ms (host) | kernels ms | transfers ms | launches | "
-                "nodes recomputed | rebuild ms | rebuild kernels ms |\n|---|---|---|---|---|---|"
-                "---|---|---|\n");
-    merklize::digest rebuilt{};
-    for (int r = 0; r < rounds; ++r) {
-      for (auto &index : indices)
-        index = rng() % n;
-      fill_random(values.data(), batch * merklize::node_bytes, rng);
-      auto at = clock_type::now();
-      const merklize::update_plan plan = merklize::plan_update(
-          merklize::kary_part_sizes(n, 2, merklize::tree_layout(n).depth()), 2, indices);
-      const double plan_ms = ms_since(at);
-      at = clock_type::now();
-      t.update(indices, values);
-      const double update_ms = ms_since(at);
-      const merklize::update_events &e = t.last_events();
-      for (std::uint64_t k = 0; k < batch; ++k)
-        leaves[indices[k]] = values[k];
-      at = clock_type::now();
-      rebuilt = m.build(leaves.data(), n * merklize::node_bytes).root();
-      const double rebuild_ms = ms_since(at);
-      std::printf("| %d | %.3f | %.3f | %.3f | %.3f | %zu | %llu | %.2f | %.3f |\n", r + 1,
-                  update_ms, plan_ms, merklize::events_ms(e.kernels),
-                  merklize::events_ms(e.transfers), e.kernels.size(),
-                  static_cast<unsigned long long>(plan.recomputed()), rebuild_ms,
-                  m.last_times().kernel_ms);
-    }
-    if (rebuilt != t.root()) {
-      std::fprintf(stderr, "update_bench: the updated root differs from the rebuild's\n");
-      return 1;
-    }
-    const std::uint64_t tree_bytes = (2 * n - 1) * merklize::node_bytes;
-    std::printf("\nroots agree: %s\npeak device memory (arithmetic): resident tree %.1f MiB "
-                "(leaves and levels %.1f, batch scratch %.1f); rebuild's leaves and levels "
-                "%.1f MiB\n",
-                merklize::to_hex(rebuilt).c_str(), mib(t.device_bytes()), mib(tree_bytes),
-                mib(t.device_bytes() - tree_bytes), mib(tree_bytes));
-    const merklize::update_plan &plan = t.last_plan();
-    std::printf("host memory of an update (arithmetic): the batch %.1f MiB, its plan %.1f MiB\n",
-                mib(batch * (merklize::node_bytes + 8)),
-                mib((plan.nodes.size() + plan.sources.size()) * 8));
+    const bool append = argc > 1 && std::string(argv[1]) == "append";
+    const int a = append ? 2 : 1; // the first argument after the mode
+    const bench_setup b{argc > a ? static_cast<unsigned>(std::atoi(argv[a])) : 25u,
+                        argc > a + 1 ? argv[a + 1] : "blake3",
+                        argc > a + 2 ? std::atoi(argv[a + 2]) : 5};
+    if (append)
+      return run_appends(b, argc > a + 3 ? std::strtoull(argv[a + 3], nullptr, 10) : 65536);
+    return run_updates(b, argc > a + 3 ? std::atof(argv[a + 3]) : 1.0);
   } catch (const std::exception &e) {
     std::fprintf(stderr, "update_bench: %s\n", e.what());
     return 1;
   }
-  return 0;
 }

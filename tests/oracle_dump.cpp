@@ -8,6 +8,11 @@
 //   oracle_dump rfc6962 N...   entries "entry <i>" (lines), leaf hashes on the device; per N: the
 //                              root; audit paths (every index for N <= 300, else a sample);
 //                              consistency proofs (every old size for N <= 300, else a sample)
+//   oracle_dump rfc6962-append N...   the same entries' leaves, per N a tree kept on the device
+//                              (resident_tree.hpp) grown from one leaf by appends of 1, 2, 3,
+//                              ... leaves to N: after each append the root; audit paths and
+//                              consistency proofs from every old size (samples past 300),
+//                              all read from the device tree
 //   oracle_dump ssz N...       chunks SHA-256(i as 8 bytes little-endian); per N and limit 2^D
 //                              (D = 0..40, 2^D >= N): the list root and the branches of a few
 //                              elements, the length chunk last
@@ -53,13 +58,18 @@ std::set<std::uint64_t> sample(std::uint64_t n, std::uint64_t first, std::uint64
   return picked;
 }
 
-void dump_rfc6962(const cl::CommandQueue &queue, merklize::merkleizer &m, std::uint64_t n) {
+// The RFC 6962 leaf hashes of entries "entry <i>" (lines), i < n, hashed on the device.
+std::vector<digest> entry_leaves(const cl::CommandQueue &queue, std::uint64_t n) {
   std::string entries;
   for (std::uint64_t i = 0; i < n; ++i)
     entries += "entry " + std::to_string(i) + "\n";
   const auto *data = reinterpret_cast<const std::uint8_t *>(entries.data());
   const auto spans = merklize::split_entries(data, entries.size(), merklize::entry_framing::lines);
-  const auto leaves = merklize::hash_entries(queue, data, entries.size(), spans);
+  return merklize::hash_entries(queue, data, entries.size(), spans);
+}
+
+void dump_rfc6962(const cl::CommandQueue &queue, merklize::merkleizer &m, std::uint64_t n) {
+  const auto leaves = entry_leaves(queue, n);
   if (n == 0) {
     std::cout << "{\"n\":0,\"root\":\""
               << merklize::to_hex(*merklize::empty_tree_root({merklize::hash_kind::rfc6962}))
@@ -85,6 +95,43 @@ void dump_rfc6962(const cl::CommandQueue &queue, merklize::merkleizer &m, std::u
               << merklize::to_hex(old_root) << "\",\"proof\":" << hex_list(proof.nodes)
               << ",\"ok\":" << (ok ? "true" : "false") << "}\n";
   }
+}
+
+// The records of dump_rfc6962 for the tree of n leaves kept on the device, grown by appends.
+void dump_appended(merklize::block_hasher &h, const std::vector<digest> &leaves, std::uint64_t n,
+                   const merklize::resident_tree &t) {
+  std::cout << "{\"n\":" << n << ",\"root\":\"" << merklize::to_hex(t.root()) << "\",\"leaf0\":\""
+            << merklize::to_hex(leaves.front()) << "\"}\n";
+  for (std::uint64_t i : sample(n, 0, n - 1)) {
+    const auto proof = t.prove(i);
+    const bool ok = bool(merklize::verify(proof, leaves[i], t.root()));
+    std::cout << "{\"n\":" << n << ",\"i\":" << i << ",\"path\":" << hex_list(proof.siblings)
+              << ",\"ok\":" << (ok ? "true" : "false") << "}\n";
+  }
+  for (std::uint64_t old_size : sample(n, 1, n)) {
+    const auto proof = t.prove_consistency(old_size);
+    const digest old_root =
+        merklize::resident_tree(h, leaves.data(), old_size * merklize::node_bytes,
+                                merklize::config{t.options()})
+            .root(); // the tree of old_size leaves, built on its own
+    const bool ok = bool(merklize::verify_consistency(old_size, n, old_root, t.root(), proof));
+    std::cout << "{\"n\":" << n << ",\"m\":" << old_size << ",\"old_root\":\""
+              << merklize::to_hex(old_root) << "\",\"proof\":" << hex_list(proof.nodes)
+              << ",\"ok\":" << (ok ? "true" : "false") << "}\n";
+  }
+}
+
+void dump_rfc6962_append(const cl::CommandQueue &queue, merklize::block_hasher &h,
+                         std::uint64_t n) {
+  if (n == 0) return;
+  const auto leaves = entry_leaves(queue, n);
+  merklize::resident_tree t(h, leaves.data(), merklize::node_bytes,
+                            merklize::config{{merklize::hash_kind::rfc6962}});
+  for (std::uint64_t size = 1, step = 1; size < n; size += step++) {
+    t.append(leaves.data() + size, std::min(step, n - size));
+    if (t.leaf_count() == n || t.leaf_count() <= 40) dump_appended(h, leaves, t.leaf_count(), t);
+  }
+  if (n == 1) dump_appended(h, leaves, 1, t);
 }
 
 // One merkleizer a limit 2^depth, depth = 0..40.
@@ -189,7 +236,8 @@ void dump_keccak(merklize::block_hasher &h, std::uint64_t n) {
 
 int main(int argc, char **argv) {
   try {
-    if (argc < 2) throw merklize::error("usage: oracle_dump rfc6962|ssz|keccak N...");
+    if (argc < 2)
+      throw merklize::error("usage: oracle_dump rfc6962|rfc6962-append|ssz|keccak N...");
     const std::string what = argv[1];
     const cl::Device device = merklize::default_device();
     const cl::Context context(device);
@@ -202,6 +250,8 @@ int main(int argc, char **argv) {
       const std::uint64_t n = std::stoull(argv[a]);
       if (what == "rfc6962")
         dump_rfc6962(queue, m, n);
+      else if (what == "rfc6962-append")
+        dump_rfc6962_append(queue, h, n);
       else if (what == "ssz")
         dump_ssz(by_depth, n);
       else if (what == "keccak")

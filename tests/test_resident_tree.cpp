@@ -6,7 +6,10 @@
 // wins) and none, one after another on one tree, each with the multiproof of its leaves
 // (prove_multi's). Before each batch the nodes it must write are
 // poisoned on the device, so a node the update leaves out shows. And the refusals, which change
-// nothing.
+// nothing. Appends (1, 2, 3, 2^k - 1, 2^k, 2^k + 1 leaves onto awkward sizes, repeated, up to a
+// fixed depth and past it refused) against the reference and a tree built from scratch, their
+// rewritten nodes poisoned first; consistency proofs between every pair of sizes against the
+// host's prove_consistency and verify_consistency.
 #include "block_helpers.hpp"
 #include "proof_helpers.hpp"
 
@@ -180,4 +183,138 @@ TEST_CASE("refused updates name the input and change nothing", "[resident]") {
                     Contains("no leaves"));
   CHECK(t.root() == root);
   CHECK(t.levels() == levels);
+}
+
+namespace {
+
+// Nodes an append of `count` leaves rewrites that the tree holds now (the last node of each level
+// and, where the room holds them, the nodes after it) set to the poison pattern on the device.
+void poison_append(const merklize::resident_tree &t, std::uint64_t count) {
+  const merklize::device_tree &d = t.on_device();
+  const std::uint64_t n = t.leaf_count(), total = n + count;
+  const cl::CommandQueue &queue = hasher().queue();
+  for (unsigned level = 0; level <= d.top(); ++level) {
+    const std::uint64_t first = level == 0 ? n : n >> level;
+    std::uint64_t end = ((total - 1) >> level) + 1;
+    if (total > t.capacity()) end = d.level_sizes()[level]; // new buffers: only the old ones
+    if (end <= first) continue;
+    const std::vector<std::uint8_t> poison((end - first) * 32, test::poison_byte);
+    queue.enqueueWriteBuffer(d.level_buffer(level), CL_TRUE,
+                             (d.level_first(level) + first) * merklize::node_bytes, poison.size(),
+                             poison.data());
+  }
+}
+
+// Appends `count` random leaves to the tree and the host copy, then checks the tree against the
+// reference and a tree built from scratch on the device.
+void append_checked(merklize::resident_tree &t, std::vector<merklize::digest> &leaves,
+                    std::uint64_t count) {
+  std::vector<merklize::digest> more(count);
+  for (auto &leaf : more)
+    leaf = test::random_digest();
+  INFO("append " << count << " onto " << leaves.size());
+  poison_append(t, count);
+  const merklize::digest root = t.append(more);
+  leaves.insert(leaves.end(), more.begin(), more.end());
+  REQUIRE(t.leaf_count() == leaves.size());
+  CHECK(t.capacity() >= leaves.size());
+  check_tree(t, leaves, root);
+  const merklize::resident_tree fresh(hasher(), leaves, merklize::config{t.options()});
+  CHECK(fresh.root() == root);
+}
+
+} // namespace
+
+TEST_CASE("appends to trees on the device equal the reference rebuilt", "[resident][append]") {
+  for (std::uint64_t n : {1, 2, 3, 7, 8, 9, 100})
+    for (const merklize::tree_options &options : binary_trees(n)) {
+      if (options.depth) continue; // below, with its limit
+      INFO("n=" << n << " " << merklize::to_string(options.hash) << " "
+                << merklize::to_string(options.pad));
+      std::vector<merklize::digest> leaves(n);
+      for (auto &leaf : leaves)
+        leaf = test::random_digest();
+      merklize::resident_tree t(hasher(), leaves, merklize::config{options});
+      for (std::uint64_t count : {1, 2, 3, 7, 8, 9, 1, 1})
+        append_checked(t, leaves, count);
+      // An update after appends sees the grown tree.
+      apply(t, leaves, {0, leaves.size() - 1, leaves.size() / 2});
+    }
+}
+
+TEST_CASE("appends of 2^k - 1, 2^k and 2^k + 1 leaves, repeated", "[resident][append]") {
+  for (const auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3_parent}) {
+    std::vector<merklize::digest> leaves(255);
+    for (auto &leaf : leaves)
+      leaf = test::random_digest();
+    merklize::resident_tree t(hasher(), leaves, merklize::config{{hash}});
+    for (std::uint64_t count : {255, 256, 257, 1, 1023, 1024, 1025})
+      append_checked(t, leaves, count);
+  }
+}
+
+TEST_CASE("appends up to a fixed depth, and past it refused", "[resident][append]") {
+  std::vector<merklize::digest> leaves(5);
+  for (auto &leaf : leaves)
+    leaf = test::random_digest();
+  for (const auto hash : {merklize::hash_kind::keccak256, merklize::hash_kind::blake3_parent}) {
+    std::vector<merklize::digest> copy = leaves;
+    merklize::resident_tree t(hasher(), copy, merklize::config{{hash, merklize::shape::zero, 3}});
+    const merklize::digest root = t.root();
+    const auto levels = t.levels();
+    CHECK_THROWS_WITH(t.append(std::vector<merklize::digest>(4, test::random_digest())),
+                      Contains("append: 4 leaves onto the tree of 5 would pass its 8 leaves (a "
+                               "fixed depth of 3)"));
+    CHECK(t.root() == root);
+    CHECK(t.levels() == levels);
+    CHECK(t.leaf_count() == 5);
+    append_checked(t, copy, 2);
+    append_checked(t, copy, 1);
+    CHECK_THROWS_WITH(t.append(std::vector<merklize::digest>(1)), Contains("would pass its 8"));
+    CHECK(t.append(std::vector<merklize::digest>{}) == t.root());
+    check_tree(t, copy, t.root());
+  }
+}
+
+TEST_CASE("consistency proofs between every pair of sizes of a tree grown by appends",
+          "[resident][append][consistency]") {
+  for (const auto hash :
+       {merklize::hash_kind::rfc6962, merklize::hash_kind::sha256, merklize::hash_kind::blake3}) {
+    const merklize::tree_options options{hash, merklize::shape::promote};
+    std::vector<merklize::digest> leaves = {test::random_digest()};
+    merklize::resident_tree t(hasher(), leaves, merklize::config{options});
+    std::vector<merklize::digest> roots = {{}, t.root()}; // roots[m]: the tree of m leaves'
+    for (std::uint64_t count : {1, 1, 2, 3, 1, 7, 8, 9, 2, 1}) {
+      append_checked(t, leaves, count);
+      const merklize::tree host =
+          merklize::reference_tree(leaves.data(), leaves.size() * 32, options);
+      for (std::uint64_t m = roots.size(); m <= leaves.size(); ++m)
+        roots.push_back(merklize::reference_tree(leaves.data(), m * 32, options).root());
+      for (std::uint64_t m = 1; m <= leaves.size(); ++m) {
+        INFO(merklize::to_string(hash) << " " << m << " -> " << leaves.size());
+        const merklize::consistency_proof proof = t.prove_consistency(m);
+        CHECK(proof == merklize::prove_consistency(host, m));
+        CHECK(merklize::verify_consistency(m, leaves.size(), roots[m], t.root(), proof));
+        if (m < leaves.size() && !proof.nodes.empty()) { // a node changed: refused
+          merklize::consistency_proof bad = proof;
+          bad.nodes.back()[0] ^= 1;
+          CHECK_FALSE(merklize::verify_consistency(m, leaves.size(), roots[m], t.root(), bad));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("consistency proofs refused where the tree has none", "[resident][append][consistency]") {
+  const std::vector<merklize::digest> leaves(6, test::random_digest());
+  merklize::resident_tree zero(
+      hasher(), leaves, merklize::config{{merklize::hash_kind::sha256, merklize::shape::zero}});
+  CHECK_THROWS_WITH(zero.prove_consistency(3),
+                    Contains("consistency proofs are for shape promote"));
+  merklize::resident_tree flagged(hasher(), leaves,
+                                  merklize::config{{merklize::hash_kind::blake3_parent}});
+  CHECK_THROWS_WITH(flagged.prove_consistency(3), Contains("has no consistency proofs"));
+  merklize::resident_tree log(hasher(), leaves, merklize::config{{merklize::hash_kind::rfc6962}});
+  CHECK_THROWS_WITH(log.prove_consistency(7), Contains("old size 7 is more than the tree's 6"));
+  CHECK(log.prove_consistency(6).nodes.empty());
 }

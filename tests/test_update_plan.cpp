@@ -2,7 +2,9 @@
 // The plan of a batch of leaf updates (plan/update_plan.hpp), without a device: against a
 // brute-force oracle (every update's ancestors collected in a set, level by level; the last
 // value of each index found by a map), at arities 2, 3 and 16, awkward sizes, batches of one
-// leaf, the last leaf, every leaf, random ones with repeats, and none; and its refusals.
+// leaf, the last leaf, every leaf, random ones with repeats, and none; and its refusals. Batches
+// sorted once (update_batch.hpp) against std::map, and the plan listed from them (plan_of)
+// against plan_update's, up to indices of 32 bits.
 #include <merklize/plan/update_plan.hpp>
 
 #include <catch2/catch.hpp>
@@ -114,4 +116,69 @@ TEST_CASE("update plans refuse indices outside the tree and trees that are not",
   CHECK_THROWS_WITH(merklize::plan_update({5, 3}, 2, {0}), Contains("more than one node"));
   CHECK_THROWS_WITH(merklize::plan_update({}, 2, {}), Contains("at least one leaf"));
   CHECK_THROWS_WITH(merklize::plan_update({2, 1}, 1, {}), Contains("arity 1 is below 2"));
+}
+
+namespace {
+
+// A batch sorted (update_batch.hpp) against std::map: every distinct index once, ascending, with
+// the position of its last update; and the plan listed from it equal to plan_update's.
+void check_sorted(std::uint64_t n, const std::vector<std::uint64_t> &batch) {
+  const merklize::update_batch b = merklize::sort_batch(n, batch);
+  std::map<std::uint64_t, std::uint64_t> last;
+  for (std::uint64_t k = 0; k < batch.size(); ++k)
+    last[batch[k]] = k;
+  INFO("n=" << n << " batch=" << batch.size());
+  CHECK(b.batch == batch.size());
+  REQUIRE(b.leaves.size() == last.size());
+  REQUIRE(b.sources.size() == last.size());
+  std::size_t i = 0;
+  bool all = true;
+  for (const auto &[index, position] : last) {
+    all = all && b.leaves[i] == index && b.sources[i] == position;
+    ++i;
+  }
+  CHECK(all);
+  if (n <= 5000) {
+    const auto sizes = level_sizes(n, 2);
+    const merklize::update_plan expected = merklize::plan_update(sizes, 2, batch);
+    const merklize::update_plan listed = merklize::plan_of(b, sizes);
+    CHECK(listed.nodes == expected.nodes);
+    CHECK(listed.first == expected.first);
+    CHECK(listed.sources == expected.sources);
+    CHECK(listed.short_last == expected.short_last);
+    CHECK(listed.batch == expected.batch);
+  }
+}
+
+} // namespace
+
+TEST_CASE("batches sorted once equal std::map's order and the plan's leaves", "[update_plan]") {
+  std::mt19937_64 random(17);
+  for (std::uint64_t n : {1, 2, 3, 7, 8, 9, 2047, 2048, 2049, 4194305}) {
+    check_sorted(n, {});
+    check_sorted(n, {0});
+    check_sorted(n, {n - 1, n - 1, 0});
+    std::vector<std::uint64_t> some, repeats, every;
+    for (std::uint64_t k = 0; k < std::min<std::uint64_t>(n, 3000) + 7; ++k)
+      some.push_back(random() % n);
+    for (int k = 0; k < 50; ++k)
+      repeats.push_back(random() % std::min<std::uint64_t>(n, 4));
+    for (std::uint64_t i = std::min<std::uint64_t>(n, 3000); i-- > 0;)
+      every.push_back(n - 1 - i % n); // descending runs: the sort must reverse them
+    check_sorted(n, some);
+    check_sorted(n, repeats);
+    check_sorted(n, every);
+  }
+  // Indices with all 32 bits in use: three passes of 11 bits, the last of 10.
+  const std::uint64_t big = std::uint64_t(1) << 32;
+  check_sorted(big, {big - 1, 0, big / 2, big - 1, 1, big - 2048, 2047});
+}
+
+TEST_CASE("sorted batches refuse indices outside the tree and trees past 2^32", "[update_plan]") {
+  CHECK_THROWS_WITH(merklize::sort_batch(5, {1, 5}),
+                    Contains("update 1 of 2: leaf index 5 out of range: the tree has 5 leaves"));
+  CHECK_THROWS_WITH(merklize::sort_batch((std::uint64_t(1) << 32) + 1, {0}),
+                    Contains("trees of at most 2^32 leaves"));
+  merklize::update_batch b = merklize::sort_batch(9, {8});
+  CHECK_THROWS_WITH(merklize::plan_of(b, {5, 3, 2, 1}), Contains("leaf 8 is outside the tree"));
 }

@@ -190,12 +190,12 @@ public:
 
   // Every level, leaves first, the top level last: the whole tree read back.
   std::vector<std::vector<digest>> levels() const {
-    std::vector<digest> all(static_cast<std::size_t>(offsets_.back()));
-    read(0, all.size(), all.data(), CL_TRUE);
     std::vector<std::vector<digest>> levels;
-    for (std::size_t level = 0; level < sizes_.size(); ++level)
-      levels.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(offsets_[level]),
-                          all.begin() + static_cast<std::ptrdiff_t>(offsets_[level + 1]));
+    for (std::size_t level = 0; level < sizes_.size(); ++level) {
+      levels.emplace_back(static_cast<std::size_t>(sizes_[level]));
+      read(offsets_[level], levels.back().size(), levels.back().data(), CL_FALSE);
+    }
+    detail::call("clFinish", [&] { return queue_.finish(); });
     return levels;
   }
 
@@ -222,8 +222,26 @@ public:
 
   // Levels from..to (to <= top()) read back to back into `into`, once the device has them.
   void read_levels(unsigned from, unsigned to, void *into) const {
-    const std::uint64_t first = offsets_.at(from), end = offsets_.at(to + 1);
-    read(first, static_cast<std::size_t>(end - first), static_cast<digest *>(into), CL_TRUE);
+    auto *at = static_cast<digest *>(into);
+    for (unsigned level = from; level <= to; ++level) {
+      read(offsets_.at(level), static_cast<std::size_t>(sizes_[level]), at, CL_FALSE);
+      at += sizes_[level];
+    }
+    detail::call("clFinish", [&] { return queue_.finish(); });
+  }
+
+  // A binary tree grown by appends (resident_tree.hpp): its `count` leaves now in `leaves`, its
+  // levels in `nodes` laid out for `capacity` leaves (level l from the node where levels
+  // 1..l-1 of a tree of `capacity` leaves would end), where its owner has put them. Nothing is
+  // computed: the owner writes the nodes; top_nodes() and root() stay as built.
+  void adopt_layout(const cl::Buffer &leaves, const cl::Buffer &nodes, std::uint64_t count,
+                    std::uint64_t capacity) {
+    const unsigned top = kary_height(count, 2);
+    sizes_ = kary_part_sizes(count, 2, top);
+    offsets_ = offsets_of(kary_part_sizes(capacity, 2, top));
+    zeros_ = zero_roots(options_, rule_, top);
+    leaves_ = leaves;
+    nodes_ = nodes;
   }
 
   // A binary tree's proof of leaf `index` (below leaf_count(), else refused before the device is
@@ -392,7 +410,7 @@ private:
 
   // Level `level`'s nodes in their buffer.
   detail::node_span level_span(std::size_t level) const {
-    const std::uint64_t above_leaves = offsets_[level] - (level == 0 ? 0 : sizes_.front());
+    const std::uint64_t above_leaves = offsets_[level] - (level == 0 ? 0 : offsets_[1]);
     return {level == 0 ? leaves_ : nodes_, above_leaves, sizes_[level]};
   }
 
@@ -440,7 +458,7 @@ private:
   // Nodes [first, first + count) of the levels as if back to back (offsets_): from the leaves'
   // buffer, the levels' or both.
   void read(std::uint64_t first, std::size_t count, digest *to, cl_bool blocking) const {
-    const std::uint64_t leaves = sizes_.front();
+    const std::uint64_t leaves = offsets_[1]; // the leaves' room: more than them, once grown
     const auto read_from = [&](const cl::Buffer &buffer, std::uint64_t at, std::uint64_t n) {
       detail::call("clEnqueueReadBuffer", [&] {
         return queue_.enqueueReadBuffer(buffer, blocking, at * node_bytes, n * node_bytes, to);
@@ -456,11 +474,13 @@ private:
     if (count > 0) read_from(nodes_, first - leaves, count);
   }
 
-  cl::CommandQueue queue_;                     // the block_hasher's: in order, after the leaves
-  std::optional<kary_options> options_;        // none: a group rule's tree
-  group_rule rule_;                            // what the block-leaf kernels hash each group by
-  std::optional<tree_options> binary_;         // a binary tree's options (any node hash, depth)
-  std::vector<std::uint64_t> sizes_, offsets_; // of levels 0..top, as if back to back, in nodes
+  cl::CommandQueue queue_;              // the block_hasher's: in order, after the leaves
+  std::optional<kary_options> options_; // none: a group rule's tree
+  group_rule rule_;                     // what the block-leaf kernels hash each group by
+  std::optional<tree_options> binary_;  // a binary tree's options (any node hash, depth)
+  // Of levels 0..top, in nodes: their sizes, and where each starts as if back to back (with
+  // room for more nodes a level after adopt_layout).
+  std::vector<std::uint64_t> sizes_, offsets_;
   std::vector<digest> zeros_;
   cl::Buffer leaves_, nodes_; // level 0; levels 1..top back to back
   std::vector<digest> top_nodes_;

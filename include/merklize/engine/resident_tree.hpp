@@ -1,27 +1,35 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // A binary tree that lives on the device and changes in place (issue 31): built once, as
 // device_tree builds it (every node hash, shapes promote and zero, a fixed depth), over leaves
-// that the tree owns, since it writes them; then each batch of updates writes its leaves with
-// one launch and recomputes only the nodes above them, one launch a level over that level's dirty
-// nodes (plan/update_plan.hpp), the plan uploaded once for every level. The caller's data is
-// copied, never written.
+// that the tree owns, since it writes them. Each batch of updates is sorted once on the host
+// (plan/update_batch.hpp, O(batch)), its leaves written by one launch and the nodes above them
+// recomputed by one launch a level, each level's dirty nodes found on the device from the sorted
+// leaves (merkle_indexed.cl). Appends add leaves after the last (a log: the old tree a prefix),
+// recomputing their paths, the device memory growing geometrically; consistency proofs read
+// their nodes from the device. The caller's data is copied, never written.
 //
 //   merklize::block_hasher h(device);
-//   merklize::resident_tree t(h, leaves.data(), leaves.size(),
-//   merklize::config{{hash_kind::sha256}}); merklize::digest root = t.update({7, 9000},
-//   {new_leaf_7, new_leaf_9000}); // == t.root() merklize::inclusion_proof p = t.prove(7); //
-//   prove()'s
+//   merklize::resident_tree t(h, leaves, merklize::config{{hash_kind::sha256}});
+//   merklize::digest root = t.update({7, 9000}, {new_leaf_7, new_leaf_9000}); // == t.root()
+//   merklize::inclusion_proof p = t.prove(7);                                // prove()'s
+//   t.append(more_leaves);
+//   merklize::consistency_proof c = t.prove_consistency(old_size);
 //
 // Within one batch a repeated index takes its last value. A refused batch (an index outside the
-// tree, fewer leaves than indices) changes nothing: it is checked before the device is asked
-// anything.
+// tree, fewer leaves than indices) or append (past a fixed depth) changes nothing: it is checked
+// before the tree is written.
 #pragma once
 
 #include "../plan/update_plan.hpp"
+#include "../proofs/consistency.hpp"
 #include "../runtime/profiling.hpp"
+#include "../runtime/staged_upload.hpp"
 #include "device_tree.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <future>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,7 +49,8 @@ public:
   resident_tree(block_hasher &h, const void *leaves, std::uint64_t bytes, const config &cfg)
       : runtime_(h.context(), h.device()), queue_(h.queue()), cfg_(cfg),
         leaves_(owned_leaves(h, leaf_count_of(bytes), leaves, nullptr)),
-        tree_(h, {leaves_, bytes / node_bytes, bytes, {}}, cfg), root_(tree_.root()) {}
+        tree_(h, {leaves_, bytes / node_bytes, bytes, {}}, cfg), nodes_(levels_of(tree_)),
+        capacity_(tree_.leaf_count()), root_(tree_.root()) {}
 
   resident_tree(block_hasher &h, const std::vector<digest> &leaves, const config &cfg)
       : resident_tree(h, leaves.data(), leaves.size() * node_bytes, cfg) {}
@@ -50,7 +59,8 @@ public:
   resident_tree(block_hasher &h, const cl::Buffer &leaves, std::uint64_t count, const config &cfg)
       : runtime_(h.context(), h.device()), queue_(h.queue()), cfg_(cfg),
         leaves_(owned_leaves(h, count, nullptr, &leaves)),
-        tree_(h, {leaves_, count, count * node_bytes, {}}, cfg), root_(tree_.root()) {}
+        tree_(h, {leaves_, count, count * node_bytes, {}}, cfg), nodes_(levels_of(tree_)),
+        capacity_(count), root_(tree_.root()) {}
 
   // One owner a tree: two copies would write the same buffers.
   resident_tree(const resident_tree &) = delete;
@@ -77,34 +87,50 @@ public:
     return update(indices.data(), new_leaves.data(), indices.size());
   }
 
-  // The same from `count` indices and count x 32 bytes of leaves in host memory.
+  // The same from `count` indices and count x 32 bytes of leaves in host memory. The leaves go
+  // up through page-locked staging while the host sorts the indices (update_batch.hpp); an index
+  // outside the tree is refused then, before the tree is written.
   digest update(const std::uint64_t *indices, const void *new_leaves, std::uint64_t count) {
-    plan_ = plan_update(tree_.level_sizes(), 2, indices, count); // refuses before any change
-    events_ = {};
+    detail::check_batch_limits(leaf_count(), count);
+    begin_call();
     if (count == 0) return root_;
     const detail::drain_on_unwind drained(queue_); // no upload may outlive the caller's leaves
     runtime_.grow(values_, values_capacity_, count * node_bytes);
-    events_.transfers.push_back(write(values_, 0, count * node_bytes, new_leaves));
+    up_.begin(queue_, count * (node_bytes + 2 * sizeof(cl_uint)));
+    // A large batch sorts on a thread of its own while this one stages the leaves: both take
+    // about a millisecond for 1% of 2^25 leaves. The sort refuses a bad index, rethrown by get().
+    const std::uint64_t n = leaf_count();
+    std::future<update_batch> sorted =
+        std::async(count >= parallel_sort_updates ? std::launch::async : std::launch::deferred,
+                   [=] { return sort_batch(n, indices, count); });
+    up_.write(queue_, values_, 0, new_leaves, count * node_bytes, events_.transfers);
+    batch_ = sorted.get();
     return run(values_);
   }
 
   // The same from buffers of the tree's context: `count` indices (cl_ulong) and count x 32 bytes
-  // of leaves. The indices are read back for the plan; the leaves are read where they are.
+  // of leaves. The indices are read back into page-locked memory and sorted on the host (8 bytes
+  // an update: 2.7 MB for 335k); the leaves are read where they are.
   digest update(const cl::Buffer &indices, const cl::Buffer &new_leaves, std::uint64_t count) {
     runtime_.check_buffer(indices, "the indices", count * sizeof(cl_ulong), "tree", "update");
     runtime_.check_buffer(new_leaves, "the leaves", count * node_bytes, "tree", "update");
-    std::vector<std::uint64_t> host(static_cast<std::size_t>(count));
-    events_ = {};
-    if (count > 0) {
-      cl::Event read;
-      detail::call("clEnqueueReadBuffer", [&] {
-        return queue_.enqueueReadBuffer(indices, CL_TRUE, 0, count * sizeof(cl_ulong), host.data(),
-                                        nullptr, &read);
-      });
-      events_.transfers.push_back(read);
-    }
-    plan_ = plan_update(tree_.level_sizes(), 2, host.data(), count);
+    detail::check_batch_limits(leaf_count(), count);
+    begin_call();
     if (count == 0) return root_;
+    if (read_back_.size() < count * sizeof(cl_ulong)) {
+      read_back_ = host_buffer();
+      read_back_ = host_buffer(runtime_.context(), queue_,
+                               static_cast<std::size_t>(count * sizeof(cl_ulong)));
+    }
+    cl::Event read;
+    detail::call("clEnqueueReadBuffer", [&] {
+      return queue_.enqueueReadBuffer(indices, CL_TRUE, 0, count * sizeof(cl_ulong),
+                                      read_back_.data(), nullptr, &read);
+    });
+    events_.transfers.push_back(read);
+    batch_ =
+        sort_batch(leaf_count(), reinterpret_cast<const std::uint64_t *>(read_back_.data()), count);
+    up_.begin(queue_, count * 2 * sizeof(cl_uint));
     return run(new_leaves);
   }
 
@@ -117,21 +143,84 @@ public:
     return {root, updated_multiproof()};
   }
 
-  // The last update's plan and commands.
-  const update_plan &last_plan() const { return plan_; }
+  // `count` leaves (count x 32 bytes in host memory) after the last: the tree of the first
+  // leaf_count() leaves stays a prefix of the new one (RFC 6962's log, shape promote; shape
+  // zero's trees grow the same way). Only the new leaves' paths are recomputed, a range of each
+  // level; the device memory grows geometrically (each level moved once a doubling, device to
+  // device). A fixed depth's tree takes at most 2^depth leaves; more is refused, changing
+  // nothing. Returns the new root.
+  digest append(const void *leaves, std::uint64_t count) {
+    const std::uint64_t old_count = leaf_count(), total = old_count + count;
+    check_append(count);
+    begin_call();
+    if (count == 0) return root_;
+    const detail::drain_on_unwind drained(queue_); // no upload may outlive the caller's leaves
+    return detail::in_step(
+        [&] {
+          return "appending " + std::to_string(count) + " leaves to the tree of " +
+                 std::to_string(old_count) + " leaves on " +
+                 detail::name_in_message(runtime_.device());
+        },
+        [&] {
+          prepare();
+          if (total > capacity_) grow(total);
+          up_.begin(queue_, count * node_bytes);
+          up_.write(queue_, leaves_, old_count * node_bytes, leaves, count * node_bytes,
+                    events_.transfers);
+          tree_.adopt_layout(leaves_, nodes_, total, capacity_);
+          const unsigned old_top = kary_height(old_count, 2);
+          for (unsigned level = 1; level <= tree_.top(); ++level) {
+            // The old root, flagged as one by some hashes (blake3-parent), is one no longer.
+            const std::uint64_t first =
+                level == old_top && tree_.top() > old_top ? 0 : old_count >> level;
+            enqueue_level(level, first, ((total - 1) >> level) - first + 1);
+          }
+          return read_root();
+        });
+  }
+
+  digest append(const std::vector<digest> &leaves) { return append(leaves.data(), leaves.size()); }
+
+  // The proof that the tree of the first old_size leaves is a prefix of this one (RFC 9162
+  // 2.1.4, shape promote, a hash without a root flag; others refused), prove_consistency's of
+  // the host tree bit for bit: only its nodes read from the device, a read each.
+  consistency_proof prove_consistency(std::uint64_t old_size) const {
+    if (auto reason = why_no_consistency_proofs(cfg_.tree)) throw error(*reason);
+    consistency_proof proof{cfg_.tree, old_size, leaf_count(), {}};
+    proof.nodes = read_nodes(consistency_positions(old_size, leaf_count()));
+    return proof;
+  }
+
+  // The last update's plan (each level's dirty nodes, listed on the host when asked for: the
+  // update itself never lists them) and commands. An append's plan is empty.
+  const update_plan &last_plan() const {
+    if (!plan_) plan_ = plan_of(batch_, tree_.level_sizes());
+    return *plan_;
+  }
   const update_events &last_events() const { return events_; }
 
-  // Device memory the tree holds: its leaves and levels, and the scratch of its largest batch
-  // (and multiproof).
+  // Leaves the device memory holds now: appends grow it when they pass it.
+  std::uint64_t capacity() const { return capacity_; }
+
+  // Device memory the tree holds: its leaves and levels (with room for capacity() leaves), and
+  // the scratch of its largest batch (and multiproof).
   std::uint64_t device_bytes() const {
     std::uint64_t nodes = 0;
-    for (const std::uint64_t size : tree_.level_sizes())
+    for (const std::uint64_t size : kary_part_sizes(capacity_, 2, kary_height(capacity_, 2)))
       nodes += size;
-    return nodes * node_bytes + plan_capacity_ + values_capacity_ + offsets_capacity_ +
-           proof_capacity_ + zeros_bytes_;
+    return nodes * node_bytes + sorted_capacity_ + sources_capacity_ + values_capacity_ +
+           offsets_capacity_ + proof_capacity_ + zeros_bytes_;
   }
 
 private:
+  // Batches of at least this many updates sort on a thread of their own (a thread's start, tens
+  // of microseconds, is small beside their sort).
+  static constexpr std::uint64_t parallel_sort_updates = 1 << 15;
+
+  static cl::Buffer levels_of(const device_tree &t) {
+    return t.top() > 0 ? t.level_buffer(1) : cl::Buffer();
+  }
+
   static cl::Buffer owned_leaves(block_hasher &h, std::uint64_t count, const void *host,
                                  const cl::Buffer *device) {
     if (count == 0) throw error("no leaves: a tree needs at least one leaf (N = 0)");
@@ -146,64 +235,131 @@ private:
     return owned;
   }
 
-  cl::Event write(const cl::Buffer &to, std::uint64_t at, std::uint64_t bytes, const void *from) {
-    cl::Event done;
-    detail::call("clEnqueueWriteBuffer", [&] {
-      return queue_.enqueueWriteBuffer(to, CL_FALSE, at, bytes, from, nullptr, &done);
-    });
-    return done;
+  // A new call's records: the last one's batch, plan and commands forgotten.
+  void begin_call() {
+    events_ = {};
+    batch_ = {};
+    plan_.reset();
   }
 
-  // Builds the kernels and the zero-subtree roots on the first update.
+  // Refuses an append past what the tree can hold, before anything changes.
+  void check_append(std::uint64_t count) const {
+    const std::uint64_t n = leaf_count();
+    const std::uint64_t limit = cfg_.tree.depth && *cfg_.tree.depth < 32
+                                    ? std::uint64_t(1) << *cfg_.tree.depth
+                                    : detail::max_sorted_leaves;
+    if (count > limit - n)
+      throw error("append: " + std::to_string(count) + " leaves onto the tree of " +
+                  std::to_string(n) + " would pass its " + std::to_string(limit) + " leaves (" +
+                  (cfg_.tree.depth && *cfg_.tree.depth < 32
+                       ? "a fixed depth of " + std::to_string(*cfg_.tree.depth)
+                       : std::string("2^32, the most a tree changed in place holds")) +
+                  ")");
+  }
+
+  // Room for `needed` leaves at least (twice the last room, at most what the tree may hold): new
+  // buffers for the leaves and the levels laid out for the room, each level copied there on
+  // the device.
+  void grow(std::uint64_t needed) {
+    std::uint64_t room = std::max(needed, capacity_ * 2);
+    if (cfg_.tree.depth && *cfg_.tree.depth < 32)
+      room = std::min(room, std::uint64_t(1) << *cfg_.tree.depth);
+    room = std::min(room, detail::max_sorted_leaves);
+    cl::Buffer leaves, nodes;
+    std::uint64_t leaves_bytes = 0, nodes_bytes = 0;
+    const auto sizes = kary_part_sizes(room, 2, kary_height(room, 2));
+    std::uint64_t above = 0;
+    for (std::size_t level = 1; level < sizes.size(); ++level)
+      above += sizes[level];
+    runtime_.grow(leaves, leaves_bytes, room * node_bytes);
+    if (above > 0) runtime_.grow(nodes, nodes_bytes, above * node_bytes);
+    detail::call("clEnqueueCopyBuffer", [&] {
+      return queue_.enqueueCopyBuffer(leaves_, leaves, 0, 0, leaf_count() * node_bytes);
+    });
+    std::uint64_t at = 0;
+    for (unsigned level = 1; level <= tree_.top(); ++level) {
+      tree_.enqueue_copy_level(level, nodes, at * node_bytes);
+      at += sizes[level];
+    }
+    leaves_ = leaves;
+    nodes_ = nodes;
+    capacity_ = room;
+    tree_.adopt_layout(leaves_, nodes_, leaf_count(), capacity_);
+  }
+
+  // Builds the kernels and the zero-subtree roots (of every height a tree held here may have) on
+  // the first update or append.
   void prepare() {
     if (scatter_()) return;
     const auto spec = detail::merkle_indexed_program(cfg_.tree.hash);
     local_ =
         detail::resolve_launch_settings(runtime_.facts(), runtime_.tuning_row(), cfg_).local_size;
     scatter_ = runtime_.kernel(spec, "scatter_leaves", local_);
-    level_ = runtime_.kernel(spec, "merkle_indexed_level", local_);
-    const auto zeros = zero_subtree_roots(cfg_.tree.hash, std::max(1u, tree_.top()));
+    sorted_level_ = runtime_.kernel(spec, "merkle_sorted_level", local_);
+    range_level_ = runtime_.kernel(spec, "merkle_range_level", local_);
+    const auto zeros = zero_subtree_roots(cfg_.tree.hash, 32);
     zeros_bytes_ = zeros.size() * node_bytes;
     zeros_ = runtime_.copy_of(zeros.data(), zeros_bytes_);
   }
 
-  // The plan uploaded (its nodes, then its sources: one buffer for every level), the leaves
-  // scattered from `values`, a launch a level above them; waits for the new top node.
+  // The sorted batch uploaded (through the staging begin() made room for), the leaves scattered
+  // from `values`, a launch a level above them; waits for the new top node.
   digest run(const cl::Buffer &values) {
     const detail::drain_on_unwind drained(queue_); // nothing runs on once this has failed
     return detail::in_step(
         [&] {
-          return "updating " + std::to_string(plan_.count(0)) + " leaves of the tree of " +
+          return "updating " + std::to_string(batch_.leaves.size()) + " leaves of the tree of " +
                  std::to_string(leaf_count()) + " leaves on " +
                  detail::name_in_message(runtime_.device());
         },
         [&] {
           prepare();
-          const std::uint64_t nodes = plan_.nodes.size(), sources = plan_.sources.size();
-          runtime_.grow(plan_buffer_, plan_capacity_, (nodes + sources) * sizeof(cl_ulong));
-          events_.transfers.push_back(
-              write(plan_buffer_, 0, nodes * sizeof(cl_ulong), plan_.nodes.data()));
-          events_.transfers.push_back(write(plan_buffer_, nodes * sizeof(cl_ulong),
-                                            sources * sizeof(cl_ulong), plan_.sources.data()));
-          detail::set_args(scatter_, tree_.level_buffer(0), values, plan_buffer_, cl_ulong(0),
-                           cl_ulong(nodes), cl_ulong(sources));
-          events_.kernels.push_back(detail::launch(queue_, scatter_, sources, local_, {}));
+          const std::uint64_t count = batch_.leaves.size(), bytes = count * sizeof(cl_uint);
+          runtime_.grow(sorted_, sorted_capacity_, bytes);
+          runtime_.grow(sources_, sources_capacity_, bytes);
+          up_.write(queue_, sorted_, 0, batch_.leaves.data(), bytes, events_.transfers);
+          up_.write(queue_, sources_, 0, batch_.sources.data(), bytes, events_.transfers);
+          detail::set_args(scatter_, tree_.level_buffer(0), values, sorted_, sources_,
+                           cl_ulong(count));
+          events_.kernels.push_back(detail::launch(queue_, scatter_, count, local_, {}));
           for (unsigned level = 1; level <= tree_.top(); ++level)
-            enqueue_level(level);
+            if (tree_.level_sizes()[level] <= count) // as cheap to recompute the whole level
+              enqueue_level(level, 0, tree_.level_sizes()[level]);
+            else
+              enqueue_level(level, 0, 0);
           return read_root();
         });
   }
 
-  // The multiproof of the last update's leaves: its nodes' places in the tree laid out whole
+  // Level `level`'s dirty nodes from the level below: nodes first .. first + count - 1, or with
+  // a count of 0 those above the sorted batch's leaves.
+  void enqueue_level(unsigned level, std::uint64_t first, std::uint64_t count) {
+    const unsigned root_level = root_depth(cfg_.tree, tree_layout(leaf_count()));
+    const bool sorted = count == 0;
+    cl::Kernel &kernel = sorted ? sorted_level_ : range_level_;
+    const cl::Buffer &in = tree_.level_buffer(level - 1), &out = tree_.level_buffer(level);
+    const cl_ulong in_first = tree_.level_first(level - 1), out_first = tree_.level_first(level);
+    const cl_ulong in_count = tree_.level_sizes()[level - 1];
+    const cl_int pad = cfg_.tree.pad == shape::zero, top = level == root_level;
+    if (sorted)
+      detail::set_args(kernel, in, in_first, in_count, out, out_first, sorted_,
+                       cl_ulong(batch_.leaves.size()), cl_uint(level), zeros_, cl_ulong(level - 1),
+                       pad, top);
+    else
+      detail::set_args(kernel, in, in_first, in_count, out, out_first, cl_ulong(first),
+                       cl_ulong(count), zeros_, cl_ulong(level - 1), pad, top);
+    const std::uint64_t items = sorted ? batch_.leaves.size() : count;
+    events_.kernels.push_back(detail::launch(queue_, kernel, items, local_, {}));
+  }
+
+  // The multiproof of the last update's leaves: its nodes' places in the tree
   // (multiproof_positions), gathered by proof.cl's proof_gather_nodes.
   multiproof updated_multiproof() {
-    multiproof proof{cfg_.tree, leaf_count(), plan_.dirty(0), {}};
+    multiproof proof{cfg_.tree, leaf_count(), {batch_.leaves.begin(), batch_.leaves.end()}, {}};
     if (proof.indices.empty()) return proof;
-    std::vector<std::uint64_t> level_offsets = {0}, offsets;
-    for (const std::uint64_t size : tree_.level_sizes())
-      level_offsets.push_back(level_offsets.back() + size);
+    std::vector<std::uint64_t> offsets;
     for (const node_position &p : multiproof_positions(leaf_count(), proof.indices))
-      offsets.push_back(level_offsets[p.level] + p.index);
+      offsets.push_back(p.level == 0 ? p.index : capacity_ + tree_.level_first(p.level) + p.index);
     if (offsets.empty()) return proof; // one leaf: nothing to prove it with
     if (!gather_())
       gather_ =
@@ -213,7 +369,7 @@ private:
     runtime_.grow(proof_offsets_, offsets_capacity_, count * sizeof(cl_ulong));
     runtime_.grow(proof_nodes_, proof_capacity_, count * node_bytes);
     events_.transfers.push_back(write(proof_offsets_, 0, count * sizeof(cl_ulong), offsets.data()));
-    detail::set_args(gather_, tree_.level_buffer(0), tree_.level_buffer(1), cl_ulong(leaf_count()),
+    detail::set_args(gather_, tree_.level_buffer(0), tree_.level_buffer(1), cl_ulong(capacity_),
                      proof_offsets_, cl_ulong(count), proof_nodes_);
     events_.kernels.push_back(detail::launch(queue_, gather_, count, local_, {}));
     proof.nodes.resize(static_cast<std::size_t>(count));
@@ -226,15 +382,28 @@ private:
     return proof;
   }
 
-  // Level `level`'s dirty nodes from the level below.
-  void enqueue_level(unsigned level) {
-    const unsigned root_level = root_depth(cfg_.tree, tree_layout(leaf_count()));
-    detail::set_args(level_, tree_.level_buffer(level - 1), cl_ulong(tree_.level_first(level - 1)),
-                     cl_ulong(tree_.level_sizes()[level - 1]), tree_.level_buffer(level),
-                     cl_ulong(tree_.level_first(level)), plan_buffer_, cl_ulong(plan_.first[level]),
-                     cl_ulong(plan_.count(level)), zeros_, cl_ulong(level - 1),
-                     cl_int(cfg_.tree.pad == shape::zero), cl_int(level == root_level));
-    events_.kernels.push_back(detail::launch(queue_, level_, plan_.count(level), local_, {}));
+  cl::Event write(const cl::Buffer &to, std::uint64_t at, std::uint64_t bytes, const void *from) {
+    cl::Event done;
+    detail::call("clEnqueueWriteBuffer", [&] {
+      return queue_.enqueueWriteBuffer(to, CL_FALSE, at, bytes, from, nullptr, &done);
+    });
+    return done;
+  }
+
+  // The nodes at `positions`, a read each, waited for once: a consistency proof's few.
+  std::vector<digest> read_nodes(const std::vector<node_position> &positions) const {
+    std::vector<digest> nodes(positions.size());
+    const detail::drain_on_unwind drained(queue_); // no read may still be writing into nodes
+    for (std::size_t k = 0; k < positions.size(); ++k) {
+      const node_position &p = positions[k];
+      detail::call("clEnqueueReadBuffer", [&] {
+        return queue_.enqueueReadBuffer(tree_.level_buffer(p.level), CL_FALSE,
+                                        (tree_.level_first(p.level) + p.index) * node_bytes,
+                                        node_bytes, nodes[k].data());
+      });
+    }
+    detail::call("clFinish", [&] { return queue_.finish(); });
+    return nodes;
   }
 
   // The top stored node read back, raised to the fixed depth on the host as device_tree does.
@@ -256,18 +425,23 @@ private:
   detail::device_runtime runtime_;
   cl::CommandQueue queue_; // the block_hasher's, in order
   config cfg_;
-  cl::Buffer leaves_; // the tree's own copy of its leaves, level 0
+  cl::Buffer leaves_; // the tree's own copy of its leaves, level 0, with room for capacity_
   device_tree tree_;  // the levels, built over leaves_
+  cl::Buffer nodes_;  // the levels above the leaves, laid out for capacity_ leaves
+  std::uint64_t capacity_;
   digest root_{};
-  update_plan plan_; // the last update's, kept until its uploads are done
+  update_batch batch_; // the last update's, kept until its uploads are done
+  mutable std::optional<update_plan> plan_;
   update_events events_;
-  cl::Kernel scatter_, level_; // built on the first update
-  cl::Kernel gather_;          // built on the first update_proved
+  cl::Kernel scatter_, sorted_level_, range_level_; // built on the first update or append
+  cl::Kernel gather_;                               // built on the first update_proved
   std::size_t local_ = 0;
-  cl::Buffer zeros_, plan_buffer_, values_; // values_: a host batch's leaves
-  cl::Buffer proof_offsets_, proof_nodes_;  // a multiproof's nodes: where, and gathered
-  std::uint64_t zeros_bytes_ = 0, plan_capacity_ = 0, values_capacity_ = 0;
-  std::uint64_t offsets_capacity_ = 0, proof_capacity_ = 0;
+  cl::Buffer zeros_, sorted_, sources_, values_; // values_: a host batch's leaves
+  cl::Buffer proof_offsets_, proof_nodes_;       // a multiproof's nodes: where, and gathered
+  detail::staged_upload up_;                     // pageable leaves and the sorted batch go up
+  host_buffer read_back_;                        // a device batch's indices come down
+  std::uint64_t zeros_bytes_ = 0, sorted_capacity_ = 0, sources_capacity_ = 0;
+  std::uint64_t values_capacity_ = 0, offsets_capacity_ = 0, proof_capacity_ = 0;
 };
 
 } // namespace merklize

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // What a batch of leaf updates recomputes in a tree of any arity: the leaves it writes (each
 // index once, its last value in the batch) and, level by level from 1 up, the sorted parents of
-// nodes that changed. Pure planning, no OpenCL: resident_tree.hpp uploads a plan once and runs
-// a launch a level over it; the tests check it without a device.
+// nodes that changed. Pure planning, no OpenCL, checked by the tests without a device against a
+// brute-force oracle. resident_tree.hpp no longer uploads it: it sorts its batch once
+// (update_batch.hpp) and finds each level's dirty nodes on the device; plan_of lists what those
+// launches compute (resident_tree::last_plan, the tests' poisoning, the benchmark's counts).
 //
 //   const auto plan = merklize::plan_update({5, 3, 2, 1}, 2, {4, 0, 4});
 //   // plan.dirty(0) == {0, 4}, plan.sources == {1, 2} (leaf 4 takes update 2, the last);
@@ -11,6 +13,7 @@
 #pragma once
 
 #include "../core/error_type.hpp"
+#include "update_batch.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -85,6 +88,24 @@ inline void plan_leaves(update_plan &plan, const std::uint64_t *indices, std::ui
   }
 }
 
+// Level by level from 1 up, the sorted parents of the level below's dirty nodes, after the
+// leaves' (plan.nodes holding them alone).
+inline void plan_levels(update_plan &plan, const std::vector<std::uint64_t> &sizes,
+                        unsigned arity) {
+  plan.first.push_back(plan.nodes.size());
+  plan.short_last.push_back(false);
+  for (std::size_t level = 1; level < sizes.size(); ++level) {
+    const std::uint64_t from = plan.first[level - 1], to = plan.first[level];
+    for (std::uint64_t k = from; k < to; ++k) {
+      const std::uint64_t parent = plan.nodes[static_cast<std::size_t>(k)] / arity;
+      if (plan.nodes.size() == to || plan.nodes.back() != parent) plan.nodes.push_back(parent);
+    }
+    plan.first.push_back(plan.nodes.size());
+    plan.short_last.push_back(plan.nodes.size() > to && plan.nodes.back() == sizes[level] - 1 &&
+                              sizes[level - 1] % arity != 0);
+  }
+}
+
 } // namespace detail
 
 // The plan of a batch of `count` updates of leaves `indices` (any order, repeats allowed) in the
@@ -98,24 +119,29 @@ inline update_plan plan_update(const std::vector<std::uint64_t> &sizes, unsigned
   plan.batch = count;
   plan.first = {0};
   detail::plan_leaves(plan, indices, count);
-  plan.first.push_back(plan.nodes.size());
-  plan.short_last.push_back(false);
-  for (std::size_t level = 1; level < sizes.size(); ++level) {
-    const std::uint64_t from = plan.first[level - 1], to = plan.first[level];
-    for (std::uint64_t k = from; k < to; ++k) {
-      const std::uint64_t parent = plan.nodes[static_cast<std::size_t>(k)] / arity;
-      if (plan.nodes.size() == to || plan.nodes.back() != parent) plan.nodes.push_back(parent);
-    }
-    plan.first.push_back(plan.nodes.size());
-    plan.short_last.push_back(plan.nodes.size() > to && plan.nodes.back() == sizes[level] - 1 &&
-                              sizes[level - 1] % arity != 0);
-  }
+  detail::plan_levels(plan, sizes, arity);
   return plan;
 }
 
 inline update_plan plan_update(const std::vector<std::uint64_t> &sizes, unsigned arity,
                                const std::vector<std::uint64_t> &indices) {
   return plan_update(sizes, arity, indices.data(), indices.size());
+}
+
+// The same plan from a batch sorted once (update_batch.hpp), for a binary tree of levels `sizes`:
+// what resident_tree's launches compute, listed (its last_plan()).
+inline update_plan plan_of(const update_batch &batch, const std::vector<std::uint64_t> &sizes) {
+  detail::check_level_sizes(sizes, 2);
+  if (!batch.leaves.empty() && batch.leaves.back() >= sizes.front())
+    throw error("update plan: leaf " + std::to_string(batch.leaves.back()) +
+                " is outside the tree of " + std::to_string(sizes.front()) + " leaves");
+  update_plan plan;
+  plan.batch = batch.batch;
+  plan.first = {0};
+  plan.nodes.assign(batch.leaves.begin(), batch.leaves.end());
+  plan.sources.assign(batch.sources.begin(), batch.sources.end());
+  detail::plan_levels(plan, sizes, 2);
+  return plan;
 }
 
 } // namespace merklize
