@@ -346,10 +346,21 @@ private:
   device_tree(block_hasher &h, const device_leaves &leaves,
               const std::optional<kary_options> &options, const std::optional<group_rule> &rule,
               const std::optional<tree_options> &binary, unsigned top)
-      : queue_(h.queue()), options_(options), rule_(rule ? *rule : group_rule_of(*options)),
+      : queue_(h.queue()), options_(options), rule_(rule_of(options, rule, binary)),
         binary_(binary), sizes_(kary_part_sizes(leaves.count, rule_.arity(), top)),
         offsets_(offsets_of(sizes_)), zeros_(zero_roots(options, rule_, top)),
         leaves_(leaves.buffer), nodes_(node_buffer(h, offsets_.back() - sizes_.front())) {}
+
+  // The rule a tree's levels are hashed by. A binary tree's come from the level kernels, which
+  // take the node hash itself: its rule gives only the arity, so a hash with no block-leaf form
+  // (Poseidon2's) builds binary trees too, where group_rule_of would refuse it.
+  static group_rule rule_of(const std::optional<kary_options> &options,
+                            const std::optional<group_rule> &rule,
+                            const std::optional<tree_options> &binary) {
+    if (rule) return *rule;
+    if (binary) return {{leaf_hash{}, 2 * node_bytes, {}, false, std::nullopt}, options->pad};
+    return group_rule_of(*options);
+  }
 
   static const kary_options &checked(const kary_options &options) {
     check_kary(options);
