@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// The README's API example is examples/readme_example.cpp, word for word; ctest also builds and
-// runs that file (test readme_example).
+// The README's API examples are examples/readme_example.cpp and device_trees_example.cpp, word
+// for word; ctest also builds and runs those files (tests readme_example, device_trees_example).
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -13,14 +13,22 @@ static std::string slurp(const std::string &path) {
   return ss.str();
 }
 
-TEST_CASE("README shows examples/readme_example.cpp verbatim", "[readme]") {
+// The README shows each example from the line after its license line, which is the
+// repository's business, not the reader's.
+static void check_shown_verbatim(const std::string &example_file) {
   const auto readme = slurp(std::string(MERKLIZE_SOURCE_DIR) + "/README.md");
-  auto example = slurp(std::string(MERKLIZE_SOURCE_DIR) + "/examples/readme_example.cpp");
+  auto example = slurp(std::string(MERKLIZE_SOURCE_DIR) + "/examples/" + example_file);
   REQUIRE(!example.empty());
-  // The file's license line is the repository's business, not the reader's: the README shows
-  // the program from the line after it.
   const std::string license = "// SPDX-License-Identifier: Apache-2.0 OR MIT\n";
   REQUIRE(example.rfind(license, 0) == 0);
   example.erase(0, license.size());
   CHECK(readme.find("```cpp\n" + example + "```") != std::string::npos);
+}
+
+TEST_CASE("README shows examples/readme_example.cpp verbatim", "[readme]") {
+  check_shown_verbatim("readme_example.cpp");
+}
+
+TEST_CASE("README shows examples/device_trees_example.cpp verbatim", "[readme]") {
+  check_shown_verbatim("device_trees_example.cpp");
 }
