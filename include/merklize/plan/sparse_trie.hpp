@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <set>
 #include <vector>
 
 namespace merklize {
@@ -61,6 +60,14 @@ inline int highest_difference(const digest &a, const digest &b) {
   return -1;
 }
 
+// Clears a 32-byte big-endian key's `bits` lowest bits (a branch's prefix keeps the bits above
+// its height): whole bytes, then the part of one.
+inline void clear_low_bits(digest &key, unsigned bits) {
+  for (unsigned byte = 0; byte < bits / 8; ++byte)
+    key[node_bytes - 1 - byte] = 0;
+  if (bits % 8) key[node_bytes - 1 - bits / 8] &= static_cast<std::uint8_t>(0xffu << (bits % 8));
+}
+
 class sparse_trie {
 public:
   explicit sparse_trie(unsigned depth)
@@ -71,7 +78,7 @@ public:
   sparse_plan apply(const digest *keys, const digest *values, std::size_t count) {
     for (std::size_t k = 0; k < count; ++k)
       check_sparse_key({hash_kind::blake3, depth_}, keys[k]);
-    batch_ = {};
+    batch_.begin();
     for (const std::size_t k : last_of_each_key(keys, count)) {
       if (values[k] == digest{})
         erase(keys[k]);
@@ -121,9 +128,56 @@ private:
     digest key, value;
     sparse_ref parent;
   };
+  // A set of slots for one batch: each slot marked with the batch's generation, so a batch
+  // starts empty without clearing, and a list of the slots marked (an unmarked slot may stay
+  // listed; sorted() drops it). Flat arrays where a std::set cost a node allocation and a walk of
+  // a tree per insertion.
+  class slot_set {
+  public:
+    // Marks `slot`; false where it was marked already.
+    bool insert(std::uint32_t slot, std::uint32_t generation) {
+      if (slot >= marks_.size()) marks_.resize(std::max<std::size_t>(slot + 1, 2 * marks_.size()));
+      if (marks_[slot] == generation) return false;
+      marks_[slot] = generation;
+      listed_.push_back(slot);
+      return true;
+    }
+    void erase(std::uint32_t slot) {
+      if (slot < marks_.size()) marks_[slot] = 0;
+    }
+    void clear(bool forget_marks) {
+      listed_.clear();
+      if (forget_marks) std::fill(marks_.begin(), marks_.end(), 0);
+    }
+    // The slots marked with `generation`, ascending, once each.
+    std::vector<std::uint32_t> sorted(std::uint32_t generation) const {
+      std::vector<std::uint32_t> out;
+      for (const std::uint32_t slot : listed_)
+        if (marks_[slot] == generation) out.push_back(slot);
+      std::sort(out.begin(), out.end());
+      out.erase(std::unique(out.begin(), out.end()), out.end());
+      return out;
+    }
+
+  private:
+    std::vector<std::uint32_t> marks_, listed_;
+  };
+
   // The batch's bookkeeping: live slots written, branches made, branches to recompute.
   struct batch_marks {
-    std::set<std::uint32_t> leaves, made, dirty;
+    slot_set leaves, made, dirty;
+    std::uint32_t generation = 0; // 0 marks no slot
+
+    void begin() {
+      const bool wrapped = ++generation == 0;
+      if (wrapped) generation = 1; // after 2^32 - 1 batches: old marks could pass for new ones
+      leaves.clear(wrapped);
+      made.clear(wrapped);
+      dirty.clear(wrapped);
+    }
+    bool mark_leaf(std::uint32_t slot) { return leaves.insert(slot, generation); }
+    bool mark_made(std::uint32_t slot) { return made.insert(slot, generation); }
+    bool mark_dirty(std::uint32_t slot) { return dirty.insert(slot, generation); }
   };
 
   const branch_node &branch(sparse_ref r) const { return branches_[r & ~sparse_branch_bit]; }
@@ -154,15 +208,14 @@ private:
   }
 
   void mark_up(sparse_ref r) {
-    for (; r != sparse_none && batch_.dirty.insert(r & ~sparse_branch_bit).second;
-         r = branch(r).parent) {
+    for (; r != sparse_none && batch_.mark_dirty(r & ~sparse_branch_bit); r = branch(r).parent) {
     }
   }
 
   sparse_ref new_leaf(const digest &key, const digest &value, sparse_ref parent) {
     const sparse_ref r = take(free_leaves_, leaves_);
     leaves_[r] = {key, value, parent};
-    batch_.leaves.insert(r);
+    batch_.mark_leaf(r);
     ++size_;
     return r;
   }
@@ -187,7 +240,7 @@ private:
       const int differs = highest_difference(key, key_of(r));
       if (!is_branch(r) && differs < 0) { // the key is there: a new value
         leaves_[r].value = value;
-        batch_.leaves.insert(r);
+        batch_.mark_leaf(r);
         return mark_up(leaves_[r].parent);
       }
       if (differs >= static_cast<int>(height_of(r))) return split_above(r, key, value, differs);
@@ -204,13 +257,12 @@ private:
     branch_node &n = branch(b);
     n.height = static_cast<unsigned>(differs) + 1;
     n.prefix = key;
-    for (unsigned bit = 0; bit < n.height; ++bit)
-      n.prefix[node_bytes - 1 - bit / 8] &= static_cast<std::uint8_t>(~(1u << (bit % 8)));
+    clear_low_bits(n.prefix, n.height);
     n.parent = parent;
     n.child[!right] = r;
     parent_of(r) = b;
     n.child[right] = new_leaf(key, value, b);
-    batch_.made.insert(b & ~sparse_branch_bit);
+    batch_.mark_made(b & ~sparse_branch_bit);
     mark_up(b);
   }
 
@@ -239,16 +291,16 @@ private:
 
   sparse_plan plan() const {
     sparse_plan p;
-    for (const std::uint32_t slot : batch_.leaves) {
+    for (const std::uint32_t slot : batch_.leaves.sorted(batch_.generation)) {
       p.leaf_slots.push_back(slot);
       p.leaf_keys.push_back(leaves_[slot].key);
       p.leaf_values.push_back(leaves_[slot].value);
     }
-    for (const std::uint32_t slot : batch_.made) {
+    for (const std::uint32_t slot : batch_.made.sorted(batch_.generation)) {
       p.branch_slots.push_back(slot);
       p.branch_prefixes.push_back(branches_[slot].prefix);
     }
-    for (const std::uint32_t slot : batch_.dirty) {
+    for (const std::uint32_t slot : batch_.dirty.sorted(batch_.generation)) {
       const branch_node &b = branches_[slot];
       p.entries.push_back({slot,
                            {b.child[0], b.child[1]},
