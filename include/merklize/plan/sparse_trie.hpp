@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace merklize {
@@ -186,16 +187,30 @@ private:
     return is_branch(r) ? branch(r).parent : leaves_[r].parent;
   }
 
-  // The position of each key's last occurrence, in key order.
+  // The position of each key's last occurrence, in key order. Sorts (first 8 bytes, position)
+  // pairs, the full keys compared only where those bytes tie: sorting positions through the keys
+  // read a random 32 bytes per comparison.
   static std::vector<std::size_t> last_of_each_key(const digest *keys, std::size_t count) {
-    std::vector<std::size_t> order(count);
-    for (std::size_t k = 0; k < count; ++k)
-      order[k] = k;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    struct keyed {
+      std::uint64_t top; // the key's first 8 bytes, big-endian: ordered as the key
+      std::size_t at;
+    };
+    std::vector<keyed> order(count);
+    for (std::size_t k = 0; k < count; ++k) {
+      std::uint64_t top = 0;
+      for (unsigned byte = 0; byte < 8; ++byte)
+        top = top << 8 | keys[k][byte];
+      order[k] = {top, k};
+    }
+    std::sort(order.begin(), order.end(), [&](const keyed &a, const keyed &b) {
+      if (a.top != b.top) return a.top < b.top;
+      const int c = std::memcmp(keys[a.at].data() + 8, keys[b.at].data() + 8, node_bytes - 8);
+      return c != 0 ? c < 0 : a.at < b.at;
+    });
     std::vector<std::size_t> last;
     for (std::size_t i = 0; i < order.size(); ++i)
-      if (i + 1 == order.size() || keys[order[i + 1]] != keys[order[i]]) last.push_back(order[i]);
+      if (i + 1 == order.size() || keys[order[i + 1].at] != keys[order[i].at])
+        last.push_back(order[i].at);
     return last;
   }
 
