@@ -36,6 +36,17 @@ void update_both(merklize::sparse_tree &t, merklize::sparse_reference &reference
     CHECK(merklize::sparse_verify(t.options(), t.root(), proof));
     CHECK(t.value(key) == reference.value(key));
   }
+  // Many keys' proofs at once (their branches read back together) equal one proof at a time.
+  std::vector<digest> many(keys.begin(), keys.begin() + std::min<std::size_t>(keys.size(), 40));
+  many.push_back(digest{});
+  const std::vector<merklize::sparse_proof> proofs = t.prove(many);
+  REQUIRE(proofs.size() == many.size());
+  for (std::size_t k = 0; k < many.size(); ++k) {
+    const merklize::sparse_proof want = reference.prove(many[k]);
+    CHECK(proofs[k].key == many[k]);
+    CHECK(proofs[k].value == want.value);
+    CHECK(proofs[k].siblings == want.siblings);
+  }
 }
 
 } // namespace

@@ -92,18 +92,41 @@ public:
 
   // `key`'s proof: its value and the siblings of its path, bottom up; core/sparse.hpp's
   // sparse_verify checks it against root().
-  sparse_proof prove(const digest &key) const {
+  sparse_proof prove(const digest &key) const { return prove(std::vector<digest>{key}).front(); }
+
+  // The proofs of `keys`, in their order: the branches' digests they need read back together,
+  // a wait for all of them (not one per branch).
+  std::vector<sparse_proof> prove(const std::vector<digest> &keys) const {
     check_usable();
-    check_sparse_key(options_, key);
-    const sparse_path p = trie_.path(key);
-    sparse_proof proof{key, p.found ? trie_.value_of(p.end) : digest{},
-                       std::vector<digest>(zeros_.begin(), zeros_.end() - 1)};
-    for (const auto &[height, other] : p.passed)
-      proof.siblings[height - 1] = raised(other, height - 1);
-    if (!p.found && p.end != sparse_none)
-      proof.siblings[static_cast<unsigned>(p.differs)] =
-          raised(p.end, static_cast<unsigned>(p.differs));
-    return proof;
+    for (const digest &key : keys)
+      check_sparse_key(options_, key);
+    std::vector<sparse_path> paths;
+    std::vector<sparse_ref> branches; // every branch sibling, in the paths' order
+    for (const digest &key : keys) {
+      paths.push_back(trie_.path(key));
+      for (const auto &passed : paths.back().passed)
+        if (sparse_trie::is_branch(passed.second)) branches.push_back(passed.second);
+      if (sparse_trie::is_branch(paths.back().end) && !paths.back().found)
+        branches.push_back(paths.back().end);
+    }
+    const std::vector<digest> read = read_digests(branches);
+    std::size_t next = 0; // the next digest of `read`, taken in the order they were listed
+    auto raised_sibling = [&](sparse_ref r, unsigned to) {
+      const digest node = sparse_trie::is_branch(r) ? read[next++] : trie_.value_of(r);
+      return sparse_raise(options_, zeros_, node, trie_.key_of(r), trie_.height_of(r), to);
+    };
+    std::vector<sparse_proof> proofs;
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      const sparse_path &p = paths[k];
+      proofs.push_back({keys[k], p.found ? trie_.value_of(p.end) : digest{},
+                        std::vector<digest>(zeros_.begin(), zeros_.end() - 1)});
+      for (const auto &[height, other] : p.passed)
+        proofs.back().siblings[height - 1] = raised_sibling(other, height - 1);
+      if (!p.found && p.end != sparse_none)
+        proofs.back().siblings[static_cast<unsigned>(p.differs)] =
+            raised_sibling(p.end, static_cast<unsigned>(p.differs));
+    }
+    return proofs;
   }
 
   const sparse_events &last_events() const { return events_; }
@@ -182,14 +205,20 @@ private:
     return sparse_raise(options_, zeros_, node, trie_.key_of(r), trie_.height_of(r), to);
   }
 
-  digest read_digest(sparse_ref branch) const {
-    digest d;
-    detail::call("clEnqueueReadBuffer", [&] {
-      return queue_.enqueueReadBuffer(buffers_[digests], CL_TRUE,
-                                      (branch & ~sparse_branch_bit) * node_bytes, node_bytes,
-                                      d.data());
-    });
-    return d;
+  digest read_digest(sparse_ref branch) const { return read_digests({branch}).front(); }
+
+  // Branches' digests, each read without waiting, then one wait for them all.
+  std::vector<digest> read_digests(const std::vector<sparse_ref> &branches) const {
+    std::vector<digest> out(branches.size());
+    const detail::drain_on_unwind drained(queue_); // no read may still be writing into out
+    for (std::size_t k = 0; k < branches.size(); ++k)
+      detail::call("clEnqueueReadBuffer", [&] {
+        return queue_.enqueueReadBuffer(buffers_[digests], CL_FALSE,
+                                        (branches[k] & ~sparse_branch_bit) * node_bytes, node_bytes,
+                                        out[k].data());
+      });
+    detail::call("clFinish", [&] { return queue_.finish(); });
+    return out;
   }
 
   // Grows kept buffer `which` to `slots` nodes, doubling, its contents copied; new memory poisoned
