@@ -12,7 +12,8 @@
 // extension's semaphores (cl_khr_external_semaphore) are not wrapped here yet.
 //
 // The entry points (clCreateBufferWithProperties, core in OpenCL 3.0, and the extension's
-// acquire and release) are looked up at run time, as the bindings target OpenCL 1.2.
+// acquire and release) are looked up at run time, as the bindings target OpenCL 1.2: the ICD
+// loader's exports first (dlsym), then the platform's.
 #pragma once
 
 #include "device.hpp"
@@ -21,6 +22,7 @@
 #include "programs.hpp"
 
 #include <CL/cl_ext.h>
+#include <dlfcn.h>
 
 #include <cstdint>
 #include <string>
@@ -47,10 +49,16 @@ using create_buffer_with_properties_fn = cl_mem(CL_API_CALL *)(cl_context, const
 using external_mem_objects_fn = cl_int(CL_API_CALL *)(cl_command_queue, cl_uint, const cl_mem *,
                                                       cl_uint, const cl_event *, cl_event *);
 
+// An entry point the bindings' target (OpenCL 1.2) does not declare: the ICD loader's export
+// where it has one (a core 3.0 function such as clCreateBufferWithProperties, which NVIDIA's
+// platform does not hand out by name), else the platform's (an extension's).
 template <class F> F platform_entry_point(const cl::Device &device, const char *name) {
+  if (void *exported = dlsym(RTLD_DEFAULT, name)) return reinterpret_cast<F>(exported);
   const auto platform = device_info<CL_DEVICE_PLATFORM, cl_platform_id>(device);
   auto f = reinterpret_cast<F>(clGetExtensionFunctionAddressForPlatform(platform, name));
-  if (!f) throw error(name_in_message(device) + "'s platform has no " + name);
+  if (!f)
+    throw error("neither the OpenCL loader nor " + name_in_message(device) + "'s platform has " +
+                name);
   return f;
 }
 
