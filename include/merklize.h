@@ -502,6 +502,7 @@ MERKLIZE_API void merklize_device_tree_free(merklize_device_tree *tree);
 /* The root after the last update (at the fixed depth where the configuration has one). */
 MERKLIZE_API merklize_status merklize_device_tree_root(merklize_device_tree *tree,
                                                        uint8_t root[MERKLIZE_DIGEST_SIZE]);
+/* The leaf count and top stored level now (an append grows them). */
 MERKLIZE_API uint64_t merklize_device_tree_leaf_count(const merklize_device_tree *tree);
 /* The top stored level (levels 0..depth are on the device), as merklize_tree_depth. */
 MERKLIZE_API uint32_t merklize_device_tree_depth(const merklize_device_tree *tree);
@@ -527,6 +528,28 @@ MERKLIZE_API merklize_status merklize_device_tree_update_proved(merklize_device_
 /* The inclusion proof of leaf `index` in the tree as it is now (merklize_prove's). */
 MERKLIZE_API merklize_status merklize_device_tree_prove(merklize_device_tree *tree,
                                                         uint64_t index, merklize_proof **proof);
+/* A log's append: `count` leaves (count x 32 bytes at `leaves`) go after the last leaf, and the
+ * tree of the old leaves stays a prefix of the new one (RFC 9162); only the new leaves' paths
+ * are recomputed, the device memory growing geometrically. root receives the new root (root may
+ * be NULL); count 0 changes nothing and gives the root. Every configuration a device tree keeps
+ * can append; what it may hold limits it: with a fixed depth d < 32 at most 2^d leaves, else
+ * 2^32. An append past that, or NULL leaves where count > 0, is MERKLIZE_ERROR_ARGUMENT naming
+ * the sizes and the limit, and leaves the tree as it was: it is checked before the device is
+ * asked anything. merklize_device_tree_leaf_count and _depth give the grown tree's. */
+MERKLIZE_API merklize_status merklize_device_tree_append(merklize_device_tree *tree,
+                                                         const void *leaves, uint64_t count,
+                                                         uint8_t root[MERKLIZE_DIGEST_SIZE]);
+/* That the tree of its first old_size leaves is a prefix of the tree as it is now: *proof
+ * receives the consistency proof (MERKLIZE_PROOF_CONSISTENCY), merklize_prove_consistency's of
+ * a tree built over the same leaves bit for bit, its few nodes read from the device; check it
+ * with merklize_verify_consistency against the root the tree had at old_size leaves. Trees of
+ * shape promote without a fixed depth, of any hash but blake3-parent (as
+ * merklize_prove_consistency); others, and old_size past the leaf count, are
+ * MERKLIZE_ERROR_ARGUMENT with the reason. old_size 0 or the leaf count gives a proof of no
+ * nodes. */
+MERKLIZE_API merklize_status merklize_device_tree_prove_consistency(merklize_device_tree *tree,
+                                                                    uint64_t old_size,
+                                                                    merklize_proof **proof);
 /* Level `level`'s node count (level 0: the leaves; up to merklize_device_tree_depth). */
 MERKLIZE_API merklize_status merklize_device_tree_level_size(merklize_device_tree *tree,
                                                              uint32_t level, uint64_t *count);
