@@ -172,6 +172,12 @@ class _DeviceTree:
         merklize_device_tree_update_proved(indices, leaves): the new root and the multiproof.
         """
 
+    def append(self, leaves: object) -> bytes:
+        """merklize_device_tree_append(leaves): the new root."""
+
+    def prove_consistency(self, old_size: int) -> _Proof:
+        """merklize_device_tree_prove_consistency(old_size)."""
+
     def prove(self, index: int) -> _Proof:
         """merklize_device_tree_prove(index)."""
 
