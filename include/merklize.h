@@ -502,6 +502,7 @@ MERKLIZE_API void merklize_device_tree_free(merklize_device_tree *tree);
 /* The root after the last update (at the fixed depth where the configuration has one). */
 MERKLIZE_API merklize_status merklize_device_tree_root(merklize_device_tree *tree,
                                                        uint8_t root[MERKLIZE_DIGEST_SIZE]);
+/* The leaf count and top stored level now (an append grows them). */
 MERKLIZE_API uint64_t merklize_device_tree_leaf_count(const merklize_device_tree *tree);
 /* The top stored level (levels 0..depth are on the device), as merklize_tree_depth. */
 MERKLIZE_API uint32_t merklize_device_tree_depth(const merklize_device_tree *tree);
@@ -527,6 +528,28 @@ MERKLIZE_API merklize_status merklize_device_tree_update_proved(merklize_device_
 /* The inclusion proof of leaf `index` in the tree as it is now (merklize_prove's). */
 MERKLIZE_API merklize_status merklize_device_tree_prove(merklize_device_tree *tree,
                                                         uint64_t index, merklize_proof **proof);
+/* A log's append: `count` leaves (count x 32 bytes at `leaves`) go after the last leaf, and the
+ * tree of the old leaves stays a prefix of the new one (RFC 9162); only the new leaves' paths
+ * are recomputed, the device memory growing geometrically. root receives the new root (root may
+ * be NULL); count 0 changes nothing and gives the root. Every configuration a device tree keeps
+ * can append; what it may hold limits it: with a fixed depth d < 32 at most 2^d leaves, else
+ * 2^32. An append past that, or NULL leaves where count > 0, is MERKLIZE_ERROR_ARGUMENT naming
+ * the sizes and the limit, and leaves the tree as it was: it is checked before the device is
+ * asked anything. merklize_device_tree_leaf_count and _depth give the grown tree's. */
+MERKLIZE_API merklize_status merklize_device_tree_append(merklize_device_tree *tree,
+                                                         const void *leaves, uint64_t count,
+                                                         uint8_t root[MERKLIZE_DIGEST_SIZE]);
+/* That the tree of its first old_size leaves is a prefix of the tree as it is now: *proof
+ * receives the consistency proof (MERKLIZE_PROOF_CONSISTENCY), merklize_prove_consistency's of
+ * a tree built over the same leaves bit for bit, its few nodes read from the device; check it
+ * with merklize_verify_consistency against the root the tree had at old_size leaves. Trees of
+ * shape promote without a fixed depth, of any hash but blake3-parent (as
+ * merklize_prove_consistency); others, and old_size past the leaf count, are
+ * MERKLIZE_ERROR_ARGUMENT with the reason. old_size 0 or the leaf count gives a proof of no
+ * nodes. */
+MERKLIZE_API merklize_status merklize_device_tree_prove_consistency(merklize_device_tree *tree,
+                                                                    uint64_t old_size,
+                                                                    merklize_proof **proof);
 /* Level `level`'s node count (level 0: the leaves; up to merklize_device_tree_depth). */
 MERKLIZE_API merklize_status merklize_device_tree_level_size(merklize_device_tree *tree,
                                                              uint32_t level, uint64_t *count);
@@ -550,6 +573,64 @@ MERKLIZE_API merklize_status merklize_device_tree_read_level(merklize_device_tre
 MERKLIZE_API merklize_status merklize_roots_many(merklize_builder *builder, const void *leaves,
                                                  uint64_t leaves_size, uint64_t tree_size,
                                                  uint8_t *roots, uint64_t roots_size);
+
+/* ---------------------------------------------------------------------------------------------
+ * Sparse Merkle trees
+ * ------------------------------------------------------------------------------------------- */
+
+/* A sparse Merkle tree of 2^depth leaves addressed by key, almost all empty, kept on a device and
+ * changed by batches (docs/LIBRARY.md, "Sparse Merkle trees", gives the rule): a key is a
+ * depth-bit number written as 32 bytes big-endian (its bits at and above depth zero), its path
+ * read from bit depth-1 down to bit 0 (0 = left); a leaf holds its 32-byte value, the empty leaf
+ * is 32 zero bytes (so a zero value deletes a key); node = the hash of the two children; an empty
+ * subtree of height h has the root z[h], z[0] = 32 zero bytes, z[h] = node(z[h-1], z[h-1]). The
+ * tree owns its device memory and its own queue (the device may be freed before it); its calls
+ * are serialised (a mutex). */
+typedef struct merklize_sparse_tree merklize_sparse_tree;
+
+/* The empty tree of node hash `hash` (NULL: "blake3"; any of merklize_hash_names()) and `depth`
+ * (1 to 256 bits of key) on `device`. */
+MERKLIZE_API merklize_status merklize_sparse_tree_create(merklize_device *device, const char *hash,
+                                                         uint32_t depth,
+                                                         merklize_sparse_tree **tree);
+MERKLIZE_API void merklize_sparse_tree_free(merklize_sparse_tree *tree);
+/* The root after the last batch (the empty tree's: z[depth]). */
+MERKLIZE_API merklize_status merklize_sparse_tree_root(merklize_sparse_tree *tree,
+                                                       uint8_t root[MERKLIZE_DIGEST_SIZE]);
+/* The number of keys holding a nonzero value. */
+MERKLIZE_API uint64_t merklize_sparse_tree_size(const merklize_sparse_tree *tree);
+/* Key k (keys[k * 32 .. k * 32 + 32)) takes values[k * 32 .. k * 32 + 32) for k < count (a zero
+ * value deletes it; a repeated key takes its last value); root receives the new root (root may
+ * be NULL). count 0 changes nothing and gives the root. A key with bits at or above the depth,
+ * or NULL keys or values where count > 0, is MERKLIZE_ERROR_ARGUMENT and changes nothing: the
+ * batch is checked before the tree is written. */
+MERKLIZE_API merklize_status merklize_sparse_tree_update(merklize_sparse_tree *tree,
+                                                         const uint8_t *keys,
+                                                         const uint8_t *values, uint64_t count,
+                                                         uint8_t root[MERKLIZE_DIGEST_SIZE]);
+/* The value `key` holds (32 zero bytes: absent). */
+MERKLIZE_API merklize_status merklize_sparse_tree_value(merklize_sparse_tree *tree,
+                                                        const uint8_t key[MERKLIZE_DIGEST_SIZE],
+                                                        uint8_t value[MERKLIZE_DIGEST_SIZE]);
+/* The proof of `key` under the root now: value receives its value (zero: the proof shows it
+ * absent), *siblings the `depth` siblings of its path, 32 bytes each, bottom up (as
+ * merklize_bytes: depth x 32 bytes). */
+MERKLIZE_API merklize_status merklize_sparse_tree_prove(merklize_sparse_tree *tree,
+                                                        const uint8_t key[MERKLIZE_DIGEST_SIZE],
+                                                        uint8_t value[MERKLIZE_DIGEST_SIZE],
+                                                        merklize_bytes **siblings);
+/* Checks a sparse proof on the host (no device): *valid receives 1 where `key` holding `value`
+ * (absent, for a zero value) with the siblings (siblings_size = depth x 32 bytes, bottom up)
+ * leads to `root` in the tree of `hash` and `depth`, else 0 with the reason in
+ * merklize_last_error() (the status is MERKLIZE_OK: a proof that does not verify, a key past the
+ * depth included, is not a failed call). An unknown hash, a depth outside 1..256 and a
+ * siblings_size of another length are MERKLIZE_ERROR_ARGUMENT. */
+MERKLIZE_API merklize_status merklize_sparse_verify(const char *hash, uint32_t depth,
+                                                    const uint8_t root[MERKLIZE_DIGEST_SIZE],
+                                                    const uint8_t key[MERKLIZE_DIGEST_SIZE],
+                                                    const uint8_t value[MERKLIZE_DIGEST_SIZE],
+                                                    const uint8_t *siblings, size_t siblings_size,
+                                                    int *valid);
 
 #ifdef __cplusplus
 }

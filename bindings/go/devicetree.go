@@ -12,14 +12,13 @@ import (
 )
 
 // A DeviceTree is a binary tree of 32-byte leaves built once on the device and kept there: each
-// Update writes its leaves and recomputes only the nodes above them. Make one with NewDeviceTree.
+// Update writes its leaves and recomputes only the nodes above them, each Append adds leaves
+// after the last (a log: the old tree stays a prefix). Make one with NewDeviceTree.
 // A DeviceTree may be used from several goroutines (the library serialises its calls). Close
 // frees its device memory; the garbage collector frees an unreachable DeviceTree too, but Close
 // says when.
 type DeviceTree struct {
-	h         *handle[C.merklize_device_tree]
-	leafCount uint64
-	depth     int
+	h *handle[C.merklize_device_tree]
 }
 
 // NewDeviceTree builds the tree of data (32-byte leaves back to back, at least one) on the
@@ -44,11 +43,7 @@ func NewDeviceTree(data []byte, opts ...Option) (*DeviceTree, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &DeviceTree{
-		h:         newHandle(tree, func(t *C.merklize_device_tree) { C.merklize_device_tree_free(t) }),
-		leafCount: uint64(C.merklize_device_tree_leaf_count(tree)),
-		depth:     int(C.merklize_device_tree_depth(tree)),
-	}, nil
+	return &DeviceTree{h: newHandle(tree, func(t *C.merklize_device_tree) { C.merklize_device_tree_free(t) })}, nil
 }
 
 func bytesPointer(data []byte) unsafe.Pointer {
@@ -71,20 +66,26 @@ func (t *DeviceTree) Close() error {
 	return nil
 }
 
-// LeafCount is the number of leaves (an update never changes it).
+// LeafCount is the number of leaves now (an update never changes it, an append grows it); 0
+// once closed.
 func (t *DeviceTree) LeafCount() uint64 {
-	if t == nil {
-		return 0
-	}
-	return t.leafCount
+	var n uint64
+	t.handle().with(func(tree *C.merklize_device_tree) error {
+		n = uint64(C.merklize_device_tree_leaf_count(tree))
+		return nil
+	})
+	return n
 }
 
-// Depth is the top stored level: levels 0 (the leaves) to Depth() are on the device.
+// Depth is the top stored level now: levels 0 (the leaves) to Depth() are on the device; 0 once
+// closed.
 func (t *DeviceTree) Depth() int {
-	if t == nil {
-		return 0
-	}
-	return t.depth
+	var depth int
+	t.handle().with(func(tree *C.merklize_device_tree) error {
+		depth = int(C.merklize_device_tree_depth(tree))
+		return nil
+	})
+	return depth
 }
 
 // Root is the root after the last update (at the fixed depth of WithDepth).
@@ -146,6 +147,44 @@ func (t *DeviceTree) batch(name string, indices []uint64, leaves [][32]byte,
 	return t.handle().with(func(tree *C.merklize_device_tree) error {
 		return call(func() C.merklize_status { return f(tree, i, l, C.uint64_t(len(indices))) })
 	})
+}
+
+// Append adds leaves after the last leaf and returns the new root, the root of a tree built over
+// all the leaves: only the new leaves' paths are recomputed. With WithDepth(d) the tree holds at
+// most 2^d leaves, else 2^32: an append past that is ErrArgument and leaves the tree as it was.
+// No leaves change nothing. leaves is only read.
+func (t *DeviceTree) Append(leaves [][32]byte) (root [32]byte, err error) {
+	var out [32]byte
+	var l unsafe.Pointer
+	if len(leaves) > 0 {
+		l = unsafe.Pointer(&leaves[0][0])
+	}
+	err = t.handle().with(func(tree *C.merklize_device_tree) error {
+		return call(func() C.merklize_status {
+			return C.merklize_device_tree_append(tree, l, C.uint64_t(len(leaves)), (*C.uint8_t)(unsafe.Pointer(&out[0])))
+		})
+	})
+	if err == nil {
+		root = out
+	}
+	return root, err
+}
+
+// ProveConsistency is the proof that the tree of the first oldSize leaves is a prefix of the tree
+// as it is now (RFC 9162 2.1.4), Tree.ProveConsistency's of a tree built over the same leaves;
+// Proof.VerifyConsistency checks it against the root the tree had at oldSize leaves. Trees of
+// ShapePromote without WithDepth, of any hash but blake3-parent; others are ErrArgument.
+func (t *DeviceTree) ProveConsistency(oldSize uint64) (*Proof, error) {
+	var proof *C.merklize_proof
+	err := t.handle().with(func(tree *C.merklize_device_tree) error {
+		return call(func() C.merklize_status {
+			return C.merklize_device_tree_prove_consistency(tree, C.uint64_t(oldSize), &proof)
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return newProof(proof), nil
 }
 
 // Prove is the inclusion proof of leaf index in the tree as it is now.

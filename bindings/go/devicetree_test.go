@@ -177,4 +177,116 @@ func TestDeviceTreeRefusedAndClosed(t *testing.T) {
 	if _, err := tree.Update([]uint64{0}, make([][32]byte, 1)); !errors.Is(err, merklize.ErrClosed) {
 		t.Fatalf("Update after Close: %v", err)
 	}
+	if _, err := tree.Append(make([][32]byte, 1)); !errors.Is(err, merklize.ErrClosed) || tree.LeafCount() != 0 {
+		t.Fatalf("Append after Close: %v, %d leaves", err, tree.LeafCount())
+	}
+}
+
+// TestDeviceTreeAppends: trees grown by appends through 1, 2, 3, 2^k - 1, 2^k and 2^k + 1 leaves
+// up to 257; after each, the tree is a fresh Build's of all its leaves (and the oracle's,
+// crypto/sha256), and for RFC 6962 the consistency proof from every earlier size is RFC 9162's
+// PROOF (oracle_test.go) and Tree.ProveConsistency's, and verifies between the roots the tree
+// had. Then an append past a fixed depth and proofs a tree has not are refused, changing nothing.
+func TestDeviceTreeAppends(t *testing.T) {
+	sizes := []int{1, 2, 3, 7, 8, 9, 15, 16, 17, 255, 256, 257}
+	cases := []struct {
+		name   string
+		opts   []merklize.Option
+		oracle func([][32]byte) oracleTree
+	}{
+		{"rfc6962", []merklize.Option{merklize.WithHash(merklize.HashRFC6962)}, nil},
+		{"sha256-zero-depth9", []merklize.Option{merklize.WithHash(merklize.HashSHA256),
+			merklize.WithShape(merklize.ShapeZero), merklize.WithDepth(9)},
+			func(l [][32]byte) oracleTree { return sha256Tree(l, true, 9) }},
+		{"blake3-parent", []merklize.Option{merklize.WithHash(merklize.HashBlake3Parent)}, nil},
+	}
+	for _, c := range cases {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			leaves := asLeaves(randomBytes(32*sizes[len(sizes)-1], 33))
+			tree, err := merklize.NewDeviceTree(leavesBytes(leaves[:1]), c.opts...)
+			if err != nil {
+				t.Fatalf("NewDeviceTree: %v", err)
+			}
+			defer tree.Close()
+			roots := map[int][32]byte{}
+			roots[1], _ = tree.Root()
+			for _, n := range sizes[1:] {
+				root, err := tree.Append(leaves[tree.LeafCount():n])
+				if err != nil {
+					t.Fatalf("Append to %d leaves: %v", n, err)
+				}
+				roots[n] = root
+				checkDeviceTree(t, tree, leaves[:n], c.opts, c.oracle, root, nil, nil)
+				if c.name == "rfc6962" {
+					if root != rfc6962Root(leaves[:n]) {
+						t.Fatalf("%d leaves: root %x, RFC 6962's %x", n, root, rfc6962Root(leaves[:n]))
+					}
+					checkConsistency(t, tree, leaves[:n], roots)
+				}
+			}
+			checkRefusedAppend(t, tree, leaves, c.name == "rfc6962", c.name == "sha256-zero-depth9")
+		})
+	}
+}
+
+// checkConsistency: the proofs from each earlier size m to the tree of `leaves` now.
+func checkConsistency(t *testing.T, tree *merklize.DeviceTree, leaves [][32]byte, roots map[int][32]byte) {
+	t.Helper()
+	n := len(leaves)
+	fresh, err := merklize.Build(leavesBytes(leaves), merklize.WithHash(merklize.HashRFC6962))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	for m, old := range roots {
+		proof, err := tree.ProveConsistency(uint64(m))
+		if err != nil {
+			t.Fatalf("ProveConsistency(%d) of %d leaves: %v", m, n, err)
+		}
+		want, _ := fresh.ProveConsistency(uint64(m))
+		nodes, _ := proof.Nodes()
+		gotJSON, _ := proof.MarshalJSON()
+		wantJSON, _ := want.MarshalJSON()
+		if string(gotJSON) != string(wantJSON) || !equalDigests(nodes, rfc6962Consistency(m, leaves)) {
+			t.Fatalf("%d to %d leaves: %s; Tree.ProveConsistency's %s, RFC 9162's nodes %x", m, n,
+				gotJSON, wantJSON, rfc6962Consistency(m, leaves))
+		}
+		if err := proof.VerifyConsistency(old, roots[n]); err != nil {
+			t.Fatalf("%d to %d leaves: %v", m, n, err)
+		}
+		if m < n && !errors.Is(proof.VerifyConsistency(roots[n], roots[n]), merklize.ErrInvalidProof) {
+			t.Fatalf("%d to %d leaves: the proof verifies the new root as the old one", m, n)
+		}
+		proof.Close()
+		want.Close()
+	}
+}
+
+// checkRefusedAppend: an append past the tree's limit and proofs it cannot give are ErrArgument,
+// say why, and leave the tree as it was.
+func checkRefusedAppend(t *testing.T, tree *merklize.DeviceTree, leaves [][32]byte, consistency, depth9 bool) {
+	t.Helper()
+	before, _ := tree.Root()
+	n := tree.LeafCount()
+	if consistency {
+		if _, err := tree.ProveConsistency(n + 1); !errors.Is(err, merklize.ErrArgument) ||
+			!strings.Contains(err.Error(), "is more than the tree's") {
+			t.Fatalf("ProveConsistency(%d) of %d leaves: %v", n+1, n, err)
+		}
+	} else if _, err := tree.ProveConsistency(1); !errors.Is(err, merklize.ErrArgument) ||
+		!strings.Contains(err.Error(), "consistency proofs") {
+		t.Fatalf("ProveConsistency of a tree without consistency proofs: %v", err)
+	}
+	if depth9 { // the fixed depth: 512 leaves at most
+		_, err := tree.Append(make([][32]byte, 512-n+1))
+		if !errors.Is(err, merklize.ErrArgument) || !strings.Contains(err.Error(), "would pass its 512") {
+			t.Fatalf("Append past a fixed depth: %v", err)
+		}
+	}
+	root, _ := tree.Append(nil) // nothing to do
+	got, _ := tree.Level(0)
+	if root != before || tree.LeafCount() != n || !equalDigests(got, leaves[:n]) {
+		t.Fatal("a refused append changed the tree")
+	}
 }

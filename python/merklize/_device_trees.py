@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-"""DeviceTree: a binary tree kept in the device's memory and updated in place."""
+"""DeviceTree: a binary tree kept in the device's memory, updated in place and appended to."""
 from __future__ import annotations
 
 from typing import Any, List, Optional, Tuple
@@ -38,15 +38,16 @@ def _indices(indices: Any) -> np.ndarray:
 
 class DeviceTree:
     """A binary tree of 32-byte leaves built once on the device and kept there: each
-    :meth:`update` writes its leaves and recomputes only the nodes above them.
+    :meth:`update` writes its leaves and recomputes only the nodes above them, each
+    :meth:`append` adds leaves after the last (a log: the old tree stays a prefix).
 
     ``leaves``: any bytes-like object or C-contiguous numpy array of ``n x 32`` bytes (read in
     place, without a copy; the tree keeps its own copy on the device). The options are
     :class:`merklize.Builder`'s for binary trees: ``hash``, ``shape``, ``depth`` and ``device``.
 
     Within one batch a repeated index takes its last value. A refused batch (an index out of
-    range, a leaf count that is not the index count) raises :class:`merklize.ArgumentError` and
-    leaves the tree as it was. A tree may be used from several threads: the library serialises
+    range, a leaf count that is not the index count) or append (past a fixed depth) raises
+    :class:`merklize.ArgumentError` and leaves the tree as it was. A tree may be used from several threads: the library serialises
     its calls.
     """
 
@@ -65,7 +66,7 @@ class DeviceTree:
 
     @property
     def leaf_count(self) -> int:
-        """The number of leaves (an update never changes it)."""
+        """The number of leaves now (an update never changes it, an append grows it)."""
         return self._impl.leaf_count()
 
     def __len__(self) -> int:
@@ -88,6 +89,24 @@ class DeviceTree:
         sorted, once each), :meth:`merklize.Tree.prove_multi`'s of a tree built over them."""
         root, proof = self._impl.update_proved(_indices(indices), new_leaves)
         return Digest(root), Proof(proof)
+
+    def append(self, leaves: Any) -> Digest:
+        """Adds ``leaves`` after the last leaf and returns the new root: the root of a tree built
+        over all the leaves, the old tree of the first :attr:`leaf_count` leaves its prefix.
+
+        ``leaves``: bytes-like or a C-contiguous numpy array of ``n x 32`` bytes (read in place,
+        without a copy); no leaves change nothing. With a fixed ``depth`` the tree holds at most
+        ``2**depth`` leaves, else ``2**32``: an append past that raises
+        :class:`merklize.ArgumentError` and changes nothing."""
+        return Digest(self._impl.append(leaves))
+
+    def prove_consistency(self, old_size: int) -> Proof:
+        """The proof that the tree of the first ``old_size`` leaves is a prefix of this one (RFC
+        9162 2.1.4), :meth:`merklize.Tree.prove_consistency`'s of a tree built over the same
+        leaves; check it with :func:`merklize.verify_consistency` against the root the tree had
+        at ``old_size`` leaves. Trees of shape ``promote`` without a fixed depth, of any hash but
+        ``blake3-parent``."""
+        return Proof(self._impl.prove_consistency(_args.count(old_size, "old_size")))
 
     def prove(self, index: int) -> Proof:
         """The inclusion proof of leaf ``index`` in the tree as it is now."""

@@ -172,6 +172,12 @@ class _DeviceTree:
         merklize_device_tree_update_proved(indices, leaves): the new root and the multiproof.
         """
 
+    def append(self, leaves: object) -> bytes:
+        """merklize_device_tree_append(leaves): the new root."""
+
+    def prove_consistency(self, old_size: int) -> _Proof:
+        """merklize_device_tree_prove_consistency(old_size)."""
+
     def prove(self, index: int) -> _Proof:
         """merklize_device_tree_prove(index)."""
 
@@ -253,4 +259,32 @@ def filecoin_piece_cid(commitment: object) -> str:
 def roots_many(builder: _Builder, leaves: object, tree_size: int) -> bytes:
     """
     merklize_roots_many(builder, leaves, tree_size): the roots as bytes, 32 each.
+    """
+
+class _SparseTree:
+    """merklize_sparse_tree: merklize.SparseTree's handle."""
+
+    def __init__(self, device: _Device, hash: str, depth: int) -> None:
+        """merklize_sparse_tree_create(device, hash, depth)."""
+
+    def root(self) -> bytes:
+        """merklize_sparse_tree_root()."""
+
+    def size(self) -> int:
+        """merklize_sparse_tree_size()."""
+
+    def update(self, keys: object, values: object) -> bytes:
+        """merklize_sparse_tree_update(keys, values): the new root."""
+
+    def value(self, key: object) -> bytes:
+        """merklize_sparse_tree_value(key)."""
+
+    def prove(self, key: object) -> tuple[bytes, Annotated[NDArray[numpy.uint8], dict(shape=(None, None), writable=False)]]:
+        """
+        merklize_sparse_tree_prove(key): (value, siblings as a (depth, 32) uint8 array).
+        """
+
+def sparse_verify(hash: str, depth: int, root: object, key: object, value: object, siblings: object) -> tuple[bool, str]:
+    """
+    merklize_sparse_verify(hash, depth, root, key, value, siblings): (valid, the reason if not).
     """

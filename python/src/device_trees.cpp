@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// _DeviceTree (merklize_device_tree: a tree kept on the device and updated in place). Leaves and
-// indices are read in place through the buffer protocol (merklize/_device_trees.py hands the
-// indices over as a C-contiguous uint64 array); levels come back as numpy arrays that own what
-// was read from the device.
+// _DeviceTree (merklize_device_tree: a tree kept on the device, updated in place and appended
+// to). Leaves and indices are read in place through the buffer protocol (merklize/_device_trees.py
+// hands the indices over as a C-contiguous uint64 array); levels come back as numpy arrays that own
+// what was read from the device.
 #include "common.hpp"
 
 #include <utility>
@@ -77,6 +77,31 @@ std::pair<nb::bytes, proof_object> update_proved(device_tree_object &t, nb::hand
   return {to_bytes(root, sizeof root), proof_object{proof_ptr(proof)}};
 }
 
+// Appended leaves, read in place: whole 32-byte leaves, checked here so that the library is
+// given a count.
+nb::bytes append(device_tree_object &t, nb::handle leaves) {
+  const buffer_view view(leaves, "leaves");
+  if (view.size() % MERKLIZE_DIGEST_SIZE != 0)
+    argument_failure("leaves: " + std::to_string(view.size()) +
+                     " bytes is not whole 32-byte leaves");
+  digest_array root;
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_device_tree_append(t.handle.get(), view.data(),
+                                      view.size() / MERKLIZE_DIGEST_SIZE, root));
+  }
+  return to_bytes(root, sizeof root);
+}
+
+proof_object prove_consistency(device_tree_object &t, std::uint64_t old_size) {
+  merklize_proof *proof = nullptr;
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_device_tree_prove_consistency(t.handle.get(), old_size, &proof));
+  }
+  return proof_object{proof_ptr(proof)};
+}
+
 proof_object prove(device_tree_object &t, std::uint64_t index) {
   merklize_proof *proof = nullptr;
   {
@@ -122,6 +147,10 @@ void bind_device_trees(nb::module_ &m) {
       .def("update_proved", &update_proved, nb::arg("indices"), nb::arg("leaves"),
            "merklize_device_tree_update_proved(indices, leaves): the new root and the "
            "multiproof.")
+      .def("append", &append, nb::arg("leaves"),
+           "merklize_device_tree_append(leaves): the new root.")
+      .def("prove_consistency", &prove_consistency, nb::arg("old_size"),
+           "merklize_device_tree_prove_consistency(old_size).")
       .def("prove", &prove, nb::arg("index"), "merklize_device_tree_prove(index).")
       .def("level", &level, nb::arg("level"),
            "merklize_device_tree_read_level(level): an (n, 32) uint8 array read back.");

@@ -14,4 +14,5 @@ NB_MODULE(_merklize, m) {
   bind_formats(m);
   bind_commitments(m);
   bind_many(m);
+  bind_sparse(m);
 }

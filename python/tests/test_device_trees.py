@@ -2,8 +2,9 @@
 """DeviceTree: trees kept on the device and updated in place, against the trees computed here
 (oracles.py) and a fresh merklize.build of the updated leaves, at 1, 2, 3, 255, 256 and 257
 leaves: batches of one leaf, the last leaf, every leaf, repeats (the last value wins), from lists
-and numpy arrays, with their multiproofs; an SSZ-shaped tree against remerkleable; and the
-refusals, which leave the tree as it was."""
+and numpy arrays, with their multiproofs; an SSZ-shaped tree against remerkleable; appends
+through 1, 2, 3, 2^k - 1, 2^k and 2^k + 1 leaves with consistency proofs from every earlier size
+against pymerkle and RFC 9162's PROOF; and the refusals, which leave the tree as it was."""
 from __future__ import annotations
 
 import random
@@ -150,3 +151,84 @@ def test_threads_share_one_tree():
     assert not errors
     expected = [bytes([i % 4]) * 32 for i in range(n)]
     assert tree.root == oracles.root(expected, oracles.sha256)
+
+
+# The sizes appended trees grow through, one append each: 1, 2, 3, 2^k - 1, 2^k and 2^k + 1.
+GROWTH = (1, 2, 3, 7, 8, 9, 15, 16, 17, 255, 256, 257)
+
+
+def test_appends_and_consistency_proofs_against_pymerkle():
+    from pymerkle import InmemoryTree
+    from rfc6962_oracle import rfc_subproof
+
+    entries = [b"entry %d" % i for i in range(GROWTH[-1])]
+    log = InmemoryTree.init_from_entries(entries)
+    data = b"".join(map(oracles.rfc6962_leaf, entries))
+    tree = merklize.DeviceTree(data[:32], hash="rfc6962")
+    roots = {1: tree.root}
+    for k, n in enumerate(GROWTH[1:]):
+        old = tree.leaf_count
+        given = data[32 * old:32 * n]
+        as_array = k % 2 == 1  # a numpy array every other append
+        if as_array:
+            given = np.frombuffer(given, np.uint8).reshape(-1, 32)
+        root = tree.append(given)
+        assert root == tree.root == log.get_root(n), n
+        roots[n] = root
+        check(tree, oracles.split(data[:32 * n]), "rfc6962", "promote")
+        for m in roots:
+            proof = tree.prove_consistency(m)
+            assert proof == merklize.build(data[:32 * n], hash="rfc6962").prove_consistency(m)
+            assert proof.kind == "consistency" and proof.indices == [m] and proof.leaf_count == n
+            assert merklize.verify_consistency(proof, roots[m], root)
+            if m < n:
+                log.prove_consistency(m, n).verify(roots[m], root, prior_size=m, later_size=n)
+                assert as_list(proof.nodes) == rfc_subproof(log, m, 0, n, True), (m, n)
+                assert not merklize.verify_consistency(proof, root, root)
+
+
+@pytest.mark.parametrize("hash,shape,depth", [("sha256", "promote", None),
+                                              ("sha256", "zero", None), ("sha256", "zero", 9),
+                                              ("blake3", "promote", None),
+                                              ("keccak256", "zero", None)])
+def test_appends_against_the_oracle(hash, shape, depth):
+    leaves = oracles.split(oracles.random_leaves(GROWTH[-1], seed=33))
+    tree = merklize.DeviceTree(b"".join(leaves[:1]), hash=hash, shape=shape, depth=depth)
+    for n in GROWTH[1:]:
+        assert tree.append(b"".join(leaves[tree.leaf_count:n])) == tree.root
+        check(tree, leaves[:n], hash, shape, depth)
+    leaves[-1] = bytes(range(32))  # the grown tree takes updates
+    tree.update([len(leaves) - 1], leaves[-1])
+    check(tree, leaves, hash, shape, depth)
+
+
+def test_refused_appends_and_consistency_proofs_leave_the_tree_unchanged():
+    leaves = oracles.split(oracles.random_leaves(5))
+    tree = merklize.DeviceTree(b"".join(leaves), hash="sha256", shape="zero", depth=3)
+    before = tree.root
+    with pytest.raises(merklize.ArgumentError, match="4 leaves onto the tree of 5 would pass its 8"):
+        tree.append(bytes(4 * 32))
+    with pytest.raises(merklize.ArgumentError, match="33 bytes is not whole 32-byte leaves"):
+        tree.append(bytes(33))
+    with pytest.raises(merklize.ArgumentError, match="consistency proofs are for shape promote"):
+        tree.prove_consistency(3)
+    assert tree.root == before and tree.leaf_count == 5
+    assert as_list(tree.level(0)) == leaves
+    assert tree.append(b"") == before  # no leaves change nothing
+    log = merklize.DeviceTree(b"".join(leaves), hash="sha256")
+    with pytest.raises(merklize.ArgumentError, match="old size 6 is more than the tree's 5"):
+        log.prove_consistency(6)
+    with pytest.raises(merklize.ArgumentError, match="old_size is -1"):
+        log.prove_consistency(-1)
+    with pytest.raises(merklize.ArgumentError, match="has no consistency proofs"):
+        merklize.DeviceTree(b"".join(leaves), hash="blake3-parent").prove_consistency(3)
+    assert not log.prove_consistency(5).nodes.size
+
+
+def test_appended_leaves_are_read_in_place_and_not_written():
+    data = bytearray(oracles.random_leaves(3))
+    more = np.frombuffer(oracles.random_leaves(4, seed=5), np.uint8).reshape(4, 32).copy()
+    tree = merklize.DeviceTree(data, hash="sha256")
+    tree.append(more)
+    assert bytes(more) == oracles.random_leaves(4, seed=5) and tree.leaf_count == 7
+    assert tree.root == oracles.root(oracles.split(bytes(data) + bytes(more)), oracles.sha256)

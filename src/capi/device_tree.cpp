@@ -2,9 +2,10 @@
 // merklize_device_tree: the C ABI of resident_tree (engine/resident_tree.hpp), a binary tree
 // kept on the device and updated in place. The handle owns a block_hasher of its own (its queue,
 // its programs) on the builder's device state, so that it outlives the builder and the device and
-// its commands never wait behind theirs; a mutex serialises its calls, since an update changes
-// the tree. resident_tree refuses a bad batch before it asks the device anything, and the checks
-// here of the C arguments come before it, so a refused update leaves the tree as it was.
+// its commands never wait behind theirs; a mutex serialises its calls, since an update or an
+// append changes the tree. resident_tree refuses a bad batch or append before it asks the device
+// anything, and the checks here of the C arguments come before it, so a refused call leaves the
+// tree as it was.
 #include "handles.hpp"
 
 #include <merklize/engine/resident_tree.hpp>
@@ -22,7 +23,7 @@ struct merklize_device_tree {
   std::shared_ptr<const merklize_capi::device_state> device;
   std::unique_ptr<merklize::block_hasher> hasher; // before `tree`: the tree is built with it
   merklize::resident_tree tree;
-  std::mutex mutex; // held by every call on the tree
+  mutable std::mutex mutex; // held by every call on the tree (an append changes its size)
 };
 
 namespace merklize_capi {
@@ -106,11 +107,15 @@ merklize_status merklize_device_tree_root(merklize_device_tree *tree,
 }
 
 uint64_t merklize_device_tree_leaf_count(const merklize_device_tree *tree) {
-  return tree ? tree->tree.leaf_count() : 0; // never changed by an update
+  if (!tree) return 0;
+  const std::lock_guard<std::mutex> lock(tree->mutex); // an append changes it
+  return tree->tree.leaf_count();
 }
 
 uint32_t merklize_device_tree_depth(const merklize_device_tree *tree) {
-  return tree ? tree->tree.on_device().top() : 0;
+  if (!tree) return 0;
+  const std::lock_guard<std::mutex> lock(tree->mutex);
+  return tree->tree.on_device().top();
 }
 
 merklize_status merklize_device_tree_update(merklize_device_tree *tree, const uint64_t *indices,
@@ -144,6 +149,22 @@ merklize_status merklize_device_tree_prove(merklize_device_tree *tree, uint64_t 
     required(proof, "merklize_device_tree_prove", "proof");
     detail::check_leaf_index(index, t.leaf_count());
     *proof = proof_handle(t.prove(index)).release();
+  });
+}
+
+merklize_status merklize_device_tree_append(merklize_device_tree *tree, const void *leaves,
+                                            uint64_t count, uint8_t root[MERKLIZE_DIGEST_SIZE]) {
+  return locked(tree, "merklize_device_tree_append", [&](resident_tree &t) {
+    if (count > 0) required(leaves, "merklize_device_tree_append", "leaves");
+    write_root(root, t.append(leaves, count)); // refuses a tree it would overfill first
+  });
+}
+
+merklize_status merklize_device_tree_prove_consistency(merklize_device_tree *tree,
+                                                       uint64_t old_size, merklize_proof **proof) {
+  return locked(tree, "merklize_device_tree_prove_consistency", [&](const resident_tree &t) {
+    required(proof, "merklize_device_tree_prove_consistency", "proof");
+    *proof = proof_handle(t.prove_consistency(old_size)).release();
   });
 }
 

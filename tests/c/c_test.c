@@ -299,3 +299,19 @@ merklize_builder *test_builder(merklize_device *device, const merklize_tree_conf
   CHECK_OK(merklize_builder_create(device, config, &builder));
   return builder;
 }
+
+void test_same_proof(const merklize_proof *got, const merklize_proof *want, const char *what) {
+  const uint64_t *got_indices, *want_indices;
+  const uint8_t *got_nodes, *want_nodes;
+  size_t got_count, want_count, got_size, want_size;
+  CHECK(merklize_proof_get_kind(got) == merklize_proof_get_kind(want), "%s: another kind", what);
+  CHECK(merklize_proof_leaf_count(got) == merklize_proof_leaf_count(want), "%s: leaf count", what);
+  CHECK_OK(merklize_proof_indices(got, &got_indices, &got_count));
+  CHECK_OK(merklize_proof_indices(want, &want_indices, &want_count));
+  CHECK(got_count == want_count && memcmp(got_indices, want_indices, got_count * 8) == 0,
+        "%s: other indices (%zu, expected %zu)", what, got_count, want_count);
+  CHECK_OK(merklize_proof_nodes(got, &got_nodes, &got_size));
+  CHECK_OK(merklize_proof_nodes(want, &want_nodes, &want_size));
+  CHECK(got_size == want_size && memcmp(got_nodes, want_nodes, got_size * 32) == 0,
+        "%s: other nodes (%zu, expected %zu)", what, got_size, want_size);
+}

@@ -89,4 +89,7 @@ int test_json_number(const char **at, const char *key, uint64_t *out);
 merklize_builder *test_builder(merklize_device *device, const merklize_tree_config *config);
 merklize_tree_config test_config(const char *hash, const char *shape);
 
+/* Fails unless the proofs are the same: kind, leaf count, indices and nodes. */
+void test_same_proof(const merklize_proof *got, const merklize_proof *want, const char *what);
+
 #endif

@@ -40,24 +40,6 @@ static merklize_builder *builder_of(merklize_device *device, const struct tree_c
   return test_builder(device, &config);
 }
 
-/* The same proof: indices and nodes. */
-static void check_same_proof(const merklize_proof *got, const merklize_proof *want,
-                             const char *what) {
-  const uint64_t *got_indices, *want_indices;
-  const uint8_t *got_nodes, *want_nodes;
-  size_t got_count, want_count, got_size, want_size;
-  CHECK(merklize_proof_get_kind(got) == merklize_proof_get_kind(want), "%s: another kind", what);
-  CHECK(merklize_proof_leaf_count(got) == merklize_proof_leaf_count(want), "%s: leaf count", what);
-  CHECK_OK(merklize_proof_indices(got, &got_indices, &got_count));
-  CHECK_OK(merklize_proof_indices(want, &want_indices, &want_count));
-  CHECK(got_count == want_count && memcmp(got_indices, want_indices, got_count * 8) == 0,
-        "%s: other indices (%zu, expected %zu)", what, got_count, want_count);
-  CHECK_OK(merklize_proof_nodes(got, &got_nodes, &got_size));
-  CHECK_OK(merklize_proof_nodes(want, &want_nodes, &want_size));
-  CHECK(got_size == want_size && memcmp(got_nodes, want_nodes, got_size * 32) == 0,
-        "%s: other nodes (%zu, expected %zu)", what, got_size, want_size);
-}
-
 /* The device tree equal to a fresh build of `leaves`: root (and the oracle's for SHA-256 trees),
  * every level read back, the last leaf's proof; the multiproof of `indices` if given. */
 static void check_tree(merklize_builder *builder, merklize_device_tree *t,
@@ -97,12 +79,12 @@ static void check_tree(merklize_builder *builder, merklize_device_tree *t,
   }
   CHECK_OK(merklize_device_tree_prove(t, n - 1, &got));
   CHECK_OK(merklize_prove(fresh, n - 1, &want));
-  check_same_proof(got, want, "merklize_device_tree_prove");
+  test_same_proof(got, want, "merklize_device_tree_prove");
   merklize_proof_free(got);
   merklize_proof_free(want);
   if (multi) {
     CHECK_OK(merklize_prove_multi(fresh, indices, count, &want));
-    check_same_proof(multi, want, "merklize_device_tree_update_proved");
+    test_same_proof(multi, want, "merklize_device_tree_update_proved");
     merklize_proof_free(want);
   }
   merklize_tree_free(fresh);

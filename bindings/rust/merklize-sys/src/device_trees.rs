@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-//! Trees kept on the device and updated in place (`merklize_device_tree_*`).
+//! Trees kept on the device, updated in place and appended to (`merklize_device_tree_*`).
 
 use std::os::raw::c_void;
 
@@ -37,6 +37,17 @@ extern "C" {
         leaves: *const c_void,
         count: u64,
         root: *mut u8,
+        proof: *mut *mut merklize_proof,
+    ) -> merklize_status;
+    pub fn merklize_device_tree_append(
+        tree: *mut merklize_device_tree,
+        leaves: *const c_void,
+        count: u64,
+        root: *mut u8,
+    ) -> merklize_status;
+    pub fn merklize_device_tree_prove_consistency(
+        tree: *mut merklize_device_tree,
+        old_size: u64,
         proof: *mut *mut merklize_proof,
     ) -> merklize_status;
     pub fn merklize_device_tree_prove(

@@ -37,6 +37,7 @@ mod hashing;
 mod many;
 mod proofs;
 mod sources;
+mod sparse;
 mod trees;
 
 pub use commitments::*;
@@ -48,4 +49,5 @@ pub use hashing::*;
 pub use many::*;
 pub use proofs::*;
 pub use sources::*;
+pub use sparse::*;
 pub use trees::*;

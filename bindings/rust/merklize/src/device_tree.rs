@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-//! [`DeviceTree`]: a binary tree kept on the device and updated in place.
+//! [`DeviceTree`]: a binary tree kept on the device, updated in place and appended to.
 
 use std::fmt;
 use std::ptr::NonNull;
@@ -12,11 +12,12 @@ use crate::proof::Proof;
 use merklize_sys as sys;
 
 /// A binary tree of 32-byte leaves built once on the builder's device and kept there: each
-/// [`DeviceTree::update`] writes its leaves and recomputes only the nodes above them.
+/// [`DeviceTree::update`] writes its leaves and recomputes only the nodes above them, each
+/// [`DeviceTree::append`] adds leaves after the last (a log: the old tree stays a prefix).
 ///
 /// The builder's configuration gives the tree (any hash, shape promote or zero, a fixed depth;
 /// arity 2 and 32-byte leaves only). The tree outlives its builder and device. It is `Send` and
-/// `Sync` (libmerklize serialises its calls); updates take `&mut self`.
+/// `Sync` (libmerklize serialises its calls); updates and appends take `&mut self`.
 pub struct DeviceTree {
     raw: NonNull<sys::merklize_device_tree>,
     root: [u8; 32],
@@ -54,7 +55,7 @@ impl DeviceTree {
         self.root
     }
 
-    /// The number of leaves (an update never changes it).
+    /// The number of leaves now (an update never changes it, an append grows it).
     pub fn leaf_count(&self) -> u64 {
         // SAFETY: a live tree.
         unsafe { sys::merklize_device_tree_leaf_count(self.raw.as_ptr()) }
@@ -108,6 +109,37 @@ impl DeviceTree {
         })?;
         self.root = root;
         Ok((root, Proof::from_raw(proof)))
+    }
+
+    /// Adds `leaves` after the last leaf; returns the new root, the root of a tree built over all
+    /// the leaves (only the new leaves' paths are recomputed). With a fixed depth d the tree
+    /// holds at most 2^d leaves, else 2^32: an append past that is [`crate::Status::Argument`]
+    /// and leaves the tree as it was. No leaves change nothing.
+    pub fn append(&mut self, leaves: &[[u8; 32]]) -> Result<[u8; 32]> {
+        let mut root = [0u8; 32];
+        // SAFETY: a live tree; leaves.len() leaves, only read during the call.
+        check(unsafe {
+            sys::merklize_device_tree_append(
+                self.raw.as_ptr(),
+                leaves.as_ptr().cast(),
+                leaves.len() as u64,
+                root.as_mut_ptr(),
+            )
+        })?;
+        self.root = root;
+        Ok(root)
+    }
+
+    /// The proof that the tree of the first `old_size` leaves is a prefix of the tree as it is
+    /// now (RFC 9162 2.1.4), [`crate::Tree::prove_consistency`]'s of a tree built over the same
+    /// leaves; [`Proof::verify_consistency`] checks it against the root the tree had then.
+    /// Trees of shape promote without a fixed depth, of any hash but blake3-parent.
+    pub fn prove_consistency(&self, old_size: u64) -> Result<Proof> {
+        // SAFETY: a live tree and an out-pointer.
+        let raw = created(|out| unsafe {
+            sys::merklize_device_tree_prove_consistency(self.raw.as_ptr(), old_size, out)
+        })?;
+        Ok(Proof::from_raw(raw))
     }
 
     /// The inclusion proof of leaf `index` in the tree as it is now.

@@ -75,6 +75,7 @@ mod many;
 mod names;
 mod proof;
 mod source;
+mod sparse;
 mod tree;
 
 pub use builder::Builder;
@@ -90,6 +91,7 @@ pub use hashing::Blake3Mode;
 pub use names::{hash_names, leaf_hash_names, shape_names, Framing, Hash, LeafHash, Shape};
 pub use proof::{Proof, ProofKind};
 pub use source::Source;
+pub use sparse::{SparseProof, SparseTree};
 pub use tree::Tree;
 
 /// The sys crate, for what this one does not wrap.

@@ -179,7 +179,7 @@ impl Proof {
 
 /// A verification's outcome: the call's failure, or the reason the proof is invalid, which
 /// merklize.h leaves in merklize_last_error() though the call succeeded.
-fn verdict(status: sys::merklize_status, valid: c_int) -> Result<()> {
+pub(crate) fn verdict(status: sys::merklize_status, valid: c_int) -> Result<()> {
     check(status)?;
     if valid == 1 {
         Ok(())

@@ -2,7 +2,10 @@
 //! DeviceTree: trees kept on the device at 1, 2, 3, 255, 256 and 257 leaves, updated by batches
 //! of one leaf, the last leaf, every leaf and repeats (the last value wins); after each, the
 //! root, every level and the multiproof equal a fresh build's of the updated leaves, and the
-//! SHA-256 root the one computed here. Refused updates leave the tree as it was.
+//! SHA-256 root the one computed here. Trees grown by appends through 1, 2, 3, 2^k - 1, 2^k and
+//! 2^k + 1 leaves equal fresh builds (an RFC 6962 log the root computed here), with consistency
+//! proofs from every earlier size equal to a fresh tree's and verified. Refused updates and
+//! appends leave the tree as it was.
 
 mod common;
 
@@ -10,6 +13,21 @@ use common::device;
 use common::hashes::sha256_of;
 use common::random_leaves;
 use merklize::{Builder, DeviceTree, Hash, Shape, Source, Status, TreeConfig};
+
+/// RFC 6962's MTH over leaf hashes, computed here: SHA-256(0x01 || left || right), the left
+/// subtree the largest power of two below n.
+fn rfc6962_root(leaves: &[[u8; 32]]) -> [u8; 32] {
+    if leaves.len() == 1 {
+        return leaves[0];
+    }
+    let below = leaves.len() - 1; // k is its highest bit
+    let k = 1usize << (usize::BITS - 1 - below.leading_zeros());
+    sha256_of(&[
+        &[1u8],
+        &rfc6962_root(&leaves[..k]),
+        &rfc6962_root(&leaves[k..]),
+    ])
+}
 
 /// The SHA-256 tree of shape promote, computed here.
 fn sha256_root(leaves: &[[u8; 32]]) -> [u8; 32] {
@@ -125,4 +143,77 @@ fn refused_trees() {
     let kary = Builder::new(&device(), &TreeConfig::new().arity(4)).unwrap();
     let e = DeviceTree::new(&kary, &[[0; 32]; 4]).unwrap_err();
     assert!(e.message().contains("config.arity"), "{}", e);
+}
+
+/// The sizes appended trees grow through, one append each.
+const GROWTH: [usize; 12] = [1, 2, 3, 7, 8, 9, 15, 16, 17, 255, 256, 257];
+
+#[test]
+fn appends_equal_fresh_builds_with_consistency_proofs() {
+    let configs = [
+        (Hash::Rfc6962, TreeConfig::new().hash(Hash::Rfc6962)),
+        (Hash::Sha256, TreeConfig::new().hash(Hash::Sha256)),
+        (
+            Hash::Keccak256,
+            TreeConfig::new()
+                .hash(Hash::Keccak256)
+                .shape(Shape::Zero)
+                .depth(9),
+        ),
+    ];
+    for (hash, config) in configs.iter() {
+        let builder = Builder::new(&device(), config).unwrap();
+        let leaves = random_leaves(GROWTH[GROWTH.len() - 1], 33);
+        let mut tree = DeviceTree::new(&builder, &leaves[..1]).unwrap();
+        let mut roots = vec![(1usize, tree.root())];
+        for &n in &GROWTH[1..] {
+            let root = tree.append(&leaves[tree.leaf_count() as usize..n]).unwrap();
+            assert_eq!(root, tree.root());
+            check(&builder, &tree, &leaves[..n], *hash);
+            roots.push((n, root));
+            if *hash == Hash::Keccak256 {
+                continue; // shape zero: no consistency proofs
+            }
+            if *hash == Hash::Rfc6962 {
+                assert_eq!(root, rfc6962_root(&leaves[..n]), "{} leaves", n);
+            }
+            let fresh = builder.build(Source::leaves(&leaves[..n])).unwrap();
+            for &(m, old) in &roots {
+                let proof = tree.prove_consistency(m as u64).unwrap();
+                let want = fresh.prove_consistency(m as u64).unwrap();
+                assert_eq!(proof.to_json().unwrap(), want.to_json().unwrap());
+                proof.verify_consistency(&old, &root).unwrap();
+                if m < n {
+                    assert!(proof.verify_consistency(&root, &root).is_err());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn refused_appends_leave_the_tree_unchanged() {
+    let config = TreeConfig::new()
+        .hash(Hash::Sha256)
+        .shape(Shape::Zero)
+        .depth(3);
+    let builder = Builder::new(&device(), &config).unwrap();
+    let leaves = random_leaves(5, 9);
+    let mut tree = DeviceTree::new(&builder, &leaves).unwrap();
+    let before = tree.root();
+    let e = tree.append(&[[1; 32]; 4]).unwrap_err();
+    assert_eq!(e.status(), Status::Argument);
+    assert!(e.message().contains("would pass its 8"), "{}", e);
+    let e = tree.prove_consistency(3).unwrap_err();
+    assert!(e.message().contains("shape promote"), "{}", e);
+    assert_eq!(tree.root(), before);
+    assert_eq!(tree.leaf_count(), 5);
+    assert_eq!(tree.level(0).unwrap(), leaves);
+    assert_eq!(tree.append(&[]).unwrap(), before);
+    let log = Builder::new(&device(), &TreeConfig::new().hash(Hash::Rfc6962)).unwrap();
+    let e = DeviceTree::new(&log, &leaves)
+        .unwrap()
+        .prove_consistency(6)
+        .unwrap_err();
+    assert!(e.message().contains("is more than the tree's 5"), "{}", e);
 }
