@@ -7,7 +7,8 @@
 // BabyBear and KoalaBear, PaddingFreeSponge<Perm, 8, 4, 4> and TruncatedPermutation<Perm, 2, 4,
 // 8> for Goldilocks. Digests are the library's 32 bytes (canonical little-endian limbs). Written
 // for clarity, it checks the device engine (engine/mmcs.hpp) and tests/mmcs_model.py checks it.
-// The rules are in docs/HASHES.md; the shape in mmcs_geometry.hpp. No OpenCL.
+// The rules are in docs/LIBRARY.md ("Matrix commitments"); the shape in mmcs_geometry.hpp. No
+// OpenCL.
 #pragma once
 
 #include "digest.hpp"

@@ -4,7 +4,7 @@
 // it takes, how long each digest layer is, where each matrix is injected, how long a path is.
 // Read from Plonky3 @ 5dc50e51436a811c62443e336f766015fecc9217, merkle-tree/src/mmcs/geometry.rs
 // (validate_commit_reachable_heights) and merkle-tree/src/merkle_tree.rs (padded_len); the rules
-// are in docs/HASHES.md. No OpenCL.
+// are in docs/LIBRARY.md ("Matrix commitments"). No OpenCL.
 #pragma once
 
 #include "error_type.hpp"
