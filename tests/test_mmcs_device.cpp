@@ -9,6 +9,8 @@
 
 #include <merklize/engine/mmcs.hpp>
 
+#include "mmcs_helpers.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -16,48 +18,13 @@
 namespace mmcs = merklize::mmcs;
 namespace p2 = merklize::poseidon2;
 using Catch::Matchers::Contains;
+using test::owned_matrix;
+using test::random_matrix;
+using test::views;
 
 namespace {
 
-struct owned_matrix {
-  std::vector<std::uint8_t> bytes;
-  std::size_t height, width;
-};
-
-owned_matrix random_matrix(std::size_t height, std::size_t width, const p2::instance &in,
-                           std::mt19937_64 &rng) {
-  const unsigned size = p2::limb_bytes(in);
-  owned_matrix m{std::vector<std::uint8_t>(height * width * size), height, width};
-  for (std::size_t i = 0; i < height * width; ++i) {
-    const std::uint64_t e = i % 5 == 0 ? in.prime - 1 : rng() % in.prime; // p - 1: a corner
-    for (unsigned b = 0; b < size; ++b)
-      m.bytes[i * size + b] = static_cast<std::uint8_t>(e >> (8 * b));
-  }
-  return m;
-}
-
-std::vector<mmcs::matrix_view> views(const std::vector<owned_matrix> &ms) {
-  std::vector<mmcs::matrix_view> out;
-  for (const owned_matrix &m : ms)
-    out.push_back({m.bytes.data(), m.height, m.width});
-  return out;
-}
-
 const p2::instance *const instances[] = {&p2::babybear_16, &p2::koalabear_16, &p2::goldilocks_8};
-
-const std::vector<std::vector<std::pair<std::size_t, std::size_t>>> shapes = {
-    {{1, 1}},
-    {{1, 25}},
-    {{2, 8}},
-    {{7, 7}},
-    {{33, 9}},
-    {{9, 24}},
-    {{3, 1}, {2, 25}},
-    {{4, 1}, {7, 8}, {1, 7}, {2, 24}},
-    {{5, 9}, {3, 1}, {5, 25}, {1, 8}, {3, 0}},
-    {{16, 1}, {2, 9}, {8, 7}, {8, 8}, {16, 5}},
-    {{6, 2}, {6, 3}, {3, 9}, {2, 1}, {1, 1}, {6, 7}},
-};
 
 } // namespace
 
@@ -67,7 +34,7 @@ TEST_CASE("the device MMCS equals the host reference, layer by layer", "[mmcs][d
   const cl::CommandQueue queue(context, device);
   std::mt19937_64 rng(36);
   for (const p2::instance *in : instances)
-    for (const auto &shape : shapes)
+    for (const auto &shape : test::mmcs_shapes)
       for (const unsigned cap_height : {0u, 1u, 2u, 5u}) {
         std::vector<owned_matrix> ms;
         std::ostringstream what;

@@ -10,6 +10,8 @@
 
 #include <merklize/core/mmcs.hpp>
 
+#include "mmcs_helpers.hpp"
+
 #include <catch2/catch.hpp>
 
 #if defined(CL_VERSION_1_0)
@@ -27,6 +29,9 @@
 using Catch::Matchers::Contains;
 namespace mmcs = merklize::mmcs;
 namespace p2 = merklize::poseidon2;
+using test::owned_matrix;
+using test::random_matrix;
+using test::views;
 
 namespace {
 
@@ -37,30 +42,6 @@ struct field_case {
 const field_case fields[] = {{"babybear", p2::babybear_16},
                              {"koalabear", p2::koalabear_16},
                              {"goldilocks", p2::goldilocks_8}};
-
-struct owned_matrix {
-  std::vector<std::uint8_t> bytes;
-  std::size_t height, width;
-};
-
-owned_matrix random_matrix(std::size_t height, std::size_t width, const p2::instance &in,
-                           std::mt19937_64 &rng) {
-  const unsigned size = p2::limb_bytes(in);
-  owned_matrix m{std::vector<std::uint8_t>(height * width * size), height, width};
-  for (std::size_t i = 0; i < height * width; ++i) {
-    const std::uint64_t e = rng() % in.prime;
-    for (unsigned b = 0; b < size; ++b)
-      m.bytes[i * size + b] = static_cast<std::uint8_t>(e >> (8 * b));
-  }
-  return m;
-}
-
-std::vector<mmcs::matrix_view> views(const std::vector<owned_matrix> &ms) {
-  std::vector<mmcs::matrix_view> out;
-  for (const owned_matrix &m : ms)
-    out.push_back({m.bytes.data(), m.height, m.width});
-  return out;
-}
 
 // The model's answer: its cap, and per opened index the rows and the path (hex).
 struct model_answer {
@@ -136,27 +117,12 @@ std::vector<std::string> hexes(const std::vector<merklize::digest> &ds) {
   return out;
 }
 
-// Shapes as (height, width), in the order given to the commitment.
-const std::vector<std::vector<std::pair<std::size_t, std::size_t>>> shapes = {
-    {{1, 1}},
-    {{1, 25}},
-    {{2, 8}},
-    {{7, 7}},
-    {{8, 9}},
-    {{9, 24}},
-    {{3, 1}, {2, 25}},
-    {{4, 1}, {7, 8}, {1, 7}, {2, 24}},
-    {{5, 9}, {3, 1}, {5, 25}, {1, 8}, {3, 0}},
-    {{16, 1}, {2, 9}, {8, 7}, {8, 8}},
-    {{6, 2}, {6, 3}, {3, 9}, {2, 1}, {1, 1}},
-};
-
 } // namespace
 
 TEST_CASE("the host MMCS agrees with an independent Python model of Plonky3's", "[mmcs]") {
   std::mt19937_64 rng(33);
   for (const field_case &f : fields)
-    for (const auto &shape : shapes)
+    for (const auto &shape : test::mmcs_shapes)
       for (const unsigned cap_height : {0u, 1u, 2u, 5u}) {
         std::vector<owned_matrix> ms;
         std::ostringstream what;
@@ -186,7 +152,7 @@ TEST_CASE("an MMCS opening that was changed does not verify", "[mmcs]") {
   std::mt19937_64 rng(34);
   const p2::instance &in = p2::babybear_16;
   std::vector<owned_matrix> ms;
-  for (const auto &[h, w] : shapes[8])
+  for (const auto &[h, w] : test::mmcs_shapes[7])
     ms.push_back(random_matrix(h, w, in, rng));
   std::vector<mmcs::dimensions> dims;
   for (const owned_matrix &m : ms)
