@@ -35,11 +35,15 @@ The rules, as this model states them (written as a ladder, not as Plonky3's loop
         prints "cap HEX" lines, and per opened index "row INDEX MATRIX E..." lines and one
         "path INDEX HEX..." line; or one line "error MESSAGE".
     mmcs_model.py --self-test VECTOR_DIR      the model's own checks (ctest mmcs_model).
+    mmcs_model.py --cli MERKLIZE VECTOR_DIR   `merklize commit` against the model, and its
+                                              refusals (ctest mmcs_cli).
 """
 import json
 import os
 import random
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from poseidon2_model import Instance, digest_of, limbs, model_root, sponge  # noqa: E402
@@ -265,9 +269,79 @@ def self_test(vectors):
     return 0
 
 
+def cli_test(merklize, vectors):
+    failures = []
+
+    def check(ok, what):
+        print(("ok: " if ok else "FAIL: ") + what)
+        if not ok:
+            failures.append(what)
+
+    rng = random.Random(39)
+    with tempfile.TemporaryDirectory() as workdir:
+        def commit(name, mats, cap_height, widths=None, raw=None):
+            files = []
+            for i, m in enumerate(mats):
+                path = os.path.join(workdir, f"m{i}.bin")
+                with open(path, "wb") as f:
+                    f.write(raw[i] if raw and i in raw else b"".join(
+                        e.to_bytes(FIELDS[name][1], "little") for e in m["elements"]))
+                files.append(path)
+            widths = widths or [m["width"] for m in mats]
+            args = [merklize, "commit", "--hash", "poseidon2-" + name,
+                    "--cap-height", str(cap_height)]
+            for w in widths:
+                args += ["--width", str(w)]
+            return subprocess.run(args + files, capture_output=True, text=True, timeout=600)
+
+        for name in FIELDS:
+            field = Field(vectors, name)
+            for shape in ([(1, 1)], [(7, 25)], [(8, 9), (4, 24), (1, 7)],
+                          [(5, 8), (3, 1), (5, 9), (2, 3), (1, 1)]):
+                mats = [random_matrix(rng, field.p, h, w) for h, w in shape]
+                for cap_height in (0, 1, 2):
+                    run = commit(name, mats, cap_height)
+                    want = "".join(f"{d.hex()}\n" for d in
+                                   cap_of(commit_layers(field, mats), cap_height))
+                    check(run.returncode == 0 and run.stdout == want,
+                          f"{name} {shape} cap {cap_height}: {run.stderr.strip()}")
+            same = [random_matrix(rng, field.p, h, 3) for h in (6, 3, 6)]
+            run = commit(name, same, 1, widths=[3])
+            check(run.returncode == 0 and run.stdout == "".join(
+                f"{d.hex()}\n" for d in cap_of(commit_layers(field, same), 1)),
+                f"{name}: one --width for all")
+        size = 4
+        mats = [random_matrix(rng, 2013265921, h, 2) for h in (8, 7)]
+        run = commit("babybear", mats, 0)
+        check(run.returncode == 1 and "matrix 1 has height 7" in run.stderr and
+              "m1.bin" in run.stderr, f"heights 8, 7 refused: {run.stderr.strip()}")
+        mats = [random_matrix(rng, 2013265921, h, 2) for h in (4, 2)]
+        bad = b"".join(e.to_bytes(size, "little") for e in mats[1]["elements"][:3]) + \
+            (2013265921).to_bytes(size, "little")
+        run = commit("babybear", mats, 0, raw={1: bad})
+        check(run.returncode == 1 and "matrix 1, row 1, column 1: 2013265921 is not a canonical "
+              "BabyBear element" in run.stderr, f"non-canonical refused: {run.stderr.strip()}")
+        run = commit("babybear", mats, 0, widths=[3, 2])
+        check(run.returncode == 1 and "not a whole number of rows of 3" in run.stderr and
+              run.stdout == "", f"a width not dividing the file refused: {run.stderr.strip()}")
+        run = commit("babybear", mats, 0, widths=[2, 2, 2])
+        check(run.returncode == 2 and "--width is given 3 times for 2" in run.stderr,
+              f"--width count refused: {run.stderr.strip()}")
+        run = subprocess.run([merklize, "commit", "--hash", "sha256", "--width", "1",
+                              os.path.join(workdir, "m0.bin")], capture_output=True, text=True)
+        check(run.returncode == 2 and "not a hash over field elements" in run.stderr,
+              f"--hash sha256 refused: {run.stderr.strip()}")
+    if failures:
+        print(f"{len(failures)} failed")
+        return 1
+    return 0
+
+
 def main():
     if sys.argv[1] == "--self-test":
         return self_test(sys.argv[2])
+    if sys.argv[1] == "--cli":
+        return cli_test(sys.argv[2], sys.argv[3])
     print("\n".join(answer(sys.argv[1], json.load(sys.stdin))))
     return 0
 

@@ -167,6 +167,16 @@ struct b3sum_arguments {
 };
 int b3sum_command(const b3sum_arguments &args);
 
+// merklize commit: the cap of Plonky3's MMCS over matrices of field elements (commit_command.cpp).
+struct commit_arguments {
+  merklize::hash_kind hash = merklize::hash_kind::poseidon2_babybear;
+  std::vector<std::uint64_t> widths; // one for all the files, or one each
+  unsigned cap_height = 0;
+  std::optional<std::string> device;
+  std::vector<std::string> files;
+};
+int commit_command(const commit_arguments &args);
+
 int devices_command();
 
 // merklize bench: merklize's commands against the CPU tools, whole processes, on FILE.

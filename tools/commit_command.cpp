@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// merklize commit: the cap of Plonky3's MerkleTreeMmcs over the MATRIX files, committed on the
+// device (engine/mmcs.hpp). Each file is a row-major matrix of canonical little-endian field
+// elements (4 bytes for BabyBear and KoalaBear, 8 for Goldilocks), --width elements a row; its
+// height is the file's size over the row's. The cap's digests print one per line, the hex of
+// their 32 bytes (the root alone at --cap-height 0).
+#include "cli.hpp"
+#include "commands.hpp"
+#include "input.hpp"
+#include "output.hpp"
+#include "quote.hpp"
+
+#include <merklize/core/hashes.hpp>
+#include <merklize/engine/mmcs.hpp>
+#include <merklize/runtime/runtime.hpp>
+
+namespace cli {
+namespace {
+
+const merklize::poseidon2::instance &mmcs_instance(merklize::hash_kind hash) {
+  const merklize::poseidon2::instance *field = merklize::row_of(hash).field;
+  if (!field)
+    throw usage_error(std::string("--hash ") + merklize::to_string(hash) +
+                          " is not a hash over field elements: merklize commit takes "
+                          "poseidon2-babybear, poseidon2-koalabear or poseidon2-goldilocks",
+                      "Try 'merklize commit --help' for the options.");
+  return *field;
+}
+
+// The widths of the matrices, one for all or one each.
+std::vector<std::uint64_t> widths_of(const commit_arguments &args) {
+  if (args.widths.size() != 1 && args.widths.size() != args.files.size())
+    throw usage_error("--width is given " + std::to_string(args.widths.size()) + " times for " +
+                          std::to_string(args.files.size()) +
+                          " MATRIX files: give it once for all, or once for each",
+                      "Try 'merklize commit --help' for the options.");
+  for (const std::uint64_t w : args.widths)
+    if (w == 0) throw usage_error("--width takes a positive number of elements a row, not 0");
+  if (args.widths.size() == 1) return std::vector<std::uint64_t>(args.files.size(), args.widths[0]);
+  return args.widths;
+}
+
+// "MATRIX 0 is a.bin, MATRIX 1 is b.bin": the files the core's "matrix N" means.
+std::string matrix_names(const std::vector<std::string> &files) {
+  std::string out;
+  for (std::size_t m = 0; m < files.size(); ++m)
+    out += (m ? ", " : "") + std::string("matrix ") + std::to_string(m) + " is " +
+           quote(files[m], 256);
+  return out;
+}
+
+} // namespace
+
+int commit_command(const commit_arguments &args) {
+  const merklize::poseidon2::instance &in = mmcs_instance(args.hash);
+  const std::vector<std::uint64_t> widths = widths_of(args);
+  const std::uint64_t element = merklize::poseidon2::limb_bytes(in);
+  // The files are read and checked before the device is opened: a bad one fails at once.
+  std::vector<std::vector<std::uint8_t>> data;
+  std::vector<merklize::mmcs::matrix_view> matrices;
+  for (std::size_t m = 0; m < args.files.size(); ++m) {
+    data.push_back(read_input(args.files[m], false));
+    const std::uint64_t row = widths[m] * element;
+    if (data[m].size() % row != 0)
+      throw merklize::error((args.files[m] == "-" ? "stdin" : quote(args.files[m], 256)) +
+                            " holds " + std::to_string(data[m].size()) +
+                            " bytes, not a whole number of rows of " + std::to_string(widths[m]) +
+                            " " + in.field_name + " elements (" + std::to_string(row) +
+                            " bytes a row)");
+    matrices.push_back({data[m].data(), data[m].size() / row, widths[m]});
+  }
+  try {
+    merklize::mmcs::check_matrices(matrices, in);
+  } catch (const merklize::error &e) {
+    throw merklize::error(std::string(e.what()) + " (" + matrix_names(args.files) + ")");
+  }
+  const cl::Device device = chosen_device(args.device);
+  const cl::CommandQueue queue =
+      merklize::detail::make_queue(merklize::detail::shared_context(device), device);
+  const auto commitment = merklize::mmcs::commit_on(queue, matrices, in, args.cap_height);
+  std::string out;
+  for (const merklize::digest &d : commitment.cap)
+    out += merklize::to_hex(d) + "\n";
+  write_stdout(out);
+  return 0;
+}
+
+} // namespace cli
