@@ -35,8 +35,8 @@ The rules, as this model states them (written as a ladder, not as Plonky3's loop
         prints "cap HEX" lines, and per opened index "row INDEX MATRIX E..." lines and one
         "path INDEX HEX..." line; or one line "error MESSAGE".
     mmcs_model.py --self-test VECTOR_DIR      the model's own checks (ctest mmcs_model).
-    mmcs_model.py --cli MERKLIZE VECTOR_DIR   `merklize commit` against the model, and its
-                                              refusals (ctest mmcs_cli).
+    mmcs_model.py --cli MERKLIZE VECTOR_DIR   `merklize commit` and `merklize open` against
+                                              the model, and their refusals (ctest mmcs_cli).
 """
 import json
 import os
@@ -279,7 +279,7 @@ def cli_test(merklize, vectors):
 
     rng = random.Random(39)
     with tempfile.TemporaryDirectory() as workdir:
-        def commit(name, mats, cap_height, widths=None, raw=None):
+        def commit(name, mats, cap_height, widths=None, raw=None, command=("commit",)):
             files = []
             for i, m in enumerate(mats):
                 path = os.path.join(workdir, f"m{i}.bin")
@@ -288,7 +288,7 @@ def cli_test(merklize, vectors):
                         e.to_bytes(FIELDS[name][1], "little") for e in m["elements"]))
                 files.append(path)
             widths = widths or [m["width"] for m in mats]
-            args = [merklize, "commit", "--hash", "poseidon2-" + name,
+            args = [merklize, *command, "--hash", "poseidon2-" + name,
                     "--cap-height", str(cap_height)]
             for w in widths:
                 args += ["--width", str(w)]
@@ -305,6 +305,20 @@ def cli_test(merklize, vectors):
                                    cap_of(commit_layers(field, mats), cap_height))
                     check(run.returncode == 0 and run.stdout == want,
                           f"{name} {shape} cap {cap_height}: {run.stderr.strip()}")
+            mats = [random_matrix(rng, field.p, h, w) for h, w in ((5, 9), (3, 1), (5, 25), (1, 8))]
+            layers = commit_layers(field, mats)
+            for cap_height in (0, 2):
+                run = commit(name, mats, cap_height, command=("open", "-i", "0,4,2,4"))
+                want = ""
+                for index in (0, 4, 2, 4):
+                    rows, path = open_batch(mats, layers, cap_height, index)
+                    want += json.dumps({"index": index, "rows": rows,
+                                        "path": [d.hex() for d in path]}) + "\n"
+                check(run.returncode == 0 and run.stdout == want,
+                      f"{name}: merklize open at cap height {cap_height}: {run.stderr.strip()}")
+            run = commit(name, mats, 0, command=("open", "-i", "5"))
+            check(run.returncode == 1 and "-i 5 is out of range" in run.stderr and
+                  run.stdout == "", f"{name}: open past the rows refused: {run.stderr.strip()}")
             same = [random_matrix(rng, field.p, h, 3) for h in (6, 3, 6)]
             run = commit(name, same, 1, widths=[3])
             check(run.returncode == 0 and run.stdout == "".join(

@@ -455,6 +455,35 @@ command_runner add_bench(CLI::App &app) {
   return [args] { return bench_command(*args); };
 }
 
+const char *const matrix_footer =
+    "A MATRIX is row-major canonical little-endian field elements: 4 bytes each for BabyBear "
+    "and KoalaBear, 8 for Goldilocks. Heights may differ if each is ceil(H / 2^k) for the "
+    "tallest height H, as Plonky3 requires (docs/LIBRARY.md, \"Matrix commitments\").";
+
+// The options of merklize commit, which merklize open shares.
+void add_commit_options(CLI::App &c, commit_arguments &args) {
+  add_parsed(c, "--hash", args.hash, parse_hash, "H",
+             "poseidon2-babybear (default), poseidon2-koalabear or poseidon2-goldilocks: "
+             "Plonky3's sponge over the rows and 2-to-1 compression of Poseidon2 width 16, or 8");
+  // Each --width takes one value; all of them are kept, in order.
+  c.add_option_function<std::vector<std::string>>(
+       "--width",
+       [&args](const std::vector<std::string> &texts) {
+         for (const std::string &text : texts)
+           args.widths.push_back(parse_count("--width", text));
+       },
+       "required: the elements a row, once for all the MATRIX files or once for each, in order")
+      ->type_name("W")
+      ->required()
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  add_parsed(c, "--cap-height", args.cap_height, parse_depth, "C",
+             "the cap: the 2^C digests C layers below the root (fewer where the tree is "
+             "shorter), default 0");
+  add_device(c, args.device);
+  c.add_option("MATRIX", args.files, "matrix files, or - for stdin")->required()->type_name("");
+}
+
 command_runner add_commit(CLI::App &app) {
   auto args = std::make_shared<commit_arguments>();
   CLI::App &c = add_command(
@@ -462,30 +491,25 @@ command_runner add_commit(CLI::App &app) {
       "Print the cap of Plonky3's matrix commitment (MerkleTreeMmcs) over the MATRIX files, "
       "committed on the device: its digests one per line as 64 hex digits (the root alone at "
       "--cap-height 0).",
-      "A MATRIX is row-major canonical little-endian field elements: 4 bytes each for BabyBear "
-      "and KoalaBear, 8 for Goldilocks. Heights may differ if each is ceil(H / 2^k) for the "
-      "tallest height H, as Plonky3 requires (docs/LIBRARY.md, \"Matrix commitments\").");
-  add_parsed(c, "--hash", args->hash, parse_hash, "H",
-             "poseidon2-babybear (default), poseidon2-koalabear or poseidon2-goldilocks: "
-             "Plonky3's sponge over the rows and 2-to-1 compression of Poseidon2 width 16, or 8");
-  // Each --width takes one value; all of them are kept, in order.
-  c.add_option_function<std::vector<std::string>>(
-       "--width",
-       [args](const std::vector<std::string> &texts) {
-         for (const std::string &text : texts)
-           args->widths.push_back(parse_count("--width", text));
-       },
-       "required: the elements a row, once for all the MATRIX files or once for each, in order")
-      ->type_name("W")
-      ->required()
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  add_parsed(c, "--cap-height", args->cap_height, parse_depth, "C",
-             "the cap: the 2^C digests C layers below the root (fewer where the tree is "
-             "shorter), default 0");
-  add_device(c, args->device);
-  c.add_option("MATRIX", args->files, "matrix files, or - for stdin")->required()->type_name("");
+      matrix_footer);
+  add_commit_options(c, *args);
   return [args] { return commit_command(*args); };
+}
+
+command_runner add_open(CLI::App &app) {
+  auto args = std::make_shared<open_arguments>();
+  CLI::App &c = add_command(
+      app, "open",
+      "Print the openings of rows I,J,... of Plonky3's matrix commitment over the MATRIX files "
+      "(committed on the device), a line of JSON each: {\"index\": I, \"rows\": [[E, ...], "
+      "...], \"path\": [\"HEX\", ...]}, each matrix's row at I scaled to its height (I >> k "
+      "for one injected k layers up), and the siblings from the leaves up to the cap.",
+      matrix_footer);
+  add_parsed(c, "-i,--index", args->indices, parse_indices, "I[,J,...]",
+             "required: the row indices, below the tallest MATRIX's height")
+      ->required();
+  add_commit_options(c, *args);
+  return [args] { return open_command(*args); };
 }
 
 command_runner add_devices(CLI::App &app) {
@@ -531,6 +555,7 @@ command_runner parse_merklize_command_line(int argc, char **argv) {
       {"verify-consistency", add_verify_consistency(app)},
       {"leaf-hash", add_leaf_hash(app)},
       {"commit", add_commit(app)},
+      {"open", add_open(app)},
       {"b3sum", add_b3sum(app)},
       {"devices", add_devices(app)},
       {"bench", add_bench(app)},

@@ -177,6 +177,12 @@ struct commit_arguments {
 };
 int commit_command(const commit_arguments &args);
 
+// merklize open: the openings of rows -i I,J,... of the same commitment, a line of JSON each.
+struct open_arguments : commit_arguments {
+  std::vector<std::uint64_t> indices;
+};
+int open_command(const open_arguments &args);
+
 int devices_command();
 
 // merklize bench: merklize's commands against the CPU tools, whole processes, on FILE.

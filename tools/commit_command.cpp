@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// merklize commit: the cap of Plonky3's MerkleTreeMmcs over the MATRIX files, committed on the
-// device (engine/mmcs.hpp). Each file is a row-major matrix of canonical little-endian field
-// elements (4 bytes for BabyBear and KoalaBear, 8 for Goldilocks), --width elements a row; its
-// height is the file's size over the row's. The cap's digests print one per line, the hex of
-// their 32 bytes (the root alone at --cap-height 0).
+// merklize commit and open: the cap of Plonky3's MerkleTreeMmcs over the MATRIX files, committed
+// on the device (engine/mmcs.hpp), and openings of row indices. Each file is a row-major matrix
+// of canonical little-endian field elements (4 bytes for BabyBear and KoalaBear, 8 for
+// Goldilocks), --width elements a row; its height is the file's size over the row's. The cap's
+// digests print one per line, the hex of their 32 bytes (the root alone at --cap-height 0); an
+// opening prints as a line of JSON.
 #include "cli.hpp"
 #include "commands.hpp"
 #include "input.hpp"
@@ -49,38 +50,87 @@ std::string matrix_names(const std::vector<std::string> &files) {
   return out;
 }
 
+// The MATRIX files read and checked (before the device is opened: a bad one fails at once).
+struct matrix_files {
+  std::vector<std::vector<std::uint8_t>> data;
+  std::vector<merklize::mmcs::matrix_view> views;
+};
+
+matrix_files read_matrices(const commit_arguments &args, const merklize::poseidon2::instance &in) {
+  const std::vector<std::uint64_t> widths = widths_of(args);
+  const std::uint64_t element = merklize::poseidon2::limb_bytes(in);
+  matrix_files out;
+  for (std::size_t m = 0; m < args.files.size(); ++m) {
+    out.data.push_back(read_input(args.files[m], false));
+    const std::uint64_t row = widths[m] * element;
+    if (out.data[m].size() % row != 0)
+      throw merklize::error((args.files[m] == "-" ? "stdin" : quote(args.files[m], 256)) +
+                            " holds " + std::to_string(out.data[m].size()) +
+                            " bytes, not a whole number of rows of " + std::to_string(widths[m]) +
+                            " " + in.field_name + " elements (" + std::to_string(row) +
+                            " bytes a row)");
+    out.views.push_back({out.data[m].data(), out.data[m].size() / row, widths[m]});
+  }
+  try {
+    merklize::mmcs::check_matrices(out.views, in);
+  } catch (const merklize::error &e) {
+    throw merklize::error(std::string(e.what()) + " (" + matrix_names(args.files) + ")");
+  }
+  return out;
+}
+
+merklize::mmcs::device_commitment commit_of(const commit_arguments &args,
+                                            const matrix_files &matrices,
+                                            const merklize::poseidon2::instance &in,
+                                            bool all_layers) {
+  const cl::Device device = chosen_device(args.device);
+  const cl::CommandQueue queue =
+      merklize::detail::make_queue(merklize::detail::shared_context(device), device);
+  return merklize::mmcs::commit_on(queue, matrices.views, in, args.cap_height, all_layers);
+}
+
+// {"index": I, "rows": [[E, ...], ...], "path": ["HEX", ...]}
+std::string opening_json(std::uint64_t index, const merklize::mmcs::opening &o) {
+  std::string out = "{\"index\": " + std::to_string(index) + ", \"rows\": [";
+  for (std::size_t m = 0; m < o.rows.size(); ++m) {
+    out += m ? ", [" : "[";
+    for (std::size_t c = 0; c < o.rows[m].size(); ++c)
+      out += (c ? ", " : "") + std::to_string(o.rows[m][c]);
+    out += "]";
+  }
+  out += "], \"path\": [";
+  for (std::size_t k = 0; k < o.path.size(); ++k)
+    out += (k ? ", \"" : "\"") + merklize::to_hex(o.path[k]) + "\"";
+  return out + "]}\n";
+}
+
 } // namespace
 
 int commit_command(const commit_arguments &args) {
   const merklize::poseidon2::instance &in = mmcs_instance(args.hash);
-  const std::vector<std::uint64_t> widths = widths_of(args);
-  const std::uint64_t element = merklize::poseidon2::limb_bytes(in);
-  // The files are read and checked before the device is opened: a bad one fails at once.
-  std::vector<std::vector<std::uint8_t>> data;
-  std::vector<merklize::mmcs::matrix_view> matrices;
-  for (std::size_t m = 0; m < args.files.size(); ++m) {
-    data.push_back(read_input(args.files[m], false));
-    const std::uint64_t row = widths[m] * element;
-    if (data[m].size() % row != 0)
-      throw merklize::error((args.files[m] == "-" ? "stdin" : quote(args.files[m], 256)) +
-                            " holds " + std::to_string(data[m].size()) +
-                            " bytes, not a whole number of rows of " + std::to_string(widths[m]) +
-                            " " + in.field_name + " elements (" + std::to_string(row) +
-                            " bytes a row)");
-    matrices.push_back({data[m].data(), data[m].size() / row, widths[m]});
-  }
-  try {
-    merklize::mmcs::check_matrices(matrices, in);
-  } catch (const merklize::error &e) {
-    throw merklize::error(std::string(e.what()) + " (" + matrix_names(args.files) + ")");
-  }
-  const cl::Device device = chosen_device(args.device);
-  const cl::CommandQueue queue =
-      merklize::detail::make_queue(merklize::detail::shared_context(device), device);
-  const auto commitment = merklize::mmcs::commit_on(queue, matrices, in, args.cap_height);
+  const matrix_files matrices = read_matrices(args, in);
   std::string out;
-  for (const merklize::digest &d : commitment.cap)
+  for (const merklize::digest &d : commit_of(args, matrices, in, false).cap)
     out += merklize::to_hex(d) + "\n";
+  write_stdout(out);
+  return 0;
+}
+
+int open_command(const open_arguments &args) {
+  const merklize::poseidon2::instance &in = mmcs_instance(args.hash);
+  const matrix_files matrices = read_matrices(args, in);
+  std::size_t tallest = 0;
+  for (const auto &m : matrices.views)
+    tallest = std::max(tallest, m.height);
+  for (const std::uint64_t index : args.indices)
+    if (index >= tallest)
+      throw merklize::error("-i " + std::to_string(index) + " is out of range: the tallest " +
+                            "MATRIX has " + std::to_string(tallest) + " rows");
+  const auto commitment = commit_of(args, matrices, in, true);
+  std::string out;
+  for (const std::uint64_t index : args.indices)
+    out += opening_json(index, merklize::mmcs::open_at(matrices.views, commitment.layers,
+                                                       args.cap_height, index, in));
   write_stdout(out);
   return 0;
 }

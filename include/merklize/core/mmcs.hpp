@@ -16,6 +16,7 @@
 #include "mmcs_geometry.hpp"
 #include "poseidon2.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -98,6 +99,35 @@ inline digest hash_rows(const std::vector<std::vector<std::uint64_t>> &rows,
   return poseidon2::sponge(joined.data(), joined.size(), in);
 }
 
+// Row r of a matrix, its elements as integers.
+inline std::vector<std::uint64_t> row_of(const matrix_view &m, std::size_t r,
+                                         const poseidon2::instance &in) {
+  std::vector<std::uint64_t> out(m.width);
+  for (std::size_t c = 0; c < out.size(); ++c)
+    out[c] = element(m.bytes, r * m.width + c, in);
+  return out;
+}
+
+// The opening of row `index` of a commitment to `matrices` (checked) from its digest layers
+// (mmcs::tree's, or the device's: engine/mmcs.hpp): each matrix's row index >> k, k the layer it
+// enters, and the siblings layers[k][(index >> k) ^ 1] below the cap's layer.
+inline opening open_at(const std::vector<matrix_view> &matrices,
+                       const std::vector<std::vector<digest>> &layers, unsigned cap_height,
+                       std::size_t index, const poseidon2::instance &in) {
+  std::size_t tallest = 0;
+  for (const matrix_view &m : matrices)
+    tallest = std::max(tallest, m.height);
+  if (index >= tallest)
+    throw error("row index " + std::to_string(index) + " is out of range: the tallest matrix has " +
+                std::to_string(tallest) + " rows");
+  opening out;
+  for (const matrix_view &m : matrices)
+    out.rows.push_back(row_of(m, index >> layer_of(tallest, m.height), in));
+  for (unsigned k = 0; k < cap_layer(tallest, cap_height); ++k)
+    out.path.push_back(layers.at(k).at((index >> k) ^ 1));
+  return out;
+}
+
 // A commitment (Plonky3's MerkleTree, the prover's data): every digest layer, layer 0 the
 // leaves' (one digest a row of the tallest matrices), the last the root.
 class tree {
@@ -117,32 +147,15 @@ public:
   std::size_t tallest() const { return tallest_; }
 
   // Row `index` of the tallest matrices, row index >> k of those injected k layers up, and the
-  // siblings below the cap.
-  opening open(std::size_t index) const {
-    if (index >= tallest_)
-      throw error("row index " + std::to_string(index) +
-                  " is out of range: the tallest matrix has " + std::to_string(tallest_) + " rows");
-    opening out;
-    for (std::size_t m = 0; m < matrices_.size(); ++m)
-      out.rows.push_back(row(m, index >> layer_of(tallest_, matrices_[m].height)));
-    for (unsigned k = 0; k < cap_layer(tallest_, cap_height_); ++k)
-      out.path.push_back(layers_[k][(index >> k) ^ 1]);
-    return out;
-  }
+  // siblings below the cap (open_at).
+  opening open(std::size_t index) const;
 
 private:
-  std::vector<std::uint64_t> row(std::size_t m, std::size_t r) const {
-    std::vector<std::uint64_t> out(matrices_[m].width);
-    for (std::size_t c = 0; c < out.size(); ++c)
-      out[c] = element(matrices_[m].bytes, r * matrices_[m].width + c, in_);
-    return out;
-  }
-
   // The sponge of row r of every matrix entering at layer k (of height rung k: heights checked).
   digest hash_at(unsigned k, std::size_t r) const {
     std::vector<std::vector<std::uint64_t>> rows;
     for (std::size_t m = 0; m < matrices_.size(); ++m)
-      if (matrices_[m].height == rung(tallest_, k)) rows.push_back(row(m, r));
+      if (matrices_[m].height == rung(tallest_, k)) rows.push_back(row_of(matrices_[m], r, in_));
     return hash_rows(rows, in_);
   }
 
@@ -177,6 +190,10 @@ private:
   std::vector<std::vector<digest>> layers_;
   std::vector<digest> cap_;
 };
+
+inline opening tree::open(std::size_t index) const {
+  return open_at(matrices_, layers_, cap_height_, index, in_);
+}
 
 // Why `proof` does not open `cap` at `index` for matrices of `dims` (empty: it does), checked
 // in the order of Plonky3's verify_batch: the number of rows, the heights, the path's length,
