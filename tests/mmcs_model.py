@@ -35,8 +35,9 @@ The rules, as this model states them (written as a ladder, not as Plonky3's loop
         prints "cap HEX" lines, and per opened index "row INDEX MATRIX E..." lines and one
         "path INDEX HEX..." line; or one line "error MESSAGE".
     mmcs_model.py --self-test VECTOR_DIR      the model's own checks (ctest mmcs_model).
-    mmcs_model.py --cli MERKLIZE VECTOR_DIR   `merklize commit` and `merklize open` against
-                                              the model, and their refusals (ctest mmcs_cli).
+    mmcs_model.py --cli MERKLIZE VECTOR_DIR   `merklize commit`, `open` and `verify-opening`
+                                              against the model, and their refusals (ctest
+                                              mmcs_cli).
 """
 import json
 import os
@@ -316,6 +317,32 @@ def cli_test(merklize, vectors):
                                         "path": [d.hex() for d in path]}) + "\n"
                 check(run.returncode == 0 and run.stdout == want,
                       f"{name}: merklize open at cap height {cap_height}: {run.stderr.strip()}")
+                cap_path, open_path = (os.path.join(workdir, f) for f in ("cap", "openings"))
+                with open(cap_path, "w") as f:
+                    f.write("".join(f"{d.hex()}\n" for d in cap_of(layers, cap_height)))
+                lines = want.splitlines()
+                dims = []
+                for m in mats:
+                    dims += ["--height", str(m["height"]), "--width", str(m["width"])]
+                changed = json.loads(lines[0])
+                changed["rows"][0][0] = (changed["rows"][0][0] + 1) % field.p  # a tallest row
+                cases = [("the openings", want, True),
+                         ("a changed element", json.dumps(changed) + "\n", False)]
+                sibling = json.loads(lines[1])
+                if sibling["path"]:
+                    d = sibling["path"][0]
+                    sibling["path"][0] = ("1" if d[0] != "1" else "2") + d[1:]
+                    cases.append(("a changed sibling", json.dumps(sibling) + "\n", False))
+                for what, text, ok in cases:
+                    with open(open_path, "w") as f:
+                        f.write(text)
+                    run = subprocess.run([merklize, "verify-opening", "--hash", "poseidon2-" + name,
+                                          "--cap-height", str(cap_height), *dims, cap_path,
+                                          open_path], capture_output=True, text=True, timeout=600)
+                    check(run.returncode == 0 and run.stdout == f"valid: {len(lines)} openings\n"
+                          if ok else run.returncode == 1 and "invalid opening of row" in run.stderr,
+                          f"{name}: verify-opening, {what}, cap height {cap_height}: "
+                          f"{run.stdout.strip()} {run.stderr.strip()}")
             run = commit(name, mats, 0, command=("open", "-i", "5"))
             check(run.returncode == 1 and "-i 5 is out of range" in run.stderr and
                   run.stdout == "", f"{name}: open past the rows refused: {run.stderr.strip()}")

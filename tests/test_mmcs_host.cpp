@@ -8,7 +8,7 @@
 // MMCS configuration. Built without OpenCL, sanitized.
 #include "host_helpers.hpp"
 
-#include <merklize/core/mmcs.hpp>
+#include <merklize/core/mmcs_encoding.hpp>
 
 #include "mmcs_helpers.hpp"
 
@@ -218,4 +218,31 @@ TEST_CASE("the host MMCS refuses what Plonky3 refuses, naming it", "[mmcs]") {
                         Contains("is not a canonical KoalaBear element (below p = 2130706433)"));
   CHECK_THROWS_WITH(mmcs::tree(views(ms), p2::babybear_24, 0),
                     Contains("no MMCS configuration for Poseidon2 babybear-w24"));
+}
+
+TEST_CASE("an MMCS opening as a line of JSON, read back strictly", "[mmcs]") {
+  std::mt19937_64 rng(40);
+  const p2::instance &in = p2::goldilocks_8;
+  const std::vector<owned_matrix> ms{random_matrix(5, 3, in, rng), random_matrix(3, 0, in, rng),
+                                     random_matrix(1, 1, in, rng)};
+  const mmcs::tree tree(views(ms), in, 1);
+  const mmcs::opening o = tree.open(4);
+  const std::string line = mmcs::to_json(4, o);
+  CHECK_THAT(line, Contains("\"rows\": [[") && Contains("], [], ["));
+  const mmcs::indexed_opening back = mmcs::opening_from_json(line);
+  CHECK(back.index == 4);
+  CHECK(back.proof.rows == o.rows);
+  CHECK(back.proof.path == o.path);
+  const std::pair<const char *, const char *> refused[] = {
+      {R"({"index": 1, "rows": []})", "lacks \"path\""},
+      {R"({"index": 1, "rows": [], "path": [], "x": 1})", "not \"x\""},
+      {R"({"index": 1, "index": 2, "rows": [], "path": []})", "not \"index\" twice"},
+      {R"({"index": -1, "rows": [], "path": []})", "\"index\" is not a non-negative integer"},
+      {R"({"index": 1, "rows": [[1.5]], "path": []})", "is not a non-negative integer"},
+      {R"({"index": 1, "rows": [[18446744073709551616]], "path": []})", "exceeds 2^64 - 1"},
+      {R"({"index": 1, "rows": [], "path": ["ab"]})", "a digest is 64 hex digits"},
+      {R"([])", "is not an object"},
+  };
+  for (const auto &[text, why] : refused)
+    CHECK_THROWS_WITH(mmcs::opening_from_json(text), Contains(why));
 }

@@ -460,23 +460,31 @@ const char *const matrix_footer =
     "and KoalaBear, 8 for Goldilocks. Heights may differ if each is ceil(H / 2^k) for the "
     "tallest height H, as Plonky3 requires (docs/LIBRARY.md, \"Matrix commitments\").";
 
+// An option given once or more, one count each time (CLI11 would take the words after it too),
+// every value kept in order; required.
+void add_repeated_count(CLI::App &c, const std::string &name, std::vector<std::uint64_t> &target,
+                        const std::string &value_name, const std::string &description) {
+  c.add_option_function<std::vector<std::string>>(
+       name,
+       [&target, name](const std::vector<std::string> &texts) {
+         for (const std::string &text : texts)
+           target.push_back(parse_count(name, text));
+       },
+       description)
+      ->type_name(value_name)
+      ->required()
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
 // The options of merklize commit, which merklize open shares.
 void add_commit_options(CLI::App &c, commit_arguments &args) {
   add_parsed(c, "--hash", args.hash, parse_hash, "H",
              "poseidon2-babybear (default), poseidon2-koalabear or poseidon2-goldilocks: "
              "Plonky3's sponge over the rows and 2-to-1 compression of Poseidon2 width 16, or 8");
-  // Each --width takes one value; all of them are kept, in order.
-  c.add_option_function<std::vector<std::string>>(
-       "--width",
-       [&args](const std::vector<std::string> &texts) {
-         for (const std::string &text : texts)
-           args.widths.push_back(parse_count("--width", text));
-       },
-       "required: the elements a row, once for all the MATRIX files or once for each, in order")
-      ->type_name("W")
-      ->required()
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  add_repeated_count(
+      c, "--width", args.widths, "W",
+      "required: the elements a row, once for all the MATRIX files or once for each, in order");
   add_parsed(c, "--cap-height", args.cap_height, parse_depth, "C",
              "the cap: the 2^C digests C layers below the root (fewer where the tree is "
              "shorter), default 0");
@@ -510,6 +518,32 @@ command_runner add_open(CLI::App &app) {
       ->required();
   add_commit_options(c, *args);
   return [args] { return open_command(*args); };
+}
+
+command_runner add_verify_opening(CLI::App &app) {
+  auto args = std::make_shared<verify_opening_arguments>();
+  CLI::App &c = add_command(
+      app, "verify-opening",
+      "Check openings of Plonky3's matrix commitment, as merklize open prints them (OPENINGS, "
+      "a line of JSON each), against its cap (CAP, as merklize commit prints it), on the host: "
+      "\"valid: N openings\", or \"merklize: invalid opening ...\" and exit status 1.",
+      "As Plonky3's verify_batch: the rows of matrices injected above the cap's layer are not "
+      "replayed (the cap binds them).");
+  add_parsed(c, "--hash", args->hash, parse_hash, "H",
+             "poseidon2-babybear (default), poseidon2-koalabear or poseidon2-goldilocks");
+  add_repeated_count(c, "--height", args->heights, "H",
+                     "required: each committed matrix's height, once for each, in order");
+  add_repeated_count(c, "--width", args->widths, "W",
+                     "required: the elements a row, once for all the matrices or once for each");
+  add_parsed(c, "--cap-height", args->cap_height, parse_depth, "C",
+             "the cap height the commitment was made with, default 0");
+  c.add_option("CAP", args->cap, "the cap's digests, a line of 64 hex digits each")
+      ->required()
+      ->type_name("");
+  c.add_option("OPENINGS", args->openings, "the openings, a line of JSON each, or - for stdin")
+      ->required()
+      ->type_name("");
+  return [args] { return verify_opening_command(*args); };
 }
 
 command_runner add_devices(CLI::App &app) {
@@ -556,6 +590,7 @@ command_runner parse_merklize_command_line(int argc, char **argv) {
       {"leaf-hash", add_leaf_hash(app)},
       {"commit", add_commit(app)},
       {"open", add_open(app)},
+      {"verify-opening", add_verify_opening(app)},
       {"b3sum", add_b3sum(app)},
       {"devices", add_devices(app)},
       {"bench", add_bench(app)},

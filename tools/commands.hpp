@@ -183,6 +183,15 @@ struct open_arguments : commit_arguments {
 };
 int open_command(const open_arguments &args);
 
+// merklize verify-opening: openings (merklize open's lines) against a cap, on the host.
+struct verify_opening_arguments {
+  merklize::hash_kind hash = merklize::hash_kind::poseidon2_babybear;
+  std::vector<std::uint64_t> heights, widths; // widths: one for all, or one each
+  unsigned cap_height = 0;
+  std::string cap, openings; // files
+};
+int verify_opening_command(const verify_opening_arguments &args);
+
 int devices_command();
 
 // merklize bench: merklize's commands against the CPU tools, whole processes, on FILE.

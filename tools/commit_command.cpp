@@ -12,6 +12,7 @@
 #include "quote.hpp"
 
 #include <merklize/core/hashes.hpp>
+#include <merklize/core/mmcs_encoding.hpp>
 #include <merklize/engine/mmcs.hpp>
 #include <merklize/runtime/runtime.hpp>
 
@@ -28,17 +29,18 @@ const merklize::poseidon2::instance &mmcs_instance(merklize::hash_kind hash) {
   return *field;
 }
 
-// The widths of the matrices, one for all or one each.
-std::vector<std::uint64_t> widths_of(const commit_arguments &args) {
-  if (args.widths.size() != 1 && args.widths.size() != args.files.size())
-    throw usage_error("--width is given " + std::to_string(args.widths.size()) + " times for " +
-                          std::to_string(args.files.size()) +
-                          " MATRIX files: give it once for all, or once for each",
-                      "Try 'merklize commit --help' for the options.");
-  for (const std::uint64_t w : args.widths)
+// The widths of `count` matrices (`what`), --width given once for all or once each.
+std::vector<std::uint64_t> widths_of(const std::vector<std::uint64_t> &widths, std::size_t count,
+                                     const std::string &what, const std::string &command) {
+  if (widths.size() != 1 && widths.size() != count)
+    throw usage_error("--width is given " + std::to_string(widths.size()) + " times for " +
+                          std::to_string(count) + " " + what +
+                          ": give it once for all, or once for each",
+                      "Try 'merklize " + command + " --help' for the options.");
+  for (const std::uint64_t w : widths)
     if (w == 0) throw usage_error("--width takes a positive number of elements a row, not 0");
-  if (args.widths.size() == 1) return std::vector<std::uint64_t>(args.files.size(), args.widths[0]);
-  return args.widths;
+  if (widths.size() == 1) return std::vector<std::uint64_t>(count, widths[0]);
+  return widths;
 }
 
 // "MATRIX 0 is a.bin, MATRIX 1 is b.bin": the files the core's "matrix N" means.
@@ -50,6 +52,26 @@ std::string matrix_names(const std::vector<std::string> &files) {
   return out;
 }
 
+// The non-empty lines of a file (stdin for "-"), refused if there are none.
+std::vector<std::string> lines_of(const std::string &path, const char *what) {
+  const std::vector<std::uint8_t> bytes = read_input(path, false);
+  std::vector<std::string> lines;
+  std::string line;
+  for (const std::uint8_t b : bytes) {
+    if (b != '\n') {
+      line += static_cast<char>(b);
+      continue;
+    }
+    if (!line.empty()) lines.push_back(line);
+    line.clear();
+  }
+  if (!line.empty()) lines.push_back(line);
+  if (lines.empty())
+    throw merklize::error(std::string(what) + " " +
+                          (path == "-" ? std::string("stdin") : quote(path, 256)) + " is empty");
+  return lines;
+}
+
 // The MATRIX files read and checked (before the device is opened: a bad one fails at once).
 struct matrix_files {
   std::vector<std::vector<std::uint8_t>> data;
@@ -57,7 +79,8 @@ struct matrix_files {
 };
 
 matrix_files read_matrices(const commit_arguments &args, const merklize::poseidon2::instance &in) {
-  const std::vector<std::uint64_t> widths = widths_of(args);
+  const std::vector<std::uint64_t> widths =
+      widths_of(args.widths, args.files.size(), "MATRIX files", "commit");
   const std::uint64_t element = merklize::poseidon2::limb_bytes(in);
   matrix_files out;
   for (std::size_t m = 0; m < args.files.size(); ++m) {
@@ -89,21 +112,6 @@ merklize::mmcs::device_commitment commit_of(const commit_arguments &args,
   return merklize::mmcs::commit_on(queue, matrices.views, in, args.cap_height, all_layers);
 }
 
-// {"index": I, "rows": [[E, ...], ...], "path": ["HEX", ...]}
-std::string opening_json(std::uint64_t index, const merklize::mmcs::opening &o) {
-  std::string out = "{\"index\": " + std::to_string(index) + ", \"rows\": [";
-  for (std::size_t m = 0; m < o.rows.size(); ++m) {
-    out += m ? ", [" : "[";
-    for (std::size_t c = 0; c < o.rows[m].size(); ++c)
-      out += (c ? ", " : "") + std::to_string(o.rows[m][c]);
-    out += "]";
-  }
-  out += "], \"path\": [";
-  for (std::size_t k = 0; k < o.path.size(); ++k)
-    out += (k ? ", \"" : "\"") + merklize::to_hex(o.path[k]) + "\"";
-  return out + "]}\n";
-}
-
 } // namespace
 
 int commit_command(const commit_arguments &args) {
@@ -129,9 +137,38 @@ int open_command(const open_arguments &args) {
   const auto commitment = commit_of(args, matrices, in, true);
   std::string out;
   for (const std::uint64_t index : args.indices)
-    out += opening_json(index, merklize::mmcs::open_at(matrices.views, commitment.layers,
-                                                       args.cap_height, index, in));
+    out += merklize::mmcs::to_json(index, merklize::mmcs::open_at(matrices.views, commitment.layers,
+                                                                  args.cap_height, index, in)) +
+           "\n";
   write_stdout(out);
+  return 0;
+}
+
+int verify_opening_command(const verify_opening_arguments &args) {
+  const merklize::poseidon2::instance &in = mmcs_instance(args.hash);
+  const std::vector<std::uint64_t> widths =
+      widths_of(args.widths, args.heights.size(), "matrices (--height)", "verify-opening");
+  std::vector<merklize::mmcs::dimensions> dims;
+  for (std::size_t m = 0; m < widths.size(); ++m)
+    dims.push_back({args.heights[m], widths[m]});
+  std::vector<merklize::digest> cap;
+  for (const std::string &line : lines_of(args.cap, "CAP"))
+    cap.push_back(digest_operand("a CAP line", line));
+  std::size_t count = 0;
+  for (const std::string &line : lines_of(args.openings, "OPENINGS")) {
+    merklize::mmcs::indexed_opening o;
+    try {
+      o = merklize::mmcs::opening_from_json(line);
+    } catch (const merklize::error &e) {
+      throw merklize::error("OPENINGS, opening " + std::to_string(count) + ": " + e.what());
+    }
+    const std::string refusal =
+        merklize::mmcs::verify_refusal(cap, args.cap_height, dims, o.index, o.proof, in);
+    if (!refusal.empty())
+      throw merklize::error("invalid opening of row " + std::to_string(o.index) + ": " + refusal);
+    ++count;
+  }
+  write_stdout("valid: " + std::to_string(count) + (count == 1 ? " opening\n" : " openings\n"));
   return 0;
 }
 
