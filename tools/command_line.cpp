@@ -455,6 +455,97 @@ command_runner add_bench(CLI::App &app) {
   return [args] { return bench_command(*args); };
 }
 
+const char *const matrix_footer =
+    "A MATRIX is row-major canonical little-endian field elements: 4 bytes each for BabyBear "
+    "and KoalaBear, 8 for Goldilocks. Heights may differ if each is ceil(H / 2^k) for the "
+    "tallest height H, as Plonky3 requires (docs/LIBRARY.md, \"Matrix commitments\").";
+
+// An option given once or more, one count each time (CLI11 would take the words after it too),
+// every value kept in order; required.
+void add_repeated_count(CLI::App &c, const std::string &name, std::vector<std::uint64_t> &target,
+                        const std::string &value_name, const std::string &description) {
+  c.add_option_function<std::vector<std::string>>(
+       name,
+       [&target, name](const std::vector<std::string> &texts) {
+         for (const std::string &text : texts)
+           target.push_back(parse_count(name, text));
+       },
+       description)
+      ->type_name(value_name)
+      ->required()
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+// The options of merklize commit, which merklize open shares.
+void add_commit_options(CLI::App &c, commit_arguments &args) {
+  add_parsed(c, "--hash", args.hash, parse_hash, "H",
+             "poseidon2-babybear (default), poseidon2-koalabear or poseidon2-goldilocks: "
+             "Plonky3's sponge over the rows and 2-to-1 compression of Poseidon2 width 16, or 8");
+  add_repeated_count(
+      c, "--width", args.widths, "W",
+      "required: the elements a row, once for all the MATRIX files or once for each, in order");
+  add_parsed(c, "--cap-height", args.cap_height, parse_depth, "C",
+             "the cap: the 2^C digests C layers below the root (fewer where the tree is "
+             "shorter), default 0");
+  add_device(c, args.device);
+  c.add_option("MATRIX", args.files, "matrix files, or - for stdin")->required()->type_name("");
+}
+
+command_runner add_commit(CLI::App &app) {
+  auto args = std::make_shared<commit_arguments>();
+  CLI::App &c = add_command(
+      app, "commit",
+      "Print the cap of Plonky3's matrix commitment (MerkleTreeMmcs) over the MATRIX files, "
+      "committed on the device: its digests one per line as 64 hex digits (the root alone at "
+      "--cap-height 0).",
+      matrix_footer);
+  add_commit_options(c, *args);
+  return [args] { return commit_command(*args); };
+}
+
+command_runner add_open(CLI::App &app) {
+  auto args = std::make_shared<open_arguments>();
+  CLI::App &c = add_command(
+      app, "open",
+      "Print the openings of rows I,J,... of Plonky3's matrix commitment over the MATRIX files "
+      "(committed on the device), a line of JSON each: {\"index\": I, \"rows\": [[E, ...], "
+      "...], \"path\": [\"HEX\", ...]}, each matrix's row at I scaled to its height (I >> k "
+      "for one injected k layers up), and the siblings from the leaves up to the cap.",
+      matrix_footer);
+  add_parsed(c, "-i,--index", args->indices, parse_indices, "I[,J,...]",
+             "required: the row indices, below the tallest MATRIX's height")
+      ->required();
+  add_commit_options(c, *args);
+  return [args] { return open_command(*args); };
+}
+
+command_runner add_verify_opening(CLI::App &app) {
+  auto args = std::make_shared<verify_opening_arguments>();
+  CLI::App &c = add_command(
+      app, "verify-opening",
+      "Check openings of Plonky3's matrix commitment, as merklize open prints them (OPENINGS, "
+      "a line of JSON each), against its cap (CAP, as merklize commit prints it), on the host: "
+      "\"valid: N openings\", or \"merklize: invalid opening ...\" and exit status 1.",
+      "As Plonky3's verify_batch: the rows of matrices injected above the cap's layer are not "
+      "replayed (the cap binds them).");
+  add_parsed(c, "--hash", args->hash, parse_hash, "H",
+             "poseidon2-babybear (default), poseidon2-koalabear or poseidon2-goldilocks");
+  add_repeated_count(c, "--height", args->heights, "H",
+                     "required: each committed matrix's height, once for each, in order");
+  add_repeated_count(c, "--width", args->widths, "W",
+                     "required: the elements a row, once for all the matrices or once for each");
+  add_parsed(c, "--cap-height", args->cap_height, parse_depth, "C",
+             "the cap height the commitment was made with, default 0");
+  c.add_option("CAP", args->cap, "the cap's digests, a line of 64 hex digits each")
+      ->required()
+      ->type_name("");
+  c.add_option("OPENINGS", args->openings, "the openings, a line of JSON each, or - for stdin")
+      ->required()
+      ->type_name("");
+  return [args] { return verify_opening_command(*args); };
+}
+
 command_runner add_devices(CLI::App &app) {
   add_command(app, "devices", "List the OpenCL devices and the specs that select them.");
   return [] { return devices_command(); };
@@ -497,6 +588,9 @@ command_runner parse_merklize_command_line(int argc, char **argv) {
       {"consistency", add_consistency(app)},
       {"verify-consistency", add_verify_consistency(app)},
       {"leaf-hash", add_leaf_hash(app)},
+      {"commit", add_commit(app)},
+      {"open", add_open(app)},
+      {"verify-opening", add_verify_opening(app)},
       {"b3sum", add_b3sum(app)},
       {"devices", add_devices(app)},
       {"bench", add_bench(app)},

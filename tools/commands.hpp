@@ -167,6 +167,31 @@ struct b3sum_arguments {
 };
 int b3sum_command(const b3sum_arguments &args);
 
+// merklize commit: the cap of Plonky3's MMCS over matrices of field elements (commit_command.cpp).
+struct commit_arguments {
+  merklize::hash_kind hash = merklize::hash_kind::poseidon2_babybear;
+  std::vector<std::uint64_t> widths; // one for all the files, or one each
+  unsigned cap_height = 0;
+  std::optional<std::string> device;
+  std::vector<std::string> files;
+};
+int commit_command(const commit_arguments &args);
+
+// merklize open: the openings of rows -i I,J,... of the same commitment, a line of JSON each.
+struct open_arguments : commit_arguments {
+  std::vector<std::uint64_t> indices;
+};
+int open_command(const open_arguments &args);
+
+// merklize verify-opening: openings (merklize open's lines) against a cap, on the host.
+struct verify_opening_arguments {
+  merklize::hash_kind hash = merklize::hash_kind::poseidon2_babybear;
+  std::vector<std::uint64_t> heights, widths; // widths: one for all, or one each
+  unsigned cap_height = 0;
+  std::string cap, openings; // files
+};
+int verify_opening_command(const verify_opening_arguments &args);
+
 int devices_command();
 
 // merklize bench: merklize's commands against the CPU tools, whole processes, on FILE.

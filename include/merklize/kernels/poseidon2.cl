@@ -6,10 +6,11 @@ R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
  * p2_external_final, p2_internal_diag, P2_ROUNDS_P), how a limb enters and leaves the state
  * (p2_in, p2_out, p2_limb_in, p2_limb_out) and P2_NODE_WIDTH, the width of the compression. This
  * file defines the permutation (as include/merklize/core/poseidon2.hpp orders its layers), the
- * node function of merkle.cl and its kin, P2_NAME(node), and two kernels, named as written
- * (the program cache reads kernel names from the source): poseidon2_permute (states permuted in
- * memory: the known answers' test and the bench) and poseidon2_rows (Plonky3's padding-free
- * sponge over a matrix's rows: its Merkle trees' leaves). */
+ * node function of merkle.cl and its kin, P2_NAME(node), and kernels, named as written (the
+ * program cache reads kernel names from the source): poseidon2_permute (states permuted in
+ * memory: the known answers' test and the bench), poseidon2_rows (Plonky3's padding-free sponge
+ * over a matrix's rows: its Merkle trees' leaves), and the MMCS's: poseidon2_absorb and
+ * poseidon2_squeeze (a sponge over the rows of several matrices), poseidon2_mmcs_layer. */
 
 /* M_E: each block of 4 by Plonky3's M4 = [[2,3,1,1],[1,2,3,1],[1,1,2,3],[3,1,1,2]] (additions
  * only), then the sums over blocks of each place added to every block. */
@@ -103,6 +104,65 @@ __kernel void poseidon2_rows(__global const P2_ELEM *matrix, ulong rows, ulong w
 #pragma unroll
   for (int i = 0; i < P2_W / 2; ++i) p2_limb_out(words, i, x[i]);
   out[out_first + r] = vload8(0, words);
+}
+
+/* Plonky3's MMCS (include/merklize/engine/mmcs.hpp) hashes row r of several matrices as one
+ * sponge over the rows concatenated. Here a launch absorbs one matrix's rows and the sponges'
+ * states wait in memory between launches (states[r * P2_W ..], in the family's form; zero, the
+ * first state, is zero in every form), with `pending` elements of the current chunk of the rate
+ * already in place: the same for every row, since a matrix's rows have one width. A chunk that
+ * fills is permuted at once; poseidon2_squeeze permutes a last short chunk (pending > 0) and
+ * writes the digests. */
+__kernel void poseidon2_absorb(__global const P2_ELEM *matrix, ulong rows, ulong width,
+                               __global P2_ELEM *states, uint pending) {
+  const ulong r = get_global_id(0);
+  if (r >= rows) return;
+  __global const P2_ELEM *row = matrix + r * width;
+  __global P2_ELEM *state = states + r * P2_W;
+  P2_ELEM x[P2_W];
+#pragma unroll
+  for (int i = 0; i < P2_W; ++i) x[i] = state[i];
+  for (ulong at = 0; at < width;) {
+    const ulong take = min((ulong)(P2_W / 2 - pending), width - at);
+#pragma unroll
+    for (int j = 0; j < P2_W / 2; ++j) /* fixed places, so x stays in registers */
+      if ((uint)j >= pending && (ulong)j < pending + take) x[j] = p2_in(row[at + j - pending]);
+    at += take;
+    pending += (uint)take;
+    if (pending == P2_W / 2) {
+      p2_permute(x);
+      pending = 0;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < P2_W; ++i) state[i] = x[i];
+}
+
+__kernel void poseidon2_squeeze(__global const P2_ELEM *states, ulong rows, uint pending,
+                                __global uint8 *out) {
+  const ulong r = get_global_id(0);
+  if (r >= rows) return;
+  P2_ELEM x[P2_W];
+#pragma unroll
+  for (int i = 0; i < P2_W; ++i) x[i] = states[r * P2_W + i];
+  if (pending) p2_permute(x);
+  uint words[16];
+#pragma unroll
+  for (int i = 0; i < P2_W / 2; ++i) p2_limb_out(words, i, x[i]);
+  out[r] = vload8(0, words);
+}
+
+/* A digest layer of Plonky3's MMCS: up[i] <- node(below[2i], below[2i + 1]) for i below count,
+ * then, where matrices enter this layer (inject), up[i] <- node(up[i], injected[i]), injected[i]
+ * the sponge of their rows i (poseidon2_squeeze's). */
+__kernel void poseidon2_mmcs_layer(__global const uint8 *below, ulong count,
+                                   __global const uint8 *injected, uint inject,
+                                   __global uint8 *up) {
+  const ulong i = get_global_id(0);
+  if (i >= count) return;
+  uint8 node = P2_NAME(node)(below[2 * i], below[2 * i + 1], 0);
+  if (inject) node = P2_NAME(node)(node, injected[i], 0);
+  up[i] = node;
 }
 #endif
 

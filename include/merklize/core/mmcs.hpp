@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// The host reference of Plonky3's MerkleTreeMmcs over Poseidon2: a commitment to the rows of one
+// or several matrices of field elements, its cap, openings of a row index across every matrix,
+// and their verification, bit for bit as Plonky3 @ 5dc50e51436a811c62443e336f766015fecc9217
+// builds them (merkle-tree/src/merkle_tree.rs, merkle-tree/src/mmcs/batch.rs) with its tests'
+// configurations: PaddingFreeSponge<Perm, 16, 8, 8> and TruncatedPermutation<Perm, 2, 8, 16> for
+// BabyBear and KoalaBear, PaddingFreeSponge<Perm, 8, 4, 4> and TruncatedPermutation<Perm, 2, 4,
+// 8> for Goldilocks. Digests are the library's 32 bytes (canonical little-endian limbs). Written
+// for clarity, it checks the device engine (engine/mmcs.hpp) and tests/mmcs_model.py checks it.
+// The rules are in docs/LIBRARY.md ("Matrix commitments"); the shape in mmcs_geometry.hpp. No
+// OpenCL.
+#pragma once
+
+#include "digest.hpp"
+#include "error_type.hpp"
+#include "mmcs_geometry.hpp"
+#include "poseidon2.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace merklize {
+namespace mmcs {
+
+// A row-major matrix of canonical little-endian field elements (4 bytes each for BabyBear and
+// KoalaBear, 8 for Goldilocks: poseidon2::limb_bytes); `bytes` holds height * width of them and
+// must outlive the trees made of it.
+struct matrix_view {
+  const std::uint8_t *bytes;
+  std::size_t height, width;
+};
+
+struct dimensions {
+  std::size_t height, width;
+};
+
+// One opened row index: each matrix's row (in the matrices' order) and the siblings from the
+// leaves' layer up to the cap's.
+struct opening {
+  std::vector<std::vector<std::uint64_t>> rows;
+  std::vector<digest> path;
+};
+
+// Refuses instances other than the MMCS configurations above (whose digests are 32 bytes).
+inline void check_instance(const poseidon2::instance &in) {
+  const bool small = in.prime < (std::uint64_t{1} << 32);
+  if (in.width != (small ? 16u : 8u))
+    throw error(std::string("no MMCS configuration for Poseidon2 ") + in.name +
+                ": the MMCS uses width 16 for BabyBear and KoalaBear, width 8 for Goldilocks");
+}
+
+// Element `i` of a matrix's bytes.
+inline std::uint64_t element(const std::uint8_t *bytes, std::size_t i,
+                             const poseidon2::instance &in) {
+  return poseidon2::limb_value(bytes + i * poseidon2::limb_bytes(in), in, 0);
+}
+
+// Why `value` cannot be an element (empty: it can), naming where it is.
+inline std::string element_refusal(std::uint64_t value, const std::string &where,
+                                   const poseidon2::instance &in) {
+  if (value < in.prime) return "";
+  return where + ": " + std::to_string(value) + " is not a canonical " + in.field_name +
+         " element (below p = " + std::to_string(in.prime) + ")";
+}
+
+// Refuses a matrix list Plonky3 would not commit to, or elements that are not canonical.
+inline std::size_t check_matrices(const std::vector<matrix_view> &matrices,
+                                  const poseidon2::instance &in) {
+  std::vector<std::size_t> heights;
+  for (const matrix_view &m : matrices)
+    heights.push_back(m.height);
+  const std::size_t tallest = tallest_height(heights);
+  for (std::size_t m = 0; m < matrices.size(); ++m) {
+    const std::size_t count = matrices[m].height * matrices[m].width;
+    if (matrices[m].width && count / matrices[m].width != matrices[m].height)
+      throw error("matrix " + std::to_string(m) + " is too large");
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::string refusal = element_refusal(
+          element(matrices[m].bytes, i, in),
+          "matrix " + std::to_string(m) + ", row " + std::to_string(i / matrices[m].width) +
+              ", column " + std::to_string(i % matrices[m].width),
+          in);
+      if (!refusal.empty()) throw error(refusal);
+    }
+  }
+  return tallest;
+}
+
+// The sponge of the rows `r` of the matrices listed, concatenated in their order (Plonky3's
+// hash_iter over the flattened rows: one sponge, not one per matrix).
+inline digest hash_rows(const std::vector<std::vector<std::uint64_t>> &rows,
+                        const poseidon2::instance &in) {
+  std::vector<std::uint64_t> joined;
+  for (const auto &row : rows)
+    joined.insert(joined.end(), row.begin(), row.end());
+  return poseidon2::sponge(joined.data(), joined.size(), in);
+}
+
+// Row r of a matrix, its elements as integers.
+inline std::vector<std::uint64_t> row_of(const matrix_view &m, std::size_t r,
+                                         const poseidon2::instance &in) {
+  std::vector<std::uint64_t> out(m.width);
+  for (std::size_t c = 0; c < out.size(); ++c)
+    out[c] = element(m.bytes, r * m.width + c, in);
+  return out;
+}
+
+// The opening of row `index` of a commitment to `matrices` (checked) from its digest layers
+// (mmcs::tree's, or the device's: engine/mmcs.hpp): each matrix's row index >> k, k the layer it
+// enters, and the siblings layers[k][(index >> k) ^ 1] below the cap's layer.
+inline opening open_at(const std::vector<matrix_view> &matrices,
+                       const std::vector<std::vector<digest>> &layers, unsigned cap_height,
+                       std::size_t index, const poseidon2::instance &in) {
+  std::size_t tallest = 0;
+  for (const matrix_view &m : matrices)
+    tallest = std::max(tallest, m.height);
+  if (index >= tallest)
+    throw error("row index " + std::to_string(index) + " is out of range: the tallest matrix has " +
+                std::to_string(tallest) + " rows");
+  opening out;
+  for (const matrix_view &m : matrices)
+    out.rows.push_back(row_of(m, index >> layer_of(tallest, m.height), in));
+  for (unsigned k = 0; k < cap_layer(tallest, cap_height); ++k)
+    out.path.push_back(layers.at(k).at((index >> k) ^ 1));
+  return out;
+}
+
+// A commitment (Plonky3's MerkleTree, the prover's data): every digest layer, layer 0 the
+// leaves' (one digest a row of the tallest matrices), the last the root.
+class tree {
+public:
+  tree(std::vector<matrix_view> matrices, const poseidon2::instance &in, unsigned cap_height)
+      : in_((check_instance(in), in)), matrices_(std::move(matrices)), cap_height_(cap_height),
+        tallest_(check_matrices(matrices_, in)) {
+    build();
+    const std::vector<digest> &layer = layers_[cap_layer(tallest_, cap_height_)];
+    const std::size_t length = std::size_t{1}
+                               << (depth(tallest_) - cap_layer(tallest_, cap_height_));
+    cap_.assign(layer.begin(), layer.begin() + std::min(length, layer.size()));
+  }
+
+  const std::vector<digest> &cap() const { return cap_; }
+  const std::vector<std::vector<digest>> &layers() const { return layers_; }
+  std::size_t tallest() const { return tallest_; }
+
+  // Row `index` of the tallest matrices, row index >> k of those injected k layers up, and the
+  // siblings below the cap (open_at).
+  opening open(std::size_t index) const;
+
+private:
+  // The sponge of row r of every matrix entering at layer k (of height rung k: heights checked).
+  digest hash_at(unsigned k, std::size_t r) const {
+    std::vector<std::vector<std::uint64_t>> rows;
+    for (std::size_t m = 0; m < matrices_.size(); ++m)
+      if (matrices_[m].height == rung(tallest_, k)) rows.push_back(row_of(matrices_[m], r, in_));
+    return hash_rows(rows, in_);
+  }
+
+  bool enters(unsigned k) const {
+    for (const matrix_view &m : matrices_)
+      if (m.height == rung(tallest_, k)) return true;
+    return false;
+  }
+
+  // Layer 0 the rows' sponges; layer k + 1 the compressions of layer k's pairs, each compressed
+  // again with the sponge of its row of the matrices entering there; zero digests pad to even.
+  void build() {
+    std::vector<digest> layer(padded_length(tallest_));
+    for (std::size_t r = 0; r < tallest_; ++r)
+      layer[r] = hash_at(0, r);
+    layers_.push_back(layer);
+    for (unsigned k = 1; k <= depth(tallest_); ++k) {
+      const std::vector<digest> &below = layers_.back();
+      std::vector<digest> up(padded_length(rung(tallest_, k)));
+      for (std::size_t i = 0; i < rung(tallest_, k); ++i) {
+        up[i] = poseidon2::compress(below[2 * i], below[2 * i + 1], in_);
+        if (enters(k)) up[i] = poseidon2::compress(up[i], hash_at(k, i), in_);
+      }
+      layers_.push_back(std::move(up));
+    }
+  }
+
+  const poseidon2::instance &in_;
+  std::vector<matrix_view> matrices_;
+  unsigned cap_height_;
+  std::size_t tallest_;
+  std::vector<std::vector<digest>> layers_;
+  std::vector<digest> cap_;
+};
+
+inline opening tree::open(std::size_t index) const {
+  return open_at(matrices_, layers_, cap_height_, index, in_);
+}
+
+// Why `proof` does not open `cap` at `index` for matrices of `dims` (empty: it does), checked
+// in the order of Plonky3's verify_batch: the number of rows, the heights, the path's length,
+// the rows' widths, the index; then (ours) each element canonical; then the path replayed, with
+// the rows of the matrices entering at each layer, against the cap. As in Plonky3, rows of
+// matrices entering above the cap's layer are not replayed: the cap binds them.
+inline std::string verify_refusal(const std::vector<digest> &cap, unsigned cap_height,
+                                  const std::vector<dimensions> &dims, std::size_t index,
+                                  const opening &proof, const poseidon2::instance &in) {
+  check_instance(in);
+  if (proof.rows.size() != dims.size())
+    return "the opening has " + std::to_string(proof.rows.size()) + " rows for " +
+           std::to_string(dims.size()) + " matrices";
+  std::vector<std::size_t> heights;
+  for (const dimensions &d : dims)
+    heights.push_back(d.height);
+  std::size_t tallest = 0;
+  try {
+    tallest = tallest_height(heights);
+  } catch (const error &e) {
+    return e.what();
+  }
+  const unsigned levels = cap_layer(tallest, cap_height);
+  if (proof.path.size() != levels)
+    return "the path has " + std::to_string(proof.path.size()) + " siblings, the shape " +
+           std::to_string(levels);
+  for (std::size_t m = 0; m < dims.size(); ++m)
+    if (proof.rows[m].size() != dims[m].width)
+      return "matrix " + std::to_string(m) + "'s row has " + std::to_string(proof.rows[m].size()) +
+             " elements, its width " + std::to_string(dims[m].width);
+  if (index >= tallest)
+    return "row index " + std::to_string(index) + " is out of range: the tallest matrix has " +
+           std::to_string(tallest) + " rows";
+  for (std::size_t m = 0; m < dims.size(); ++m)
+    for (std::size_t c = 0; c < dims[m].width; ++c) {
+      const std::string refusal = element_refusal(
+          proof.rows[m][c], "opened matrix " + std::to_string(m) + ", column " + std::to_string(c),
+          in);
+      if (!refusal.empty()) return refusal;
+    }
+  auto rows_entering = [&](unsigned k) {
+    std::vector<std::vector<std::uint64_t>> rows;
+    for (std::size_t m = 0; m < dims.size(); ++m)
+      if (dims[m].height == rung(tallest, k)) rows.push_back(proof.rows[m]);
+    return rows;
+  };
+  digest node = hash_rows(rows_entering(0), in);
+  for (unsigned k = 0; k < levels; ++k) {
+    node = (index >> k) & 1 ? poseidon2::compress(proof.path[k], node, in)
+                            : poseidon2::compress(node, proof.path[k], in);
+    const auto rows = rows_entering(k + 1);
+    if (!rows.empty()) node = poseidon2::compress(node, hash_rows(rows, in), in);
+  }
+  const std::size_t at = index >> levels;
+  if (at >= cap.size() || cap[at] != node) return "the opening does not match the cap";
+  return "";
+}
+
+} // namespace mmcs
+} // namespace merklize
