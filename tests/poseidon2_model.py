@@ -39,6 +39,7 @@ HASHES = {  # --hash: (known answers' file of the compression's width, limb byte
     "poseidon2-babybear": ("babybear_w16.json", 4),
     "poseidon2-koalabear": ("koalabear_w16.json", 4),
     "poseidon2-goldilocks": ("goldilocks_w8.json", 8),
+    "poseidon2-bn254": ("bn254_w3.json", 32),
 }
 
 
