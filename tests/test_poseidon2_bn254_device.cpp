@@ -5,6 +5,7 @@
 // (core/poseidon2_bn254.hpp) on states that reach the Montgomery arithmetic's corners (0, 1,
 // p - 1, p, 2^256 - 1: values of p or more are taken mod p) and random ones, outputs poisoned past
 // the states asked for. The trees over its node are in tests/test_poseidon2_tree.cpp.
+#include "bn254_decimal.hpp"
 #include "helpers.hpp"
 
 #include <merklize/core/poseidon2_bn254.hpp>
@@ -19,19 +20,6 @@ namespace bn = merklize::poseidon2::bn254;
 
 namespace {
 
-bn::limbs from_decimal(const std::string &text) { // the JSON's numbers, below 2^256
-  bn::limbs v{};
-  for (const char c : text) {
-    unsigned __int128 carry = static_cast<unsigned>(c - '0');
-    for (std::uint64_t &limb : v) {
-      carry += static_cast<unsigned __int128>(limb) * 10;
-      limb = static_cast<std::uint64_t>(carry);
-      carry >>= 64;
-    }
-  }
-  return v;
-}
-
 // count states of 3 elements: the known answer's input first, then corners and random values.
 std::vector<bn::limbs> test_states(const json::value &input, std::size_t count) {
   const bn::limbs p = bn::prime;
@@ -40,7 +28,7 @@ std::vector<bn::limbs> test_states(const json::value &input, std::size_t count) 
   const bn::limbs corners[] = {{0, 0, 0, 0}, {1, 0, 0, 0}, p1, p, {~0ull, ~0ull, ~0ull, ~0ull}};
   std::vector<bn::limbs> states;
   for (const json::value &v : input.items)
-    states.push_back(from_decimal(v.str));
+    states.push_back(test::bn254_from_decimal(v.str));
   const auto noise = test::random_bytes(count * 3 * 32);
   for (std::size_t s = 1; s < count; ++s)
     for (std::size_t i = 0; i < 3; ++i) {
@@ -96,7 +84,7 @@ TEST_CASE("poseidon2 bn254 kernel: the permutation against its known answer and 
       if (rounds == 1) {
         std::vector<bn::limbs> known;
         for (const json::value &o : v["output"].items)
-          known.push_back(from_decimal(o.str));
+          known.push_back(test::bn254_from_decimal(o.str));
         REQUIRE(std::vector<bn::limbs>(want.begin(), want.begin() + 3) == known);
       }
       const std::vector<std::uint8_t> want_bytes = as_bytes(want);

@@ -4,6 +4,7 @@
 // (tests/vectors/commitments/poseidon2/bn254_w3.json, HorizenLabs/poseidon2), its permutation
 // against the known answer there, and its tree's node against an answer of the independent Python
 // model (tests/poseidon2_model.py). Built without OpenCL, sanitized.
+#include "bn254_decimal.hpp"
 #include "host_helpers.hpp"
 
 #include <merklize/core/poseidon2_bn254.hpp>
@@ -21,29 +22,14 @@ namespace bn = merklize::poseidon2::bn254;
 
 namespace {
 
-// A decimal string (the JSON's numbers, below 2^256) as limbs.
-bn::limbs from_decimal(const std::string &text) {
-  bn::limbs v{};
-  for (const char c : text) {
-    unsigned __int128 carry = static_cast<unsigned>(c - '0');
-    for (std::uint64_t &limb : v) {
-      carry += static_cast<unsigned __int128>(limb) * 10;
-      limb = static_cast<std::uint64_t>(carry);
-      carry >>= 64;
-    }
-    REQUIRE(carry == 0);
-  }
-  return v;
-}
-
 std::vector<bn::limbs> numbers(const json::value &list) {
   std::vector<bn::limbs> out;
   for (const json::value &v : list.items) {
     if (v.kind == json::value::array)
       for (const json::value &w : v.items)
-        out.push_back(from_decimal(w.str));
+        out.push_back(test::bn254_from_decimal(w.str));
     else
-      out.push_back(from_decimal(v.str));
+      out.push_back(test::bn254_from_decimal(v.str));
   }
   return out;
 }
@@ -67,7 +53,7 @@ bn::limbs minus(const bn::limbs &v, std::uint64_t k) { // v - k, v at least k
 TEST_CASE("poseidon2 bn254: the compiled-in constants are the copied data", "[poseidon2]") {
   const json::value doc = bn254_doc();
   namespace c = merklize::poseidon2::constants;
-  CHECK(from_decimal(doc["prime"].str) == bn::prime);
+  CHECK(test::bn254_from_decimal(doc["prime"].str) == bn::prime);
   CHECK(doc["width"].u64() == 3);
   CHECK(doc["sbox_degree"].u64() == 5);
   CHECK(doc["rounds_f"].u64() == 8);
