@@ -19,14 +19,22 @@
 namespace cli {
 namespace {
 
+// The Poseidon2 instance of Plonky3's MMCS configuration for `hash` (width 16 for the 31-bit
+// fields, 8 for Goldilocks); other hashes are refused.
 const merklize::poseidon2::instance &mmcs_instance(merklize::hash_kind hash) {
-  const merklize::poseidon2::instance *field = merklize::row_of(hash).field;
-  if (!field)
+  switch (hash) {
+  case merklize::hash_kind::poseidon2_babybear:
+    return merklize::poseidon2::babybear_16;
+  case merklize::hash_kind::poseidon2_koalabear:
+    return merklize::poseidon2::koalabear_16;
+  case merklize::hash_kind::poseidon2_goldilocks:
+    return merklize::poseidon2::goldilocks_8;
+  default:
     throw usage_error(std::string("--hash ") + merklize::to_string(hash) +
-                          " is not a hash over field elements: merklize commit takes "
+                          " has no matrix commitment here: merklize commit takes "
                           "poseidon2-babybear, poseidon2-koalabear or poseidon2-goldilocks",
                       "Try 'merklize commit --help' for the options.");
-  return *field;
+  }
 }
 
 // The widths of `count` matrices (`what`), --width given once for all or once each.
