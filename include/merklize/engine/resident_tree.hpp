@@ -308,9 +308,10 @@ private:
   // Builds the kernels and the zero-subtree roots on the first update or append.
   void prepare() {
     if (local_) return;
-    local_ =
-        detail::resolve_launch_settings(runtime_.facts(), runtime_.tuning_row(), cfg_).local_size;
-    updater_.prepare(runtime_, cfg_.tree.hash, local_);
+    const auto settings =
+        detail::resolve_launch_settings(runtime_.facts(), runtime_.tuning_row(), cfg_);
+    local_ = settings.local_size;
+    updater_.prepare(runtime_, cfg_, settings);
   }
 
   // A batch of `count` updates, its indices and leaves in device buffers, enqueued

@@ -6,13 +6,16 @@
 // level's list (an upper bound of work-items, those past the list's length on the device
 // return), or over the whole level where it holds no more than `whole_level_factor` x the batch
 // (as cheap as listing it: a whole level reads its children in order). A batch of at least
-// half the leaves x that factor recomputes every level whole: the tree rebuilt over its leaves.
+// half the leaves / that factor recomputes every level whole: the tree rebuilt over its leaves,
+// by merkleizer's level kernels (several levels a launch) where the levels lie back to back (no
+// appends left room), else a launch of merkle_range_level a level.
 //
 // Device memory beside the tree: a uint a leaf (winner[], zero between calls) and a uint a node
 // above the leaves (marks[], a call's generation each), allocated on the first update and again
 // when appends move the levels; lists and counters sized by the largest batch.
 #pragma once
 
+#include "../pipeline/level_runner.hpp"
 #include "../plan/claim_generation.hpp"
 #include "../runtime/kernels.hpp"
 #include "../runtime/profiling.hpp"
@@ -20,6 +23,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 // A level is recomputed whole where it has at most this many nodes per update of the batch
@@ -50,11 +54,12 @@ class tree_updater {
 public:
   static constexpr std::uint64_t whole_level_factor = MERKLIZE_WHOLE_LEVEL_FACTOR;
 
-  // The kernels of `hash`, run with work-groups of `local` (built once).
-  void prepare(const device_runtime &runtime, hash_kind hash, std::size_t local) {
+  // The kernels of cfg's hash, run with work-groups of settings' (built once).
+  void prepare(const device_runtime &runtime, const config &cfg, const launch_settings &settings) {
     if (elect_()) return;
+    const hash_kind hash = cfg.tree.hash;
     const auto spec = merkle_indexed_program(hash);
-    local_ = local;
+    const std::size_t local = local_ = settings.local_size;
     elect_ = runtime.kernel(spec, "update_elect", local);
     write_ = runtime.kernel(spec, "update_write", local);
     reset_ = runtime.kernel(spec, "update_reset", local);
@@ -63,6 +68,7 @@ public:
     const auto zeros = zero_subtree_roots(hash, 32);
     zeros_bytes_ = zeros.size() * node_bytes;
     zeros_ = runtime.copy_of(zeros.data(), zeros_bytes_);
+    runner_.emplace(runtime, cfg, settings);
   }
 
   // The levels moved (appends grew the tree): winner[] and marks[] made again for the new room.
@@ -82,7 +88,7 @@ public:
   void enqueue(const device_runtime &runtime, const cl::CommandQueue &queue, const device_tree &t,
                std::uint64_t capacity, unsigned root_level, bool pad, const cl::Buffer &indices,
                const cl::Buffer &values, std::uint64_t count, update_events &events) {
-    const unsigned top = t.top();
+    unsigned top = t.top();
     unsigned listed = 0; // levels 1..listed listed on the device, those above whole
     while (listed < top && !whole(t.level_sizes()[listed + 1], count))
       ++listed;
@@ -101,6 +107,12 @@ public:
     launch(write_, count);
     set_args(reset_, indices, cl_ulong(count), n, winner_);
     launch(reset_, count);
+    if (listed == 0 && back_to_back(t)) { // a rebuild by the level kernels
+      runner_->enqueue(queue, {t.level_buffer(0), 0, n, 0},
+                       {t.level_buffer(1), 0, t.level_sizes()[1], 0, top}, root_level, {},
+                       events.kernels);
+      top = 0; // no level left
+    }
     for (unsigned level = 1; level <= top; ++level) {
       const std::uint64_t size = t.level_sizes()[level];
       if (level > listed) {
@@ -145,6 +157,14 @@ public:
   }
 
 private:
+  // Levels 1..top lie back to back from node 0 of their buffer, as the level runner writes them.
+  static bool back_to_back(const device_tree &t) {
+    if (t.top() == 0 || t.level_first(1) != 0) return false;
+    for (unsigned level = 1; level < t.top(); ++level)
+      if (t.level_first(level + 1) != t.level_first(level) + t.level_sizes()[level]) return false;
+    return true;
+  }
+
   // winner[] and marks[] for a tree laid out for `capacity` leaves (made zero once), lists for
   // `count` nodes, the state's counters zeroed; marks[] zeroed again before the generation wraps.
   void make_room(const device_runtime &runtime, const cl::CommandQueue &queue,
@@ -183,6 +203,7 @@ private:
   cl::Buffer lists_[2]; // level l's list in lists_[l % 2]
   std::uint64_t zeros_bytes_ = 0, winner_bytes_ = 0, marks_bytes_ = 0, state_bytes_ = 0;
   std::uint64_t lists_bytes_[2] = {0, 0};
+  std::optional<level_runner> runner_; // a rebuild's level kernels
   claim_generation generation_;
   cl_uint bad_ = 0; // read back with the root
 };
