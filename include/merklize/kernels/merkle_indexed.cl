@@ -11,8 +11,10 @@ R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
  *    launch an upper bound) computes the node and claims its parent for the next list.
  * A node is claimed once a call: marks[] holds a uint per node of levels 1..top, and the claimer
  * is the work-item whose atomic_xchg(mark, gen) returns another value than gen, the call's
- * generation (the host bumps it each call and clears marks[] before it wraps). The claimer
- * appends the node with atomic_inc on the level's counter, state[level]. state[0] records an
+ * generation (the host bumps it each call and clears marks[] before it wraps). The claimers
+ * append their nodes to the level's list a work-group at a time: a local atomic each for its
+ * place, one atomic_add on the level's counter, state[level], a work-group (one global counter
+ * taking an atomic a node would serialize millions of them on a GPU). state[0] records an
  * index outside the tree (its update's position + 1): then nothing is written and the tree stays
  * as it was (the whole levels recomputed from unchanged children are unchanged). A level no
  * larger than the batch, and an append's nodes, are a range (merkle_range_level).
@@ -53,10 +55,19 @@ inline void indexed_node(__global const uint4 *in, ulong in_first, ulong in_coun
   indexed_store(out, out_first + i, node);
 }
 
-/* Node p of a level claimed for its list (list, counter) unless claimed this call already. */
-inline void indexed_claim(__global uint *marks, ulong marks_first, uint gen, uint p,
-                          __global uint *list, __global uint *counter) {
-  if (atomic_xchg(&marks[marks_first + p], gen) != gen) list[atomic_inc(counter)] = p;
+/* Node p of a level (where `want`) claimed for its list (list, counter) unless claimed this call
+ * already. Every work-item of the group calls it (it holds barriers); `slots` is two local uints:
+ * the group's count, then its first place in the list. */
+inline void indexed_claim(int want, __global uint *marks, ulong marks_first, uint gen, uint p,
+                          __global uint *list, __global uint *counter, __local uint *slots) {
+  const int claimed = want && atomic_xchg(&marks[marks_first + p], gen) != gen;
+  if (get_local_id(0) == 0) slots[0] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint place = claimed ? atomic_inc(&slots[0]) : 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) slots[1] = slots[0] ? atomic_add(counter, slots[0]) : 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (claimed) list[slots[1] + place] = p;
 }
 
 /* Update k (k < count) bids k + 1 for its leaf: the largest bid, the last update, wins. */
@@ -78,12 +89,13 @@ __kernel void update_write(__global uint4 *leaves, __global const uint4 *values,
                            __global const uint *winner, __global uint *state,
                            __global uint *marks, ulong marks_first, uint gen,
                            __global uint *list, int claim) {
+  __local uint slots[2];
   const ulong k = get_global_id(0);
-  if (k >= count || state[0] != 0) return;
-  const ulong i = indices[k];
-  if (i >= leaf_count || winner[i] != (uint)(k + 1)) return;
-  indexed_store(leaves, i, indexed_load(values, k));
-  if (claim) indexed_claim(marks, marks_first, gen, (uint)(i >> 1), list, &state[1]);
+  const ulong i = k < count ? indices[k] : leaf_count;
+  /* past the batch (the launch is rounded up to whole groups), a bad index, not the winner */
+  const int wins = i < leaf_count && state[0] == 0 && winner[i] == (uint)(k + 1);
+  if (wins) indexed_store(leaves, i, indexed_load(values, k));
+  if (claim) indexed_claim(wins, marks, marks_first, gen, (uint)(i >> 1), list, &state[1], slots);
 }
 
 /* winner[] zero again for the batch's leaves, ready for the next call. */
@@ -105,12 +117,15 @@ __kernel void merkle_listed_level(__global const uint4 *in, ulong in_first, ulon
                                   int pad_with_node, int is_top, __global uint *marks,
                                   ulong marks_first, uint gen, __global uint *list_out,
                                   int claim) {
+  __local uint slots[2];
   const ulong k = get_global_id(0);
-  if (k >= state[level]) return; /* the launch is an upper bound of the list */
-  const uint p = list_in[k];
-  indexed_node(in, in_first, in_count, out, out_first, p, zeros, zeros_first, pad_with_node,
-               is_top);
-  if (claim) indexed_claim(marks, marks_first, gen, p >> 1, list_out, &state[level + 1]);
+  const int listed = k < state[level]; /* the launch is an upper bound of the list */
+  const uint p = listed ? list_in[k] : 0;
+  if (listed)
+    indexed_node(in, in_first, in_count, out, out_first, p, zeros, zeros_first, pad_with_node,
+                 is_top);
+  if (claim)
+    indexed_claim(listed, marks, marks_first, gen, p >> 1, list_out, &state[level + 1], slots);
 }
 
 /* Nodes first .. first + count - 1 of the level above `in`. */
