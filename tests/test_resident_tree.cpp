@@ -405,6 +405,18 @@ TEST_CASE("updates list the levels they can, and rebuild them for large batches"
     CHECK(e.rebuilt);
     e = random_batch(t, leaves, 1, leaves.size(), random); // and back to listing
     CHECK(e.listed_levels == listed(1));
+    // After an append has left room, the levels lie apart: a rebuild a range a level.
+    std::vector<merklize::digest> more(5);
+    for (auto &leaf : more)
+      leaf = test::random_digest();
+    t.append(more);
+    leaves.insert(leaves.end(), more.begin(), more.end());
+    REQUIRE(t.capacity() > t.leaf_count());
+    e = random_batch(t, leaves, leaves.size(), leaves.size(), random);
+    CHECK(e.rebuilt);
+    CHECK(e.kernels.size() == 3 + t.on_device().top());
+    e = random_batch(t, leaves, 2, leaves.size(), random);
+    CHECK(e.listed_levels == listed(2));
   }
 }
 
