@@ -28,7 +28,7 @@
 
 // A level is recomputed whole where it has at most this many nodes per update of the batch
 // (merkle_range_level reads its children in order; a listed node costs a claim and a gather).
-// Measured on PoCL (docs/RESIDENT_TREES.md); the lead's GPU run may move it.
+// Measured on PoCL (docs/BENCHMARKS.md: F = 1 / ln(R / (R - 1)) for a cost ratio R of 4).
 #ifndef MERKLIZE_WHOLE_LEVEL_FACTOR
 #define MERKLIZE_WHOLE_LEVEL_FACTOR 4
 #endif
