@@ -458,3 +458,27 @@ TEST_CASE("the claim generation wraps, clearing the marks first", "[resident]") 
     random_batch(t, leaves, 4, 8, random); // the same few paths again and again
   }
 }
+
+TEST_CASE("a batch of several MiB staged by several threads, piece by piece", "[resident]") {
+  // 2^17 + 3 leaves, each updated once in random order and 1,000 again: 4.03 MiB of leaves and
+  // 1 MiB of indices, so the staging copies pieces on threads of their own (from 4 pieces).
+  std::mt19937_64 random(13);
+  std::vector<merklize::digest> leaves((1 << 17) + 3);
+  for (auto &leaf : leaves)
+    leaf = test::random_digest();
+  merklize::resident_tree t(hasher(), leaves, merklize::config{{merklize::hash_kind::sha256}});
+  std::vector<std::uint64_t> indices(leaves.size());
+  for (std::uint64_t i = 0; i < indices.size(); ++i)
+    indices[i] = i;
+  std::shuffle(indices.begin(), indices.end(), random);
+  for (int k = 0; k < 1000; ++k)
+    indices.push_back(random() % leaves.size());
+  std::vector<merklize::digest> values(indices.size());
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    values[k] = test::random_digest();
+    leaves[indices[k]] = values[k];
+  }
+  REQUIRE(values.size() * 32 >= 4 * merklize::detail::staged_upload::piece_bytes);
+  check_tree(t, leaves, t.update(indices, values));
+  CHECK(t.last_events().transfers.size() >= 5 + 2); // a write a piece, the root's read
+}
