@@ -5,8 +5,10 @@
 //
 // Updates: per round, PCT% of 2^LOG2 leaves at random indices (repeats possible) get new random
 // values from host memory; the update is timed whole by the host's clock, the host's part of it
-// alone (sorting the batch, update_batch.hpp: what the call does besides enqueueing), its
-// kernels and transfers by profiled events; then the rebuild, whole and its kernels.
+// (the call before it waits for the root: checking the indices, staging and enqueueing the
+// uploads, enqueueing the launches; update_events), its kernels and transfers by profiled
+// events; then the rebuild, whole and its kernels. After the table, the host's part split, and
+// the path the updates took (levels listed on the device, or every level recomputed whole).
 // Appends: per round, COUNT new random leaves after the last (the first round may grow the
 // device memory: each level moved once), timed the same way, beside the rebuild of all of them.
 // After the last round the tree's root must equal the rebuild's. Peak device memory by
@@ -53,11 +55,9 @@ void print_memory(const merklize::resident_tree &t, std::uint64_t n, const merkl
   const std::uint64_t tree_bytes = (2 * n - 1) * merklize::node_bytes;
   std::printf("\nroots agree: %s\npeak device memory (arithmetic): resident tree %.1f MiB "
               "(room for %llu leaves); rebuild's leaves and levels %.1f MiB\nhost memory of a "
-              "call (arithmetic): the batch %.1f MiB, its sorted indices %.1f MiB, page-locked "
-              "staging of both\n",
+              "call (arithmetic): the batch %.1f MiB, page-locked staging of it\n",
               merklize::to_hex(root).c_str(), mib(t.device_bytes()),
-              static_cast<unsigned long long>(t.capacity()), mib(tree_bytes), mib(batch_bytes),
-              mib(t.last_plan().count(0) * 8));
+              static_cast<unsigned long long>(t.capacity()), mib(tree_bytes), mib(batch_bytes));
 }
 
 const char *table_head(const char *call) {
@@ -101,6 +101,37 @@ struct bench_trees {
   }
 };
 
+// The nodes the last update recomputed above the leaves: its plan's on the levels it listed,
+// every node of those it recomputed whole.
+std::uint64_t recomputed(const merklize::resident_tree &t) {
+  const merklize::update_events &e = t.last_events();
+  const merklize::update_plan &plan = t.last_plan();
+  const auto &sizes = t.on_device().level_sizes();
+  std::uint64_t nodes = 0;
+  for (unsigned level = 1; level < sizes.size(); ++level)
+    nodes += level <= e.listed_levels ? plan.count(level) : sizes[level];
+  return nodes;
+}
+
+// The host's part of the calls, its milliseconds summed over `rounds` rounds.
+struct host_split {
+  double check = 0, upload = 0, enqueue = 0, wait = 0;
+  void add(const merklize::update_events &e) {
+    check += e.check_ms;
+    upload += e.upload_ms;
+    enqueue += e.enqueue_ms;
+    wait += e.wait_ms;
+  }
+  void print(int rounds, const merklize::update_events &last) const {
+    std::printf("\nhost split, mean ms a call: check %.3f (a thread of its own from 32768 "
+                "updates), stage and enqueue the uploads %.3f, enqueue the launches %.3f, wait "
+                "for the root %.3f\npath: %s (levels 1..%u listed on the device, those above "
+                "recomputed whole)\n",
+                check / rounds, upload / rounds, enqueue / rounds, wait / rounds,
+                last.rebuilt ? "rebuilt" : "listed", last.listed_levels);
+  }
+};
+
 int run_updates(const bench_setup &b, double pct) {
   const std::uint64_t n = std::uint64_t(1) << b.log2;
   const auto batch = static_cast<std::uint64_t>(double(n) * pct / 100);
@@ -112,24 +143,25 @@ int run_updates(const bench_setup &b, double pct) {
               merklize::device_name(m.device()).c_str(), b.hash.c_str(), b.log2,
               static_cast<unsigned long long>(batch), pct, built_ms, table_head("update"));
   merklize::digest rebuilt{};
+  host_split split;
   for (int r = 0; r < b.rounds; ++r) {
     for (auto &index : indices)
       index = rng() % n;
     fill_random(values.data(), batch * merklize::node_bytes, rng);
     auto at = clock_type::now();
-    merklize::sort_batch(n, indices); // the host's part of an update, alone
-    const double host_ms = ms_since(at);
-    at = clock_type::now();
     t.update(indices, values);
     const double update_ms = ms_since(at);
+    const double host_ms = update_ms - t.last_events().wait_ms;
+    split.add(t.last_events());
     for (std::uint64_t k = 0; k < batch; ++k)
       leaves[indices[k]] = values[k];
     at = clock_type::now();
     rebuilt = m.build(leaves.data(), n * merklize::node_bytes).root();
     const double rebuild_ms = ms_since(at);
-    print_row(r + 1, update_ms, host_ms, t.last_events(), t.last_plan().recomputed(), rebuild_ms,
+    print_row(r + 1, update_ms, host_ms, t.last_events(), recomputed(t), rebuild_ms,
               m.last_times().kernel_ms);
   }
+  split.print(b.rounds, t.last_events());
   if (rebuilt != t.root()) {
     std::fprintf(stderr, "update_bench: the updated root differs from the rebuild's\n");
     return 1;

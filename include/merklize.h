@@ -511,7 +511,7 @@ MERKLIZE_API uint32_t merklize_device_tree_depth(const merklize_device_tree *tre
  * root (root may be NULL). Within one batch a repeated index takes its last value; count 0
  * changes nothing and gives the root. A refused batch (an index at or past the leaf count, a NULL
  * pointer where count > 0) is MERKLIZE_ERROR_ARGUMENT and leaves the tree as it was: it is
- * checked before the device is asked anything. */
+ * checked before the tree is written. */
 MERKLIZE_API merklize_status merklize_device_tree_update(merklize_device_tree *tree,
                                                          const uint64_t *indices,
                                                          const void *leaves, uint64_t count,

@@ -147,7 +147,8 @@ TEST_CASE("updates from device buffers equal updates from host memory", "[reside
                                   values.size() * 32, values.data());
     check_tree(t, leaves, t.update(index_buffer, value_buffer, indices.size()));
     CHECK(t.last_plan().batch == indices.size());
-    CHECK(t.last_events().kernels.size() == 1 + 9); // the scatter, a launch a level (300: 9)
+    // The election, the writes, the reset, a launch a level (300: 9)
+    CHECK(t.last_events().kernels.size() == 3 + 9);
   }
   // The caller's buffers were read, never written.
   std::vector<merklize::digest> first(300);
@@ -176,7 +177,16 @@ TEST_CASE("refused updates name the input and change nothing", "[resident]") {
       Contains("the leaves buffer too small: it holds 64 bytes, the update needs 96"));
   const cl::Buffer values(h.context(), CL_MEM_READ_WRITE, 96);
   CHECK_THROWS_WITH(t.update(index_buffer, values, 3),
-                    Contains("leaf index 99 out of range: the tree has 10 leaves"));
+                    Contains("update 2 of 3: leaf index 99 out of range: the tree has 10 leaves"));
+  // Found on the device before any write: the good indices' leaves were not written either.
+  CHECK(t.levels() == levels);
+  // And the tree still updates right after a refusal (no leaf left elected).
+  std::vector<merklize::digest> copy = leaves;
+  apply(t, copy, {1, 2, 1});
+  CHECK_THROWS_WITH(t.update({0, 1, 1, 10, 2}, std::vector<merklize::digest>(5)),
+                    Contains("update 3 of 5: leaf index 10 out of range"));
+  check_tree(t, copy, t.root());
+  t = merklize::resident_tree(h, leaves, merklize::config{{merklize::hash_kind::blake3}});
   CHECK_THROWS_WITH(merklize::resident_tree(h, leaves.data(), 33, merklize::config{}),
                     Contains("not a multiple of 32"));
   CHECK_THROWS_WITH(merklize::resident_tree(h, std::vector<merklize::digest>{}, merklize::config{}),
@@ -317,4 +327,158 @@ TEST_CASE("consistency proofs refused where the tree has none", "[resident][appe
   merklize::resident_tree log(hasher(), leaves, merklize::config{{merklize::hash_kind::rfc6962}});
   CHECK_THROWS_WITH(log.prove_consistency(7), Contains("old size 7 is more than the tree's 6"));
   CHECK(log.prove_consistency(6).nodes.empty());
+}
+
+namespace {
+
+// `count` updates at random among `leaves`' first `among` indices, the tree against the
+// reference after; returns which path the update took.
+merklize::update_events random_batch(merklize::resident_tree &t,
+                                     std::vector<merklize::digest> &leaves, std::uint64_t count,
+                                     std::uint64_t among, std::mt19937_64 &random) {
+  std::vector<std::uint64_t> indices(count);
+  std::vector<merklize::digest> values(count);
+  for (std::uint64_t k = 0; k < count; ++k) {
+    indices[k] = random() % among;
+    values[k] = test::random_digest();
+    leaves[indices[k]] = values[k];
+  }
+  poison_dirty(t, merklize::plan_update(t.on_device().level_sizes(), 2, indices));
+  check_tree(t, leaves, t.update(indices, values));
+  return t.last_events();
+}
+
+} // namespace
+
+TEST_CASE("many updates racing for a few leaves: the last of each wins", "[resident]") {
+  std::mt19937_64 random(3);
+  for (const auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::poseidon2_babybear}) {
+    std::vector<merklize::digest> leaves(1 << 12);
+    for (auto &leaf : leaves)
+      leaf = test::random_digest();
+    merklize::resident_tree t(hasher(), leaves, merklize::config{{hash}});
+    for (int round = 0; round < 3; ++round) {
+      INFO(merklize::to_string(hash) << " round " << round);
+      random_batch(t, leaves, 10000, 3, random); // 10,000 updates of leaves 0, 1, 2
+      // and among the last leaves, where the shorter levels end
+      std::vector<std::uint64_t> indices(5000);
+      std::vector<merklize::digest> values(5000);
+      for (std::size_t k = 0; k < indices.size(); ++k) {
+        indices[k] = leaves.size() - 1 - random() % 2;
+        values[k] = test::random_digest();
+        leaves[indices[k]] = values[k];
+      }
+      check_tree(t, leaves, t.update(indices, values));
+    }
+  }
+}
+
+TEST_CASE("updates list the levels they can, and rebuild them for large batches", "[resident]") {
+  std::mt19937_64 random(5);
+  const std::uint64_t n = 1 << 12, factor = merklize::detail::tree_updater::whole_level_factor;
+  for (const auto pad : {merklize::shape::promote, merklize::shape::zero}) {
+    std::vector<merklize::digest> leaves(n + 3); // the levels end short
+    for (auto &leaf : leaves)
+      leaf = test::random_digest();
+    merklize::resident_tree t(hasher(), leaves,
+                              merklize::config{{merklize::hash_kind::keccak256, pad}});
+    const auto &sizes = t.on_device().level_sizes();
+    auto listed = [&](std::uint64_t count) { // the levels larger than factor x count
+      unsigned levels = 0;
+      while (levels + 1 < sizes.size() && sizes[levels + 1] > count * factor)
+        ++levels;
+      return levels;
+    };
+    auto e = random_batch(t, leaves, 10, leaves.size(), random);
+    CHECK_FALSE(e.rebuilt);
+    CHECK(e.listed_levels == listed(10));
+    CHECK(e.kernels.size() == 3 + t.on_device().top());
+    // A batch of half the leaves over the factor or more: every level recomputed whole.
+    e = random_batch(t, leaves, (sizes[1] + factor - 1) / factor, leaves.size(), random);
+    CHECK(e.rebuilt);
+    CHECK(e.listed_levels == 0);
+    e = random_batch(t, leaves, sizes[1] / factor - 1, leaves.size(), random); // just below
+    CHECK_FALSE(e.rebuilt);
+    CHECK(e.listed_levels == 1);
+    // More updates than leaves (each leaf many times): a rebuild too.
+    e = random_batch(t, leaves, 3 * leaves.size(), leaves.size(), random);
+    CHECK(e.rebuilt);
+    e = random_batch(t, leaves, 1, leaves.size(), random); // and back to listing
+    CHECK(e.listed_levels == listed(1));
+    // After an append has left room, the levels lie apart: a rebuild a range a level.
+    std::vector<merklize::digest> more(5);
+    for (auto &leaf : more)
+      leaf = test::random_digest();
+    t.append(more);
+    leaves.insert(leaves.end(), more.begin(), more.end());
+    REQUIRE(t.capacity() > t.leaf_count());
+    e = random_batch(t, leaves, leaves.size(), leaves.size(), random);
+    CHECK(e.rebuilt);
+    CHECK(e.kernels.size() == 3 + t.on_device().top());
+    e = random_batch(t, leaves, 2, leaves.size(), random);
+    CHECK(e.listed_levels == listed(2));
+  }
+}
+
+TEST_CASE("batches larger than the tree", "[resident]") {
+  std::mt19937_64 random(9);
+  for (std::uint64_t n : {1, 2, 3, 5}) {
+    std::vector<merklize::digest> leaves(n);
+    for (auto &leaf : leaves)
+      leaf = test::random_digest();
+    merklize::resident_tree t(hasher(), leaves,
+                              merklize::config{{merklize::hash_kind::blake3_parent}});
+    INFO("n=" << n);
+    random_batch(t, leaves, 100, n, random);
+    apply(t, leaves, std::vector<std::uint64_t>(7, n - 1));
+  }
+}
+
+TEST_CASE("the claim generation wraps, clearing the marks first", "[resident]") {
+  merklize::detail::claim_generation fresh;
+  CHECK(fresh.clears_next());
+  CHECK(fresh.next() == 1);
+  CHECK_FALSE(fresh.clears_next());
+  CHECK(fresh.next() == 2);
+  merklize::detail::claim_generation old(UINT32_MAX - 1);
+  CHECK_FALSE(old.clears_next());
+  CHECK(old.next() == UINT32_MAX);
+  CHECK(old.clears_next());
+  CHECK(old.next() == 1); // never 0, the cleared marks' value
+  // On the device: updates on either side of the wrap, the same nodes claimed each call.
+  std::mt19937_64 random(11);
+  std::vector<merklize::digest> leaves(1000);
+  for (auto &leaf : leaves)
+    leaf = test::random_digest();
+  merklize::resident_tree t(hasher(), leaves, merklize::config{{merklize::hash_kind::sha256}});
+  random_batch(t, leaves, 5, leaves.size(), random); // marks made, generation 1
+  t.set_claim_generation(UINT32_MAX - 2);
+  for (int round = 0; round < 5; ++round) {
+    INFO("round " << round);
+    random_batch(t, leaves, 4, 8, random); // the same few paths again and again
+  }
+}
+
+TEST_CASE("a batch of several MiB staged by several threads, piece by piece", "[resident]") {
+  // 2^17 + 3 leaves, each updated once in random order and 1,000 again: 4.03 MiB of leaves and
+  // 1 MiB of indices, so the staging copies pieces on threads of their own (from 4 pieces).
+  std::mt19937_64 random(13);
+  std::vector<merklize::digest> leaves((1 << 17) + 3);
+  for (auto &leaf : leaves)
+    leaf = test::random_digest();
+  merklize::resident_tree t(hasher(), leaves, merklize::config{{merklize::hash_kind::sha256}});
+  std::vector<std::uint64_t> indices(leaves.size());
+  for (std::uint64_t i = 0; i < indices.size(); ++i)
+    indices[i] = i;
+  std::shuffle(indices.begin(), indices.end(), random);
+  for (int k = 0; k < 1000; ++k)
+    indices.push_back(random() % leaves.size());
+  std::vector<merklize::digest> values(indices.size());
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    values[k] = test::random_digest();
+    leaves[indices[k]] = values[k];
+  }
+  REQUIRE(values.size() * 32 >= 4 * merklize::detail::staged_upload::piece_bytes);
+  check_tree(t, leaves, t.update(indices, values));
+  CHECK(t.last_events().transfers.size() >= 5 + 2); // a write a piece, the root's read
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // A binary tree that lives on the device and changes in place (issue 31): built once, as
 // device_tree builds it (every node hash, shapes promote and zero, a fixed depth), over leaves
-// that the tree owns, since it writes them. Each batch of updates is sorted once on the host
-// (plan/update_batch.hpp, O(batch)), its leaves written by one launch and the nodes above them
-// recomputed by one launch a level, each level's dirty nodes found on the device from the sorted
-// leaves (merkle_indexed.cl). Appends add leaves after the last (a log: the old tree a prefix),
+// that the tree owns, since it writes them. A batch of updates goes up as given (indices and
+// leaves, the host only checking the indices, O(batch)); the last value of each leaf is elected
+// on the device and each level's dirty nodes listed there, a launch a level, nothing read back
+// before the root (tree_updater.hpp, merkle_indexed.cl); a batch large beside the tree
+// recomputes the levels whole. Appends add leaves after the last (a log: the old tree a prefix),
 // recomputing their paths, the device memory growing geometrically; consistency proofs read
 // their nodes from the device. The caller's data is copied, never written.
 //
@@ -25,8 +26,10 @@
 #include "../runtime/profiling.hpp"
 #include "../runtime/staged_upload.hpp"
 #include "device_tree.hpp"
+#include "tree_updater.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <future>
 #include <optional>
@@ -35,12 +38,6 @@
 #include <vector>
 
 namespace merklize {
-
-// The commands of the last update, profiled: the plan's and leaves' uploads (the download of a
-// device batch's indices included), the scatter and level launches.
-struct update_events {
-  std::vector<cl::Event> transfers, kernels;
-};
 
 class resident_tree {
 public:
@@ -87,51 +84,45 @@ public:
     return update(indices.data(), new_leaves.data(), indices.size());
   }
 
-  // The same from `count` indices and count x 32 bytes of leaves in host memory. The leaves go
-  // up through page-locked staging while the host sorts the indices (update_batch.hpp); an index
+  // The same from `count` indices and count x 32 bytes of leaves in host memory. Both go up
+  // through page-locked staging (leaves first) while the host checks the indices: an index
   // outside the tree is refused then, before the tree is written.
   digest update(const std::uint64_t *indices, const void *new_leaves, std::uint64_t count) {
-    detail::check_batch_limits(leaf_count(), count);
+    check_batch(count);
     begin_call();
     if (count == 0) return root_;
-    const detail::drain_on_unwind drained(queue_); // no upload may outlive the caller's leaves
+    const detail::drain_on_unwind drained(queue_); // no upload may outlive the caller's data
+    const auto start = clock_type::now();
     runtime_.grow(values_, values_capacity_, count * node_bytes);
-    up_.begin(queue_, count * (node_bytes + 2 * sizeof(cl_uint)));
-    // A large batch sorts on a thread of its own while this one stages the leaves: both take
-    // about a millisecond for 1% of 2^25 leaves. The sort refuses a bad index, rethrown by get().
+    runtime_.grow(indices_, indices_capacity_, count * sizeof(cl_ulong));
+    up_.begin(queue_, count * (node_bytes + sizeof(cl_ulong)));
+    // A large batch is checked on a thread of its own while this one stages the uploads (into
+    // the tree's scratch, not the tree); the check's refusal is rethrown by get().
     const std::uint64_t n = leaf_count();
-    std::future<update_batch> sorted =
-        std::async(count >= parallel_sort_updates ? std::launch::async : std::launch::deferred,
-                   [=] { return sort_batch(n, indices, count); });
+    std::future<double> checked =
+        std::async(count >= parallel_check ? std::launch::async : std::launch::deferred, [=] {
+          const auto at = clock_type::now();
+          detail::check_indices(n, indices, count);
+          return ms_since(at);
+        });
     up_.write(queue_, values_, 0, new_leaves, count * node_bytes, events_.transfers);
-    batch_ = sorted.get();
-    return run(values_);
+    up_.write(queue_, indices_, 0, indices, count * sizeof(cl_ulong), events_.transfers);
+    const auto uploaded = clock_type::now();
+    events_.check_ms = checked.get();
+    events_.upload_ms = ms_between(start, uploaded);
+    return run(indices_, values_, count);
   }
 
   // The same from buffers of the tree's context: `count` indices (cl_ulong) and count x 32 bytes
-  // of leaves. The indices are read back into page-locked memory and sorted on the host (8 bytes
-  // an update: 2.7 MB for 335k); the leaves are read where they are.
+  // of leaves, read where they are: nothing comes back but the root. An index outside the tree
+  // is found on the device, and then nothing is written (the refusal reads it back).
   digest update(const cl::Buffer &indices, const cl::Buffer &new_leaves, std::uint64_t count) {
     runtime_.check_buffer(indices, "the indices", count * sizeof(cl_ulong), "tree", "update");
     runtime_.check_buffer(new_leaves, "the leaves", count * node_bytes, "tree", "update");
-    detail::check_batch_limits(leaf_count(), count);
+    check_batch(count);
     begin_call();
     if (count == 0) return root_;
-    if (read_back_.size() < count * sizeof(cl_ulong)) {
-      read_back_ = host_buffer();
-      read_back_ = host_buffer(runtime_.context(), queue_,
-                               static_cast<std::size_t>(count * sizeof(cl_ulong)));
-    }
-    cl::Event read;
-    detail::call("clEnqueueReadBuffer", [&] {
-      return queue_.enqueueReadBuffer(indices, CL_TRUE, 0, count * sizeof(cl_ulong),
-                                      read_back_.data(), nullptr, &read);
-    });
-    events_.transfers.push_back(read);
-    batch_ =
-        sort_batch(leaf_count(), reinterpret_cast<const std::uint64_t *>(read_back_.data()), count);
-    up_.begin(queue_, count * 2 * sizeof(cl_uint));
-    return run(new_leaves);
+    return run(indices, new_leaves, count);
   }
 
   // update(), and the multiproof of the updated leaves in the new tree, prove_multi's bit for
@@ -140,7 +131,7 @@ public:
   std::pair<digest, multiproof> update_proved(const std::vector<std::uint64_t> &indices,
                                               const std::vector<digest> &new_leaves) {
     const digest root = update(indices, new_leaves);
-    return {root, updated_multiproof()};
+    return {root, updated_multiproof(sort_batch(leaf_count(), indices).leaves)};
   }
 
   // `count` leaves (count x 32 bytes in host memory) after the last: the tree of the first
@@ -169,13 +160,15 @@ public:
                     events_.transfers);
           tree_.adopt_layout(leaves_, nodes_, total, capacity_);
           const unsigned old_top = kary_height(old_count, 2);
+          const unsigned root_level = root_depth(cfg_.tree, tree_layout(total));
           for (unsigned level = 1; level <= tree_.top(); ++level) {
             // The old root, flagged as one by some hashes (blake3-parent), is one no longer.
             const std::uint64_t first =
                 level == old_top && tree_.top() > old_top ? 0 : old_count >> level;
-            enqueue_level(level, first, ((total - 1) >> level) - first + 1);
+            updater_.enqueue_range(queue_, tree_, level, root_level, cfg_.tree.pad == shape::zero,
+                                   first, ((total - 1) >> level) - first + 1, events_);
           }
-          return read_root();
+          return root_ = read_root();
         });
   }
 
@@ -192,12 +185,18 @@ public:
   }
 
   // The last update's plan (each level's dirty nodes, listed on the host when asked for: the
-  // update itself never lists them) and commands. An append's plan is empty.
+  // batch's indices read back, from the caller's buffer as it is then for an update from device
+  // buffers, and sorted; the update itself never lists them) and commands. An append's plan is
+  // empty.
   const update_plan &last_plan() const {
-    if (!plan_) plan_ = plan_of(batch_, tree_.level_sizes());
+    if (!plan_) plan_ = plan_of(plan_batch(), tree_.level_sizes());
     return *plan_;
   }
   const update_events &last_events() const { return events_; }
+
+  // The claim generation of the last update set to `last` (tests: the marks' wrap-around, which
+  // clears them, without 2^32 - 1 calls; plan/claim_generation.hpp).
+  void set_claim_generation(std::uint32_t last) { updater_.set_generation(last); }
 
   // Leaves the device memory holds now: appends grow it when they pass it.
   std::uint64_t capacity() const { return capacity_; }
@@ -208,14 +207,31 @@ public:
     std::uint64_t nodes = 0;
     for (const std::uint64_t size : kary_part_sizes(capacity_, 2, kary_height(capacity_, 2)))
       nodes += size;
-    return nodes * node_bytes + sorted_capacity_ + sources_capacity_ + values_capacity_ +
-           offsets_capacity_ + proof_capacity_ + zeros_bytes_;
+    return nodes * node_bytes + indices_capacity_ + values_capacity_ + offsets_capacity_ +
+           proof_capacity_ + updater_.device_bytes();
   }
 
 private:
-  // Batches of at least this many updates sort on a thread of their own (a thread's start, tens
-  // of microseconds, is small beside their sort).
-  static constexpr std::uint64_t parallel_sort_updates = 1 << 15;
+  // Batches of at least this many updates are checked on a thread of their own (a thread's
+  // start, tens of microseconds, is small beside their check and staging).
+  static constexpr std::uint64_t parallel_check = 1 << 15;
+  using clock_type = std::chrono::steady_clock;
+
+  static double ms_between(clock_type::time_point from, clock_type::time_point to) {
+    return std::chrono::duration<double, std::milli>(to - from).count();
+  }
+  static double ms_since(clock_type::time_point from) {
+    return ms_between(from, clock_type::now());
+  }
+
+  // Refuses a batch this tree cannot take (each update's position + 1 must fit a uint: the
+  // device elects the last update of a leaf by it).
+  void check_batch(std::uint64_t count) const {
+    detail::check_batch_limits(leaf_count(), count);
+    if (count >= detail::max_sorted_leaves)
+      throw error("update: a batch of " + std::to_string(count) +
+                  " updates; a batch holds fewer than 2^32 updates");
+  }
 
   static cl::Buffer levels_of(const device_tree &t) {
     return t.top() > 0 ? t.level_buffer(1) : cl::Buffer();
@@ -238,7 +254,8 @@ private:
   // A new call's records: the last one's batch, plan and commands forgotten.
   void begin_call() {
     events_ = {};
-    batch_ = {};
+    plan_indices_ = cl::Buffer();
+    plan_count_ = 0;
     plan_.reset();
   }
 
@@ -285,77 +302,76 @@ private:
     nodes_ = nodes;
     capacity_ = room;
     tree_.adopt_layout(leaves_, nodes_, leaf_count(), capacity_);
+    updater_.forget_layout();
   }
 
-  // Builds the kernels and the zero-subtree roots (of every height a tree held here may have) on
-  // the first update or append.
+  // Builds the kernels and the zero-subtree roots on the first update or append.
   void prepare() {
-    if (scatter_()) return;
-    const auto spec = detail::merkle_indexed_program(cfg_.tree.hash);
-    local_ =
-        detail::resolve_launch_settings(runtime_.facts(), runtime_.tuning_row(), cfg_).local_size;
-    scatter_ = runtime_.kernel(spec, "scatter_leaves", local_);
-    sorted_level_ = runtime_.kernel(spec, "merkle_sorted_level", local_);
-    range_level_ = runtime_.kernel(spec, "merkle_range_level", local_);
-    const auto zeros = zero_subtree_roots(cfg_.tree.hash, 32);
-    zeros_bytes_ = zeros.size() * node_bytes;
-    zeros_ = runtime_.copy_of(zeros.data(), zeros_bytes_);
+    if (local_) return;
+    const auto settings =
+        detail::resolve_launch_settings(runtime_.facts(), runtime_.tuning_row(), cfg_);
+    local_ = settings.local_size;
+    updater_.prepare(runtime_, cfg_, settings);
   }
 
-  // The sorted batch uploaded (through the staging begin() made room for), the leaves scattered
-  // from `values`, a launch a level above them; waits for the new top node.
-  digest run(const cl::Buffer &values) {
+  // A batch of `count` updates, its indices and leaves in device buffers, enqueued
+  // (tree_updater.hpp); waits for the new top node. A bad index found on the device is refused
+  // then, the tree as it was.
+  digest run(const cl::Buffer &indices, const cl::Buffer &values, std::uint64_t count) {
     const detail::drain_on_unwind drained(queue_); // nothing runs on once this has failed
+    plan_indices_ = indices;
+    plan_count_ = count;
     return detail::in_step(
         [&] {
-          return "updating " + std::to_string(batch_.leaves.size()) + " leaves of the tree of " +
+          return "updating " + std::to_string(count) + " leaves of the tree of " +
                  std::to_string(leaf_count()) + " leaves on " +
                  detail::name_in_message(runtime_.device());
         },
         [&] {
           prepare();
-          const std::uint64_t count = batch_.leaves.size(), bytes = count * sizeof(cl_uint);
-          runtime_.grow(sorted_, sorted_capacity_, bytes);
-          runtime_.grow(sources_, sources_capacity_, bytes);
-          up_.write(queue_, sorted_, 0, batch_.leaves.data(), bytes, events_.transfers);
-          up_.write(queue_, sources_, 0, batch_.sources.data(), bytes, events_.transfers);
-          detail::set_args(scatter_, tree_.level_buffer(0), values, sorted_, sources_,
-                           cl_ulong(count));
-          events_.kernels.push_back(detail::launch(queue_, scatter_, count, local_, {}));
-          for (unsigned level = 1; level <= tree_.top(); ++level)
-            if (tree_.level_sizes()[level] <= count) // as cheap to recompute the whole level
-              enqueue_level(level, 0, tree_.level_sizes()[level]);
-            else
-              enqueue_level(level, 0, 0);
-          return read_root();
+          auto at = clock_type::now();
+          try {
+            updater_.enqueue(runtime_, queue_, tree_, capacity_,
+                             root_depth(cfg_.tree, tree_layout(leaf_count())),
+                             cfg_.tree.pad == shape::zero, indices, values, count, events_);
+          } catch (...) {
+            updater_.forget_layout(); // winner[] may not have been reset to zero
+            throw;
+          }
+          events_.enqueue_ms = ms_since(at);
+          at = clock_type::now();
+          const digest root = read_root();
+          events_.wait_ms = ms_since(at);
+          if (const cl_uint bad = updater_.bad_update()) refuse_index(indices, bad - 1, count);
+          return root_ = root;
         });
   }
 
-  // Level `level`'s dirty nodes from the level below: nodes first .. first + count - 1, or with
-  // a count of 0 those above the sorted batch's leaves.
-  void enqueue_level(unsigned level, std::uint64_t first, std::uint64_t count) {
-    const unsigned root_level = root_depth(cfg_.tree, tree_layout(leaf_count()));
-    const bool sorted = count == 0;
-    cl::Kernel &kernel = sorted ? sorted_level_ : range_level_;
-    const cl::Buffer &in = tree_.level_buffer(level - 1), &out = tree_.level_buffer(level);
-    const cl_ulong in_first = tree_.level_first(level - 1), out_first = tree_.level_first(level);
-    const cl_ulong in_count = tree_.level_sizes()[level - 1];
-    const cl_int pad = cfg_.tree.pad == shape::zero, top = level == root_level;
-    if (sorted)
-      detail::set_args(kernel, in, in_first, in_count, out, out_first, sorted_,
-                       cl_ulong(batch_.leaves.size()), cl_uint(level), zeros_, cl_ulong(level - 1),
-                       pad, top);
-    else
-      detail::set_args(kernel, in, in_first, in_count, out, out_first, cl_ulong(first),
-                       cl_ulong(count), zeros_, cl_ulong(level - 1), pad, top);
-    const std::uint64_t items = sorted ? batch_.leaves.size() : count;
-    events_.kernels.push_back(detail::launch(queue_, kernel, items, local_, {}));
+  // Refuses update k of a device batch, whose index the device found outside the tree.
+  [[noreturn]] void refuse_index(const cl::Buffer &indices, std::uint64_t k, std::uint64_t count) {
+    cl_ulong index = 0;
+    detail::call("clEnqueueReadBuffer", [&] {
+      return queue_.enqueueReadBuffer(indices, CL_TRUE, k * sizeof(cl_ulong), sizeof(cl_ulong),
+                                      &index);
+    });
+    throw detail::index_out_of_range(k, count, index, leaf_count());
+  }
+
+  // The last update's batch sorted: its indices read back (none after an append).
+  update_batch plan_batch() const {
+    if (plan_count_ == 0) return {};
+    std::vector<std::uint64_t> indices(static_cast<std::size_t>(plan_count_));
+    detail::call("clEnqueueReadBuffer", [&] {
+      return queue_.enqueueReadBuffer(plan_indices_, CL_TRUE, 0, plan_count_ * sizeof(cl_ulong),
+                                      indices.data());
+    });
+    return sort_batch(leaf_count(), indices);
   }
 
   // The multiproof of the last update's leaves: its nodes' places in the tree
   // (multiproof_positions), gathered by proof.cl's proof_gather_nodes.
-  multiproof updated_multiproof() {
-    multiproof proof{cfg_.tree, leaf_count(), {batch_.leaves.begin(), batch_.leaves.end()}, {}};
+  multiproof updated_multiproof(const std::vector<std::uint32_t> &sorted) {
+    multiproof proof{cfg_.tree, leaf_count(), {sorted.begin(), sorted.end()}, {}};
     if (proof.indices.empty()) return proof;
     std::vector<std::uint64_t> offsets;
     for (const node_position &p : multiproof_positions(leaf_count(), proof.indices))
@@ -417,9 +433,8 @@ private:
                                       nullptr, &read);
     });
     events_.transfers.push_back(read);
-    root_ =
-        extend_root(cfg_.tree.hash, top, level, root_depth(cfg_.tree, tree_layout(leaf_count())));
-    return root_;
+    return extend_root(cfg_.tree.hash, top, level,
+                       root_depth(cfg_.tree, tree_layout(leaf_count())));
   }
 
   detail::device_runtime runtime_;
@@ -430,18 +445,18 @@ private:
   cl::Buffer nodes_;  // the levels above the leaves, laid out for capacity_ leaves
   std::uint64_t capacity_;
   digest root_{};
-  update_batch batch_; // the last update's, kept until its uploads are done
   mutable std::optional<update_plan> plan_;
+  cl::Buffer plan_indices_; // the last update's indices (the caller's for a device batch)
+  std::uint64_t plan_count_ = 0;
   update_events events_;
-  cl::Kernel scatter_, sorted_level_, range_level_; // built on the first update or append
-  cl::Kernel gather_;                               // built on the first update_proved
+  detail::tree_updater updater_; // its kernels built on the first update or append
+  cl::Kernel gather_;            // built on the first update_proved
   std::size_t local_ = 0;
-  cl::Buffer zeros_, sorted_, sources_, values_; // values_: a host batch's leaves
-  cl::Buffer proof_offsets_, proof_nodes_;       // a multiproof's nodes: where, and gathered
-  detail::staged_upload up_;                     // pageable leaves and the sorted batch go up
-  host_buffer read_back_;                        // a device batch's indices come down
-  std::uint64_t zeros_bytes_ = 0, sorted_capacity_ = 0, sources_capacity_ = 0;
-  std::uint64_t values_capacity_ = 0, offsets_capacity_ = 0, proof_capacity_ = 0;
+  cl::Buffer indices_, values_;            // a host batch's indices and leaves
+  cl::Buffer proof_offsets_, proof_nodes_; // a multiproof's nodes: where, and gathered
+  detail::staged_upload up_;               // pageable leaves and indices go up
+  std::uint64_t indices_capacity_ = 0, values_capacity_ = 0, offsets_capacity_ = 0;
+  std::uint64_t proof_capacity_ = 0;
 };
 
 } // namespace merklize

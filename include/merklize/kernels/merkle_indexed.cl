@@ -1,11 +1,23 @@
 R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
-/* A binary Merkle tree changed in place (resident_tree.hpp): leaves written at given indices,
- * then, a launch a level, only the nodes above them recomputed. The host sorts a batch's leaf
- * indices once (plan/update_batch.hpp: distinct, ascending, 32-bit, each with the position of its
- * last value) and uploads them; level l's dirty nodes are the distinct values of leaf >> l over
- * them, so the work-item of sorted leaf k works where it is the first of its run (k == 0 or
- * leaf[k-1] >> l differs) and reads the node's children from the level below. An append's dirty
- * nodes are a range of each level (merkle_range_level), as is a whole level.
+/* A binary Merkle tree changed in place (resident_tree.hpp, tree_updater.hpp): leaves written at
+ * given indices, then, a launch a level, only the nodes above them recomputed. Nothing is sorted:
+ * a batch's raw indices (ulong, any order, repeats allowed) go up with its leaves, and
+ *  - update_elect: each update k offers k + 1 for its leaf (atomic_max into winner[], a uint a
+ *    leaf kept zero between calls), so the last update of a repeated index wins;
+ *  - update_write: the winner writes its leaf and claims its parent for level 1's list;
+ *  - update_reset: winner[] back to zero (a launch of its own: every read of update_write is
+ *    done before it);
+ *  - merkle_listed_level: a work-item per node of a level's list (its length on the device, the
+ *    launch an upper bound) computes the node and claims its parent for the next list.
+ * A node is claimed once a call: marks[] holds a uint per node of levels 1..top, and the claimer
+ * is the work-item whose atomic_xchg(mark, gen) returns another value than gen, the call's
+ * generation (the host bumps it each call and clears marks[] before it wraps). The claimers
+ * append their nodes to the level's list a work-group at a time: a local atomic each for its
+ * place, one atomic_add on the level's counter, state[level], a work-group (one global counter
+ * taking an atomic a node would serialize millions of them on a GPU). state[0] records an
+ * index outside the tree (its update's position + 1): then nothing is written and the tree stays
+ * as it was (the whole levels recomputed from unchanged children are unchanged). A level no
+ * larger than the batch, and an append's nodes, are a range (merkle_range_level).
  *
  * The node rule is merkle_level's: node i of the level above is MERKLIZE_NODE(in[2i], in[2i+1],
  * is_top); a lone last node moves up unchanged, or with pad_with_node is hashed with the all-zero
@@ -43,30 +55,77 @@ inline void indexed_node(__global const uint4 *in, ulong in_first, ulong in_coun
   indexed_store(out, out_first + i, node);
 }
 
-/* Leaf sorted[k] takes value sources[k] of `values`, for k < count: a batch of updates with each
- * index's last value chosen by the host. */
-__kernel void scatter_leaves(__global uint4 *leaves, __global const uint4 *values,
-                             __global const uint *sorted, __global const uint *sources,
-                             ulong count) {
-  const ulong k = get_global_id(0);
-  if (k >= count) return; /* the global size is rounded up to the work-group size */
-  indexed_store(leaves, sorted[k], indexed_load(values, sources[k]));
+/* Node p of a level (where `want`) claimed for its list (list, counter) unless claimed this call
+ * already. Every work-item of the group calls it (it holds barriers); `slots` is two local uints:
+ * the group's count, then its first place in the list. */
+inline void indexed_claim(int want, __global uint *marks, ulong marks_first, uint gen, uint p,
+                          __global uint *list, __global uint *counter, __local uint *slots) {
+  const int claimed = want && atomic_xchg(&marks[marks_first + p], gen) != gen;
+  if (get_local_id(0) == 0) slots[0] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint place = claimed ? atomic_inc(&slots[0]) : 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) slots[1] = slots[0] ? atomic_add(counter, slots[0]) : 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (claimed) list[slots[1] + place] = p;
 }
 
-/* The dirty nodes of the level above `in` (level `shift` above the leaves), found from the
- * `count` sorted distinct leaves: the first work-item of each run of one node computes it.
- * in and out may be one buffer: the levels do not overlap. */
-__kernel void merkle_sorted_level(__global const uint4 *in, ulong in_first, ulong in_count,
-                                  __global uint4 *out, ulong out_first,
-                                  __global const uint *sorted, ulong count, uint shift,
-                                  __global const uint *zeros, ulong zeros_first,
-                                  int pad_with_node, int is_top) {
+/* Update k (k < count) bids k + 1 for its leaf: the largest bid, the last update, wins. */
+__kernel void update_elect(__global const ulong *indices, ulong count, ulong leaf_count,
+                           __global uint *winner, __global uint *state) {
+  const ulong k = get_global_id(0);
+  if (k >= count) return; /* the global size is rounded up to the work-group size */
+  const ulong i = indices[k];
+  if (i >= leaf_count)
+    atomic_max(&state[0], (uint)(k + 1));
+  else
+    atomic_max(&winner[i], (uint)(k + 1));
+}
+
+/* The winning update of each leaf writes its value from `values` and, with `claim`, claims the
+ * leaf's parent for level 1's list (marks from marks_first); nothing where an index was bad. */
+__kernel void update_write(__global uint4 *leaves, __global const uint4 *values,
+                           __global const ulong *indices, ulong count, ulong leaf_count,
+                           __global const uint *winner, __global uint *state,
+                           __global uint *marks, ulong marks_first, uint gen,
+                           __global uint *list, int claim) {
+  __local uint slots[2];
+  const ulong k = get_global_id(0);
+  const ulong i = k < count ? indices[k] : leaf_count;
+  /* past the batch (the launch is rounded up to whole groups), a bad index, not the winner */
+  const int wins = i < leaf_count && state[0] == 0 && winner[i] == (uint)(k + 1);
+  if (wins) indexed_store(leaves, i, indexed_load(values, k));
+  if (claim) indexed_claim(wins, marks, marks_first, gen, (uint)(i >> 1), list, &state[1], slots);
+}
+
+/* winner[] zero again for the batch's leaves, ready for the next call. */
+__kernel void update_reset(__global const ulong *indices, ulong count, ulong leaf_count,
+                           __global uint *winner) {
   const ulong k = get_global_id(0);
   if (k >= count) return;
-  const uint i = sorted[k] >> shift;
-  if (k > 0 && sorted[k - 1] >> shift == i) return; /* not the first of its run */
-  indexed_node(in, in_first, in_count, out, out_first, i, zeros, zeros_first, pad_with_node,
-               is_top);
+  const ulong i = indices[k];
+  if (i < leaf_count) winner[i] = 0;
+}
+
+/* The nodes of level `level` (the level above `in`) listed in `list_in`, state[level] of them;
+ * with `claim`, each claims its parent for level + 1's list (marks from marks_first). in and out
+ * may be one buffer: the levels do not overlap. */
+__kernel void merkle_listed_level(__global const uint4 *in, ulong in_first, ulong in_count,
+                                  __global uint4 *out, ulong out_first,
+                                  __global const uint *list_in, __global uint *state, uint level,
+                                  __global const uint *zeros, ulong zeros_first,
+                                  int pad_with_node, int is_top, __global uint *marks,
+                                  ulong marks_first, uint gen, __global uint *list_out,
+                                  int claim) {
+  __local uint slots[2];
+  const ulong k = get_global_id(0);
+  const int listed = k < state[level]; /* the launch is an upper bound of the list */
+  const uint p = listed ? list_in[k] : 0;
+  if (listed)
+    indexed_node(in, in_first, in_count, out, out_first, p, zeros, zeros_first, pad_with_node,
+                 is_top);
+  if (claim)
+    indexed_claim(listed, marks, marks_first, gen, p >> 1, list_out, &state[level + 1], slots);
 }
 
 /* Nodes first .. first + count - 1 of the level above `in`. */

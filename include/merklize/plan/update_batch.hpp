@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// A batch of leaf updates sorted once (issue 31), all the host does for an update of a tree on
-// the device: its distinct leaf indices ascending, as 32-bit numbers, each with the position in
-// the batch of its last update (a repeated index takes its last value). The levels above need
-// nothing more: level l's dirty nodes are the distinct values of leaf >> l over the sorted leaves,
-// which a work-item per sorted leaf finds on the device (the first of its run writes the node,
-// merkle_indexed.cl). Pure, no OpenCL; plan/update_plan.hpp derives every level's nodes from it
-// where a caller wants them listed.
+// A batch of leaf updates sorted once (issue 31): its distinct leaf indices ascending, as 32-bit
+// numbers, each with the position in the batch of its last update (a repeated index takes its
+// last value). resident_tree.hpp updates without it (the last value elected on the device,
+// tree_updater.hpp) and sorts only for what needs the indices in order: the multiproof of
+// update_proved and last_plan(). Level l's dirty nodes are the distinct values of leaf >> l over
+// the sorted leaves: plan/update_plan.hpp lists every level's from it. Pure, no OpenCL.
 //
 //   const merklize::update_batch b = merklize::sort_batch(10, {4, 0, 4});
 //   // b.leaves == {0, 4}, b.sources == {1, 2}: leaf 4 takes update 2, the last
@@ -66,6 +65,21 @@ inline void radix_sort_indices(std::vector<std::uint64_t> &keys,
   }
 }
 
+// The refusal of update k of `count`, whose leaf index is outside the tree of `leaf_count`.
+inline error index_out_of_range(std::uint64_t k, std::uint64_t count, std::uint64_t index,
+                                std::uint64_t leaf_count) {
+  return error("update " + std::to_string(k) + " of " + std::to_string(count) + ": leaf index " +
+               std::to_string(index) + " out of range: the tree has " + std::to_string(leaf_count) +
+               " leaves");
+}
+
+// Refuses the first of `count` indices outside the tree of `leaf_count` leaves: O(batch).
+inline void check_indices(std::uint64_t leaf_count, const std::uint64_t *indices,
+                          std::uint64_t count) {
+  for (std::uint64_t k = 0; k < count; ++k)
+    if (indices[k] >= leaf_count) throw index_out_of_range(k, count, indices[k], leaf_count);
+}
+
 } // namespace detail
 
 // The batch of `count` updates of leaves `indices` (any order, repeats allowed) of a tree of
@@ -74,14 +88,10 @@ inline void radix_sort_indices(std::vector<std::uint64_t> &keys,
 inline update_batch sort_batch(std::uint64_t leaf_count, const std::uint64_t *indices,
                                std::uint64_t count) {
   detail::check_batch_limits(leaf_count, count);
+  detail::check_indices(leaf_count, indices, count);
   std::vector<std::uint64_t> keys(static_cast<std::size_t>(count)), scratch(keys.size());
-  for (std::uint64_t k = 0; k < count; ++k) {
-    if (indices[k] >= leaf_count)
-      throw error("update " + std::to_string(k) + " of " + std::to_string(count) + ": leaf index " +
-                  std::to_string(indices[k]) + " out of range: the tree has " +
-                  std::to_string(leaf_count) + " leaves");
+  for (std::uint64_t k = 0; k < count; ++k)
     keys[static_cast<std::size_t>(k)] = indices[k] << 32 | k;
-  }
   unsigned bits = 0;
   while (bits < 32 && (leaf_count - 1) >> bits != 0)
     ++bits;

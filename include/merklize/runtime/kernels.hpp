@@ -91,7 +91,8 @@ inline program_spec merkle_levels_program(hash_kind hash, std::size_t work_group
 }
 
 // The program holding the kernels that change a binary tree in place (merkle_indexed.cl:
-// scatter_leaves, merkle_sorted_level, merkle_range_level; resident_tree.hpp) for one node hash.
+// update_elect, update_write, update_reset, merkle_listed_level, merkle_range_level;
+// tree_updater.hpp) for one node hash.
 inline program_spec merkle_indexed_program(hash_kind hash) {
   const node_hash_row &node = row_of(hash);
   return {node_files(node, "merkle_indexed.cl"), node_options(node),
