@@ -4,7 +4,7 @@
 //                              permuted --perm_count times in registers between one read and one
 //                              write (memory traffic amortised away): the permutation rate of
 //                              the compression's instance (BabyBear and KoalaBear width 16,
-//                              Goldilocks width 8), the bound of its tree;
+//                              Goldilocks width 8, BN254 width 3), the bound of its tree;
 //   poseidon2_<field>/<k>:     the poseidon2-<field> compression tree of 2^k leaves through
 //                              enqueue_build (kernels; 2^k leaves: every shape agrees).
 // Device times are the kernels' own, from OpenCL event profiling (UseManualTime). Permutation
@@ -51,19 +51,28 @@ std::map<std::string, std::string> summary; // by row, printed after the table
 struct field_case {
   const char *field;
   merklize::hash_kind hash;
-  const p2::instance &instance;
+  const p2::instance *instance; // nullptr: BN254 (core/poseidon2_bn254.hpp)
+  unsigned width, state_bytes;  // a permutation's state
 };
 
 const field_case field_cases[] = {
-    {"babybear", merklize::hash_kind::poseidon2_babybear, p2::babybear_16},
-    {"koalabear", merklize::hash_kind::poseidon2_koalabear, p2::koalabear_16},
-    {"goldilocks", merklize::hash_kind::poseidon2_goldilocks, p2::goldilocks_8},
+    {"babybear", merklize::hash_kind::poseidon2_babybear, &p2::babybear_16, 16, 64},
+    {"koalabear", merklize::hash_kind::poseidon2_koalabear, &p2::koalabear_16, 16, 64},
+    {"goldilocks", merklize::hash_kind::poseidon2_goldilocks, &p2::goldilocks_8, 8, 64},
+    {"bn254", merklize::hash_kind::poseidon2_bn254, nullptr, 3, 96},
 };
 
-// `bytes` of canonical limbs of the field: random bytes, each limb taken mod p.
-std::vector<std::uint8_t> canonical_bytes(const p2::instance &in, std::size_t bytes) {
+// `bytes` of canonical elements of the field: random bytes, each limb taken mod p (BN254's
+// 32-byte elements below 2^253 < p).
+std::vector<std::uint8_t> canonical_bytes(const field_case &c, std::size_t bytes) {
   const std::uint8_t *noise = bench::random_input(bytes);
   std::vector<std::uint8_t> out(noise, noise + bytes);
+  if (!c.instance) {
+    for (std::size_t at = 31; at < bytes; at += 32)
+      out[at] &= 0x1f;
+    return out;
+  }
+  const p2::instance &in = *c.instance;
   const unsigned limb = p2::limb_bytes(in);
   for (std::size_t at = 0; at < bytes; at += limb) {
     const std::uint64_t v = p2::limb_value(out.data() + at, in, 0) % in.prime;
@@ -73,30 +82,53 @@ std::vector<std::uint8_t> canonical_bytes(const p2::instance &in, std::size_t by
   return out;
 }
 
+// BN254: state s's 3 elements of 32 bytes permuted perm_count times on the host.
+bool bn254_agrees(const std::vector<std::uint8_t> &before, const std::vector<std::uint8_t> &after,
+                  std::uint64_t s) {
+  namespace bn = p2::bn254;
+  merklize::digest e;
+  bn::state x;
+  for (unsigned i = 0; i < 3; ++i) {
+    std::memcpy(e.data(), before.data() + s * 96 + 32 * i, 32);
+    x[i] = bn::value_of(e);
+  }
+  for (int r = 0; r < perm_count; ++r)
+    bn::permute(x);
+  for (unsigned i = 0; i < 3; ++i)
+    if (std::memcmp(bn::digest_of(x[i]).data(), after.data() + s * 96 + 32 * i, 32)) return false;
+  return true;
+}
+
 bool permutations_agree(const field_case &c, const std::vector<std::uint8_t> &before,
                         const std::vector<std::uint8_t> &after, std::uint64_t items) {
-  const unsigned w = c.instance.width, limb = p2::limb_bytes(c.instance);
+  if (!c.instance) {
+    for (const std::uint64_t s : {std::uint64_t(0), items / 2, items - 1})
+      if (!bn254_agrees(before, after, s)) return false;
+    return true;
+  }
+  const p2::instance &in = *c.instance;
+  const unsigned w = in.width, limb = p2::limb_bytes(in);
   for (const std::uint64_t s : {std::uint64_t(0), items / 2, items - 1}) {
     p2::state x{};
     for (unsigned i = 0; i < w; ++i)
-      x[i] = p2::limb_value(before.data() + s * w * limb, c.instance, i);
+      x[i] = p2::limb_value(before.data() + s * w * limb, in, i);
     for (int r = 0; r < perm_count; ++r)
-      p2::permute(x, c.instance);
+      p2::permute(x, in);
     for (unsigned i = 0; i < w; ++i)
-      if (x[i] != p2::limb_value(after.data() + s * w * limb, c.instance, i)) return false;
+      if (x[i] != p2::limb_value(after.data() + s * w * limb, in, i)) return false;
   }
   return true;
 }
 
 void permutations(benchmark::State &state, const field_case &c) {
   const std::uint64_t items = std::uint64_t(1) << state.range(0);
-  const std::size_t bytes = items * 64; // width x limb = 64 bytes for both compressions
+  const std::size_t bytes = items * c.state_bytes;
   const cl::Context context = merklize::detail::shared_context(bench_device());
   const cl::CommandQueue queue(context, bench_device(), CL_QUEUE_PROFILING_ENABLE);
   const cl::Program program = merklize::detail::tuned_program(
-      context, bench_device(), merklize::detail::poseidon2_program(c.field, c.instance.width));
+      context, bench_device(), merklize::detail::poseidon2_program(c.field, c.width));
   cl::Kernel kernel(program, "poseidon2_permute");
-  const std::vector<std::uint8_t> states = canonical_bytes(c.instance, bytes);
+  const std::vector<std::uint8_t> states = canonical_bytes(c, bytes);
   const cl::Buffer buffer(context, CL_MEM_READ_WRITE, bytes);
   kernel.setArg(0, buffer);
   kernel.setArg(1, cl_ulong(items));
@@ -122,8 +154,8 @@ void permutations(benchmark::State &state, const field_case &c) {
       static_cast<double>(items) * perm_count * static_cast<double>(state.iterations()) / kernel_s;
   perms_per_s[c.field] = rate;
   state.counters["perms/s"] = rate;
-  state.SetLabel(std::string(c.instance.name) + ", " + std::to_string(perm_count) +
-                 " permutations a state");
+  state.SetLabel(std::string(c.instance ? c.instance->name : "bn254-w3") + ", " +
+                 std::to_string(perm_count) + " permutations a state");
 }
 
 // A sample of level 1 (the first nodes out) against the host compression, and the root against
@@ -148,7 +180,7 @@ bool tree_agrees(const field_case &c, const std::vector<std::uint8_t> &leaves,
 void tree_of(benchmark::State &state, const field_case &c) {
   const unsigned k = static_cast<unsigned>(state.range(0));
   const std::uint64_t n = std::uint64_t(1) << k;
-  const std::vector<std::uint8_t> leaves = canonical_bytes(c.instance, n * merklize::node_bytes);
+  const std::vector<std::uint8_t> leaves = canonical_bytes(c, n * merklize::node_bytes);
   const cl::Context context = merklize::detail::shared_context(bench_device());
   const cl::CommandQueue queue(context, bench_device(), CL_QUEUE_PROFILING_ENABLE);
   merklize::merkleizer m(context, bench_device(), merklize::config{{c.hash}});

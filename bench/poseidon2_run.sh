@@ -8,7 +8,7 @@
 #      poisoned) and merklize_tests' [hashes] cases (every hash of the table, the Poseidon2 rows
 #      among them, against the host reference);
 #   2. poseidon2_bench with the defaults: per field (BabyBear, KoalaBear width 16; Goldilocks
-#      width 8) the permutation kernel's rate (2^20 states of 16 permutations in registers) and,
+#      width 8; BN254 width 3) the permutation kernel's rate (2^20 states of 16 permutations in registers) and,
 #      in the same process, its compression tree of 2^20 .. 2^24 leaves (kernels), each checked
 #      against the host; the tree's share of the permutation rate (x_perms; issue 32's target:
 #      >= 0.90 for BabyBear at 2^24);
@@ -59,6 +59,6 @@ rm -f "$OUT/leaves.bin"
 say "summary: the Poseidon2 trees of 2^24 leaves against the permutation kernel of the same run"
 echo "target: the poseidon2-babybear tree at >= 0.90 of the permutation rate (issue 32)" |
   tee -a "$log"
-grep -E "ratio poseidon2-[a-z]+ 2\^24" "$log" > "$OUT/summary.txt"
+grep -E "ratio poseidon2-[a-z0-9]+ 2\^24" "$log" > "$OUT/summary.txt"
 grep -E "^permutations_" "$log" >> "$OUT/summary.txt"
 tee -a "$log" < "$OUT/summary.txt"

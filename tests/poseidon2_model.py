@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """An independent model of Plonky3's Poseidon2 compression trees, in plain Python integers, and
-`merklize root --hash poseidon2-*` checked against it (ctest poseidon2_model).
+`merklize root --hash poseidon2-*` checked against it (ctest poseidon2_model). BN254 (width 3,
+HorizenLabs/poseidon2 @ 055bde3f4782731ba5f5ce5888a440a94327eaf3, plain_implementations/src/
+poseidon2/poseidon2.rs: matmul_external is circ(2, 1, 1) at t = 3, matmul_internal J + diag(1, 1,
+2)) in the same integers: its tree's digest is one element (32 bytes little-endian), its node the
+permutation of [left, right, 0], element 0 out (TruncatedPermutation<_, 2, 1, 3>).
 
 Written from Plonky3/Plonky3 @ 5dc50e51436a811c62443e336f766015fecc9217: poseidon2/src/lib.rs
 (permute_mut: initial external layer, 4 full rounds, R_P partial rounds, 4 full rounds),
@@ -35,6 +39,7 @@ HASHES = {  # --hash: (known answers' file of the compression's width, limb byte
     "poseidon2-babybear": ("babybear_w16.json", 4),
     "poseidon2-koalabear": ("koalabear_w16.json", 4),
     "poseidon2-goldilocks": ("goldilocks_w8.json", 8),
+    "poseidon2-bn254": ("bn254_w3.json", 32),
 }
 
 
@@ -46,8 +51,11 @@ class Instance:
         self.internal = [int(v) for v in doc["internal"]]
         self.diag = [int(v) for v in doc["internal_diag"]]
         w = self.w
-        self.m_e = [[(2 if i // 4 == j // 4 else 1) * M4[i % 4][j % 4] for j in range(w)]
-                    for i in range(w)]
+        if w == 3:  # HorizenLabs' t = 3: circ(2, 1, 1)
+            self.m_e = [[2 if i == j else 1 for j in range(w)] for i in range(w)]
+        else:  # Plonky3's circ(2 M4, M4, ...)
+            self.m_e = [[(2 if i // 4 == j // 4 else 1) * M4[i % 4][j % 4] for j in range(w)]
+                        for i in range(w)]
         self.m_i = [[(1 + self.diag[i] if i == j else 1) for j in range(w)] for i in range(w)]
 
     def times(self, m, x):
@@ -65,6 +73,12 @@ class Instance:
             x = self.times(self.m_e, [pow((a + c) % p, d, p) for a, c in zip(x, rc)])
         return x
 
+    def compress(self, left, right):
+        """TruncatedPermutation: left || right (zeros after, at width 3), permuted, as many
+        elements out as a digest has."""
+        x = left + right + [0] * (self.w - len(left) - len(right))
+        return self.permute(x)[:len(left)]
+
 
 def limbs(digest, size):
     return [int.from_bytes(digest[i:i + size], "little") for i in range(0, 32, size)]
@@ -77,8 +91,8 @@ def digest_of(elements, size):
 def model_root(inst, leaves, size):
     level = list(leaves)
     while len(level) > 1:
-        up = [digest_of(inst.permute(limbs(level[i], size) + limbs(level[i + 1], size))
-                        [:inst.w // 2], size) for i in range(0, len(level) - 1, 2)]
+        up = [digest_of(inst.compress(limbs(level[i], size), limbs(level[i + 1], size)), size)
+              for i in range(0, len(level) - 1, 2)]
         if len(level) % 2:
             up.append(level[-1])  # shape promote: a lone last node moves up unchanged
         level = up
@@ -143,15 +157,17 @@ def main():
             with open(os.path.join(vectors, "commitments/poseidon2", file)) as f:
                 doc = json.load(f)
             inst, v = Instance(doc), doc["vectors"][0]
-            half = inst.w // 2
+            chunk = 32 // size  # elements a digest
             x = [int(a) for a in v["input"]]
             y = [int(a) for a in v["output"]]
-            pool = [digest_of(x[:half], size), digest_of(x[half:], size),
-                    digest_of(y[:half], size), digest_of(y[half:], size)]
-            pool.append(digest_of([(a * 7 + 1) % inst.p for a in x[:half]], size))
-            run = cli(merklize, hash_name, pool[:2], workdir)
-            check(run.returncode == 0 and run.stdout.strip() == digest_of(y[:half], size).hex(),
-                  f"{hash_name}: the root of the known input's halves is the known output's")
+            pool = [digest_of(x[:chunk], size), digest_of(x[chunk:2 * chunk], size),
+                    digest_of(y[:chunk], size), digest_of(y[chunk:2 * chunk], size)]
+            pool.append(digest_of([(a * 7 + 1) % inst.p for a in x[:chunk]], size))
+            if 2 * chunk == inst.w:  # BN254's known input [0, 1, 2] is no [left, right, 0]
+                run = cli(merklize, hash_name, pool[:2], workdir)
+                check(run.returncode == 0 and
+                      run.stdout.strip() == digest_of(y[:chunk], size).hex(),
+                      f"{hash_name}: the root of the known input's halves is the known output's")
             for n in range(1, 6):
                 run = cli(merklize, hash_name, pool[:n], workdir)
                 want = model_root(inst, pool[:n], size).hex()
@@ -159,11 +175,13 @@ def main():
                       f"{hash_name}: {n} leaves, CLI {run.stdout.strip() or run.stderr.strip()} "
                       f"model {want}")
             bad = bytearray(pool[2])
-            bad[size * 3:size * 4] = inst.p.to_bytes(size, "little")  # limb 3 is p
+            at = min(3, chunk - 1)  # limb 3 is p (BN254: its one element)
+            bad[size * at:size * (at + 1)] = inst.p.to_bytes(size, "little")
+            why = (f"leaf 2, element {inst.p:#066x} is not a canonical BN254 Fr" if chunk == 1
+                   else f"leaf 2, limb 3 ({inst.p}) is not a canonical")
             run = cli(merklize, hash_name, [pool[0], pool[1], bytes(bad)], workdir)
-            check(run.returncode == 1 and run.stdout == "" and
-                  f"leaf 2, limb 3 ({inst.p}) is not a canonical" in run.stderr,
-                  f"{hash_name}: a non-canonical limb refused: {run.stderr.strip()}")
+            check(run.returncode == 1 and run.stdout == "" and why in run.stderr,
+                  f"{hash_name}: a non-canonical element refused: {run.stderr.strip()}")
     if failures:
         print(f"{len(failures)} failed")
         return 1

@@ -143,4 +143,13 @@ TEST_CASE("poseidon2: the hashes' rows refuse non-canonical leaves, naming leaf 
   CHECK_THAT(
       merklize::leaf_refusal(merklize::hash_kind::poseidon2_goldilocks, digest_of(g, 8), 0),
       Catch::Contains("leaf 0, limb 3 (18446744069414584321) is not a canonical Goldilocks"));
+  namespace bn254 = merklize::poseidon2::bn254; // one element: p - 1 is a leaf, p is not
+  const bn254::limbs p1{bn254::prime[0] - 1, bn254::prime[1], bn254::prime[2], bn254::prime[3]};
+  CHECK(merklize::leaf_refusal(merklize::hash_kind::poseidon2_bn254, bn254::digest_of(p1), 9)
+            .empty());
+  const merklize::digest bn = bn254::digest_of(bn254::prime);
+  CHECK_THAT(
+      merklize::leaf_refusal(merklize::hash_kind::poseidon2_bn254, bn, 9),
+      Catch::StartsWith("leaf 9, element 0x30644e72e131a029b85045b68181585d2833e84879b9709143"
+                        "e1f593f0000001 is not a canonical BN254 Fr element (below p = "));
 }

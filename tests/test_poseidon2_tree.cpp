@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The Poseidon2 compression trees (--hash poseidon2-babybear, poseidon2-koalabear,
-// poseidon2-goldilocks) on the test device against the host reference tree (core/reference.hpp
-// over core/poseidon2.hpp's compressions) at awkward sizes: 1, 2, 3, 2^k - 1, 2^k, 2^k + 1 and a
-// work-group's size - 1, + 0 and + 1 of leaves (and of pairs), over canonical leaves, outputs
-// poisoned. tests/poseidon2_model.py checks the same trees through the
-// CLI against an independent Python model and the known answers.
+// poseidon2-goldilocks, poseidon2-bn254) on the test device against the host reference tree
+// (core/reference.hpp over core/poseidon2.hpp's compressions) at awkward sizes: 1, 2, 3, 2^k - 1,
+// 2^k, 2^k + 1 and a work-group's size - 1, + 0 and + 1 of leaves (and of pairs), over canonical
+// leaves, outputs poisoned. tests/poseidon2_model.py checks the same trees through the CLI against
+// an independent Python model and the known answers.
 #include "helpers.hpp"
 
 #include <merklize/core/poseidon2.hpp>
@@ -14,15 +14,28 @@
 
 namespace {
 
-const merklize::hash_kind poseidon2_hashes[] = {merklize::hash_kind::poseidon2_babybear,
-                                                merklize::hash_kind::poseidon2_koalabear,
-                                                merklize::hash_kind::poseidon2_goldilocks};
+const merklize::hash_kind poseidon2_hashes[] = {
+    merklize::hash_kind::poseidon2_babybear, merklize::hash_kind::poseidon2_koalabear,
+    merklize::hash_kind::poseidon2_goldilocks, merklize::hash_kind::poseidon2_bn254};
 
-// n leaves of random canonical elements of the hash's field (limbs mod p, little-endian).
+// n leaves of random canonical elements of the hash's field (limbs mod p, little-endian; BN254's
+// one element below 2^253, and p - 1 at leaf 1).
 std::vector<std::uint8_t> canonical_leaves(merklize::hash_kind hash, std::uint64_t n) {
-  const merklize::poseidon2::instance &field = *merklize::row_of(hash).field;
-  const unsigned limb = merklize::poseidon2::limb_bytes(field);
   std::vector<std::uint8_t> leaves = test::random_bytes(n * 32);
+  if (hash == merklize::hash_kind::poseidon2_bn254) {
+    for (std::size_t at = 31; at < leaves.size(); at += 32)
+      leaves[at] &= 0x1f;
+    merklize::poseidon2::bn254::limbs p1 = merklize::poseidon2::bn254::prime;
+    p1[0] -= 1; // p's low limb is odd
+    const merklize::digest top = merklize::poseidon2::bn254::digest_of(p1);
+    if (n > 1) std::copy(top.begin(), top.end(), leaves.begin() + 32);
+    return leaves;
+  }
+  namespace p2 = merklize::poseidon2;
+  const p2::instance &field = hash == merklize::hash_kind::poseidon2_babybear    ? p2::babybear_16
+                              : hash == merklize::hash_kind::poseidon2_koalabear ? p2::koalabear_16
+                                                                                 : p2::goldilocks_8;
+  const unsigned limb = merklize::poseidon2::limb_bytes(field);
   for (std::size_t at = 0; at < leaves.size(); at += limb) {
     std::uint64_t v = merklize::poseidon2::limb_value(leaves.data() + at, field, 0) % field.prime;
     for (unsigned b = 0; b < limb; ++b)

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """Writes the Poseidon2 constants the library compiles in, from the copied data of
-tests/vectors/commitments/poseidon2/*.json (Plonky3/Plonky3 at the commit each file names):
+tests/vectors/commitments/poseidon2/*.json (Plonky3/Plonky3, and HorizenLabs/poseidon2 for
+BN254, at the commit each file names):
 
-  include/merklize/core/poseidon2_constants/<field>.hpp   the host's, canonical values
+  include/merklize/core/poseidon2_constants/<field>.hpp   the host's, canonical values (BN254's
+                                                          as 4 little-endian u64 limbs)
   include/merklize/kernels/poseidon2_31.cl               the region between the markers:
-  include/merklize/kernels/poseidon2_goldilocks.cl       the kernels' (31-bit fields in
-                                                          Montgomery form, Goldilocks canonical)
+  include/merklize/kernels/poseidon2_goldilocks.cl       the kernels' (31-bit fields and BN254 in
+  include/merklize/kernels/poseidon2_bn254.cl            Montgomery form, Goldilocks canonical)
 
 No constant is generated here: every round constant and diagonal entry is a number of the JSON
-files, copied; the Montgomery form of a 31-bit one is that number times 2^32 mod p, and the two
-Montgomery parameters (-1/p mod 2^32, 2^64 mod p) follow from the prime. `--check` writes nothing
+files, copied; the Montgomery form of a 31-bit one is that number times 2^32 mod p (BN254's
+times 2^256 mod p), and the Montgomery parameters (-1/p mod 2^32 or 2^64, R^2 mod p) follow
+from the prime. `--check` writes nothing
 and exits 1 when a file differs from what it would write (ctest poseidon2_constants_current).
 
     python3 tools/poseidon2_constants.py [--check]
@@ -81,6 +84,69 @@ def host_header(field):
     return "\n".join(lines)
 
 
+def bn254_limbs(v):
+    """v as 4 little-endian u64 limbs, C literals."""
+    v = int(v)
+    assert 0 <= v < 1 << 256
+    return "{" + ", ".join(f"0x{(v >> (64 * i)) & ((1 << 64) - 1):016x}u" for i in range(4)) + "}"
+
+
+def bn254_load():
+    path, doc = load("bn254", 3)
+    # The kernel and the host hard-code M_E = circ(2, 1, 1) and M_I = J + diag(1, 1, 2) as
+    # additions; the data must say the same.
+    assert [int(v) for v in doc["internal_diag"]] == [1, 1, 2] and doc["sbox_degree"] == 5
+    return path, doc
+
+
+def bn254_header():
+    path, doc = bn254_load()
+    lines = ["// SPDX-License-Identifier: Apache-2.0 OR MIT",
+             "// Poseidon2 over BN254's scalar field Fr, width 3 (HorizenLabs' reference instance):",
+             "// canonical values as 4 little-endian u64 limbs, written by",
+             "// tools/poseidon2_constants.py from the copied data of",
+             f"// {path.relative_to(ROOT)}, from"]
+    lines += source_lines(doc, "//")
+    lines += ["// Do not edit: rerun the script (ctest poseidon2_constants_current checks it).",
+              "#pragma once", "", "#include <array>", "#include <cstdint>", "",
+              "namespace merklize {", "namespace poseidon2 {", "namespace constants {", "",
+              "using bn254_limbs = std::array<std::uint64_t, 4>;", "", "// clang-format off",
+              f"inline constexpr bn254_limbs bn254_prime = {bn254_limbs(doc['prime'])};",
+              f"inline constexpr unsigned bn254_w3_rounds_p = {doc['rounds_p']};"]
+    for key, n in (("external_initial", 12), ("internal", doc["rounds_p"]),
+                   ("external_final", 12), ("internal_diag", 3)):
+        values = flat(doc, key) if key.startswith("external") else doc[key]
+        assert len(values) == n
+        lines.append(f"inline constexpr bn254_limbs bn254_w3_{key}[{n}] = {{")
+        lines += ["    " + bn254_limbs(v) + "," for v in values]
+        lines.append("};")
+    lines += ["// clang-format on", "", "} // namespace constants", "} // namespace poseidon2",
+              "} // namespace merklize", ""]
+    return "\n".join(lines)
+
+
+def cl_bn254_region():
+    path, doc = bn254_load()
+    p = int(doc["prime"])
+    r = 1 << 256
+    words = lambda v: ", ".join(f"0x{(v >> (64 * i)) & ((1 << 64) - 1):016x}ul" for i in range(4))
+    mont = lambda v: f"(ulong4)({words(int(v) * r % p)})"
+    out = [BEGIN, f"/* {path.relative_to(ROOT)}, from"]
+    out += source_lines(doc, " *")
+    out.append(" * in Montgomery form: the canonical value times 2^256 mod p, 4 little-endian limbs. */")
+    out.append(f"#define FR_P_LIMBS {words(p)}")
+    out.append(f"#define FR_MU 0x{(-pow(p, -1, 1 << 64)) % (1 << 64):016x}ul /* -1/p mod 2^64 */")
+    out.append(f"#define FR_R2_LIMBS {words(r * r % p)} /* 2^512 mod p */")
+    out.append(f"#define P2_ROUNDS_P {doc['rounds_p']}")
+    for key in ("external_initial", "internal", "external_final"):
+        values = flat(doc, key) if key.startswith("external") else doc[key]
+        out.append(f"__constant ulong4 p2_{key}[{len(values)}] = {{")
+        out += ["    " + mont(v) + "," for v in values]
+        out.append("};")
+    out.append(END)
+    return out
+
+
 def cl_31_region():
     out = [BEGIN]
     for field in ("babybear", "koalabear"):
@@ -141,8 +207,10 @@ def main():
     check = sys.argv[1:] == ["--check"]
     wanted = {ROOT / f"include/merklize/core/poseidon2_constants/{f}.hpp": host_header(f)
               for f in FIELDS}
+    wanted[ROOT / "include/merklize/core/poseidon2_constants/bn254.hpp"] = bn254_header()
     for name, region in (("poseidon2_31.cl", cl_31_region()),
-                         ("poseidon2_goldilocks.cl", cl_goldilocks_region())):
+                         ("poseidon2_goldilocks.cl", cl_goldilocks_region()),
+                         ("poseidon2_bn254.cl", cl_bn254_region())):
         path = ROOT / "include/merklize/kernels" / name
         wanted[path] = with_region(path.read_text(), region)
     stale = [p for p, text in wanted.items() if not p.exists() or p.read_text() != text]

@@ -237,7 +237,7 @@ int leaves_root_on_devices(const root_arguments &args, const tree_request &reque
 // The streamed root: only the chunks in flight are held, on the host engine or a device.
 int streamed_root(const root_arguments &args, const tree_request &request) {
   merklize::config cfg = root_config(request.spec);
-  if (merklize::row_of(cfg.tree.hash).field) { // its leaves are checked first: read whole
+  if (merklize::row_of(cfg.tree.hash).non_canonical) { // its leaves are checked first: read whole
     const root_of_leaves built = field_root(args, cfg);
     write_stdout(root_text(args, built.root, built.leaves));
     return 0;

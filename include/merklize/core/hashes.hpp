@@ -15,6 +15,7 @@
 #include "host_blake3_simd.hpp"
 #include "keccak.hpp"
 #include "poseidon2.hpp"
+#include "poseidon2_bn254.hpp"
 #include "quote.hpp"
 #include "sha256.hpp"
 #include "sha256_pairs.hpp"
@@ -40,6 +41,10 @@ enum class hash_kind {
   poseidon2_babybear,
   poseidon2_koalabear,
   poseidon2_goldilocks,
+  // HorizenLabs' Poseidon2 over BN254 Fr, width 3 (poseidon2_bn254.hpp): a digest is one
+  // canonical element (32 bytes little-endian), a node element 0 of the permutation of
+  // [left, right, 0].
+  poseidon2_bn254,
 };
 
 // The hashes of data blocks (block_leaves.hpp) and of a k-ary node's children, in the order of
@@ -83,9 +88,10 @@ struct node_hash_row {
   // The host engine (host_tree.hpp): many pairs at once, portably and on the SHA extensions
   // (nullptr: none; no portable one: the host engine does not build its trees).
   detail::pair_hash_fn host_pairs, host_pairs_sha_ni;
-  // A hash over field elements: the Poseidon2 instance whose field a leaf's limbs must be
-  // canonical elements of (leaf_refusal); nullptr: any 32 bytes are a leaf.
-  const poseidon2::instance *field;
+  // A hash over field elements: why a leaf is not one of its digests, its first limb that is not
+  // a canonical element ("limb 3 (2013265921) is not a canonical BabyBear element (below p =
+  // 2013265921)"), or "" where it is one (leaf_refusal); nullptr: any 32 bytes are a leaf.
+  std::string (*non_canonical)(const digest &leaf);
   // Why it hashes no data blocks (leaf_hash_of and tree specifications refuse them), nullptr
   // where `leaf` does.
   const char *no_blocks;
@@ -138,6 +144,18 @@ inline digest poseidon2_koalabear_node(const digest &l, const digest &r, bool) {
 inline digest poseidon2_goldilocks_node(const digest &l, const digest &r, bool) {
   return poseidon2::compress(l, r, poseidon2::goldilocks_8);
 }
+inline digest poseidon2_bn254_node(const digest &l, const digest &r, bool) {
+  return poseidon2::bn254::compress(l, r);
+}
+// The first limb of a leaf that is not a canonical element of the instance's field, named.
+template <const poseidon2::instance &field> std::string non_canonical_limb(const digest &leaf) {
+  const int limb = poseidon2::first_non_canonical(leaf, field);
+  if (limb < 0) return "";
+  return "limb " + std::to_string(limb) + " (" +
+         std::to_string(poseidon2::limb_value(leaf, field, static_cast<unsigned>(limb))) +
+         ") is not a canonical " + field.field_name +
+         " element (below p = " + std::to_string(field.prime) + ")";
+}
 // The Poseidon2 trees' leaves are digests: Plonky3's leaf hash, a sponge over a matrix's rows of
 // field elements, is not a hash of data blocks.
 inline constexpr const char *poseidon2_no_blocks =
@@ -187,14 +205,14 @@ inline constexpr node_hash_row node_hash_table[] = {
    " -DMERKLIZE_POSEIDON2_FIELD=1", nullptr, nullptr,
    tuning_class::standard, leaf_hash::sha256, "poseidon2-babybear compresses two children only",
    detail::poseidon2_babybear_node, nullptr, nullptr,
-   &poseidon2::babybear_16, detail::poseidon2_no_blocks},
+   detail::non_canonical_limb<poseidon2::babybear_16>, detail::poseidon2_no_blocks},
   {hash_kind::poseidon2_koalabear, "poseidon2-koalabear", "Plonky3's Poseidon2 2-to-1 compression "
    "over KoalaBear, width 16; leaves are 8 canonical u32 limbs", 32, false,
    "poseidon2_31.cl poseidon2.cl", "poseidon2_31_node", "merkle-poseidon2-koalabear",
    " -DMERKLIZE_POSEIDON2_FIELD=2", nullptr, nullptr,
    tuning_class::standard, leaf_hash::sha256, "poseidon2-koalabear compresses two children only",
    detail::poseidon2_koalabear_node, nullptr, nullptr,
-   &poseidon2::koalabear_16, detail::poseidon2_no_blocks},
+   detail::non_canonical_limb<poseidon2::koalabear_16>, detail::poseidon2_no_blocks},
   {hash_kind::poseidon2_goldilocks, "poseidon2-goldilocks", "Plonky3's Poseidon2 2-to-1 "
    "compression over Goldilocks, width 8; leaves are 4 canonical u64 limbs", 32, false,
    "poseidon2_goldilocks.cl poseidon2.cl", "poseidon2_goldilocks_node",
@@ -202,7 +220,15 @@ inline constexpr node_hash_row node_hash_table[] = {
    nullptr, nullptr,
    tuning_class::standard, leaf_hash::sha256, "poseidon2-goldilocks compresses two children only",
    detail::poseidon2_goldilocks_node, nullptr, nullptr,
-   &poseidon2::goldilocks_8, detail::poseidon2_no_blocks},
+   detail::non_canonical_limb<poseidon2::goldilocks_8>, detail::poseidon2_no_blocks},
+  {hash_kind::poseidon2_bn254, "poseidon2-bn254", "HorizenLabs' Poseidon2 over BN254 Fr, width 3, "
+   "element 0 of the permutation of [left, right, 0]; leaves are canonical 32-byte little-endian "
+   "elements", 32, false,
+   "poseidon2_bn254.cl", "poseidon2_bn254_node", "merkle-poseidon2-bn254", "",
+   nullptr, nullptr,
+   tuning_class::standard, leaf_hash::sha256, "poseidon2-bn254 compresses two children only",
+   detail::poseidon2_bn254_node, nullptr, nullptr,
+   poseidon2::bn254::non_canonical, detail::poseidon2_no_blocks},
 };
 
 inline constexpr leaf_hash_row leaf_hash_table[] = {
@@ -258,7 +284,7 @@ inline const char *to_string(leaf_hash h) { return row_of(h).name; }
 // Whether the C ABI lists the hash (merklize_hash_names(), and its unknown-hash errors): the
 // Poseidon2 rows join with issue 32's C ABI step, beside the bindings' own names for them (their
 // tests hold their enums to this list). Until then the C ABI parses their names unlisted.
-inline bool named_by_c_abi(const node_hash_row &row) { return row.field == nullptr; }
+inline bool named_by_c_abi(const node_hash_row &row) { return row.non_canonical == nullptr; }
 
 // "blake3, blake3-parent, ..." (separator ", "), or the C ABI's "blake3,blake3-parent,...": the
 // hashes the C ABI names.
@@ -319,17 +345,13 @@ inline leaf_hash leaf_hash_of(hash_kind hash) {
 }
 
 // Why `leaf`, the leaf at `index`, is not a leaf of `hash`'s trees ("leaf 5, limb 3 (2013265921)
-// is not a canonical BabyBear element (below p = 2013265921)"), or "" where it is one: a hash
-// over field elements takes canonical limbs only, as Plonky3's digests are.
+// is not a canonical BabyBear element (below p = 2013265921)", "leaf 5, element 0x30644e... is
+// not a canonical BN254 Fr element (below p = 0x30644e...)"), or "" where it is one: a hash over
+// field elements takes canonical elements only, as Plonky3's digests are.
 inline std::string leaf_refusal(hash_kind hash, const digest &leaf, std::uint64_t index) {
-  const poseidon2::instance *field = row_of(hash).field;
-  if (!field) return "";
-  const int limb = poseidon2::first_non_canonical(leaf, *field);
-  if (limb < 0) return "";
-  return "leaf " + std::to_string(index) + ", limb " + std::to_string(limb) + " (" +
-         std::to_string(poseidon2::limb_value(leaf, *field, static_cast<unsigned>(limb))) +
-         ") is not a canonical " + field->field_name +
-         " element (below p = " + std::to_string(field->prime) + ")";
+  const node_hash_row &row = row_of(hash);
+  const std::string why = row.non_canonical ? row.non_canonical(leaf) : "";
+  return why.empty() ? why : "leaf " + std::to_string(index) + ", " + why;
 }
 
 } // namespace merklize

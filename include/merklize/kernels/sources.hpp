@@ -66,6 +66,9 @@ inline constexpr embedded_kernel embedded_kernels[] = {
     {"poseidon2_goldilocks.cl",
 #include "poseidon2_goldilocks.cl"
     },
+    {"poseidon2_bn254.cl",
+#include "poseidon2_bn254.cl"
+    },
     {"proof.cl",
 #include "proof.cl"
     },

@@ -138,13 +138,18 @@ inline program_spec block_leaves_program() {
 inline program_spec keccak_program() { return {{"keccak.cl"}, base_build_options, "keccak"}; }
 
 // A Poseidon2 permutation alone (kernels/poseidon2_31.cl or poseidon2_goldilocks.cl, then
-// poseidon2.cl): the kernels permuting states in memory (poseidon2_permute: the known answers'
-// test and the bench) and hashing a matrix's rows (poseidon2_rows; at widths 16 and 8). `field`:
-// "babybear", "koalabear" or "goldilocks"; `width`: 16 or 24, 8 or 12.
+// poseidon2.cl; poseidon2_bn254.cl alone): the kernels permuting states in memory
+// (poseidon2_permute: the known answers' test and the bench) and hashing a matrix's rows
+// (poseidon2_rows; at widths 16 and 8, not BN254). `field`: "babybear", "koalabear",
+// "goldilocks" or "bn254"; `width`: 16 or 24, 8 or 12, 3.
 inline program_spec poseidon2_program(const std::string &field, unsigned width) {
+  if (field == "bn254") {
+    if (width != 3) throw error("Poseidon2 over BN254 has width 3 only");
+    return {{"poseidon2_bn254.cl"}, base_build_options, "poseidon2-bn254-w3"};
+  }
   const bool goldilocks = field == "goldilocks";
   if (!goldilocks && field != "babybear" && field != "koalabear")
-    throw error("no Poseidon2 over " + field + " (babybear, koalabear or goldilocks)");
+    throw error("no Poseidon2 over " + field + " (babybear, koalabear, goldilocks or bn254)");
   std::string options =
       std::string(base_build_options) + " -DMERKLIZE_POSEIDON2_WIDTH=" + std::to_string(width);
   if (!goldilocks)
@@ -245,6 +250,7 @@ inline std::vector<program_spec> all_program_specs() {
       specs.push_back(poseidon2_program(field, width));
   for (unsigned width : {8u, 12u})
     specs.push_back(poseidon2_program("goldilocks", width));
+  specs.push_back(poseidon2_program("bn254", 3));
   specs.push_back(keccak_program());
   specs.push_back(bao_outboard_program());
   for (pair_hash hash :
