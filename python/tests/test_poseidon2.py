@@ -64,7 +64,7 @@ def test_roots_of_limb_arrays_equal_the_model(hash):
         array = leaves_array(hash, n, seed=n)
         want = model_root(hash, array)
         assert bytes(merklize.root(array, hash=hash)) == want, (hash, n)
-        assert bytes(merklize.DeviceTree(array, hash=hash).root()) == want, (hash, n)
+        assert bytes(merklize.DeviceTree(array, hash=hash).root) == want, (hash, n)
         two = np.concatenate([array, leaves_array(hash, n, seed=100 + n)])
         roots = merklize.roots_many(two, n, hash=hash)
         assert roots.shape == (2, 32)
