@@ -85,8 +85,9 @@ MERKLIZE_API const char *merklize_version(void);
 MERKLIZE_API uint32_t merklize_abi_version(void);
 
 /* The names the tree configuration accepts, comma-separated: node hashes ("blake3,
- * blake3-parent,sha256,rfc6962,keccak256,sha3-256"), shapes ("promote,zero") and leaf hashes of
- * data blocks ("sha256,blake3,keccak256,sha3-256"). */
+ * blake3-parent,sha256,rfc6962,keccak256,sha3-256,poseidon2-babybear,poseidon2-koalabear,
+ * poseidon2-goldilocks,poseidon2-bn254"), shapes ("promote,zero") and leaf hashes of data blocks
+ * ("sha256,blake3,keccak256,sha3-256"). */
 MERKLIZE_API const char *merklize_hash_names(void);
 MERKLIZE_API const char *merklize_shape_names(void);
 MERKLIZE_API const char *merklize_leaf_hash_names(void);
@@ -146,7 +147,13 @@ MERKLIZE_API merklize_status merklize_device_describe(const merklize_device *dev
 typedef struct merklize_tree_config {
   uint32_t size;          /* sizeof(merklize_tree_config), set by merklize_tree_config_init */
   const char *hash;       /* the node hash: "blake3" (NULL), "blake3-parent", "sha256",
-                             "rfc6962", "keccak256", "sha3-256"; see merklize_hash_names() */
+                             "rfc6962", "keccak256", "sha3-256", or a Poseidon2 compression of
+                             field elements, "poseidon2-babybear", "poseidon2-koalabear",
+                             "poseidon2-goldilocks", "poseidon2-bn254": binary trees of leaves
+                             of canonical little-endian elements only, a leaf with an element
+                             of p or more refused (MERKLIZE_ERROR_ARGUMENT, naming the leaf;
+                             a path or descriptor is then read whole, not streamed); see
+                             merklize_hash_names() */
   const char *shape;      /* "promote" (NULL): a lone last node moves up; "zero": leaves padded
                              with zero leaves to a full tree (SSZ) */
   int32_t depth;          /* -1: the natural depth; else the root's fixed depth (shape "zero",

@@ -80,9 +80,7 @@ unsigned parse_threads(const std::string &option, const std::string &text) {
 }
 
 merklize::hash_kind parse_hash(const std::string &option, const std::string &text) {
-  return parse_name(option, text, [](const std::string &name) {
-    return merklize::parse_hash_kind(name, merklize::all_hash_names());
-  });
+  return parse_name(option, text, merklize::parse_hash_kind);
 }
 
 merklize::shape parse_pad(const std::string &option, const std::string &text) {

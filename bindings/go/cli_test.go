@@ -18,12 +18,14 @@ type cliCase struct {
 	args []string
 	// blocks: the input is data in blocks of this many bytes, not 32-byte leaves.
 	blocks int
+	// field: the hash is over field elements, and takes canonical leaves only (canonicalLeaves).
+	field bool
 }
 
 func cliCases() []cliCase {
 	var cases []cliCase
 	add := func(name string, blocks int, args []string, opts ...merklize.Option) {
-		cases = append(cases, cliCase{name, opts, args, blocks})
+		cases = append(cases, cliCase{name, opts, args, blocks, false})
 	}
 	for _, hash := range []string{merklize.HashBlake3, merklize.HashBlake3Parent, merklize.HashSHA256,
 		merklize.HashKeccak256, merklize.HashSHA3_256} {
@@ -33,6 +35,13 @@ func cliCases() []cliCase {
 		}
 		add(hash+"/zero/depth11", 0, []string{"--hash", hash, "--pad", "zero", "--depth", "11"},
 			merklize.WithHash(hash), merklize.WithShape(merklize.ShapeZero), merklize.WithDepth(11))
+	}
+	for _, hash := range poseidon2Hashes {
+		for _, shape := range []string{merklize.ShapePromote, merklize.ShapeZero} {
+			add(hash+"/"+shape, 0, []string{"--hash", hash, "--pad", shape},
+				merklize.WithHash(hash), merklize.WithShape(shape))
+			cases[len(cases)-1].field = true
+		}
 	}
 	add("rfc6962", 0, []string{"--hash", "rfc6962"}, merklize.WithHash(merklize.HashRFC6962))
 	add("default", 0, nil)
@@ -67,7 +76,7 @@ func cliCases() []cliCase {
 	return cases
 }
 
-// TestAgainstCLI: for every hash and shape (fixed depths, SSZ lists, k-ary trees, data blocks)
+// TestAgainstCLI: for every hash and shape (the Poseidon2 ones over canonical leaves; fixed depths, SSZ lists, k-ary trees, data blocks)
 // at 1, 2, 3, 2^k-1, 2^k and 2^k+1 leaves, the root from memory, a path and a built tree equals
 // what `merklize root` prints, and the proof of the last leaf from a tree and from the file
 // equals what `merklize proof` prints, byte for byte.
@@ -92,6 +101,9 @@ func checkAgainstCLI(t *testing.T, c cliCase, n int) {
 		size = c.blocks*(n-1) + c.blocks/2 + 1 // n blocks, the last one shorter
 	}
 	data := randomBytes(size, int64(n)+int64(len(c.name)))
+	if c.field {
+		canonicalLeaves(data)
+	}
 	path := writeTemp(t, data)
 	want := cli(t, append(append([]string{"root"}, c.args...), path)...)
 

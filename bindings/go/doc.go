@@ -12,7 +12,9 @@
 // leaves and a root.
 //
 // Trees are described by options: WithHash (HashBlake3, the default, HashBlake3Parent,
-// HashSHA256, HashRFC6962, HashKeccak256, HashSHA3_256), WithShape (ShapePromote, the default,
+// HashSHA256, HashRFC6962, HashKeccak256, HashSHA3_256, and the Poseidon2 compressions
+// HashPoseidon2BabyBear, HashPoseidon2KoalaBear, HashPoseidon2Goldilocks and HashPoseidon2BN254,
+// whose leaves are canonical field elements), WithShape (ShapePromote, the default,
 // or ShapeZero), WithDepth (a fixed depth, SSZ's limit), WithArity (k-ary trees), WithLeafSize
 // with WithLeafHash and WithSalt (leaves hashed from blocks of data), WithMixInLength (SSZ's list
 // root) and WithDevice.

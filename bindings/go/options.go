@@ -22,6 +22,14 @@ const (
 	HashKeccak256    = "keccak256"     // Keccak-256 of the two children, Ethereum's keccak256
 	HashSHA3_256     = "sha3-256"      // SHA3-256 (FIPS 202) of the two children
 
+	// Poseidon2 compressions of field elements: leaves of canonical elements, little-endian
+	// (eight 4-byte ones for BabyBear and KoalaBear, four 8-byte ones for Goldilocks, one
+	// 32-byte one for BN254); binary trees of such leaves only, a non-canonical one refused.
+	HashPoseidon2BabyBear   = "poseidon2-babybear"   // Plonky3's, BabyBear, width 16
+	HashPoseidon2KoalaBear  = "poseidon2-koalabear"  // Plonky3's, KoalaBear, width 16
+	HashPoseidon2Goldilocks = "poseidon2-goldilocks" // Plonky3's, Goldilocks, width 8
+	HashPoseidon2BN254      = "poseidon2-bn254"      // HorizenLabs', BN254's Fr, width 3
+
 	ShapePromote = "promote" // a lone last node of a level moves up unchanged (default)
 	ShapeZero    = "zero"    // leaves padded with zero leaves to a full tree (SSZ)
 )
@@ -31,7 +39,8 @@ const (
 type Option func(*settings)
 
 // WithHash sets the node hash: HashBlake3 (the default), HashBlake3Parent, HashSHA256,
-// HashRFC6962, HashKeccak256 or HashSHA3_256.
+// HashRFC6962, HashKeccak256, HashSHA3_256 or a Poseidon2 one (HashPoseidon2BabyBear,
+// HashPoseidon2KoalaBear, HashPoseidon2Goldilocks, HashPoseidon2BN254).
 func WithHash(name string) Option {
 	return func(s *settings) { s.tree("WithHash"); s.hash = name }
 }

@@ -51,7 +51,9 @@ class Builder:
     Options (the command-line tool's, ``merklize root --help``):
 
     - ``hash``: the node hash, ``"blake3"``, ``"blake3-parent"``, ``"sha256"``, ``"rfc6962"``,
-      ``"keccak256"`` (Ethereum's Keccak-256) or ``"sha3-256"`` (:data:`merklize.HASHES`).
+      ``"keccak256"`` (Ethereum's Keccak-256), ``"sha3-256"``, or a Poseidon2 compression of
+      field elements: ``"poseidon2-babybear"``, ``"poseidon2-koalabear"``,
+      ``"poseidon2-goldilocks"`` or ``"poseidon2-bn254"`` (:data:`merklize.HASHES`).
     - ``shape``: ``"promote"`` (a lone last node moves up) or ``"zero"`` (leaves padded with zero
       leaves to a full tree, SSZ's shape).
     - ``depth``: ``None`` for the natural depth, else the root's fixed depth (shape ``"zero"``:

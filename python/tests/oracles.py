@@ -56,6 +56,17 @@ def random_leaves(n: int, seed: int = 1) -> bytes:
     return random.Random(seed * 1_000_003 + n).randbytes(32 * n)
 
 
+def leaves_for(hash: str, n: int, seed: int = 1) -> bytes:
+    """random_leaves that ``hash`` takes: for a Poseidon2 hash (over field elements) each 4-byte
+    word's top byte below 0x20, which puts every limb below p (BabyBear, KoalaBear, Goldilocks:
+    little-endian limbs of 4 or 8 bytes) and the 32-byte value below BN254's p (0x30644e...)."""
+    data = bytearray(random_leaves(n, seed))
+    if hash.startswith("poseidon2-"):
+        for top in range(3, len(data), 4):
+            data[top] &= 0x1F
+    return bytes(data)
+
+
 def split(data: bytes, size: int = 32) -> list:
     return [data[i:i + size] for i in range(0, len(data), size)]
 

@@ -30,6 +30,7 @@ def test_the_default_device():
 def test_version_and_names():
     assert merklize.__version__.count(".") == 2 and merklize.ABI_VERSION == 1
     assert set(merklize.HASHES) == {"blake3", "blake3-parent", "sha256", "rfc6962", "keccak256",
-                                    "sha3-256"}
+                                    "sha3-256", "poseidon2-babybear", "poseidon2-koalabear",
+                                    "poseidon2-goldilocks", "poseidon2-bn254"}
     assert merklize.SHAPES == ("promote", "zero")
     assert merklize.LEAF_HASHES == ("sha256", "blake3", "keccak256", "sha3-256")

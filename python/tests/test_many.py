@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 """Many small trees at once (merklize.roots_many) against the oracle tree of each run of leaves
-(hashlib, blake3, pycryptodome) and merklize.root: every hash, both shapes and a fixed depth, at
+(hashlib, blake3, pycryptodome) and merklize.root: every hash (the Poseidon2 ones over canonical
+leaves, test_poseidon2.py holding them to a model), both shapes and a fixed depth, at
 awkward tree sizes and numbers of trees, from bytes and numpy arrays; and the refusals."""
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def _cases():
 def test_roots_against_the_oracle(hash, shape, depth):
     for n in SIZES:
         for trees in (1, 2, 3):
-            data = oracles.random_leaves(n * trees, seed=trees)
+            data = oracles.leaves_for(hash, n * trees, seed=trees)
             roots = merklize.roots_many(data, n, hash=hash, shape=shape, depth=depth)
             assert roots.shape == (trees, 32) and roots.dtype == np.uint8
             for k in range(trees):

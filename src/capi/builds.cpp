@@ -122,10 +122,19 @@ std::unique_ptr<merklize_tree> streamed_tree(merklize_builder &b, opened_source 
                         root);
 }
 
+// A hash over field elements takes canonical ones only: its leaves are read whole (a path or a
+// descriptor is not streamed: the source is then in memory) and each is checked first.
+void check_source_leaves(const tree_settings &s, opened_source &source) {
+  if (s.kary() || s.blocks() || !row_of(s.tree().hash).non_canonical) return;
+  const byte_view bytes = source.whole();
+  check_field_leaves(s.tree().hash, bytes.data, bytes.size / node_bytes, source.name());
+}
+
 } // namespace
 
 std::unique_ptr<merklize_tree> build_tree(merklize_builder &b, opened_source &source) {
   const tree_settings &s = b.settings;
+  check_source_leaves(s, source);
   if (s.kary()) return kary_tree_of(b, source);
   if (s.blocks()) return block_tree_of(b, source);
   if (!source.in_memory() && s.root_only()) return streamed_tree(b, source);
@@ -137,6 +146,7 @@ std::unique_ptr<merklize_tree> build_tree(merklize_builder &b, opened_source &so
 
 digest root_of(merklize_builder &b, opened_source &source) {
   const tree_settings &s = b.settings;
+  check_source_leaves(s, source);
   if (s.kary()) return kary_tree_on_device(b.blocks(), kary_leaves(b, source), s.kary_tree()).root;
   if (s.blocks()) {
     const device_leaves leaves = leaves_of(b.blocks(), source, *s.blocks());
@@ -152,6 +162,7 @@ digest root_of(merklize_builder &b, opened_source &source) {
 merklize_proof::value_type prove_in(merklize_builder &b, opened_source &source,
                                     std::uint64_t index) {
   const tree_settings &s = b.settings;
+  check_source_leaves(s, source);
   if (s.kary()) {
     const device_leaves leaves = kary_leaves(b, source);
     check_kary_index(index, leaves.count);

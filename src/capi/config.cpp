@@ -118,4 +118,18 @@ tree_settings parse_tree_config(const merklize_tree_config &config) {
   return s;
 }
 
+void check_field_leaves(hash_kind hash, const void *leaves, std::uint64_t count,
+                        const std::string &what) {
+  if (!row_of(hash).non_canonical) return;
+  const auto *bytes = static_cast<const std::uint8_t *>(leaves);
+  digest leaf;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::memcpy(leaf.data(), bytes + i * node_bytes, node_bytes);
+    const std::string why = leaf_refusal(hash, leaf, i);
+    if (!why.empty())
+      throw argument_error(what + ": " + why + ", which hash " + to_string(hash) +
+                           " does not take");
+  }
+}
+
 } // namespace merklize_capi

@@ -51,12 +51,14 @@ merklize_status locked(merklize_device_tree *tree, const char *function, Body &&
   });
 }
 
-// A batch's pointers: NULL refused only where there is something to read.
-void check_batch(const uint64_t *indices, const void *leaves, uint64_t count,
-                 const char *function) {
+// A batch's pointers (NULL refused only where there is something to read), and its leaves as the
+// tree's hash takes them.
+void check_batch(const resident_tree &t, const uint64_t *indices, const void *leaves,
+                 uint64_t count, const char *function) {
   if (count == 0) return;
   required(indices, function, "indices");
   required(leaves, function, "leaves");
+  check_field_leaves(t.options().hash, leaves, count, "leaves");
 }
 
 std::vector<digest> digests_of(const void *bytes, uint64_t count) {
@@ -93,6 +95,7 @@ merklize_status merklize_device_tree_create(merklize_builder *builder, const voi
     if (size > 0) required(leaves, "merklize_device_tree_create", "leaves");
     check_resident(b.settings);
     for_field("leaves", [&] { leaf_count_of(size); }); // whole leaves, at least one
+    check_field_leaves(b.settings.tree().hash, leaves, size / node_bytes, "leaves");
     *tree = new merklize_device_tree(b.device, b.settings, leaves, size);
   });
 }
@@ -122,7 +125,7 @@ merklize_status merklize_device_tree_update(merklize_device_tree *tree, const ui
                                             const void *leaves, uint64_t count,
                                             uint8_t root[MERKLIZE_DIGEST_SIZE]) {
   return locked(tree, "merklize_device_tree_update", [&](resident_tree &t) {
-    check_batch(indices, leaves, count, "merklize_device_tree_update");
+    check_batch(t, indices, leaves, count, "merklize_device_tree_update");
     write_root(root, t.update(indices, leaves, count));
   });
 }
@@ -134,7 +137,7 @@ merklize_status merklize_device_tree_update_proved(merklize_device_tree *tree,
                                                    merklize_proof **proof) {
   return locked(tree, "merklize_device_tree_update_proved", [&](resident_tree &t) {
     required(proof, "merklize_device_tree_update_proved", "proof");
-    check_batch(indices, leaves, count, "merklize_device_tree_update_proved");
+    check_batch(t, indices, leaves, count, "merklize_device_tree_update_proved");
     const std::vector<std::uint64_t> batch(indices, indices + count);
     auto [new_root, multi] = t.update_proved(batch, digests_of(leaves, count));
     auto handle = proof_handle(std::move(multi));
@@ -156,6 +159,7 @@ merklize_status merklize_device_tree_append(merklize_device_tree *tree, const vo
                                             uint64_t count, uint8_t root[MERKLIZE_DIGEST_SIZE]) {
   return locked(tree, "merklize_device_tree_append", [&](resident_tree &t) {
     if (count > 0) required(leaves, "merklize_device_tree_append", "leaves");
+    check_field_leaves(t.options().hash, leaves, count, "leaves");
     write_root(root, t.append(leaves, count)); // refuses a tree it would overfill first
   });
 }

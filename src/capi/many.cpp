@@ -42,6 +42,7 @@ merklize_status merklize_roots_many(merklize_builder *builder, const void *leave
     check_binary_leaves(b.settings, function);
     // Before `roots`: a call of no whole tree is told so, whatever its roots pointer.
     const std::uint64_t trees = detail::many_tree_count(leaves_size, tree_size, function);
+    check_field_leaves(b.settings.tree().hash, leaves, leaves_size / node_bytes, "leaves");
     required(roots, function, "roots");
     if (roots_size < trees * node_bytes)
       throw argument_error(std::string(function) + ": roots_size is " + std::to_string(roots_size) +

@@ -99,6 +99,21 @@ std::vector<digest> digests_of(const uint8_t *bytes, std::size_t count) {
 
 digest digest_of(const uint8_t *bytes) { return digests_of(bytes, 1).front(); }
 
+// Why leaves[k] is no leaf of the proof's tree, whose hash is over field elements ("leaf 0, limb
+// 3 (2013265921) is not a canonical BabyBear element ..."): its kernels and host reference would
+// take the limb mod p, so that the proof would pass for another leaf. "" where each is one.
+std::string field_leaf_refusal(const merklize_proof &p, const std::vector<digest> &leaves) {
+  const auto *binary = std::get_if<inclusion_proof>(&p.value);
+  const auto *multi = std::get_if<multiproof>(&p.value);
+  if (!binary && !multi) return ""; // k-ary trees take no field hash
+  const hash_kind hash = binary ? binary->options.hash : multi->options.hash;
+  for (std::size_t k = 0; k < leaves.size(); ++k) {
+    const std::string why = leaf_refusal(hash, leaves[k], p.indices[k]);
+    if (!why.empty()) return why;
+  }
+  return "";
+}
+
 // Whether the proof shows leaves[k] at index k of the proof's indices under `root`, and why not.
 verification verified(const merklize_proof &p, const std::vector<digest> &leaves,
                       const digest &root) {
@@ -106,6 +121,8 @@ verification verified(const merklize_proof &p, const std::vector<digest> &leaves
     throw argument_error("merklize_proof_verify: leaf_count is " + std::to_string(leaves.size()) +
                          ", and the proof proves " + std::to_string(p.indices.size()) +
                          " leaves: one leaf per proven index");
+  const std::string refused = field_leaf_refusal(p, leaves);
+  if (!refused.empty()) return detail::reject(refused);
   return std::visit(
       overloaded{[&](const inclusion_proof &proof) { return verify(proof, leaves.front(), root); },
                  [&](const multiproof &proof) { return verify(proof, leaves, root); },

@@ -10,7 +10,9 @@
 
 #include <merklize/core/tree_spec.hpp>
 
+#include <cstdint>
 #include <optional>
+#include <string>
 
 namespace merklize_capi {
 
@@ -29,5 +31,12 @@ struct tree_settings {
 // Every field checked, each refusal naming the field and its value ("config.arity: arity 3: a
 // k-ary tree takes a power of two from 2 to 128"), with the library's own checks and parsers.
 tree_settings parse_tree_config(const merklize_tree_config &config);
+
+// Refuses `count` leaves at `leaves` that a hash over field elements does not take (a limb of p or
+// more: merklize::leaf_refusal), naming `what` and the first such leaf ("leaves: leaf 2, limb 3
+// (2013265921) is not a canonical BabyBear element ..."); the other hashes take any 32 bytes. The
+// kernels would take such a limb mod p, so that two leaves would share a tree: refused instead.
+void check_field_leaves(hash_kind hash, const void *leaves, std::uint64_t count,
+                        const std::string &what);
 
 } // namespace merklize_capi

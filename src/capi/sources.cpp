@@ -61,7 +61,10 @@ byte_view opened_source::whole() {
   }
   whole_.resize(static_cast<std::size_t>(used));
   input_->check_unchanged();
-  return {whole_.data(), used};
+  input_.reset();
+  data_ = whole_.data();
+  size_ = used;
+  return {data_, size_};
 }
 
 device_leaves leaves_of(block_hasher &h, opened_source &source, const leaf_rule &rule) {

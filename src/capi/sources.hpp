@@ -42,7 +42,7 @@ public:
   const std::string &name() const { return name_; }
 
   // Every byte: host memory as it is, an input read to its end (and refused if it changed
-  // size while it was read).
+  // size while it was read), after which the source is in memory: its bytes are those read.
   // The view lives as long as this source.
   byte_view whole();
 

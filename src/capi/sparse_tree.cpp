@@ -101,6 +101,7 @@ merklize_status merklize_sparse_tree_update(merklize_sparse_tree *tree, const ui
       required(keys, function, "keys");
       required(values, function, "values");
     }
+    check_field_leaves(t.options().hash, values, count, "values"); // a value is a leaf
     const digest new_root = t.update(digests_of(keys, count), digests_of(values, count));
     if (root) std::memcpy(root, new_root.data(), node_bytes);
   });

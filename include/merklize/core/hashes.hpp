@@ -281,23 +281,13 @@ inline const leaf_hash_row &row_of(leaf_hash hash) {
 inline const char *to_string(hash_kind h) { return row_of(h).name; }
 inline const char *to_string(leaf_hash h) { return row_of(h).name; }
 
-// Whether the C ABI lists the hash (merklize_hash_names(), and its unknown-hash errors): the
-// Poseidon2 rows join with issue 32's C ABI step, beside the bindings' own names for them (their
-// tests hold their enums to this list). Until then the C ABI parses their names unlisted.
-inline bool named_by_c_abi(const node_hash_row &row) { return row.non_canonical == nullptr; }
-
-// "blake3, blake3-parent, ..." (separator ", "), or the C ABI's "blake3,blake3-parent,...": the
-// hashes the C ABI names.
+// "blake3, blake3-parent, ..., poseidon2-bn254" (separator ", "), the CLI's and errors' list, or
+// the C ABI's "blake3,blake3-parent,...": every node hash of the table.
 inline std::string hash_names(const char *separator = ", ") {
-  return detail::listed(node_hash_table, named_by_c_abi, detail::name_of<node_hash_row>, separator,
-                        separator);
+  return detail::listed(node_hash_table, detail::every_row<node_hash_row>,
+                        detail::name_of<node_hash_row>, separator, separator);
 }
 
-// Every node hash of the table, the CLI's list: "blake3, ..., poseidon2-goldilocks".
-inline std::string all_hash_names() {
-  return detail::listed(node_hash_table, detail::every_row<node_hash_row>,
-                        detail::name_of<node_hash_row>, ", ", ", ");
-}
 inline std::string leaf_hash_names(const char *separator = ", ") {
   return detail::listed(leaf_hash_table, detail::every_row<leaf_hash_row>,
                         detail::name_of<leaf_hash_row>, separator, separator);
@@ -322,12 +312,11 @@ inline std::string leaf_hash_list() {
                         detail::name_of<leaf_hash_row>, ", ", " or ");
 }
 
-// Any row's name; an unknown one is refused listing `known` (the C ABI's names by default; the
-// CLI passes all_hash_names()).
-inline hash_kind parse_hash_kind(const std::string &name, const std::string &known = hash_names()) {
+// Any row's name; an unknown one is refused listing them all.
+inline hash_kind parse_hash_kind(const std::string &name) {
   for (const node_hash_row &row : node_hash_table)
     if (name == row.name) return row.kind;
-  throw error("unknown hash " + detail::quoted(name) + " (known: " + known + ")");
+  throw error("unknown hash " + detail::quoted(name) + " (known: " + hash_names() + ")");
 }
 
 inline leaf_hash parse_leaf_hash(const std::string &name) {

@@ -66,6 +66,17 @@ named! {
         Keccak256 = "keccak256",
         /// SHA3-256 (FIPS 202) of the two children.
         Sha3_256 = "sha3-256",
+        /// Plonky3's Poseidon2 2-to-1 compression over BabyBear (width 16): leaves of eight
+        /// canonical elements, 4 bytes each, little-endian; binary trees of such leaves only.
+        Poseidon2BabyBear = "poseidon2-babybear",
+        /// Plonky3's Poseidon2 2-to-1 compression over KoalaBear (width 16), leaves as BabyBear's.
+        Poseidon2KoalaBear = "poseidon2-koalabear",
+        /// Plonky3's Poseidon2 2-to-1 compression over Goldilocks (width 8): leaves of four
+        /// canonical elements, 8 bytes each, little-endian.
+        Poseidon2Goldilocks = "poseidon2-goldilocks",
+        /// HorizenLabs' Poseidon2 over BN254's scalar field (width 3): each leaf one canonical
+        /// element, 32 bytes little-endian.
+        Poseidon2Bn254 = "poseidon2-bn254",
     }
 }
 

@@ -11,7 +11,7 @@ pub mod json;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use merklize::Device;
+use merklize::{Device, Hash};
 
 /// The default device ($MERKLIZE_DEVICE, else the first GPU, else the first device).
 pub fn device() -> Device {
@@ -86,6 +86,22 @@ pub fn random_leaves(n: usize, seed: u64) -> Vec<[u8; 32]> {
         .chunks(32)
         .map(|c| c.try_into().unwrap())
         .collect()
+}
+
+/// `n` pseudo-random leaves that `hash` takes: for a Poseidon2 hash (over field elements) each
+/// 4-byte word's top byte below 0x20, which puts every limb below p (BabyBear, KoalaBear and
+/// Goldilocks: little-endian limbs of 4 or 8 bytes) and the 32-byte value below BN254's p
+/// (0x30644e...); any 32 bytes for the other hashes.
+pub fn leaves_for(hash: Hash, n: usize, seed: u64) -> Vec<[u8; 32]> {
+    let mut leaves = random_leaves(n, seed);
+    if hash.as_str().starts_with("poseidon2-") {
+        for leaf in &mut leaves {
+            for top in (3..32).step_by(4) {
+                leaf[top] &= 0x1f;
+            }
+        }
+    }
+    leaves
 }
 
 /// The bytes of leaves, back to back.
