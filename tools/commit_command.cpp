@@ -31,8 +31,11 @@ const merklize::poseidon2::instance &mmcs_instance(merklize::hash_kind hash) {
     return merklize::poseidon2::goldilocks_8;
   default:
     throw usage_error(std::string("--hash ") + merklize::to_string(hash) +
-                          " has no matrix commitment here: merklize commit takes "
-                          "poseidon2-babybear, poseidon2-koalabear or poseidon2-goldilocks",
+                          (hash == merklize::hash_kind::poseidon2_bn254
+                               ? " has no matrix commitment here yet"
+                               : " is not a hash over field elements") +
+                          ": merklize commit takes poseidon2-babybear, poseidon2-koalabear or "
+                          "poseidon2-goldilocks",
                       "Try 'merklize commit --help' for the options.");
   }
 }
