@@ -3,8 +3,9 @@
 // itself checked against tests/mmcs_model.py by test_mmcs_host.cpp): every digest layer and the
 // cap, for BabyBear, KoalaBear and Goldilocks, on awkward shapes (one row, widths 0, 1, 7, 8, 9,
 // 24, 25, several matrices sharing a height, heights that are not powers of two) and cap heights
-// 0, 1, 2, 5; the MMCS kernels alone with their outputs poisoned around what they write; and the
-// refusals, before the device is used.
+// 0, 1, 2, 5, from host memory (in pieces as small as a row) and from device buffers; the MMCS
+// kernels alone with their outputs poisoned around what they write; and the refusals: shapes
+// before the device is used, elements once it has read them, in the host check's words.
 #include "helpers.hpp"
 
 #include <merklize/engine/mmcs.hpp>
@@ -72,10 +73,12 @@ TEST_CASE("the MMCS kernels write what they are asked and nothing past it", "[mm
     const std::size_t out_bytes = (count + 2) * 32; // poisoned past the last digest
     const cl::Buffer states(context, CL_MEM_READ_WRITE, count * 16 * 4);
     queue.enqueueFillBuffer(states, cl_uchar(0), 0, count * 16 * 4);
+    const cl::Buffer refused = test::poisoned_buffer(context, queue, 4);
     cl::Kernel absorb(program, "poseidon2_absorb"), squeeze(program, "poseidon2_squeeze");
     merklize::detail::set_args(absorb, rows_buffer, cl_ulong(count), cl_ulong(11), states,
-                               cl_uint(0));
+                               cl_ulong(0), cl_uint(0), refused);
     queue.enqueueNDRangeKernel(absorb, cl::NullRange, cl::NDRange(count + 3));
+    CHECK(test::read_buffer(queue, refused, 4) == std::vector<std::uint8_t>(4, test::poison_byte));
     const cl::Buffer sponged = test::poisoned_buffer(context, queue, out_bytes);
     merklize::detail::set_args(squeeze, states, cl_ulong(count), cl_uint(11 % 8), sponged);
     queue.enqueueNDRangeKernel(squeeze, cl::NullRange, cl::NDRange(count + 3));
@@ -104,6 +107,58 @@ TEST_CASE("the MMCS kernels write what they are asked and nothing past it", "[mm
     CHECK(std::all_of(got_sponged.begin() + 32 * count, got_sponged.end(), poisoned));
     CHECK(std::all_of(got_up.begin() + 32 * count, got_up.end(), poisoned));
   }
+}
+
+TEST_CASE("the device MMCS reads host matrices in pieces and device matrices in place",
+          "[mmcs][device]") {
+  const cl::Device device = test::test_device();
+  const cl::Context context = merklize::detail::shared_context(device);
+  const cl::CommandQueue queue(context, device);
+  std::mt19937_64 rng(39);
+  for (const p2::instance *in : instances)
+    for (const auto &shape : test::mmcs_shapes) {
+      std::vector<owned_matrix> ms;
+      std::vector<mmcs::device_matrix> on_device;
+      std::vector<mmcs::detail::matrix_source> sources;
+      for (const auto &[h, w] : shape) {
+        ms.push_back(random_matrix(h, w, *in, rng));
+        std::vector<std::uint8_t> &bytes = ms.back().bytes;
+        const cl::Buffer b(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                           std::max<std::size_t>(bytes.size(), 1), bytes.data());
+        on_device.push_back({b, h, w});
+        sources.push_back({bytes.data(), cl::Buffer(), h, w});
+      }
+      const mmcs::tree host(views(ms), *in, 1);
+      INFO(in->name << ", " << shape.size() << " matrices, the first " << shape[0].first << "x"
+                    << shape[0].second);
+      CHECK(mmcs::commit_on(queue, on_device, *in, 1, true).layers == host.layers());
+      // Pieces of one byte hold one row each; of 3 rows' bytes, the last piece is short.
+      for (const std::uint64_t piece : {1u, 100u})
+        CHECK(mmcs::detail::commit_sources(queue, sources, *in, 1, true, piece).layers ==
+              host.layers());
+    }
+}
+
+TEST_CASE("the device MMCS refuses a device matrix's element as the host check names it",
+          "[mmcs][device]") {
+  const cl::Device device = test::test_device();
+  const cl::Context context = merklize::detail::shared_context(device);
+  const cl::CommandQueue queue(context, device);
+  std::mt19937_64 rng(40);
+  const p2::instance &in = p2::babybear_16;
+  owned_matrix m = random_matrix(9, 5, in, rng);
+  m.bytes[4 * 43 + 3] = 0x78; // element 43 (row 8, column 3) to 0x78...: p = 0x78000001
+  const std::vector<std::uint8_t> before = m.bytes;
+  const cl::Buffer b(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, m.bytes.size(),
+                     m.bytes.data());
+  const std::vector<mmcs::device_matrix> ms{{b, 9, 5}};
+  CHECK_THROWS_WITH(mmcs::commit_on(queue, ms, in, 0),
+                    Contains("matrix 0, row 8, column 3: ") &&
+                        Contains("is not a canonical BabyBear element"));
+  CHECK(test::read_buffer(queue, b, m.bytes.size()) == before);
+  const std::vector<mmcs::device_matrix> short_buffer{{b, 10, 5}};
+  CHECK_THROWS_WITH(mmcs::commit_on(queue, short_buffer, in, 0),
+                    Contains("matrix 0: its buffer holds 180 bytes, not the 200"));
 }
 
 TEST_CASE("the device MMCS refuses what the host reference refuses", "[mmcs][device]") {

@@ -83,7 +83,7 @@ std::vector<std::string> lines_of(const std::string &path, const char *what) {
   return lines;
 }
 
-// The MATRIX files read and checked (before the device is opened: a bad one fails at once).
+// The MATRIX files read, each a whole number of rows (before the device is opened).
 struct matrix_files {
   std::vector<std::vector<std::uint8_t>> data;
   std::vector<merklize::mmcs::matrix_view> views;
@@ -105,11 +105,6 @@ matrix_files read_matrices(const commit_arguments &args, const merklize::poseido
                             " bytes a row)");
     out.views.push_back({out.data[m].data(), out.data[m].size() / row, widths[m]});
   }
-  try {
-    merklize::mmcs::check_matrices(out.views, in);
-  } catch (const merklize::error &e) {
-    throw merklize::error(std::string(e.what()) + " (" + matrix_names(args.files) + ")");
-  }
   return out;
 }
 
@@ -120,7 +115,13 @@ merklize::mmcs::device_commitment commit_of(const commit_arguments &args,
   const cl::Device device = chosen_device(args.device);
   const cl::CommandQueue queue =
       merklize::detail::make_queue(merklize::detail::shared_context(device), device);
-  return merklize::mmcs::commit_on(queue, matrices.views, in, args.cap_height, all_layers);
+  // Shapes and elements are checked by commit_on (the elements where the device reads them: a
+  // host scan cost more than the commitment); its refusals name the files too.
+  try {
+    return merklize::mmcs::commit_on(queue, matrices.views, in, args.cap_height, all_layers);
+  } catch (const merklize::error &e) {
+    throw merklize::error(std::string(e.what()) + " (" + matrix_names(args.files) + ")");
+  }
 }
 
 } // namespace

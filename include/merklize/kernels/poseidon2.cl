@@ -107,26 +107,34 @@ __kernel void poseidon2_rows(__global const P2_ELEM *matrix, ulong rows, ulong w
 }
 
 /* Plonky3's MMCS (include/merklize/engine/mmcs.hpp) hashes row r of several matrices as one
- * sponge over the rows concatenated. Here a launch absorbs one matrix's rows and the sponges'
- * states wait in memory between launches (states[r * P2_W ..], in the family's form; zero, the
- * first state, is zero in every form), with `pending` elements of the current chunk of the rate
- * already in place: the same for every row, since a matrix's rows have one width. A chunk that
- * fills is permuted at once; poseidon2_squeeze permutes a last short chunk (pending > 0) and
- * writes the digests. */
+ * sponge over the rows concatenated. Here a launch absorbs `rows` rows of one matrix (a piece of
+ * it: its rows first, first + 1, ..) and the sponges' states wait in memory between launches
+ * (states[(first + r) * P2_W ..], in the family's form; zero, the first state, is zero in every
+ * form), with `pending` elements of the current chunk of the rate already in place: the same for
+ * every row, since a matrix's rows have one width. A chunk that fills is permuted at once;
+ * poseidon2_squeeze permutes a last short chunk (pending > 0) and writes the digests. An element
+ * of p or more sets *refused (every writer writes 1): the host then finds and names it, so the
+ * elements are checked where they are read, at no cost to a commitment that passes. */
 __kernel void poseidon2_absorb(__global const P2_ELEM *matrix, ulong rows, ulong width,
-                               __global P2_ELEM *states, uint pending) {
+                               __global P2_ELEM *states, ulong first, uint pending,
+                               __global uint *refused) {
   const ulong r = get_global_id(0);
   if (r >= rows) return;
   __global const P2_ELEM *row = matrix + r * width;
-  __global P2_ELEM *state = states + r * P2_W;
+  __global P2_ELEM *state = states + (first + r) * P2_W;
   P2_ELEM x[P2_W];
 #pragma unroll
   for (int i = 0; i < P2_W; ++i) x[i] = state[i];
+  bool above = false;
   for (ulong at = 0; at < width;) {
     const ulong take = min((ulong)(P2_W / 2 - pending), width - at);
 #pragma unroll
     for (int j = 0; j < P2_W / 2; ++j) /* fixed places, so x stays in registers */
-      if ((uint)j >= pending && (ulong)j < pending + take) x[j] = p2_in(row[at + j - pending]);
+      if ((uint)j >= pending && (ulong)j < pending + take) {
+        const P2_ELEM limb = row[at + j - pending];
+        above |= limb >= P2_PRIME;
+        x[j] = p2_in(limb);
+      }
     at += take;
     pending += (uint)take;
     if (pending == P2_W / 2) {
@@ -136,6 +144,7 @@ __kernel void poseidon2_absorb(__global const P2_ELEM *matrix, ulong rows, ulong
   }
 #pragma unroll
   for (int i = 0; i < P2_W; ++i) state[i] = x[i];
+  if (above) *refused = 1u;
 }
 
 __kernel void poseidon2_squeeze(__global const P2_ELEM *states, ulong rows, uint pending,
