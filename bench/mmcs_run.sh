@@ -8,7 +8,7 @@
 #   3. whole processes (hyperfine, 1 GiB of zero elements in /dev/shm, every one canonical and
 #      as costly to hash as any other): `merklize commit --hash poseidon2-babybear --width 256`
 #      and `merklize root --hash poseidon2-babybear` (2^25 leaves of 32 bytes), with the peak
-#      resident memory of one run of each (GNU time's %M, where installed).
+#      resident memory of one run of each (getrusage of the child).
 # Usage, from the project root:  bash bench/mmcs_run.sh
 set -uo pipefail
 [ -f .device-debs/env.sh ] && source .device-debs/env.sh > /dev/null
@@ -37,8 +37,9 @@ hyperfine -N -w 2 -r 10 \
   "$m commit --hash poseidon2-babybear --width 256 /dev/shm/matrix.bin" \
   "$m root --hash poseidon2-babybear /dev/shm/matrix.bin" 2>&1 | tee -a "$log"
 for cmd in "commit --hash poseidon2-babybear --width 256" "root --hash poseidon2-babybear"; do
-  [ -x /usr/bin/time ] &&
-    /usr/bin/time -f "$cmd: peak resident %M KiB, %e s" $m $cmd /dev/shm/matrix.bin 2>&1 |
-    tail -1 | tee -a "$log"
+  python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, check=True)
+print(sys.argv[1] + ": peak resident", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, "KiB")' \
+    "$cmd" $m $cmd /dev/shm/matrix.bin 2>&1 | tee -a "$log"
 done
 rm -f /dev/shm/matrix.bin
