@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # Issue 32's matrix commitments on the GPU machine, in one run, logged to $OUT/mmcs.log:
-#   1. the MMCS tests on the GPU (merklize_tests "[mmcs]": every layer against the host reference,
-#      host matrices in pieces and device buffers, the refusals) and the CLI's (ctest mmcs_cli);
+#   1. the MMCS tests on the GPU (merklize_poseidon2_tests "[mmcs]": every layer against the host
+#      reference, host matrices in pieces and device buffers, the refusals) and the CLI's (ctest
+#      mmcs_cli);
 #   2. mmcs_bench: one 2^20 x 256 BabyBear matrix (1 GiB) committed from pageable, page-locked
 #      and device memory, beside poseidon2_bench's permutation-only rate (the limit);
 #   3. whole processes (hyperfine, 1 GiB of zero elements in /dev/shm, every one canonical and
@@ -18,12 +19,12 @@ log=$OUT/mmcs.log
 say() { echo "== $*" | tee -a "$log"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv 2>/dev/null | tee "$log"
 cmake -S . -B build-ab -DCMAKE_BUILD_TYPE=Release -DMERKLIZE_AOT=OFF > "$OUT/build.log" 2>&1 &&
-  cmake --build build-ab -j16 --target merklize_cli merklize_tests mmcs_bench poseidon2_bench \
+  cmake --build build-ab -j16 --target merklize_cli merklize_poseidon2_tests mmcs_bench poseidon2_bench \
     >> "$OUT/build.log" 2>&1 || { grep -B2 -A10 -m5 error "$OUT/build.log"; exit 1; }
 export MERKLIZE_DEVICE=${MERKLIZE_DEVICE:-nvidia}
 m=build-ab/tools/merklize
 say "1. tests"
-build-ab/tests/merklize_tests '[mmcs]' 2>&1 | tail -3 | tee -a "$log"
+build-ab/tests/merklize_poseidon2_tests "[mmcs]" 2>&1 | tail -3 | tee -a "$log"
 (cd build-ab && ctest -R mmcs_cli 2>&1 | tail -3) | tee -a "$log"
 say "2. mmcs_bench and the permutation limit"
 for from in pageable pinned device; do

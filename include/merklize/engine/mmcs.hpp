@@ -19,9 +19,10 @@
 // sets a flag read back with the cap; the host then finds and names it, with the host check's
 // words), since a scan of a gigabyte on the host took 18 times the kernels' time (H100, 1 GiB:
 // 270 ms against 15.6 ms; docs/BENCHMARKS.md). A matrix in host memory moves in pieces of the
-// tuning row's block_piece_bytes on a second queue, two device buffers in turn, so the bus moves
-// a piece while the previous one is absorbed; the device holds the matrices in device memory,
-// two pieces, the states and the layers.
+// tuning row's block_piece_bytes or more on a second queue, two device buffers in turn, so the bus
+// moves a piece while the previous one is absorbed (pieces of at least the row's sponge_piece_waves
+// waves of rows: a launch of fewer leaves the device idle); the device holds the matrices in
+// device memory, two pieces, the states and the layers.
 #pragma once
 
 #include "../core/mmcs.hpp"
@@ -65,13 +66,12 @@ struct matrix_source {
 
 class device_commit {
 public:
-  // piece_bytes: a host matrix's pieces (0: the tuning row's block_piece_bytes).
+  // piece_bytes: a host matrix's pieces, in bytes (0: as the tuning row says).
   device_commit(const cl::CommandQueue &queue, const std::vector<matrix_source> &matrices,
                 const poseidon2::instance &in, std::uint64_t piece_bytes)
       : queue_(queue), context_(queue_info<CL_QUEUE_CONTEXT, cl::Context>(queue)),
         device_(queue_info<CL_QUEUE_DEVICE, cl::Device>(queue)), in_(in), matrices_(matrices),
-        piece_bytes_(piece_bytes ? piece_bytes
-                                 : tuning_for(read_device_facts(device_)).block_piece_bytes),
+        facts_(read_device_facts(device_)), row_(tuning_for(facts_)), piece_bytes_(piece_bytes),
         copies_(make_queue(context_, device_)), refused_(zeroed(sizeof(cl_uint))) {
     const std::string field(in.name, std::string(in.name).find('-'));
     const cl::Program program =
@@ -81,8 +81,7 @@ public:
                                 {&layer_, "poseidon2_mmcs_layer"}})
       *kernel =
           create("clCreateKernel", [&](cl_int *err) { return cl::Kernel(program, name, err); });
-    local_ = std::min(tuning_for(read_device_facts(device_)).batch_work_group_size,
-                      work_group_limit(layer_, device_));
+    local_ = std::min(row_.batch_work_group_size, work_group_limit(layer_, device_));
   }
 
   // The copies read the caller's memory: none may outlive the call, thrown or not.
@@ -182,8 +181,7 @@ private:
   // piece's copy (on copies_) waits for the absorption of the piece that used its buffer before.
   void absorb_from_host(const matrix_source &m, const cl::Buffer &states, cl_uint pending) {
     const std::uint64_t row_bytes = m.width * poseidon2::limb_bytes(in_);
-    const std::uint64_t piece_rows =
-        std::min<std::uint64_t>(m.height, std::max<std::uint64_t>(1, piece_bytes_ / row_bytes));
+    const std::uint64_t piece_rows = std::min<std::uint64_t>(m.height, piece_rows_for(row_bytes));
     const cl::Buffer pieces[2] = {buffer(piece_rows * row_bytes), buffer(piece_rows * row_bytes)};
     std::vector<cl::Event> freed[2];
     for (std::uint64_t first = 0, p = 0; first < m.height; first += piece_rows, ++p) {
@@ -200,6 +198,12 @@ private:
     }
   }
 
+  std::uint64_t piece_rows_for(std::uint64_t row_bytes) const {
+    if (piece_bytes_) return std::max<std::uint64_t>(1, piece_bytes_ / row_bytes);
+    const std::uint64_t wave = std::uint64_t(local_) * facts_.compute_units;
+    return std::max(row_.block_piece_bytes / row_bytes, row_.sponge_piece_waves * wave);
+  }
+
   void step(const cl::Event &done) { wait_ = {done}; }
 
   cl::CommandQueue queue_;
@@ -207,6 +211,8 @@ private:
   cl::Device device_;
   const poseidon2::instance &in_;
   const std::vector<matrix_source> &matrices_;
+  device_facts facts_;
+  tuning row_;
   std::uint64_t piece_bytes_;
   cl::CommandQueue copies_; // the host matrices' pieces, beside queue_'s kernels
   std::vector<cl::Event> wait_;

@@ -84,6 +84,10 @@ struct tuning {
   std::uint64_t block_piece_bytes; // inputs stream through the device in pieces of about this
                                    // many bytes (whole blocks); shards of data (multi_blocks.hpp)
                                    // hold at least one piece
+  unsigned sponge_piece_waves;     // a host matrix's rows (engine/mmcs.hpp) move in pieces of at
+                                   // least block_piece_bytes and this many waves of rows (a row a
+                                   // work-item; a wave: batch_work_group_size x compute units), so
+                                   // a piece's launch fills the device
   // Build options of every program of the device: -DMERKLIZE_B3_FMA_ADDS writes BLAKE3's adds as
   // multiply-adds (kernels/blake3.cl), for devices that issue those on a pipe of their own;
   // -DMERKLIZE_KECCAK_UNROLL=24 writes Keccak's 24 rounds out (kernels/keccak.cl; its default is
@@ -171,6 +175,9 @@ inline const std::vector<tuning> &tuning_table() {
     nvidia.batch_work_group_size = 256;
     nvidia.block_work_group_size = 64;
     nvidia.block_piece_bytes = std::uint64_t(16) << 20;
+    // H100, mmcs_bench 2^20 x 256 BabyBear from page-locked memory: pieces of 16 MiB (half a
+    // wave of rows) ran the absorbing kernel at 0.88 G permutations/s, 2.23 G in one launch.
+    nvidia.sponge_piece_waves = 8;
     // Keccak's rounds written out: what the other kernels do, not yet measured against a loop
     // (bench/keccak_run.sh times both).
     nvidia.kernel_options = "-DMERKLIZE_B3_FMA_ADDS -DMERKLIZE_KECCAK_UNROLL=24";
