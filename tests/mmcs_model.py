@@ -317,6 +317,17 @@ def cli_test(merklize, vectors):
                                         "path": [d.hex() for d in path]}) + "\n"
                 check(run.returncode == 0 and run.stdout == want,
                       f"{name}: merklize open at cap height {cap_height}: {run.stderr.strip()}")
+                # The tallest is 5 rows: 3 layers; the cap's layer is 3 - cap_height.
+                for dropped in range(1, 4 - cap_height):
+                    run = commit(name, mats, cap_height,
+                                 command=("open", "-i", "0,4,2,4", "--drop-layers", str(dropped)))
+                    check(run.returncode == 0 and run.stdout == want,
+                          f"{name}: merklize open --drop-layers {dropped} at cap height "
+                          f"{cap_height}: {run.stderr.strip()}")
+                run = commit(name, mats, cap_height,
+                             command=("open", "-i", "0", "--drop-layers", str(4 - cap_height)))
+                check(run.returncode != 0 and "keeps its cap's layer" in run.stderr,
+                      f"{name}: --drop-layers above the cap's layer refused: {run.stderr.strip()}")
                 cap_path, open_path = (os.path.join(workdir, f) for f in ("cap", "openings"))
                 with open(cap_path, "w") as f:
                     f.write("".join(f"{d.hex()}\n" for d in cap_of(layers, cap_height)))

@@ -49,6 +49,14 @@ TEST_CASE("the device MMCS equals the host reference, layer by layer", "[mmcs][d
             mmcs::commit_on(queue, views(ms), *in, cap_height, true);
         CHECK(got.cap == host.cap());
         CHECK(got.layers == host.layers());
+        const unsigned cap_at = mmcs::cap_layer(host.tallest(), cap_height);
+        const mmcs::device_commitment kept =
+            mmcs::commit_on(queue, views(ms), *in, cap_height, true, cap_at);
+        CHECK(kept.dropped == cap_at);
+        CHECK(kept.layers == std::vector<std::vector<merklize::digest>>(
+                                 host.layers().begin() + cap_at, host.layers().end()));
+        CHECK_THROWS_WITH(mmcs::commit_on(queue, views(ms), *in, cap_height, true, cap_at + 1),
+                          Contains("a commitment keeps its cap's layer"));
         CHECK(mmcs::commit_on(queue, views(ms), *in, cap_height).layers.empty());
       }
 }
@@ -134,7 +142,7 @@ TEST_CASE("the device MMCS reads host matrices in pieces and device matrices in 
       CHECK(mmcs::commit_on(queue, on_device, *in, 1, true).layers == host.layers());
       // Pieces of one byte hold one row each; of 3 rows' bytes, the last piece is short.
       for (const std::uint64_t piece : {1u, 100u})
-        CHECK(mmcs::detail::commit_sources(queue, sources, *in, 1, true, piece).layers ==
+        CHECK(mmcs::detail::commit_sources(queue, sources, *in, 1, true, 0, piece).layers ==
               host.layers());
     }
 }

@@ -193,6 +193,35 @@ TEST_CASE("an MMCS opening that was changed does not verify", "[mmcs]") {
   CHECK_THAT(refusal(good, 3, &off_ladder), Contains("matrix 1 has height 4"));
 }
 
+TEST_CASE("MMCS openings from the layers above dropped ones equal those from every layer",
+          "[mmcs]") {
+  std::mt19937_64 rng(41);
+  for (const p2::instance *in : {&p2::babybear_16, &p2::goldilocks_8})
+    for (const auto &shape : test::mmcs_shapes) {
+      std::vector<owned_matrix> ms;
+      for (const auto &[h, w] : shape)
+        ms.push_back(random_matrix(h, w, *in, rng));
+      for (const unsigned cap_height : {0u, 1u, 3u}) {
+        const mmcs::tree tree(views(ms), *in, cap_height);
+        const unsigned cap_at = mmcs::cap_layer(tree.tallest(), cap_height);
+        for (unsigned dropped = 0; dropped <= cap_at; ++dropped) {
+          const std::vector<std::vector<merklize::digest>> kept(tree.layers().begin() + dropped,
+                                                                tree.layers().end());
+          for (std::size_t index = 0; index < tree.tallest(); ++index) {
+            INFO(in->name << ", " << shape.size() << " matrices, the first " << shape[0].first
+                          << "x" << shape[0].second << ", cap height " << cap_height << ", dropped "
+                          << dropped << ", index " << index);
+            const mmcs::opening o = mmcs::open_at(views(ms), kept, cap_height, index, *in, dropped);
+            CHECK(o.path == tree.open(index).path);
+            CHECK(o.rows == tree.open(index).rows);
+          }
+        }
+        CHECK_THROWS_WITH(mmcs::open_at(views(ms), tree.layers(), cap_height, 0, *in, cap_at + 1),
+                          Contains("a commitment keeps its cap's layer"));
+      }
+    }
+}
+
 TEST_CASE("the host MMCS refuses what Plonky3 refuses, naming it", "[mmcs]") {
   std::mt19937_64 rng(35);
   const p2::instance &in = p2::koalabear_16;

@@ -516,6 +516,10 @@ command_runner add_open(CLI::App &app) {
   add_parsed(c, "-i,--index", args->indices, parse_indices, "I[,J,...]",
              "required: the row indices, below the tallest MATRIX's height")
       ->required();
+  add_parsed(c, "--drop-layers", args->drop_layers, parse_depth, "D",
+             "keep the digest layers from D up only (about 2^-D of them), the siblings below "
+             "recomputed from the MATRIX rows of each opening; no higher than the cap's layer; "
+             "default 0");
   add_commit_options(c, *args);
   return [args] { return open_command(*args); };
 }

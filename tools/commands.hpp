@@ -180,6 +180,7 @@ int commit_command(const commit_arguments &args);
 // merklize open: the openings of rows -i I,J,... of the same commitment, a line of JSON each.
 struct open_arguments : commit_arguments {
   std::vector<std::uint64_t> indices;
+  unsigned drop_layers = 0; // layers below this one recomputed for each opening, not kept
 };
 int open_command(const open_arguments &args);
 

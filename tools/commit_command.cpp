@@ -111,14 +111,15 @@ matrix_files read_matrices(const commit_arguments &args, const merklize::poseido
 merklize::mmcs::device_commitment commit_of(const commit_arguments &args,
                                             const matrix_files &matrices,
                                             const merklize::poseidon2::instance &in,
-                                            bool all_layers) {
+                                            bool all_layers, unsigned dropped = 0) {
   const cl::Device device = chosen_device(args.device);
   const cl::CommandQueue queue =
       merklize::detail::make_queue(merklize::detail::shared_context(device), device);
   // Shapes and elements are checked by commit_on (the elements where the device reads them: a
   // host scan cost more than the commitment); its refusals name the files too.
   try {
-    return merklize::mmcs::commit_on(queue, matrices.views, in, args.cap_height, all_layers);
+    return merklize::mmcs::commit_on(queue, matrices.views, in, args.cap_height, all_layers,
+                                     dropped);
   } catch (const merklize::error &e) {
     throw merklize::error(std::string(e.what()) + " (" + matrix_names(args.files) + ")");
   }
@@ -146,11 +147,12 @@ int open_command(const open_arguments &args) {
     if (index >= tallest)
       throw merklize::error("-i " + std::to_string(index) + " is out of range: the tallest " +
                             "MATRIX has " + std::to_string(tallest) + " rows");
-  const auto commitment = commit_of(args, matrices, in, true);
+  const auto commitment = commit_of(args, matrices, in, true, args.drop_layers);
   std::string out;
   for (const std::uint64_t index : args.indices)
     out += merklize::mmcs::to_json(index, merklize::mmcs::open_at(matrices.views, commitment.layers,
-                                                                  args.cap_height, index, in)) +
+                                                                  args.cap_height, index, in,
+                                                                  commitment.dropped)) +
            "\n";
   write_stdout(out);
   return 0;

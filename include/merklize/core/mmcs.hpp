@@ -147,23 +147,82 @@ inline std::vector<std::uint64_t> row_of(const matrix_view &m, std::size_t r,
   return out;
 }
 
+// Whether a matrix enters at layer k, and the sponge of row r of every one that does (their
+// heights checked: rung k of the tallest).
+inline bool enters(const std::vector<matrix_view> &matrices, std::size_t tallest, unsigned k) {
+  for (const matrix_view &m : matrices)
+    if (m.height == rung(tallest, k)) return true;
+  return false;
+}
+
+inline digest hash_at(const std::vector<matrix_view> &matrices, std::size_t tallest, unsigned k,
+                      std::size_t r, const poseidon2::instance &in) {
+  std::vector<std::vector<std::uint64_t>> rows;
+  for (const matrix_view &m : matrices)
+    if (m.height == rung(tallest, k)) rows.push_back(row_of(m, r, in));
+  return hash_rows(rows, in);
+}
+
+// Node i of layer k > 0 from its children in the layer below (below(j): digest j there).
+template <typename Below>
+digest node_at(const std::vector<matrix_view> &matrices, std::size_t tallest, unsigned k,
+               std::size_t i, Below below, const poseidon2::instance &in) {
+  const digest node = poseidon2::compress(below(2 * i), below(2 * i + 1), in);
+  return enters(matrices, tallest, k)
+             ? poseidon2::compress(node, hash_at(matrices, tallest, k, i, in), in)
+             : node;
+}
+
+// Layers 0 .. d - 1 of the block of 2^d rows of the tallest matrices that holds row `index`,
+// recomputed from the matrices: layer k its 2^(d - k) digests from (index >> d) << (d - k), zero
+// past the layer's nodes (the padding's, or none).
+inline std::vector<std::vector<digest>> block_layers(const std::vector<matrix_view> &matrices,
+                                                     std::size_t tallest, unsigned d,
+                                                     std::size_t index,
+                                                     const poseidon2::instance &in) {
+  std::vector<std::vector<digest>> out;
+  for (unsigned k = 0; k < d; ++k) {
+    const std::size_t size = std::size_t{1} << (d - k), first = (index >> d) << (d - k);
+    std::vector<digest> layer(size);
+    for (std::size_t j = 0; j < size && first + j < rung(tallest, k); ++j)
+      layer[j] = k == 0 ? hash_at(matrices, tallest, 0, first + j, in)
+                        : node_at(
+                              matrices, tallest, k, first + j,
+                              [&](std::size_t c) { return out[k - 1][c - 2 * first]; }, in);
+    out.push_back(std::move(layer));
+  }
+  return out;
+}
+
 // The opening of row `index` of a commitment to `matrices` (checked) from its digest layers
-// (mmcs::tree's, or the device's: engine/mmcs.hpp): each matrix's row index >> k, k the layer it
-// enters, and the siblings layers[k][(index >> k) ^ 1] below the cap's layer.
+// (mmcs::tree's, or the device's: engine/mmcs.hpp) from layer `dropped` up (layers[0] is layer
+// `dropped`): each matrix's row index >> k, k the layer it enters, and the siblings
+// layer k [(index >> k) ^ 1] below the cap's layer, those below `dropped` recomputed from the
+// matrices (2^dropped rows' sponges and their subtree: a commitment that keeps only the layers
+// from `dropped` up holds about 2^-dropped of the digests).
 inline opening open_at(const std::vector<matrix_view> &matrices,
                        const std::vector<std::vector<digest>> &layers, unsigned cap_height,
-                       std::size_t index, const poseidon2::instance &in) {
+                       std::size_t index, const poseidon2::instance &in, unsigned dropped = 0) {
   std::size_t tallest = 0;
   for (const matrix_view &m : matrices)
     tallest = std::max(tallest, m.height);
   if (index >= tallest)
     throw error("row index " + std::to_string(index) + " is out of range: the tallest matrix has " +
                 std::to_string(tallest) + " rows");
+  const unsigned cap_at = cap_layer(tallest, cap_height);
+  if (dropped > cap_at)
+    throw error("the layers below " + std::to_string(dropped) + " are dropped, but the cap is " +
+                "layer " + std::to_string(cap_at) + ": a commitment keeps its cap's layer");
   opening out;
   for (const matrix_view &m : matrices)
     out.rows.push_back(row_of(m, index >> layer_of(tallest, m.height), in));
-  for (unsigned k = 0; k < cap_layer(tallest, cap_height); ++k)
-    out.path.push_back(layers.at(k).at((index >> k) ^ 1));
+  const std::vector<std::vector<digest>> block =
+      block_layers(matrices, tallest, dropped, index, in);
+  for (unsigned k = 0; k < cap_at; ++k) {
+    const std::size_t sibling = (index >> k) ^ 1;
+    out.path.push_back(k < dropped ? block[k][sibling - ((index >> dropped) << (dropped - k))]
+                                   : layers.at(k - dropped).at(sibling));
+  }
   return out;
 }
 
@@ -190,34 +249,19 @@ public:
   opening open(std::size_t index) const;
 
 private:
-  // The sponge of row r of every matrix entering at layer k (of height rung k: heights checked).
-  digest hash_at(unsigned k, std::size_t r) const {
-    std::vector<std::vector<std::uint64_t>> rows;
-    for (std::size_t m = 0; m < matrices_.size(); ++m)
-      if (matrices_[m].height == rung(tallest_, k)) rows.push_back(row_of(matrices_[m], r, in_));
-    return hash_rows(rows, in_);
-  }
-
-  bool enters(unsigned k) const {
-    for (const matrix_view &m : matrices_)
-      if (m.height == rung(tallest_, k)) return true;
-    return false;
-  }
-
   // Layer 0 the rows' sponges; layer k + 1 the compressions of layer k's pairs, each compressed
   // again with the sponge of its row of the matrices entering there; zero digests pad to even.
   void build() {
     std::vector<digest> layer(padded_length(tallest_));
     for (std::size_t r = 0; r < tallest_; ++r)
-      layer[r] = hash_at(0, r);
+      layer[r] = hash_at(matrices_, tallest_, 0, r, in_);
     layers_.push_back(layer);
     for (unsigned k = 1; k <= depth(tallest_); ++k) {
       const std::vector<digest> &below = layers_.back();
       std::vector<digest> up(padded_length(rung(tallest_, k)));
-      for (std::size_t i = 0; i < rung(tallest_, k); ++i) {
-        up[i] = poseidon2::compress(below[2 * i], below[2 * i + 1], in_);
-        if (enters(k)) up[i] = poseidon2::compress(up[i], hash_at(k, i), in_);
-      }
+      for (std::size_t i = 0; i < rung(tallest_, k); ++i)
+        up[i] = node_at(
+            matrices_, tallest_, k, i, [&](std::size_t c) { return below[c]; }, in_);
       layers_.push_back(std::move(up));
     }
   }

@@ -41,7 +41,9 @@ namespace mmcs {
 
 struct device_commitment {
   std::vector<digest> cap;
-  std::vector<std::vector<digest>> layers; // layer 0 first; empty unless asked for
+  // Layer `dropped` first (open_at's), up to the root; empty unless asked for.
+  std::vector<std::vector<digest>> layers;
+  unsigned dropped = 0;
   // Statistics, never part of the result: the device's times of the call's matrix copies and
   // kernels (profiling; NaN where the driver gives none).
   double upload_ms = 0, kernel_ms = 0;
@@ -279,9 +281,15 @@ inline std::size_t check_shapes(const std::vector<matrix_source> &matrices,
 inline device_commitment commit_sources(const cl::CommandQueue &queue,
                                         const std::vector<matrix_source> &matrices,
                                         const poseidon2::instance &in, unsigned cap_height,
-                                        bool all_layers, std::uint64_t piece_bytes = 0) {
+                                        bool all_layers, unsigned dropped,
+                                        std::uint64_t piece_bytes = 0) {
   check_instance(in);
   const std::size_t tallest = check_shapes(matrices, in);
+  if (dropped > cap_layer(tallest, cap_height))
+    throw error("dropping " + std::to_string(dropped) + " layers would drop the cap's layer " +
+                std::to_string(cap_layer(tallest, cap_height)) + " (cap height " +
+                std::to_string(cap_height) + ", " + std::to_string(depth(tallest)) +
+                " layers above the rows): a commitment keeps its cap's layer");
   const merklize::detail::drain_on_unwind drained(queue);
   device_commit run(queue, matrices, in, piece_bytes);
   const std::vector<cl::Buffer> layers = run.layers(tallest);
@@ -291,7 +299,7 @@ inline device_commitment commit_sources(const cl::CommandQueue &queue,
   const std::size_t length = padded_length(rung(tallest, at));
   out.cap = run.read(layers[at], std::min(length, std::size_t{1} << (depth(tallest) - at)));
   if (all_layers)
-    for (unsigned k = 0; k < layers.size(); ++k)
+    for (unsigned k = out.dropped = dropped; k < layers.size(); ++k)
       out.layers.push_back(run.read(layers[k], padded_length(rung(tallest, k))));
   out.upload_ms = events_ms(run.events().uploads);
   out.kernel_ms = events_ms(run.events().kernels);
@@ -302,28 +310,30 @@ inline device_commitment commit_sources(const cl::CommandQueue &queue,
 
 // The commitment to `matrices` on the device of `queue`: its cap at `cap_height` (as Plonky3's:
 // min(cap_height, depth) layers below the root, its first min(2^that, length) digests) and, with
-// `all_layers`, every digest layer. Refuses (merklize::error) what mmcs::tree refuses: shapes
-// before the device is used, an element that is not canonical once the device has read it (the
-// caller's matrices untouched either way). Returns when the digests are read back.
+// `all_layers`, the digest layers from `dropped` up (no higher than the cap's: open_at
+// recomputes the layers below from the matrices when opening). Refuses (merklize::error) what
+// mmcs::tree refuses: shapes before the device is used, an element that is not canonical once the
+// device has read it (the caller's matrices untouched either way). Returns when the digests are
+// read back.
 inline device_commitment commit_on(const cl::CommandQueue &queue,
                                    const std::vector<matrix_view> &matrices,
                                    const poseidon2::instance &in, unsigned cap_height,
-                                   bool all_layers = false) {
+                                   bool all_layers = false, unsigned dropped = 0) {
   std::vector<detail::matrix_source> sources;
   for (const matrix_view &m : matrices)
     sources.push_back({m.bytes, cl::Buffer(), m.height, m.width});
-  return detail::commit_sources(queue, sources, in, cap_height, all_layers);
+  return detail::commit_sources(queue, sources, in, cap_height, all_layers, dropped);
 }
 
 // The same for matrices already in device memory of the queue's context: nothing is copied.
 inline device_commitment commit_on(const cl::CommandQueue &queue,
                                    const std::vector<device_matrix> &matrices,
                                    const poseidon2::instance &in, unsigned cap_height,
-                                   bool all_layers = false) {
+                                   bool all_layers = false, unsigned dropped = 0) {
   std::vector<detail::matrix_source> sources;
   for (const device_matrix &m : matrices)
     sources.push_back({nullptr, m.buffer, m.height, m.width});
-  return detail::commit_sources(queue, sources, in, cap_height, all_layers);
+  return detail::commit_sources(queue, sources, in, cap_height, all_layers, dropped);
 }
 
 } // namespace mmcs
