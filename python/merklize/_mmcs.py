@@ -4,6 +4,7 @@ elements, on the device), MmcsCommitment.open (rows and their proofs, on the hos
 mmcs_verify (on the host)."""
 from __future__ import annotations
 
+import operator
 from typing import Any, Iterable, List, Sequence, Tuple
 
 import numpy as np
@@ -19,9 +20,7 @@ MMCS_HASHES = {"poseidon2-babybear": np.dtype("<u4"), "poseidon2-koalabear": np.
 
 def _dtype(hash: Any) -> np.dtype:
     """The elements' dtype of ``hash``; other hashes are refused by the library with the reason."""
-    if not isinstance(hash, str):
-        raise TypeError(f"hash must be a str, not {type(hash).__name__}")
-    _merklize.mmcs_element_size(hash)  # an ArgumentError naming why for any other hash
+    _merklize.mmcs_element_size(_args.name(hash, "hash"))  # ArgumentError: why it has none
     return MMCS_HASHES[hash]
 
 
@@ -78,7 +77,7 @@ class MmcsCommitment:
         """The openings of ``indices``, in their order (an index past the tallest matrix raises
         :class:`merklize.ArgumentError` and opens nothing)."""
         wanted = np.ascontiguousarray(
-            [_args.count(i, "index", _args.UINT64_MAX) for i in indices], dtype=np.uint64)
+            [_args.count(i, "index") for i in indices], dtype=np.uint64)
         rows, paths = self._impl.open(wanted)
         count = len(wanted)
         row_size = sum(w for _, w in self.shapes) * self._dtype.itemsize
@@ -132,6 +131,24 @@ def mmcs_commit(matrices: Sequence[Any], hash: str = "poseidon2-babybear", cap_h
     return MmcsCommitment(impl, hash, cap_height, shapes, dtype)
 
 
+def _row(row: Any, dtype: np.dtype) -> Any:
+    """An opened row as an array of ``dtype``; None if a value does not fit it (a cast would wrap
+    it around, and a row other than the one committed could verify)."""
+    array = np.asarray(row)
+    if array.dtype == dtype:
+        return array
+    values = [operator.index(v) for v in array.reshape(-1).tolist()]
+    if any(not 0 <= v < 1 << (8 * dtype.itemsize) for v in values):
+        return None
+    return np.array(values, dtype=dtype).reshape(array.shape)
+
+
+def _invalid(reason: str, raise_on_failure: bool) -> bool:
+    if raise_on_failure:
+        raise InvalidProofError(reason)
+    return False
+
+
 def mmcs_verify(cap: Sequence[Any], shapes: Sequence[Tuple[int, int]], opening: MmcsOpening, *,
                 hash: str = "poseidon2-babybear", cap_height: int = 0,
                 raise_on_failure: bool = False) -> bool:
@@ -144,22 +161,18 @@ def mmcs_verify(cap: Sequence[Any], shapes: Sequence[Tuple[int, int]], opening: 
     dtype = _dtype(hash)
     if not isinstance(opening, MmcsOpening):
         raise TypeError(f"opening must be a merklize.MmcsOpening, not {type(opening).__name__}")
-    shapes = [(_args.count(h, "height", _args.UINT64_MAX), _args.count(w, "width", _args.UINT64_MAX))
-              for h, w in shapes]
-    rows = [np.asarray(r) for r in opening.rows]
+    shapes = [(_args.count(h, "height"), _args.count(w, "width")) for h, w in shapes]
+    rows = [_row(r, dtype) for r in opening.rows]
+    if any(r is None for r in rows):
+        return _invalid(f"invalid opening of row {opening.index}: a row holds a value that is "
+                        f"not a {dtype.name}", raise_on_failure)
     if len(rows) != len(shapes) or any(r.shape != (w,) for r, (_, w) in zip(rows, shapes)):
-        reason = (f"invalid opening of row {opening.index}: its rows have "
-                  f"{[r.size for r in rows]} elements, the matrices' widths "
-                  f"{[w for _, w in shapes]}")
-        if raise_on_failure:
-            raise InvalidProofError(reason)
-        return False
-    joined = np.concatenate([r.astype(dtype) for r in rows]) if rows else np.zeros(0, dtype)
+        return _invalid(f"invalid opening of row {opening.index}: its rows have "
+                        f"{[r.size for r in rows]} elements, the matrices' widths "
+                        f"{[w for _, w in shapes]}", raise_on_failure)
+    joined = np.concatenate(rows) if rows else np.zeros(0, dtype)
     valid, reason = _merklize.mmcs_verify(
         hash, _args.count(cap_height, "cap_height", _args.UINT32_MAX),
-        b"".join(bytes(d) for d in cap), shapes, _args.count(opening.index, "index",
-                                                              _args.UINT64_MAX),
+        b"".join(bytes(d) for d in cap), shapes, _args.count(opening.index, "index"),
         np.ascontiguousarray(joined), b"".join(bytes(p) for p in opening.path))
-    if not valid and raise_on_failure:
-        raise InvalidProofError(reason)
-    return valid
+    return valid or _invalid(reason, raise_on_failure)

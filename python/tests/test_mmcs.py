@@ -92,6 +92,12 @@ def test_tampered_openings_fail():
         assert not c.verify(bad)
         with pytest.raises(merklize.InvalidProofError, match="invalid opening"):
             c.verify(bad, raise_on_failure=True)
+    # Rows as lists of ints verify as arrays do; a value past the dtype is not wrapped around.
+    as_lists = merklize.MmcsOpening(5, [r.tolist() for r in opening.rows], opening.path)
+    assert c.verify(as_lists)
+    wrapped = [r.tolist() for r in opening.rows]
+    wrapped[0][0] += 2**32
+    assert not c.verify(merklize.MmcsOpening(5, wrapped, opening.path))
     # Rows of other widths, and another cap height: refused too.
     assert not merklize.mmcs_verify(c.cap, [(8, 8), (4, 3)], opening, cap_height=1)
     assert not merklize.mmcs_verify(c.cap, c.shapes, opening, cap_height=0)
