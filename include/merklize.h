@@ -639,6 +639,88 @@ MERKLIZE_API merklize_status merklize_sparse_verify(const char *hash, uint32_t d
                                                     const uint8_t *siblings, size_t siblings_size,
                                                     int *valid);
 
+/* ---------------------------------------------------------------------------------------------
+ * Matrix commitments (Plonky3's MerkleTreeMmcs)
+ * ------------------------------------------------------------------------------------------- */
+
+/* A commitment to the rows of one or several matrices of field elements, bit for bit Plonky3's
+ * MerkleTreeMmcs (docs/LIBRARY.md, "Matrix commitments", gives the rules): a leaf is the
+ * Poseidon2 sponge of row r of every tallest matrix, concatenated in the matrices' order; a
+ * matrix of smaller height enters at the layer of its height; the commitment is a cap of up to
+ * 2^cap_height digests. The hashes: "poseidon2-babybear" and "poseidon2-koalabear" (Poseidon2
+ * width 16; elements are 4-byte little-endian integers below p) and "poseidon2-goldilocks"
+ * (width 8; 8-byte elements); every other hash, poseidon2-bn254 included, is
+ * MERKLIZE_ERROR_ARGUMENT. Digests are 32 bytes (8 x u32 or 4 x u64 little-endian). */
+
+/* A row-major matrix: height x width elements at `data` (element size: merklize_mmcs_element_size;
+ * data may be NULL where there are none). */
+typedef struct merklize_matrix {
+  const void *data;
+  uint64_t height;
+  uint64_t width;
+} merklize_matrix;
+
+/* A matrix's dimensions, all a verifier knows of it. */
+typedef struct merklize_matrix_shape {
+  uint64_t height;
+  uint64_t width;
+} merklize_matrix_shape;
+
+/* The commitment: its cap and, on the host, the matrices (copied) and every digest layer, from
+ * which it opens rows without a device. Read-only once made: it may be read from several threads,
+ * and the device may be freed before it. */
+typedef struct merklize_mmcs merklize_mmcs;
+
+/* *size receives the bytes of one element of `hash`'s field: 4 or 8. */
+MERKLIZE_API merklize_status merklize_mmcs_element_size(const char *hash, size_t *size);
+
+/* The commitment to matrices[0 .. matrix_count) with `hash` and a cap of cap_height (as
+ * Plonky3's: min(cap_height, depth) layers below the root; 0 gives the root alone), computed on
+ * `device`. The caller's matrices are only read, and copied. Refused (MERKLIZE_ERROR_ARGUMENT,
+ * before the device is used, naming the matrix, row and column or height): no matrix, every
+ * height 0, a height Plonky3 refuses beside the tallest (each height must be ceil(tallest / 2^k)
+ * for its power-of-two bucket k: 7 beside 8 is refused), an element at or above p. */
+MERKLIZE_API merklize_status merklize_mmcs_commit(merklize_device *device, const char *hash,
+                                                  const merklize_matrix *matrices,
+                                                  size_t matrix_count, uint32_t cap_height,
+                                                  merklize_mmcs **mmcs);
+MERKLIZE_API void merklize_mmcs_free(merklize_mmcs *mmcs);
+/* The cap's digest count (min(2^cap_height, the cap layer's length)). */
+MERKLIZE_API uint64_t merklize_mmcs_cap_count(const merklize_mmcs *mmcs);
+/* The tallest matrix's height: row indices below it open. */
+MERKLIZE_API uint64_t merklize_mmcs_height(const merklize_mmcs *mmcs);
+/* The siblings of an opening's path: the layers below the cap's. */
+MERKLIZE_API uint32_t merklize_mmcs_path_length(const merklize_mmcs *mmcs);
+/* The bytes of one opening's rows: the sum of the widths times the element size. */
+MERKLIZE_API uint64_t merklize_mmcs_row_size(const merklize_mmcs *mmcs);
+/* The cap's digests, 32 bytes each, into `cap` (cap_size at least 32 x merklize_mmcs_cap_count). */
+MERKLIZE_API merklize_status merklize_mmcs_cap(const merklize_mmcs *mmcs, uint8_t *cap,
+                                               size_t cap_size);
+/* The openings of rows indices[0 .. count) (Plonky3's open_batch, one index at a time): *rows
+ * receives, index after index, each matrix's opened row (matrix after matrix: row index >> k of a
+ * matrix entering k layers up), merklize_mmcs_row_size bytes an index; *paths receives, index
+ * after index, the merklize_mmcs_path_length siblings (32 bytes each) from the leaves' layer up
+ * to the cap's. An index at or past merklize_mmcs_height is MERKLIZE_ERROR_ARGUMENT. */
+MERKLIZE_API merklize_status merklize_mmcs_open(const merklize_mmcs *mmcs, const uint64_t *indices,
+                                                uint64_t count, merklize_bytes **rows,
+                                                merklize_bytes **paths);
+/* Checks an opening on the host (no device), as Plonky3's verify_batch: *valid receives 1 where
+ * the opened `rows` (each matrix's row, matrix after matrix, rows_size = the sum of the widths
+ * times the element size) and `path` (path_size / 32 siblings) of row `index` lead to
+ * cap[index >> path length] of the cap (cap_count digests of 32 bytes) of a commitment with
+ * `cap_height` to matrices of `shapes`; else 0 with the reason in merklize_last_error() (the
+ * status is MERKLIZE_OK): the path's length, heights Plonky3 refuses, an index out of range, an
+ * element at or above p, the cap that does not match. An unknown or refused hash, a rows_size
+ * that is not the widths' and a path_size that is not a multiple of 32 are
+ * MERKLIZE_ERROR_ARGUMENT. */
+MERKLIZE_API merklize_status merklize_mmcs_verify(const char *hash, uint32_t cap_height,
+                                                  const uint8_t *cap, uint64_t cap_count,
+                                                  const merklize_matrix_shape *shapes,
+                                                  size_t matrix_count, uint64_t index,
+                                                  const void *rows, size_t rows_size,
+                                                  const uint8_t *path, size_t path_size,
+                                                  int *valid);
+
 #ifdef __cplusplus
 }
 #endif

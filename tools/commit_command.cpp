@@ -13,31 +13,20 @@
 
 #include <merklize/core/hashes.hpp>
 #include <merklize/core/mmcs_encoding.hpp>
+#include <merklize/core/mmcs_hashes.hpp>
 #include <merklize/engine/mmcs.hpp>
 #include <merklize/runtime/runtime.hpp>
 
 namespace cli {
 namespace {
 
-// The Poseidon2 instance of Plonky3's MMCS configuration for `hash` (width 16 for the 31-bit
-// fields, 8 for Goldilocks); other hashes are refused.
+// The Poseidon2 instance of Plonky3's MMCS configuration for `hash` (core/mmcs_hashes.hpp);
+// other hashes are refused.
 const merklize::poseidon2::instance &mmcs_instance(merklize::hash_kind hash) {
-  switch (hash) {
-  case merklize::hash_kind::poseidon2_babybear:
-    return merklize::poseidon2::babybear_16;
-  case merklize::hash_kind::poseidon2_koalabear:
-    return merklize::poseidon2::koalabear_16;
-  case merklize::hash_kind::poseidon2_goldilocks:
-    return merklize::poseidon2::goldilocks_8;
-  default:
-    throw usage_error(std::string("--hash ") + merklize::to_string(hash) +
-                          (hash == merklize::hash_kind::poseidon2_bn254
-                               ? " has no matrix commitment here yet"
-                               : " is not a hash over field elements") +
-                          ": merklize commit takes poseidon2-babybear, poseidon2-koalabear or "
-                          "poseidon2-goldilocks",
-                      "Try 'merklize commit --help' for the options.");
-  }
+  if (const merklize::poseidon2::instance *in = merklize::mmcs::instance_of(hash)) return *in;
+  throw usage_error("--hash " + merklize::mmcs::mmcs_refusal(hash) + ": merklize commit takes " +
+                        merklize::mmcs::mmcs_hash_names(),
+                    "Try 'merklize commit --help' for the options.");
 }
 
 // The widths of `count` matrices (`what`), --width given once for all or once each.

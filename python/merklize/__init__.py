@@ -26,6 +26,7 @@ from ._errors import (ArgumentError, DecodeError, DeviceError, Error, FileError,
 from ._formats import bao_outboard, dm_verity, fs_verity
 from ._hashing import blake3, log_leaves, sha256_layer
 from ._many import roots_many
+from ._mmcs import MmcsCommitment, MmcsOpening, mmcs_commit, mmcs_verify
 from ._proofs import Proof, verify_consistency
 from ._sparse import SparseProof, SparseTree, sparse_verify
 from ._trees import Builder, Tree, build, prove, root
@@ -43,19 +44,20 @@ LEAF_HASHES = tuple(_merklize.leaf_hash_names().split(","))
 
 # The public classes say they are merklize's, not of the private module that defines them.
 for _public in (ArgumentError, Builder, DecodeError, Device, DeviceError, DeviceInfo, DeviceTree,
-                Digest, Error, FileError, InternalError, InvalidProofError, OpenCLError,
-                OutOfMemoryError, Proof, SparseProof, SparseTree, Tree):
+                Digest, Error, FileError, InternalError, InvalidProofError, MmcsCommitment,
+                MmcsOpening, OpenCLError, OutOfMemoryError, Proof, SparseProof, SparseTree, Tree):
     _public.__module__ = __name__
 del _public
 
 __all__ = [
     "ABI_VERSION", "HASHES", "LEAF_HASHES", "SHAPES", "ArgumentError", "Builder", "DecodeError",
     "Device", "DeviceError", "DeviceInfo", "DeviceTree", "Digest", "Error", "FileError",
-    "InternalError", "InvalidProofError", "OpenCLError", "OutOfMemoryError", "Proof",
+    "InternalError", "InvalidProofError", "MmcsCommitment", "MmcsOpening", "OpenCLError", "OutOfMemoryError", "Proof",
     "SparseProof", "SparseTree", "Tree",
     "bao_outboard",
     "bitcoin_proof", "bitcoin_root", "blake3", "build", "devices", "dm_verity",
-    "filecoin_commitment", "filecoin_piece_cid", "fs_verity", "log_leaves", "oz_standard_proof",
+    "filecoin_commitment", "filecoin_piece_cid", "fs_verity", "log_leaves", "mmcs_commit",
+    "mmcs_verify", "oz_standard_proof",
     "oz_standard_tree", "prove", "root", "roots_many", "sha256_layer", "sparse_verify",
     "verify_consistency",
 ]

@@ -288,3 +288,33 @@ def sparse_verify(hash: str, depth: int, root: object, key: object, value: objec
     """
     merklize_sparse_verify(hash, depth, root, key, value, siblings): (valid, the reason if not).
     """
+
+class _Mmcs:
+    """merklize_mmcs: merklize.MmcsCommitment's handle."""
+
+    def __init__(self, device: _Device, hash: str, arrays: Sequence[object], heights: Sequence[int], widths: Sequence[int], cap_height: int) -> None:
+        """
+        merklize_mmcs_commit(device, hash, arrays, heights, widths, cap_height).
+        """
+
+    def cap(self) -> bytes:
+        """merklize_mmcs_cap(): the cap's digests as bytes, 32 each."""
+
+    def height(self) -> int:
+        """merklize_mmcs_height()."""
+
+    def path_length(self) -> int:
+        """merklize_mmcs_path_length()."""
+
+    def open(self, indices: object) -> tuple[Annotated[NDArray[numpy.uint8], dict(shape=(None, None), writable=False)], Annotated[NDArray[numpy.uint8], dict(shape=(None, None), writable=False)]]:
+        """
+        merklize_mmcs_open(indices): (rows, paths) as (count, bytes) uint8 arrays.
+        """
+
+def mmcs_element_size(hash: str) -> int:
+    """merklize_mmcs_element_size(hash)."""
+
+def mmcs_verify(hash: str, cap_height: int, cap: object, shapes: Sequence[tuple[int, int]], index: int, rows: object, path: object) -> tuple[bool, str]:
+    """
+    merklize_mmcs_verify(hash, cap_height, cap, [(height, width)], index, rows, path): (valid, the reason if not).
+    """

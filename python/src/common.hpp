@@ -121,5 +121,6 @@ void bind_formats(nb::module_ &m);
 void bind_commitments(nb::module_ &m);
 void bind_many(nb::module_ &m);
 void bind_sparse(nb::module_ &m);
+void bind_mmcs(nb::module_ &m);
 
 } // namespace merklize_python

@@ -15,4 +15,5 @@ NB_MODULE(_merklize, m) {
   bind_commitments(m);
   bind_many(m);
   bind_sparse(m);
+  bind_mmcs(m);
 }

@@ -64,6 +64,8 @@ fn rust_structs() -> BTreeMap<String, Layout> {
         merklize_source { kind, data, size, path, fd }
         merklize_blake3_mode { kind, key, context }
         merklize_verity_config { size, data_block_size, hash_block_size, salt, salt_size }
+        merklize_matrix { data, height, width }
+        merklize_matrix_shape { height, width }
     }
 }
 
