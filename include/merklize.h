@@ -666,8 +666,9 @@ typedef struct merklize_matrix_shape {
   uint64_t width;
 } merklize_matrix_shape;
 
-/* The commitment: its cap and, on the host, the matrices (copied) and every digest layer, from
- * which it opens rows without a device. Read-only once made: it may be read from several threads,
+/* The commitment: its cap and, on the host, the matrices (copied) and its digest layers (every
+ * one, or those from drop_layers up: merklize_mmcs_commit_dropping), from which it opens rows
+ * without a device. Read-only once made: it may be read from several threads,
  * and the device may be freed before it. */
 typedef struct merklize_mmcs merklize_mmcs;
 
@@ -684,6 +685,17 @@ MERKLIZE_API merklize_status merklize_mmcs_commit(merklize_device *device, const
                                                   const merklize_matrix *matrices,
                                                   size_t matrix_count, uint32_t cap_height,
                                                   merklize_mmcs **mmcs);
+/* merklize_mmcs_commit keeping the digest layers from drop_layers up only (about 2^-drop_layers
+ * of them: the lowest layers hold most): merklize_mmcs_open recomputes the siblings below from the
+ * matrices (the 2^drop_layers rows of the index's block), the same openings. drop_layers above
+ * the cap's layer (merklize_mmcs_path_length) is refused (MERKLIZE_ERROR_ARGUMENT). */
+MERKLIZE_API merklize_status merklize_mmcs_commit_dropping(merklize_device *device,
+                                                           const char *hash,
+                                                           const merklize_matrix *matrices,
+                                                           size_t matrix_count,
+                                                           uint32_t cap_height,
+                                                           uint32_t drop_layers,
+                                                           merklize_mmcs **mmcs);
 MERKLIZE_API void merklize_mmcs_free(merklize_mmcs *mmcs);
 /* The cap's digest count (min(2^cap_height, the cap layer's length)). */
 MERKLIZE_API uint64_t merklize_mmcs_cap_count(const merklize_mmcs *mmcs);

@@ -292,9 +292,9 @@ def sparse_verify(hash: str, depth: int, root: object, key: object, value: objec
 class _Mmcs:
     """merklize_mmcs: merklize.MmcsCommitment's handle."""
 
-    def __init__(self, device: _Device, hash: str, arrays: Sequence[object], heights: Sequence[int], widths: Sequence[int], cap_height: int) -> None:
+    def __init__(self, device: _Device, hash: str, arrays: Sequence[object], heights: Sequence[int], widths: Sequence[int], cap_height: int, drop_layers: int) -> None:
         """
-        merklize_mmcs_commit(device, hash, arrays, heights, widths, cap_height).
+        merklize_mmcs_commit_dropping(device, hash, arrays, heights, widths, cap_height, drop_layers).
         """
 
     def cap(self) -> bytes:

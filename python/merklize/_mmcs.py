@@ -104,7 +104,7 @@ class MmcsCommitment:
 
 
 def mmcs_commit(matrices: Sequence[Any], hash: str = "poseidon2-babybear", cap_height: int = 0,
-                device: DeviceArg = None) -> MmcsCommitment:
+                device: DeviceArg = None, drop_layers: int = 0) -> MmcsCommitment:
     """The commitment of Plonky3's MerkleTreeMmcs to the rows of ``matrices``, bit for bit
     Plonky3's (docs/LIBRARY.md, "Matrix commitments"), computed on ``device``.
 
@@ -115,6 +115,9 @@ def mmcs_commit(matrices: Sequence[Any], hash: str = "poseidon2-babybear", cap_h
     silent cast). Other hashes, ``poseidon2-bn254`` included, are refused. The library copies
     the matrices into the commitment, so the arrays may change after the call.
     ``cap_height``: the cap holds up to ``2**cap_height`` digests (0: the root).
+    ``drop_layers``: keep the digest layers from this one up only (about ``2**-drop_layers`` of
+    them); openings recompute the siblings below from the matrices and are the same. No higher
+    than the cap's layer (``ArgumentError``).
 
     Refused, with :class:`merklize.ArgumentError` naming the matrix and the reason: no matrix,
     every height 0, a height Plonky3 refuses beside the tallest (7 beside 8), an element at or
@@ -125,9 +128,10 @@ def mmcs_commit(matrices: Sequence[Any], hash: str = "poseidon2-babybear", cap_h
         raise TypeError("matrices must be a list of 2-D arrays (one array: [array])")
     arrays = [_matrix(a, dtype, m) for m, a in enumerate(matrices)]
     cap_height = _args.count(cap_height, "cap_height", _args.UINT32_MAX)
+    drop_layers = _args.count(drop_layers, "drop_layers", _args.UINT32_MAX)
     shapes = [(int(a.shape[0]), int(a.shape[1])) for a in arrays]
     impl = _merklize._Mmcs(resolve(device)._impl, hash, arrays, [h for h, _ in shapes],
-                           [w for _, w in shapes], cap_height)
+                           [w for _, w in shapes], cap_height, drop_layers)
     return MmcsCommitment(impl, hash, cap_height, shapes, dtype)
 
 

@@ -22,7 +22,8 @@ struct mmcs_object {
 // The matrices as merklize/_mmcs.py hands them over: arrays, and their heights and widths.
 void create(mmcs_object *self, device_object &device, const char *hash,
             const std::vector<nb::handle> &arrays, const std::vector<std::uint64_t> &heights,
-            const std::vector<std::uint64_t> &widths, std::uint32_t cap_height) {
+            const std::vector<std::uint64_t> &widths, std::uint32_t cap_height,
+            std::uint32_t drop_layers) {
   if (heights.size() != arrays.size() || widths.size() != arrays.size())
     argument_failure("matrices: " + std::to_string(arrays.size()) + " arrays, " +
                      std::to_string(heights.size()) + " heights and " +
@@ -36,8 +37,8 @@ void create(mmcs_object *self, device_object &device, const char *hash,
   merklize_mmcs *mmcs = nullptr;
   {
     nb::gil_scoped_release unlocked;
-    check(merklize_mmcs_commit(device.handle.get(), hash, list.data(), list.size(), cap_height,
-                               &mmcs));
+    check(merklize_mmcs_commit_dropping(device.handle.get(), hash, list.data(), list.size(),
+                                        cap_height, drop_layers, &mmcs));
   }
   new (self) mmcs_object{mmcs_ptr(mmcs)};
 }
@@ -89,8 +90,9 @@ verify(const char *hash, std::uint32_t cap_height, nb::handle cap,
 void bind_mmcs(nb::module_ &m) {
   nb::class_<mmcs_object>(m, "_Mmcs", "merklize_mmcs: merklize.MmcsCommitment's handle.")
       .def("__init__", &create, nb::arg("device"), nb::arg("hash"), nb::arg("arrays"),
-           nb::arg("heights"), nb::arg("widths"), nb::arg("cap_height"),
-           "merklize_mmcs_commit(device, hash, arrays, heights, widths, cap_height).")
+           nb::arg("heights"), nb::arg("widths"), nb::arg("cap_height"), nb::arg("drop_layers"),
+           "merklize_mmcs_commit_dropping(device, hash, arrays, heights, widths, cap_height, "
+           "drop_layers).")
       .def("cap", &cap, "merklize_mmcs_cap(): the cap's digests as bytes, 32 each.")
       .def(
           "height", [](const mmcs_object &c) { return merklize_mmcs_height(c.handle.get()); },

@@ -70,6 +70,26 @@ def test_commitments_and_openings_equal_the_model(name, cap_height, shapes):
     assert [r.tolist() for r in single.rows] == [r.tolist() for r in openings[-1].rows]
 
 
+@pytest.mark.parametrize("name,cap_height,shapes", CASES[1:4])
+def test_dropped_layers_open_as_every_layer_does(name, cap_height, shapes):
+    hash = f"poseidon2-{name}"
+    field = model.Field(str(VECTORS), name)
+    arrays = random_matrices(random.Random(hash + "drop"), field, name, shapes)
+    full = merklize.mmcs_commit(arrays, hash=hash, cap_height=cap_height)
+    depth = (max(h for h, _ in shapes) - 1).bit_length()
+    top = depth - min(cap_height, depth)  # the cap's layer
+    want = full.open_batch(range(full.height))
+    for drop in range(1, top + 1):
+        c = merklize.mmcs_commit(arrays, hash=hash, cap_height=cap_height, drop_layers=drop)
+        got = c.open_batch(range(c.height))
+        assert c.cap == full.cap
+        assert [o.path for o in got] == [o.path for o in want]
+        assert [[r.tolist() for r in o.rows] for o in got] == \
+            [[r.tolist() for r in o.rows] for o in want]
+    with pytest.raises(merklize.ArgumentError, match="keeps its cap's layer"):
+        merklize.mmcs_commit(arrays, hash=hash, cap_height=cap_height, drop_layers=top + 1)
+
+
 def tampered(opening: merklize.MmcsOpening, row=None, path=None) -> merklize.MmcsOpening:
     rows = [r.copy() for r in opening.rows]
     siblings = list(opening.path)

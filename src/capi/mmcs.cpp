@@ -115,10 +115,11 @@ merklize_status merklize_mmcs_element_size(const char *hash, size_t *size) {
   });
 }
 
-merklize_status merklize_mmcs_commit(merklize_device *device, const char *hash,
-                                     const merklize_matrix *matrices, size_t matrix_count,
-                                     uint32_t cap_height, merklize_mmcs **mmcs) {
-  const char *function = "merklize_mmcs_commit";
+merklize_status merklize_mmcs_commit_dropping(merklize_device *device, const char *hash,
+                                              const merklize_matrix *matrices, size_t matrix_count,
+                                              uint32_t cap_height, uint32_t drop_layers,
+                                              merklize_mmcs **mmcs) {
+  const char *function = "merklize_mmcs_commit_dropping";
   return guarded([&] {
     merklize_device &d = required(device, function, "device");
     required(mmcs, function, "mmcs");
@@ -137,10 +138,21 @@ merklize_status merklize_mmcs_commit(merklize_device *device, const char *hash,
       out->row_elements += v.width;
     }
     const std::lock_guard<std::mutex> lock(d.mutex);
-    out->commitment =
-        merklize::mmcs::commit_on(d.queue(), out->views, *out->instance, cap_height, true);
+    const unsigned cap_at = merklize::mmcs::cap_layer(out->tallest, cap_height);
+    if (drop_layers > cap_at)
+      throw argument_error(std::string(function) + ": drop_layers " + std::to_string(drop_layers) +
+                           " is above the cap's layer " + std::to_string(cap_at) +
+                           ": a commitment keeps its cap's layer");
+    out->commitment = merklize::mmcs::commit_on(d.queue(), out->views, *out->instance, cap_height,
+                                                true, drop_layers);
     *mmcs = out.release();
   });
+}
+
+merklize_status merklize_mmcs_commit(merklize_device *device, const char *hash,
+                                     const merklize_matrix *matrices, size_t matrix_count,
+                                     uint32_t cap_height, merklize_mmcs **mmcs) {
+  return merklize_mmcs_commit_dropping(device, hash, matrices, matrix_count, cap_height, 0, mmcs);
 }
 
 void merklize_mmcs_free(merklize_mmcs *mmcs) { delete mmcs; }
@@ -186,7 +198,8 @@ merklize_status merklize_mmcs_open(const merklize_mmcs *mmcs, const uint64_t *in
     for (uint64_t i = 0; i < count; ++i) {
       const merklize::mmcs::opening o = for_field("indices", [&] {
         return merklize::mmcs::open_at(c.views, c.commitment.layers, c.cap_height,
-                                       static_cast<std::size_t>(indices[i]), *c.instance);
+                                       static_cast<std::size_t>(indices[i]), *c.instance,
+                                       c.commitment.dropped);
       });
       for (const std::vector<std::uint64_t> &row : o.rows)
         for (const std::uint64_t e : row) {

@@ -199,6 +199,41 @@ static void check_openings(const char *hash, const struct mmcs_case *c, const me
   free(cap);
 }
 
+static int same_bytes(const merklize_bytes *a, const merklize_bytes *b) {
+  return merklize_bytes_size(a) == merklize_bytes_size(b) &&
+         (merklize_bytes_size(a) == 0 ||
+          memcmp(merklize_bytes_data(a), merklize_bytes_data(b), merklize_bytes_size(a)) == 0);
+}
+
+/* A commitment keeping only the layers from the cap's down to drop, for every drop: the same
+ * openings; one above the cap's layer refused. */
+static void check_dropped(merklize_device *device, const char *hash, const struct mmcs_case *c,
+                          const merklize_matrix *m, const uint64_t *indices,
+                          const merklize_mmcs *full, const merklize_bytes *rows,
+                          const merklize_bytes *paths) {
+  const uint32_t top = merklize_mmcs_path_length(full);
+  const uint64_t count = merklize_mmcs_height(full);
+  merklize_mmcs *dropped = NULL;
+  merklize_bytes *r = NULL, *p = NULL;
+  uint32_t drop;
+  for (drop = 1; drop <= top; ++drop) {
+    CHECK_OK(
+        merklize_mmcs_commit_dropping(device, hash, m, c->count, c->cap_height, drop, &dropped));
+    CHECK_OK(merklize_mmcs_open(dropped, indices, count, &r, &p));
+    CHECK(same_bytes(r, rows) && same_bytes(p, paths),
+          "%s, cap height %u: the openings with %u layers dropped differ", hash,
+          (unsigned)c->cap_height, (unsigned)drop);
+    merklize_bytes_free(r);
+    merklize_bytes_free(p);
+    merklize_mmcs_free(dropped);
+  }
+  dropped = NULL;
+  CHECK_FAILS(
+      merklize_mmcs_commit_dropping(device, hash, m, c->count, c->cap_height, top + 1, &dropped),
+      MERKLIZE_ERROR_ARGUMENT, "keeps its cap's layer");
+  CHECK(dropped == NULL, "%s: a refused commitment wrote its handle", hash);
+}
+
 static void check_case(merklize_device *device, const struct mmcs_case *c) {
   merklize_matrix m[MAX_MATRICES];
   merklize_mmcs *mmcs = NULL;
@@ -227,6 +262,7 @@ static void check_case(merklize_device *device, const struct mmcs_case *c) {
   CHECK(strcmp(got.data, want) == 0, "%s, cap height %u: the library's\n%s\nthe model's\n%s", hash,
         (unsigned)c->cap_height, got.data, want);
   check_openings(hash, c, mmcs, element, rows, paths);
+  check_dropped(device, hash, c, m, indices, mmcs, rows, paths);
   printf("%s, %zu matrices, cap height %u: cap of %llu, %llu openings as the model's\n", hash,
          c->count, (unsigned)c->cap_height, (unsigned long long)merklize_mmcs_cap_count(mmcs),
          (unsigned long long)merklize_mmcs_height(mmcs));
