@@ -106,6 +106,16 @@ inline std::size_t first_at_or_above(const std::uint8_t *bytes, std::size_t coun
                                         : first_at_or_above<8>(bytes, count, in.prime);
 }
 
+// The refusal of the element at `bytes`, element e of matrix m (of `width` elements a row).
+inline error element_error(const std::uint8_t *bytes, std::size_t m, std::size_t e,
+                           std::size_t width, const poseidon2::instance &in) {
+  return error(element_refusal(element(bytes, 0, in),
+                               "matrix " + std::to_string(m) + ", row " +
+                                   std::to_string(e / width) + ", column " +
+                                   std::to_string(e % width),
+                               in));
+}
+
 // Refuses a matrix list Plonky3 would not commit to, or elements that are not canonical.
 inline std::size_t check_matrices(const std::vector<matrix_view> &matrices,
                                   const poseidon2::instance &in) {
@@ -118,12 +128,9 @@ inline std::size_t check_matrices(const std::vector<matrix_view> &matrices,
     if (matrices[m].width && count / matrices[m].width != matrices[m].height)
       throw error("matrix " + std::to_string(m) + " is too large");
     const std::size_t i = first_at_or_above(matrices[m].bytes, count, in);
-    if (i == count) continue;
-    throw error(element_refusal(element(matrices[m].bytes, i, in),
-                                "matrix " + std::to_string(m) + ", row " +
-                                    std::to_string(i / matrices[m].width) + ", column " +
-                                    std::to_string(i % matrices[m].width),
-                                in));
+    if (i < count)
+      throw element_error(matrices[m].bytes + i * poseidon2::limb_bytes(in), m, i,
+                          matrices[m].width, in);
   }
   return tallest;
 }

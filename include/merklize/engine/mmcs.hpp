@@ -242,14 +242,7 @@ private:
           return queue.enqueueReadBuffer(s.device, CL_TRUE, at * limb, n * limb, bytes.data());
         });
       const std::uint64_t i = first_at_or_above(from, n, in);
-      if (i < n) {
-        const std::uint64_t e = at + i;
-        throw error(element_refusal(element(from, i, in),
-                                    "matrix " + std::to_string(m) + ", row " +
-                                        std::to_string(e / s.width) + ", column " +
-                                        std::to_string(e % s.width),
-                                    in));
-      }
+      if (i < n) throw element_error(from + i * limb, m, at + i, s.width, in);
     }
   }
   throw error("a device refused an element that every matrix holds canonically");
