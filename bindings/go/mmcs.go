@@ -95,6 +95,14 @@ func cMatrices[E uint32 | uint64](matrices []Matrix[E]) (list *C.merklize_matrix
 // Refused, ErrArgument naming the matrix and the reason: no matrix, every height 0, a height
 // Plonky3 refuses beside the tallest (7 beside 8), an element at or above p, another hash.
 func CommitMatrices[E uint32 | uint64](matrices []Matrix[E], hash string, capHeight int, opts ...Option) (*Mmcs[E], error) {
+	return CommitMatricesDropping(matrices, hash, capHeight, 0, opts...)
+}
+
+// CommitMatricesDropping is CommitMatrices keeping the digest layers from dropLayers up only
+// (about 2^-dropLayers of them): Open recomputes the siblings below from the matrices, and the
+// openings are the same. dropLayers above the cap's layer (an opening path's length) is refused
+// with ErrArgument.
+func CommitMatricesDropping[E uint32 | uint64](matrices []Matrix[E], hash string, capHeight, dropLayers int, opts ...Option) (*Mmcs[E], error) {
 	s := settingsOf(opts)
 	for _, name := range append(s.treeOptions, s.blake3Options...) {
 		if s.err == nil {
@@ -103,6 +111,9 @@ func CommitMatrices[E uint32 | uint64](matrices []Matrix[E], hash string, capHei
 	}
 	if s.err == nil && (capHeight < 0 || capHeight > math.MaxUint32) {
 		s.fail(fmt.Sprintf("CommitMatrices: capHeight %d is negative or too large", capHeight))
+	}
+	if s.err == nil && (dropLayers < 0 || dropLayers > math.MaxUint32) {
+		s.fail(fmt.Sprintf("CommitMatrices: dropLayers %d is negative or too large", dropLayers))
 	}
 	if s.err != nil {
 		return nil, s.err
@@ -123,7 +134,8 @@ func CommitMatrices[E uint32 | uint64](matrices []Matrix[E], hash string, capHei
 	defer C.free(unsafe.Pointer(name))
 	var out *C.merklize_mmcs
 	if err := call(func() C.merklize_status {
-		return C.merklize_mmcs_commit(device, name, list, C.size_t(len(matrices)), C.uint32_t(capHeight), &out)
+		return C.merklize_mmcs_commit_dropping(device, name, list, C.size_t(len(matrices)),
+			C.uint32_t(capHeight), C.uint32_t(dropLayers), &out)
 	}); err != nil {
 		return nil, err
 	}

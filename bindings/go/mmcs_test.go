@@ -4,6 +4,7 @@ package merklize_test
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -69,6 +70,7 @@ func checkMmcs[E uint32 | uint64](t *testing.T, hash string, capHeight int, shap
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkDropped(t, hash, capHeight, shapes, indices, openings)
 	for _, o := range openings {
 		if err := c.Verify(o); err != nil {
 			t.Fatalf("%s: row %d: %v", hash, o.Index, err)
@@ -83,6 +85,29 @@ func checkMmcs[E uint32 | uint64](t *testing.T, hash string, capHeight int, shap
 			if err := c.Verify(o); !errors.Is(err, merklize.ErrInvalidProof) {
 				t.Fatalf("%s: row %d with a changed sibling: %v", hash, o.Index, err)
 			}
+		}
+	}
+}
+
+// checkDropped: commitments keeping only the layers from each depth up to the cap's open the
+// same; one above the cap's layer is refused.
+func checkDropped[E uint32 | uint64](t *testing.T, hash string, capHeight int, shapes []merklize.MatrixShape, indices []uint64, want []merklize.MmcsOpening[E]) {
+	levels := len(want[0].Path) // the cap's layer
+	for drop := 1; drop <= levels+1; drop++ {
+		c, err := merklize.CommitMatricesDropping(mmcsMatrices[E](hash, shapes), hash, capHeight, drop)
+		if drop > levels {
+			if !errors.Is(err, merklize.ErrArgument) {
+				t.Fatalf("%s: %d layers dropped of %d: %v; want ErrArgument", hash, drop, levels, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Open(indices...)
+		c.Close()
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: the openings with %d layers dropped differ (%v)", hash, drop, err)
 		}
 	}
 }

@@ -37,6 +37,15 @@ extern "C" {
         cap_height: u32,
         mmcs: *mut *mut merklize_mmcs,
     ) -> merklize_status;
+    pub fn merklize_mmcs_commit_dropping(
+        device: *mut merklize_device,
+        hash: *const c_char,
+        matrices: *const merklize_matrix,
+        matrix_count: usize,
+        cap_height: u32,
+        drop_layers: u32,
+        mmcs: *mut *mut merklize_mmcs,
+    ) -> merklize_status;
     pub fn merklize_mmcs_free(mmcs: *mut merklize_mmcs);
     pub fn merklize_mmcs_cap_count(mmcs: *const merklize_mmcs) -> u64;
     pub fn merklize_mmcs_height(mmcs: *const merklize_mmcs) -> u64;

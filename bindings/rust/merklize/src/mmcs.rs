@@ -122,6 +122,20 @@ impl<E: Element> Mmcs<E> {
         matrices: &[Matrix<'_, E>],
         cap_height: u32,
     ) -> Result<Mmcs<E>> {
+        Self::commit_dropping(device, hash, matrices, cap_height, 0)
+    }
+
+    /// [`Mmcs::commit`] keeping the digest layers from `drop_layers` up only (about
+    /// 2^-`drop_layers` of them): openings recompute the siblings below from the matrices and
+    /// are the same. `drop_layers` above the cap's layer (the length of an opening's path) is
+    /// refused.
+    pub fn commit_dropping(
+        device: &Device,
+        hash: Hash,
+        matrices: &[Matrix<'_, E>],
+        cap_height: u32,
+        drop_layers: u32,
+    ) -> Result<Mmcs<E>> {
         check_element::<E>(hash)?;
         let mut list = Vec::with_capacity(matrices.len());
         for (m, x) in matrices.iter().enumerate() {
@@ -144,12 +158,13 @@ impl<E: Element> Mmcs<E> {
         // SAFETY: a live device, a NUL-terminated name, matrices.len() matrices whose elements
         // are read during the call, and an out-pointer.
         let raw = created(|out| unsafe {
-            sys::merklize_mmcs_commit(
+            sys::merklize_mmcs_commit_dropping(
                 device.as_ptr(),
                 name.as_ptr(),
                 list.as_ptr(),
                 list.len(),
                 cap_height,
+                drop_layers,
                 out,
             )
         })?;

@@ -47,7 +47,22 @@ fn check<E: Element + TryFrom<u64>>(
     let got: Vec<String> = cap.iter().map(|d| hex::encode(d)).collect();
     assert_eq!(got, want, "{:?}", hash);
     let indices: Vec<u64> = (0..c.height()).collect();
-    for mut o in c.open(&indices).unwrap() {
+    let all = c.open(&indices).unwrap();
+    let levels = all[0].path.len() as u32; // the cap's layer
+    for drop in 1..=levels {
+        let d = Mmcs::commit_dropping(&device(), hash, &matrices, cap_height, drop).unwrap();
+        for (got, want) in d.open(&indices).unwrap().iter().zip(&all) {
+            assert_eq!(
+                (&got.rows, &got.path),
+                (&want.rows, &want.path),
+                "drop {}",
+                drop
+            );
+        }
+    }
+    let refused = Mmcs::commit_dropping(&device(), hash, &matrices, cap_height, levels + 1);
+    assert_eq!(refused.err().map(|e| e.status()), Some(Status::Argument));
+    for mut o in all {
         c.verify(&o).unwrap();
         o.rows[0][0] = E::default();
         let changed = verify_matrix_opening(hash, cap_height, &cap, c.shapes(), &o);
