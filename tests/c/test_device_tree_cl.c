@@ -181,7 +181,9 @@ static void refusals(const struct caller *c, merklize_device *device, const uint
   done = NULL;
   CHECK_OK(merklize_device_tree_append_cl(t, NULL, 0, 0, NULL, &done, root));
   CHECK(memcmp(root, before, 32) == 0, "an empty append's root");
-  check_done(done);
+  CHECK(done != NULL, "no done event for an empty append");
+  CL_CHECK(clWaitForEvents(1, &done)); /* flushed, not waited for: no work of the call's */
+  CL_CHECK(clReleaseEvent(done));
   CL_CHECK(clReleaseMemObject(in));
   CL_CHECK(clReleaseMemObject(small));
   CL_CHECK(clReleaseMemObject(at));
