@@ -546,6 +546,38 @@ MERKLIZE_API merklize_status merklize_device_tree_prove(merklize_device_tree *tr
 MERKLIZE_API merklize_status merklize_device_tree_append(merklize_device_tree *tree,
                                                          const void *leaves, uint64_t count,
                                                          uint8_t root[MERKLIZE_DIGEST_SIZE]);
+/* merklize_device_tree_append and _update with their leaves (and indices) in the caller's own
+ * device buffers, read where they are: nothing of theirs crosses the bus. The buffers must be of
+ * the tree's OpenCL context (its builder's device opened with merklize_device_open_cl on the
+ * caller's context) and hold count x 32 bytes of leaves from their start (and count uint64_t
+ * indices, little-endian as the device's). The device waits for the wait_count events of `wait`
+ * (the caller's writes of the buffers, on any queue of that context) before it reads them; the
+ * call returns once it is done with them, so the caller may write or free them then. *done, if
+ * not NULL, receives a retained event of the tree's queue that completes after `wait` and the
+ * call's commands (by the time the call returns where count > 0): release it with
+ * clReleaseEvent. root receives the new root (root may be NULL); count 0 reads no buffer (which
+ * may then be NULL) and gives the root.
+ *
+ * Refused, as MERKLIZE_ERROR_ARGUMENT with the tree as it was: a NULL buffer where count > 0, a
+ * NULL `wait` (or event in it) where wait_count > 0, a buffer of another context or smaller than
+ * count leaves (or indices), an append past what the tree may hold (as
+ * merklize_device_tree_append), an index at or past the leaf count (found on the device, which
+ * then writes nothing: the refusal names it). Leaves of a hash that takes field elements only
+ * (poseidon2) are read back and checked on the host before anything is written, as the host
+ * calls check them; other hashes' leaves are never read back. */
+MERKLIZE_API merklize_status merklize_device_tree_append_cl(merklize_device_tree *tree,
+                                                            struct _cl_mem *leaves, uint64_t count,
+                                                            uint32_t wait_count,
+                                                            struct _cl_event *const *wait,
+                                                            struct _cl_event **done,
+                                                            uint8_t root[MERKLIZE_DIGEST_SIZE]);
+MERKLIZE_API merklize_status merklize_device_tree_update_cl(merklize_device_tree *tree,
+                                                            struct _cl_mem *indices,
+                                                            struct _cl_mem *leaves, uint64_t count,
+                                                            uint32_t wait_count,
+                                                            struct _cl_event *const *wait,
+                                                            struct _cl_event **done,
+                                                            uint8_t root[MERKLIZE_DIGEST_SIZE]);
 /* That the tree of its first old_size leaves is a prefix of the tree as it is now: *proof
  * receives the consistency proof (MERKLIZE_PROOF_CONSISTENCY), merklize_prove_consistency's of
  * a tree built over the same leaves bit for bit, its few nodes read from the device; check it

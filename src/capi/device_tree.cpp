@@ -6,6 +6,7 @@
 // append changes the tree. resident_tree refuses a bad batch or append before it asks the device
 // anything, and the checks here of the C arguments come before it, so a refused call leaves the
 // tree as it was.
+#include "cl_events.hpp"
 #include "handles.hpp"
 
 #include <merklize/engine/resident_tree.hpp>
@@ -78,6 +79,56 @@ std::uint64_t level_size(const resident_tree &t, uint32_t level, const char *fun
     throw argument_error(std::string(function) + ": level " + std::to_string(level) +
                          " out of range: the tree has levels 0.." + std::to_string(d.top()));
   return d.level_sizes()[level];
+}
+
+// Leaves in a device buffer of a hash that takes field elements only, read back (after `wait`,
+// which is then done with) and checked on the host before the device writes anything; other
+// hashes' leaves are never read here.
+void check_device_leaves(merklize_device_tree &t, const cl::Buffer &leaves, std::uint64_t count,
+                         std::vector<cl::Event> &wait, const char *function) {
+  const hash_kind hash = t.tree.options().hash;
+  if (count == 0 || !row_of(hash).non_canonical) return;
+  detail::check_buffer(t.device->context, leaves, "the leaves", count * node_bytes, "tree",
+                       function);
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(count * node_bytes));
+  detail::call("clEnqueueReadBuffer", [&] {
+    return t.hasher->queue().enqueueReadBuffer(leaves, CL_TRUE, 0, bytes.size(), bytes.data(),
+                                               wait.empty() ? nullptr : &wait);
+  });
+  wait.clear();
+  check_field_leaves(hash, bytes.data(), count, "leaves");
+}
+
+// A call of `count` updates or leaves on the caller's buffers: the handle under its mutex for
+// `body`, which returns the new root; *done (if asked for) a marker of the tree's queue after the
+// call's commands and `wait`, complete on return where count > 0 (the tree read its root, so
+// it is done with the buffers), else only flushed (the caller's events may still be pending).
+template <class Body>
+merklize_status on_buffers(merklize_device_tree *tree, const char *function, uint64_t count,
+                           uint32_t wait_count, struct _cl_event *const *wait,
+                           struct _cl_event **done, uint8_t *root, Body &&body) {
+  return guarded([&] {
+    merklize_device_tree &t = required(tree, function, "tree");
+    std::vector<cl::Event> waits = events_of(wait_count, wait, function);
+    const std::lock_guard<std::mutex> lock(t.mutex);
+    const digest new_root = body(t, waits);
+    const cl::CommandQueue &queue = t.hasher->queue();
+    cl::Event marker;
+    detail::call("clEnqueueMarkerWithWaitList", [&] {
+      return queue.enqueueMarkerWithWaitList(waits.empty() ? nullptr : &waits, &marker);
+    });
+    detail::call("clFlush", [&] { return queue.flush(); });
+    if (count > 0) detail::call("clWaitForEvents", [&] { return marker.wait(); });
+    give_event(marker, done);
+    write_root(root, new_root);
+  });
+}
+
+// The caller's buffer, NULL refused where count > 0 (a count of 0 reads no buffer).
+cl::Buffer caller_buffer(struct _cl_mem *buffer, uint64_t count, const char *function,
+                         const char *name) {
+  if (count == 0) return {};
+  return cl::Buffer(&required(buffer, function, name), true);
 }
 
 } // namespace
@@ -200,6 +251,37 @@ merklize_status merklize_device_tree_read_level(merklize_device_tree *tree, uint
     });
     std::memcpy(nodes, read.data(), read.size() * node_bytes);
   });
+}
+
+merklize_status merklize_device_tree_append_cl(merklize_device_tree *tree, struct _cl_mem *leaves,
+                                               uint64_t count, uint32_t wait_count,
+                                               struct _cl_event *const *wait,
+                                               struct _cl_event **done,
+                                               uint8_t root[MERKLIZE_DIGEST_SIZE]) {
+  const char *function = "merklize_device_tree_append_cl";
+  return on_buffers(tree, function, count, wait_count, wait, done, root,
+                    [&](merklize_device_tree &t, std::vector<cl::Event> &waits) {
+                      const cl::Buffer buffer = caller_buffer(leaves, count, function, "leaves");
+                      if (count == 0) return t.tree.root();
+                      check_device_leaves(t, buffer, count, waits, function);
+                      return t.tree.append(buffer, count, waits);
+                    });
+}
+
+merklize_status merklize_device_tree_update_cl(merklize_device_tree *tree, struct _cl_mem *indices,
+                                               struct _cl_mem *leaves, uint64_t count,
+                                               uint32_t wait_count, struct _cl_event *const *wait,
+                                               struct _cl_event **done,
+                                               uint8_t root[MERKLIZE_DIGEST_SIZE]) {
+  const char *function = "merklize_device_tree_update_cl";
+  return on_buffers(tree, function, count, wait_count, wait, done, root,
+                    [&](merklize_device_tree &t, std::vector<cl::Event> &waits) {
+                      const cl::Buffer at = caller_buffer(indices, count, function, "indices");
+                      const cl::Buffer values = caller_buffer(leaves, count, function, "leaves");
+                      if (count == 0) return t.tree.root();
+                      check_device_leaves(t, values, count, waits, function);
+                      return t.tree.update(at, values, count, waits);
+                    });
 }
 
 } // extern "C"

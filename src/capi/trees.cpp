@@ -3,6 +3,7 @@
 // device-buffer builds go through builds.hpp's dispatch under the builder's mutex; a tree's
 // accessors read what the build kept.
 #include "builds.hpp"
+#include "cl_events.hpp"
 
 #include <merklize/engine/merkleizer.hpp>
 
@@ -46,17 +47,6 @@ void check_cl_builder(const merklize_builder &b) {
         "has config.arity " +
         std::to_string(b.settings.spec.arity) + " and config.leaf_size " +
         (b.settings.blocks() ? std::to_string(b.settings.blocks()->block_bytes) : "0"));
-}
-
-std::vector<cl::Event> events_of(uint32_t count, struct _cl_event *const *wait) {
-  if (count > 0) required(wait, "merklize_build_cl", "wait");
-  std::vector<cl::Event> events;
-  for (uint32_t i = 0; i < count; ++i) {
-    if (!wait[i])
-      throw argument_error("merklize_build_cl: wait[" + std::to_string(i) + "] is NULL");
-    events.emplace_back(wait[i], true); // retained while held here
-  }
-  return events;
 }
 
 } // namespace
@@ -162,14 +152,11 @@ merklize_status merklize_build_cl(merklize_builder *builder, struct _cl_mem *lea
       throw argument_error("merklize_build_cl: leaf_count is 0: a tree needs at least one leaf");
     check_context_of(b, leaves, "leaves");
     check_context_of(b, nodes, "nodes");
-    const std::vector<cl::Event> waits = events_of(wait_count, wait);
+    const std::vector<cl::Event> waits = events_of(wait_count, wait, "merklize_build_cl");
     const std::lock_guard<std::mutex> lock(b.mutex);
     const auto events = b.kept().enqueue_build(cl::Buffer(leaves, true), leaf_count,
                                                cl::Buffer(nodes, true), waits);
-    if (done) {
-      merklize::detail::check(clRetainEvent(events.back()()), "clRetainEvent");
-      *done = events.back()();
-    }
+    give_event(events.back(), done);
   });
 }
 

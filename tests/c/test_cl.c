@@ -4,53 +4,12 @@
  * 1..depth, back to back; it waits for the caller's events, and its done event completes with the
  * tree; buffers of another context, a builder of another kind, and a buffer too small are
  * refused. */
-#define CL_TARGET_OPENCL_VERSION 120
-
 #include "c_test.h"
-
-#include <CL/cl.h>
+#include "cl_caller.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CL_CHECK(call)                                                                             \
-  do {                                                                                             \
-    cl_int cl_check_status = (call);                                                               \
-    CHECK(cl_check_status == CL_SUCCESS, "%s: OpenCL error %d", #call, cl_check_status);           \
-  } while (0)
-
-struct caller {
-  cl_device_id device;
-  cl_context context;
-  cl_command_queue queue;
-};
-
-static struct caller caller_context(void) {
-  struct caller c;
-  cl_platform_id platforms[8];
-  cl_uint count = 0, p;
-  cl_int status;
-  if (clGetPlatformIDs(8, platforms, &count) != CL_SUCCESS || count == 0)
-    test_skip("no OpenCL platform (install pocl-opencl-icd)");
-  for (p = 0; p < count; ++p)
-    if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 1, &c.device, NULL) == CL_SUCCESS) break;
-  if (p == count) test_skip("no OpenCL device (install pocl-opencl-icd)");
-  c.context = clCreateContext(NULL, 1, &c.device, NULL, NULL, &status);
-  CL_CHECK(status);
-  c.queue = clCreateCommandQueue(c.context, c.device, 0, &status);
-  CL_CHECK(status);
-  return c;
-}
-
-static cl_mem buffer(const struct caller *c, size_t bytes, const void *from) {
-  cl_int status;
-  cl_mem b = clCreateBuffer(c->context,
-                            from ? CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR : CL_MEM_READ_WRITE,
-                            bytes, (void *)from, &status);
-  CL_CHECK(status);
-  return b;
-}
 
 /* Levels 1..depth of merklize_build's tree, back to back, as merklize_build_cl writes them. */
 static uint8_t *host_nodes(merklize_builder *builder, const uint8_t *leaves, uint64_t n) {

@@ -7,7 +7,10 @@
 // before the root (tree_updater.hpp, merkle_indexed.cl); a batch large beside the tree
 // recomputes the levels whole. Appends add leaves after the last (a log: the old tree a prefix),
 // recomputing their paths, the device memory growing geometrically; consistency proofs read
-// their nodes from the device. The caller's data is copied, never written.
+// their nodes from the device. Updates and appends come from host memory or device buffers (the
+// device waiting for the caller's events first). The caller's data is copied, never written;
+// but leaves already on the device may be adopted, with room for appends, so that a log as
+// large as the device holds needs no second copy of them.
 //
 //   merklize::block_hasher h(device);
 //   merklize::resident_tree t(h, leaves, merklize::config{{hash_kind::sha256}});
@@ -58,6 +61,30 @@ public:
         leaves_(owned_leaves(h, count, nullptr, &leaves)),
         tree_(h, {leaves_, count, count * node_bytes, {}}, cfg), nodes_(levels_of(tree_)),
         capacity_(count), root_(tree_.root()) {}
+
+  // Leaves already on the device that the tree takes over instead of copying (a log too large
+  // for two copies of its leaves): `buffer`, of h's context, holds `count` leaves (at least
+  // one) and room for `capacity` (at least count, at most what the tree may hold). The levels
+  // are laid out for `capacity` leaves, so that appends up to it allocate and move nothing. The
+  // tree writes the buffer from then on (updates, appends); the caller no longer may.
+  struct adopted_leaves {
+    cl::Buffer buffer;
+    std::uint64_t count = 0, capacity = 0;
+  };
+
+  // The tree of cfg.tree over adopted leaves: the tree of the first leaf, grown over the others
+  // where they lie by the append's launches (a launch a level), with no copy of the leaves.
+  resident_tree(block_hasher &h, const adopted_leaves &leaves, const config &cfg)
+      : runtime_(h.context(), h.device()), queue_(h.queue()), cfg_(cfg),
+        leaves_(checked_room(h, leaves, cfg)), tree_(h, {leaves_, 1, node_bytes, {}}, cfg),
+        capacity_(leaves.capacity), root_(tree_.root()) {
+    std::uint64_t bytes = 0;
+    if (const std::uint64_t above = nodes_above(capacity_); above > 0)
+      runtime_.grow(nodes_, bytes, above * node_bytes);
+    const detail::drain_on_unwind drained(queue_);
+    detail::in_step([&] { return appending(leaves.count - 1, 1); },
+                    [&] { return recompute_appended(1, leaves.count); });
+  }
 
   // One owner a tree: two copies would write the same buffers.
   resident_tree(const resident_tree &) = delete;
@@ -116,12 +143,16 @@ public:
   // The same from buffers of the tree's context: `count` indices (cl_ulong) and count x 32 bytes
   // of leaves, read where they are: nothing comes back but the root. An index outside the tree
   // is found on the device, and then nothing is written (the refusal reads it back).
-  digest update(const cl::Buffer &indices, const cl::Buffer &new_leaves, std::uint64_t count) {
+  // The device waits for `wait` (the caller's writes of the buffers) before it reads them; the
+  // call returns once it is done with them.
+  digest update(const cl::Buffer &indices, const cl::Buffer &new_leaves, std::uint64_t count,
+                const std::vector<cl::Event> &wait = {}) {
     runtime_.check_buffer(indices, "the indices", count * sizeof(cl_ulong), "tree", "update");
     runtime_.check_buffer(new_leaves, "the leaves", count * node_bytes, "tree", "update");
     check_batch(count);
     begin_call();
     if (count == 0) return root_;
+    await(wait);
     return run(indices, new_leaves, count);
   }
 
@@ -138,38 +169,35 @@ public:
   // leaf_count() leaves stays a prefix of the new one (RFC 6962's log, shape promote; shape
   // zero's trees grow the same way). Only the new leaves' paths are recomputed, a range of each
   // level; the device memory grows geometrically (each level moved once a doubling, device to
-  // device). A fixed depth's tree takes at most 2^depth leaves; more is refused, changing
-  // nothing. Returns the new root.
+  // device; reserve() sets it exactly). A fixed depth's tree takes at most 2^depth leaves; more
+  // is refused, changing nothing. Returns the new root.
   digest append(const void *leaves, std::uint64_t count) {
-    const std::uint64_t old_count = leaf_count(), total = old_count + count;
     check_append(count);
     begin_call();
     if (count == 0) return root_;
-    const detail::drain_on_unwind drained(queue_); // no upload may outlive the caller's leaves
-    return detail::in_step(
-        [&] {
-          return "appending " + std::to_string(count) + " leaves to the tree of " +
-                 std::to_string(old_count) + " leaves on " +
-                 detail::name_in_message(runtime_.device());
-        },
-        [&] {
-          prepare();
-          if (total > capacity_) grow(total);
-          up_.begin(queue_, count * node_bytes);
-          up_.write(queue_, leaves_, old_count * node_bytes, leaves, count * node_bytes,
-                    events_.transfers);
-          tree_.adopt_layout(leaves_, nodes_, total, capacity_);
-          const unsigned old_top = kary_height(old_count, 2);
-          const unsigned root_level = root_depth(cfg_.tree, tree_layout(total));
-          for (unsigned level = 1; level <= tree_.top(); ++level) {
-            // The old root, flagged as one by some hashes (blake3-parent), is one no longer.
-            const std::uint64_t first =
-                level == old_top && tree_.top() > old_top ? 0 : old_count >> level;
-            updater_.enqueue_range(queue_, tree_, level, root_level, cfg_.tree.pad == shape::zero,
-                                   first, ((total - 1) >> level) - first + 1, events_);
-          }
-          return root_ = read_root();
-        });
+    return append_with(count, [&](std::uint64_t at) {
+      up_.begin(queue_, count * node_bytes);
+      up_.write(queue_, leaves_, at, leaves, count * node_bytes, events_.transfers);
+    });
+  }
+
+  // The same from `count` leaves in a buffer of the tree's context, copied on the device after
+  // `wait` (the caller's writes of it); the call returns once the device is done with it.
+  digest append(const cl::Buffer &leaves, std::uint64_t count,
+                const std::vector<cl::Event> &wait = {}) {
+    runtime_.check_buffer(leaves, "the leaves", count * node_bytes, "tree", "append");
+    check_append(count);
+    begin_call();
+    if (count == 0) return root_;
+    return append_with(count, [&](std::uint64_t at) {
+      await(wait);
+      cl::Event copied;
+      detail::call("clEnqueueCopyBuffer", [&] {
+        return queue_.enqueueCopyBuffer(leaves, leaves_, 0, at, count * node_bytes, nullptr,
+                                        &copied);
+      });
+      events_.transfers.push_back(copied);
+    });
   }
 
   digest append(const std::vector<digest> &leaves) { return append(leaves.data(), leaves.size()); }
@@ -201,14 +229,22 @@ public:
   // Leaves the device memory holds now: appends grow it when they pass it.
   std::uint64_t capacity() const { return capacity_; }
 
+  // Room for `room` leaves exactly, where the tree has less (appends double it): the tree
+  // moved once now, both copies held meanwhile. More than the tree may hold is refused.
+  void reserve(std::uint64_t room) {
+    if (room > leaf_limit(cfg_.tree))
+      throw error("reserve: room for " + std::to_string(room) + " leaves, more than the tree " +
+                  "may hold (" + std::to_string(leaf_limit(cfg_.tree)) + ")");
+    if (room <= capacity_) return;
+    const detail::drain_on_unwind drained(queue_);
+    move_to(room);
+  }
+
   // Device memory the tree holds: its leaves and levels (with room for capacity() leaves), and
   // the scratch of its largest batch (and multiproof).
   std::uint64_t device_bytes() const {
-    std::uint64_t nodes = 0;
-    for (const std::uint64_t size : kary_part_sizes(capacity_, 2, kary_height(capacity_, 2)))
-      nodes += size;
-    return nodes * node_bytes + indices_capacity_ + values_capacity_ + offsets_capacity_ +
-           proof_capacity_ + updater_.device_bytes();
+    return (capacity_ + nodes_above(capacity_)) * node_bytes + indices_capacity_ +
+           values_capacity_ + offsets_capacity_ + proof_capacity_ + updater_.device_bytes();
   }
 
 private:
@@ -261,10 +297,7 @@ private:
 
   // Refuses an append past what the tree can hold, before anything changes.
   void check_append(std::uint64_t count) const {
-    const std::uint64_t n = leaf_count();
-    const std::uint64_t limit = cfg_.tree.depth && *cfg_.tree.depth < 32
-                                    ? std::uint64_t(1) << *cfg_.tree.depth
-                                    : detail::max_sorted_leaves;
+    const std::uint64_t n = leaf_count(), limit = leaf_limit(cfg_.tree);
     if (count > limit - n)
       throw error("append: " + std::to_string(count) + " leaves onto the tree of " +
                   std::to_string(n) + " would pass its " + std::to_string(limit) + " leaves (" +
@@ -278,16 +311,16 @@ private:
   // buffers for the leaves and the levels laid out for the room, each level copied there on
   // the device.
   void grow(std::uint64_t needed) {
-    std::uint64_t room = std::max(needed, capacity_ * 2);
-    if (cfg_.tree.depth && *cfg_.tree.depth < 32)
-      room = std::min(room, std::uint64_t(1) << *cfg_.tree.depth);
-    room = std::min(room, detail::max_sorted_leaves);
+    move_to(std::min(std::max(needed, capacity_ * 2), leaf_limit(cfg_.tree)));
+  }
+
+  // New buffers for the leaves and the levels laid out for `room` leaves (at least the tree's),
+  // each level copied there on the device.
+  void move_to(std::uint64_t room) {
     cl::Buffer leaves, nodes;
     std::uint64_t leaves_bytes = 0, nodes_bytes = 0;
     const auto sizes = kary_part_sizes(room, 2, kary_height(room, 2));
-    std::uint64_t above = 0;
-    for (std::size_t level = 1; level < sizes.size(); ++level)
-      above += sizes[level];
+    const std::uint64_t above = nodes_above(room);
     runtime_.grow(leaves, leaves_bytes, room * node_bytes);
     if (above > 0) runtime_.grow(nodes, nodes_bytes, above * node_bytes);
     detail::call("clEnqueueCopyBuffer", [&] {
@@ -312,6 +345,79 @@ private:
         detail::resolve_launch_settings(runtime_.facts(), runtime_.tuning_row(), cfg_);
     local_ = settings.local_size;
     updater_.prepare(runtime_, cfg_, settings);
+  }
+
+  // What an append of `count` leaves onto `old_count` is doing, for its errors.
+  std::string appending(std::uint64_t count, std::uint64_t old_count) const {
+    return "appending " + std::to_string(count) + " leaves to the tree of " +
+           std::to_string(old_count) + " leaves on " + detail::name_in_message(runtime_.device());
+  }
+
+  // An append of `count` leaves (checked): room made, `put` writing them at byte `at` of the
+  // leaves, and the new leaves' paths recomputed.
+  template <class Put> digest append_with(std::uint64_t count, const Put &put) {
+    const std::uint64_t old_count = leaf_count(), total = old_count + count;
+    const detail::drain_on_unwind drained(queue_); // no write may outlive the caller's leaves
+    return detail::in_step([&] { return appending(count, old_count); },
+                           [&] {
+                             if (total > capacity_) grow(total);
+                             put(old_count * node_bytes);
+                             return recompute_appended(old_count, total);
+                           });
+  }
+
+  // Leaves old_count .. total - 1, on the device in the room, made the tree's: the layout
+  // adopted, their paths recomputed (a range of each level), the new root read.
+  digest recompute_appended(std::uint64_t old_count, std::uint64_t total) {
+    prepare();
+    tree_.adopt_layout(leaves_, nodes_, total, capacity_);
+    const unsigned old_top = kary_height(old_count, 2);
+    const unsigned root_level = root_depth(cfg_.tree, tree_layout(total));
+    for (unsigned level = 1; level <= tree_.top(); ++level) {
+      // The old root, flagged as one by some hashes (blake3-parent), is one no longer.
+      const std::uint64_t first =
+          level == old_top && tree_.top() > old_top ? 0 : old_count >> level;
+      updater_.enqueue_range(queue_, tree_, level, root_level, cfg_.tree.pad == shape::zero, first,
+                             ((total - 1) >> level) - first + 1, events_);
+    }
+    return root_ = read_root();
+  }
+
+  // The caller's events waited for by every command after this one on the in-order queue.
+  void await(const std::vector<cl::Event> &wait) {
+    if (wait.empty()) return;
+    detail::call("clEnqueueBarrierWithWaitList",
+                 [&] { return queue_.enqueueBarrierWithWaitList(&wait); });
+  }
+
+  // Nodes above the leaves of a tree laid out for `room` leaves.
+  static std::uint64_t nodes_above(std::uint64_t room) {
+    std::uint64_t above = 0;
+    const auto sizes = kary_part_sizes(room, 2, kary_height(room, 2));
+    for (std::size_t level = 1; level < sizes.size(); ++level)
+      above += sizes[level];
+    return above;
+  }
+
+  // The adopted leaves' buffer, refused unless it holds the room and the room fits the tree.
+  static cl::Buffer checked_room(block_hasher &h, const adopted_leaves &leaves, const config &cfg) {
+    if (leaves.count == 0) throw error("no leaves: a tree needs at least one leaf (N = 0)");
+    if (leaves.capacity < leaves.count)
+      throw error("adopted leaves: room for " + std::to_string(leaves.capacity) +
+                  " leaves, fewer than their " + std::to_string(leaves.count));
+    const std::uint64_t limit = leaf_limit(cfg.tree);
+    if (leaves.capacity > limit)
+      throw error("adopted leaves: room for " + std::to_string(leaves.capacity) +
+                  " leaves, more than the tree may hold (" + std::to_string(limit) + ")");
+    detail::check_buffer(h.context(), leaves.buffer, "the leaves", leaves.capacity * node_bytes,
+                         "tree", "room for the leaves");
+    return leaves.buffer;
+  }
+
+  // The most leaves a tree of `tree` may hold: 2^depth for a fixed depth below 32, else 2^32.
+  static std::uint64_t leaf_limit(const tree_options &tree) {
+    return tree.depth && *tree.depth < 32 ? std::uint64_t(1) << *tree.depth
+                                          : detail::max_sorted_leaves;
   }
 
   // A batch of `count` updates, its indices and leaves in device buffers, enqueued

@@ -3,7 +3,7 @@
 
 use std::os::raw::c_void;
 
-use crate::{merklize_builder, merklize_proof, merklize_status};
+use crate::{_cl_event, _cl_mem, merklize_builder, merklize_proof, merklize_status};
 
 opaque! {
     /// A binary tree built once on a device and kept there, updated in place.
@@ -43,6 +43,25 @@ extern "C" {
         tree: *mut merklize_device_tree,
         leaves: *const c_void,
         count: u64,
+        root: *mut u8,
+    ) -> merklize_status;
+    pub fn merklize_device_tree_append_cl(
+        tree: *mut merklize_device_tree,
+        leaves: *mut _cl_mem,
+        count: u64,
+        wait_count: u32,
+        wait: *const *mut _cl_event,
+        done: *mut *mut _cl_event,
+        root: *mut u8,
+    ) -> merklize_status;
+    pub fn merklize_device_tree_update_cl(
+        tree: *mut merklize_device_tree,
+        indices: *mut _cl_mem,
+        leaves: *mut _cl_mem,
+        count: u64,
+        wait_count: u32,
+        wait: *const *mut _cl_event,
+        done: *mut *mut _cl_event,
         root: *mut u8,
     ) -> merklize_status;
     pub fn merklize_device_tree_prove_consistency(

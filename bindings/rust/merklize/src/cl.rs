@@ -62,8 +62,7 @@ impl Builder {
         nodes: ClMem,
         wait: &[ClEvent],
     ) -> Result<ClEvent> {
-        let wait_count = u32::try_from(wait.len())
-            .map_err(|_| Error::argument(format!("build_cl: {} events to wait for", wait.len())))?;
+        let (wait_count, wait_ptr) = wait_list(wait, "build_cl")?;
         let mut done: ClEvent = ptr::null_mut();
         check(sys::merklize_build_cl(
             self.as_ptr(),
@@ -71,19 +70,34 @@ impl Builder {
             leaf_count,
             nodes,
             wait_count,
-            if wait.is_empty() {
-                ptr::null()
-            } else {
-                wait.as_ptr()
-            },
+            wait_ptr,
             &mut done,
         ))?;
-        if done.is_null() {
-            return Err(Error::new(
-                Status::Internal,
-                "merklize_build_cl succeeded and gave no event",
-            ));
-        }
-        Ok(done)
+        given(done, "merklize_build_cl")
     }
+}
+
+/// The events to wait for as the C ABI takes them: their count and a pointer (null for none).
+pub(crate) fn wait_list(wait: &[ClEvent], function: &str) -> Result<(u32, *const ClEvent)> {
+    let count = u32::try_from(wait.len())
+        .map_err(|_| Error::argument(format!("{}: {} events to wait for", function, wait.len())))?;
+    Ok((
+        count,
+        if wait.is_empty() {
+            ptr::null()
+        } else {
+            wait.as_ptr()
+        },
+    ))
+}
+
+/// The event a call that succeeded gave, which it must have.
+pub(crate) fn given(done: ClEvent, function: &str) -> Result<ClEvent> {
+    if done.is_null() {
+        return Err(Error::new(
+            Status::Internal,
+            format!("{} succeeded and gave no event", function),
+        ));
+    }
+    Ok(done)
 }

@@ -2,9 +2,10 @@
 //! [`DeviceTree`]: a binary tree kept on the device, updated in place and appended to.
 
 use std::fmt;
-use std::ptr::NonNull;
+use std::ptr::{self, NonNull};
 
 use crate::builder::Builder;
+use crate::cl::{given, wait_list, ClEvent, ClMem};
 use crate::error::{check, Error, Result};
 use crate::handle::{created, digest_bytes, length};
 use crate::hex;
@@ -128,6 +129,83 @@ impl DeviceTree {
         })?;
         self.root = root;
         Ok(root)
+    }
+
+    /// [`DeviceTree::append`] from the caller's device buffer: `count` leaves of 32 bytes from
+    /// the start of `leaves`, a buffer of the context of the builder's device (opened with
+    /// [`crate::Device::from_cl`]), copied on the device once the events of `wait` (the
+    /// caller's writes of it) complete. Returns the new root, and an event of the tree's queue
+    /// that completes after `wait` and the call (by its return where count > 0), retained for
+    /// the caller, who releases it (`clReleaseEvent`). A buffer of another context or smaller
+    /// than `count` leaves is [`crate::Status::Argument`], the tree as it was.
+    ///
+    /// # Safety
+    /// `leaves` is a valid buffer (or null where `count` is 0), the events of `wait` valid events
+    /// of the same context.
+    pub unsafe fn append_cl(
+        &mut self,
+        leaves: ClMem,
+        count: u64,
+        wait: &[ClEvent],
+    ) -> Result<([u8; 32], ClEvent)> {
+        self.on_buffers(
+            wait,
+            "merklize_device_tree_append_cl",
+            |tree, n, events, done, root| {
+                sys::merklize_device_tree_append_cl(tree, leaves, count, n, events, done, root)
+            },
+        )
+    }
+
+    /// [`DeviceTree::update`] from the caller's device buffers: `count` indices (`u64`) and
+    /// `count` leaves of 32 bytes, as [`DeviceTree::append_cl`] takes its buffer; an index past
+    /// the tree is found on the device, which then writes nothing ([`crate::Status::Argument`]).
+    ///
+    /// # Safety
+    /// As [`DeviceTree::append_cl`], for both buffers.
+    pub unsafe fn update_cl(
+        &mut self,
+        indices: ClMem,
+        leaves: ClMem,
+        count: u64,
+        wait: &[ClEvent],
+    ) -> Result<([u8; 32], ClEvent)> {
+        self.on_buffers(
+            wait,
+            "merklize_device_tree_update_cl",
+            |tree, n, events, done, root| {
+                sys::merklize_device_tree_update_cl(
+                    tree, indices, leaves, count, n, events, done, root,
+                )
+            },
+        )
+    }
+
+    /// A call on the caller's buffers: `call` given the tree, the wait list and the out-pointers
+    /// of the done event and the root; the root kept and the event returned on success.
+    unsafe fn on_buffers(
+        &mut self,
+        wait: &[ClEvent],
+        function: &str,
+        call: impl FnOnce(
+            *mut sys::merklize_device_tree,
+            u32,
+            *const ClEvent,
+            *mut ClEvent,
+            *mut u8,
+        ) -> sys::merklize_status,
+    ) -> Result<([u8; 32], ClEvent)> {
+        let (wait_count, wait_ptr) = wait_list(wait, function)?;
+        let (mut root, mut done) = ([0u8; 32], ptr::null_mut());
+        check(call(
+            self.raw.as_ptr(),
+            wait_count,
+            wait_ptr,
+            &mut done,
+            root.as_mut_ptr(),
+        ))?;
+        self.root = root;
+        Ok((root, given(done, function)?))
     }
 
     /// The proof that the tree of the first `old_size` leaves is a prefix of the tree as it is

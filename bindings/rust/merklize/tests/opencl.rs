@@ -10,8 +10,8 @@ use std::ptr;
 
 use common::{device, random_leaves};
 use merklize::{
-    output_node_count, Builder, ClContext, ClDeviceId, ClEvent, ClMem, Device, Hash, Source,
-    Status, TreeConfig,
+    output_node_count, Builder, ClContext, ClDeviceId, ClEvent, ClMem, Device, DeviceTree, Hash,
+    Source, Status, TreeConfig,
 };
 
 type Handle = *mut c_void;
@@ -204,4 +204,61 @@ fn build_cl_writes_the_levels_above_the_leaves_into_the_caller_s_buffer() {
         e
     );
     unsafe { clReleaseMemObject(leaves_buffer) };
+}
+
+#[test]
+fn device_trees_append_and_update_from_the_caller_s_buffers() {
+    let cl = Cl::new();
+    let device =
+        unsafe { Device::from_cl(cl.context as ClContext, cl.device as ClDeviceId) }.unwrap();
+    let builder = Builder::new(&device, &TreeConfig::new().hash(Hash::Rfc6962)).unwrap();
+    let mut leaves = random_leaves(3, 34);
+    let mut tree = DeviceTree::new(&builder, &leaves).unwrap();
+    // Appends across powers of two, each root a fresh build's over all the leaves.
+    for &count in &[1usize, 4, 255, 257] {
+        let more = random_leaves(count, count as u64);
+        let mut bytes = more.concat();
+        let buffer = cl.buffer(&mut bytes, true);
+        let (root, done) = unsafe { tree.append_cl(buffer as ClMem, count as u64, &[]) }.unwrap();
+        unsafe {
+            ok(clReleaseEvent(done as Handle), "clReleaseEvent");
+            clReleaseMemObject(buffer);
+        }
+        leaves.extend(more);
+        let want = builder.build(Source::leaves(&leaves)).unwrap().root();
+        assert_eq!(root, want, "append of {}", count);
+        assert_eq!(tree.root(), want);
+        assert_eq!(tree.leaf_count(), leaves.len() as u64);
+    }
+    // An update: a repeated index takes its last value.
+    let mut indices: Vec<u8> = [0u64, 519, 0]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    let values = random_leaves(3, 7);
+    let mut value_bytes = values.concat();
+    let (at, new) = (
+        cl.buffer(&mut indices, true),
+        cl.buffer(&mut value_bytes, true),
+    );
+    let (root, done) = unsafe { tree.update_cl(at as ClMem, new as ClMem, 3, &[]) }.unwrap();
+    unsafe { ok(clReleaseEvent(done as Handle), "clReleaseEvent") };
+    leaves[519] = values[1];
+    leaves[0] = values[2];
+    assert_eq!(root, builder.build(Source::leaves(&leaves)).unwrap().root());
+    // A buffer too small, or an index past the tree, is refused, the tree as it was.
+    let e = unsafe { tree.append_cl(new as ClMem, 4, &[]) }.unwrap_err();
+    assert_eq!(e.status(), Status::Argument);
+    assert!(e.message().contains("too small"), "{}", e);
+    let mut past: Vec<u8> = 520u64.to_le_bytes().to_vec();
+    let past_buffer = cl.buffer(&mut past, true);
+    let e = unsafe { tree.update_cl(past_buffer as ClMem, new as ClMem, 1, &[]) }.unwrap_err();
+    assert!(e.message().contains("leaf index 520 out of range"), "{}", e);
+    assert_eq!(tree.root(), root);
+    assert_eq!(tree.leaf_count(), 520);
+    unsafe {
+        clReleaseMemObject(at);
+        clReleaseMemObject(new);
+        clReleaseMemObject(past_buffer);
+    }
 }
