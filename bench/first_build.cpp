@@ -9,13 +9,15 @@
 // downloads. One more build follows a pause long enough for the pool's pinning. Then the
 // allocation of fresh page-locked memory of a build's size (what the pool pins off the builds'
 // path) and of the staging ring's (what the first build pins), and the programs' loads.
-//   first_build [LOG2 [BUILDS [PAUSE_MS]]]      (MERKLIZE_DEVICE picks the device)
+//   first_build [LOG2 [BUILDS [PAUSE_MS [stream]]]]      (MERKLIZE_DEVICE picks the device)
+// `stream` turns off a CPU device's zero copy, so that PoCL streams as a GPU does.
 #include <merklize/merklize.hpp>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <thread>
 
 namespace {
@@ -39,7 +41,9 @@ int main(int argc, char **argv) {
   }
   try {
     auto start = std::chrono::steady_clock::now();
-    merklize::merkleizer m;
+    merklize::config cfg;
+    cfg.zero_copy = !(argc > 4 && std::string(argv[4]) == "stream");
+    merklize::merkleizer m(cfg);
     const double made = ms_since(start);
     std::printf("merkleizer (device, context): %.1f ms\n\n", made);
     std::printf("| 2^%u leaves | ms | tree memory | before streaming, ms | uploads | kernels | "

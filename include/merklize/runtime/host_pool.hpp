@@ -77,8 +77,11 @@ public:
     pinner_->start([pool = state_, sizes] {
       try {
         const cl::CommandQueue queue = make_queue(pool->context, pool->device);
-        for (const std::uint64_t bytes : sizes)
-          pool->give_back(host_buffer(pool->context, queue, static_cast<std::size_t>(bytes)));
+        for (const std::uint64_t bytes : sizes) {
+          host_buffer buffer(pool->context, queue, static_cast<std::size_t>(bytes));
+          touch_pages(buffer);
+          pool->give_back(std::move(buffer));
+        }
       } catch (...) { // out of page-locked memory: the builds stay on ordinary memory
       }
     });
@@ -92,6 +95,13 @@ public:
   }
 
 private:
+  // Writes a byte of each page: where a driver's page-locked memory is only allocated, not yet
+  // faulted in (PoCL's), the faults happen here rather than in the build that first uses it.
+  static void touch_pages(const host_buffer &buffer) {
+    for (std::size_t at = 0; at < buffer.size(); at += 4096)
+      buffer.data()[at] = 0;
+  }
+
   struct state {
     state(const cl::Context &context_, const cl::Device &device_, std::size_t keep_)
         : context(context_), device(device_), keep(keep_) {}
