@@ -26,6 +26,7 @@
 #include "../runtime/profiling.hpp"
 #include "../runtime/staged_upload.hpp"
 #include "device_tree.hpp"
+#include "resident_batch.hpp"
 #include "tree_updater.hpp"
 
 #include <algorithm>
@@ -123,6 +124,37 @@ public:
     begin_call();
     if (count == 0) return root_;
     return run(indices, new_leaves, count);
+  }
+
+  // A batch for up to `capacity` updates in page-locked memory of the tree's context, which the
+  // caller fills in place (resident_batch.hpp) and may reuse for every call.
+  resident_batch make_update_batch(std::uint64_t capacity) const {
+    return {runtime_.context(), queue_, capacity};
+  }
+
+  // The batch's first `count` updates, written to the device straight from its page-locked
+  // memory: nothing is copied on the host. The indices are checked on the device as a device
+  // batch's are (a bad one refused, the tree as it was); a count past the batch's capacity, or
+  // a batch of another context, is refused first.
+  digest update(const resident_batch &batch, std::uint64_t count) {
+    if (!batch.of_context(runtime_.context()))
+      throw error("update: the batch is not page-locked memory of this tree's context; make it "
+                  "with make_update_batch");
+    if (count > batch.capacity())
+      throw error("update: " + std::to_string(count) + " updates from a batch of room for " +
+                  std::to_string(batch.capacity()));
+    check_batch(count);
+    begin_call();
+    if (count == 0) return root_;
+    const detail::drain_on_unwind drained(queue_); // no write may outlive a refusal
+    const auto start = clock_type::now();
+    runtime_.grow(values_, values_capacity_, count * node_bytes);
+    runtime_.grow(indices_, indices_capacity_, count * sizeof(cl_ulong));
+    events_.transfers.push_back(write(values_, 0, count * node_bytes, batch.leaves()));
+    events_.transfers.push_back(write(indices_, 0, count * sizeof(cl_ulong), batch.indices()));
+    detail::call("clFlush", [&] { return queue_.flush(); }); // the bus starts on them now
+    events_.upload_ms = ms_since(start);
+    return run(indices_, values_, count);
   }
 
   // update(), and the multiproof of the updated leaves in the new tree, prove_multi's bit for
