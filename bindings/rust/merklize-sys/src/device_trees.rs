@@ -8,6 +8,8 @@ use crate::{merklize_builder, merklize_proof, merklize_status};
 opaque! {
     /// A binary tree built once on a device and kept there, updated in place.
     merklize_device_tree;
+    /// Page-locked memory of a device tree's device, filled in place with a batch of updates.
+    merklize_update_batch;
 }
 
 extern "C" {
@@ -66,5 +68,20 @@ extern "C" {
         first: u64,
         count: u64,
         nodes: *mut u8,
+    ) -> merklize_status;
+    pub fn merklize_device_tree_batch_create(
+        tree: *mut merklize_device_tree,
+        capacity: u64,
+        batch: *mut *mut merklize_update_batch,
+    ) -> merklize_status;
+    pub fn merklize_update_batch_free(batch: *mut merklize_update_batch);
+    pub fn merklize_update_batch_capacity(batch: *const merklize_update_batch) -> u64;
+    pub fn merklize_update_batch_indices(batch: *mut merklize_update_batch) -> *mut u64;
+    pub fn merklize_update_batch_leaves(batch: *mut merklize_update_batch) -> *mut u8;
+    pub fn merklize_device_tree_update_batch(
+        tree: *mut merklize_device_tree,
+        batch: *const merklize_update_batch,
+        count: u64,
+        root: *mut u8,
     ) -> merklize_status;
 }
