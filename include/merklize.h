@@ -599,6 +599,26 @@ MERKLIZE_API merklize_status merklize_device_tree_update_batch(merklize_device_t
                                                                uint64_t count,
                                                                uint8_t root[MERKLIZE_DIGEST_SIZE]);
 
+/* Snapshots: a copy of a device tree as it is, kept on its device (the tree's device memory once
+ * more: leaves, levels and the room appends left), and a rollback that restores the tree to it
+ * bit for bit (leaves, levels, leaf count, root, proofs), undoing the updates and appends made
+ * since. The copies are device to device. A snapshot may be rolled back to any number of times
+ * and freed before or after its tree. */
+typedef struct merklize_tree_snapshot merklize_tree_snapshot;
+/* *snapshot receives a snapshot of the tree as it is now. A device without room for the copy is
+ * refused (MERKLIZE_ERROR_OPENCL or MERKLIZE_ERROR_ARGUMENT naming the bytes), the tree
+ * unchanged. */
+MERKLIZE_API merklize_status merklize_device_tree_snapshot(merklize_device_tree *tree,
+                                                           merklize_tree_snapshot **snapshot);
+MERKLIZE_API void merklize_tree_snapshot_free(merklize_tree_snapshot *snapshot);
+/* The leaf count the tree had when the snapshot was taken (0 for NULL). */
+MERKLIZE_API uint64_t merklize_tree_snapshot_leaf_count(const merklize_tree_snapshot *snapshot);
+/* The tree as it was when `snapshot` was taken; root receives that root (root may be NULL). A
+ * snapshot of another tree, or NULL, is MERKLIZE_ERROR_ARGUMENT and changes nothing. */
+MERKLIZE_API merklize_status merklize_device_tree_rollback(merklize_device_tree *tree,
+                                                           const merklize_tree_snapshot *snapshot,
+                                                           uint8_t root[MERKLIZE_DIGEST_SIZE]);
+
 /* ---------------------------------------------------------------------------------------------
  * Many small trees at once
  * ------------------------------------------------------------------------------------------- */

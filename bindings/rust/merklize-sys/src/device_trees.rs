@@ -10,6 +10,8 @@ opaque! {
     merklize_device_tree;
     /// Page-locked memory of a device tree's device, filled in place with a batch of updates.
     merklize_update_batch;
+    /// A copy of a device tree kept on its device, to roll the tree back to.
+    merklize_tree_snapshot;
 }
 
 extern "C" {
@@ -82,6 +84,17 @@ extern "C" {
         tree: *mut merklize_device_tree,
         batch: *const merklize_update_batch,
         count: u64,
+        root: *mut u8,
+    ) -> merklize_status;
+    pub fn merklize_device_tree_snapshot(
+        tree: *mut merklize_device_tree,
+        snapshot: *mut *mut merklize_tree_snapshot,
+    ) -> merklize_status;
+    pub fn merklize_tree_snapshot_free(snapshot: *mut merklize_tree_snapshot);
+    pub fn merklize_tree_snapshot_leaf_count(snapshot: *const merklize_tree_snapshot) -> u64;
+    pub fn merklize_device_tree_rollback(
+        tree: *mut merklize_device_tree,
+        snapshot: *const merklize_tree_snapshot,
         root: *mut u8,
     ) -> merklize_status;
 }
