@@ -66,6 +66,27 @@ class UpdateBatch:
         return f"<merklize.UpdateBatch of room for {self.capacity} updates>"
 
 
+class TreeSnapshot:
+    """A copy of a :class:`DeviceTree` as it was, kept on its device (made by
+    :meth:`DeviceTree.snapshot`), for :meth:`DeviceTree.rollback`: as much device memory as the
+    tree held then."""
+
+    __slots__ = ("_impl", "root")
+
+    def __init__(self, impl: Any, root: Digest) -> None:
+        self._impl = impl
+        #: The tree's root when the snapshot was taken.
+        self.root: Digest = root
+
+    @property
+    def leaf_count(self) -> int:
+        """The tree's leaf count when the snapshot was taken."""
+        return self._impl.leaf_count()
+
+    def __repr__(self) -> str:
+        return f"<merklize.TreeSnapshot of {self.leaf_count} leaves, root {self.root}>"
+
+
 class DeviceTree:
     """A binary tree of 32-byte leaves built once on the device and kept there: each
     :meth:`update` writes its leaves and recomputes only the nodes above them, each
@@ -135,6 +156,20 @@ class DeviceTree:
             raise TypeError(f"batch must be a merklize.UpdateBatch, not {type(batch).__name__}")
         n = batch.capacity if count is None else _args.count(count, "count")
         return Digest(self._impl.update_batch(batch._impl, n))
+
+    def snapshot(self) -> TreeSnapshot:
+        """A copy of the tree as it is now, kept on the device (device to device), to
+        :meth:`rollback` to; a device without room for it raises, the tree unchanged."""
+        return TreeSnapshot(self._impl.snapshot(), self.root)
+
+    def rollback(self, snapshot: TreeSnapshot) -> Digest:
+        """The tree as it was at ``snapshot`` (one of this tree's), bit for bit: leaves, levels,
+        leaf count, root and proofs, the updates and appends since undone; returns that root.
+        Another tree's snapshot raises :class:`merklize.ArgumentError` and changes nothing."""
+        if not isinstance(snapshot, TreeSnapshot):
+            raise TypeError(f"snapshot must be a merklize.TreeSnapshot, not "
+                            f"{type(snapshot).__name__}")
+        return Digest(self._impl.rollback(snapshot._impl))
 
     def append(self, leaves: Any) -> Digest:
         """Adds ``leaves`` after the last leaf and returns the new root: the root of a tree built

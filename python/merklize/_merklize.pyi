@@ -192,6 +192,18 @@ class _DeviceTree:
     def update_batch(self, batch: _UpdateBatch, count: int) -> bytes:
         """merklize_device_tree_update_batch(batch, count): the new root."""
 
+    def snapshot(self) -> _TreeSnapshot:
+        """merklize_device_tree_snapshot()."""
+
+    def rollback(self, snapshot: _TreeSnapshot) -> bytes:
+        """merklize_device_tree_rollback(snapshot): the root rolled back to."""
+
+class _TreeSnapshot:
+    """merklize_tree_snapshot: merklize.TreeSnapshot's handle."""
+
+    def leaf_count(self) -> int:
+        """merklize_tree_snapshot_leaf_count()."""
+
 class _UpdateBatch:
     """merklize_update_batch: merklize.UpdateBatch's handle."""
 

@@ -4,7 +4,7 @@
 // hands the indices over as a C-contiguous uint64 array); levels come back as numpy arrays that own
 // what was read from the device. _UpdateBatch (merklize_update_batch): page-locked memory whose
 // indices and leaves are numpy arrays viewing it, written in place, each view keeping the batch
-// alive.
+// alive. _TreeSnapshot (merklize_tree_snapshot): a copy of the tree on the device to roll back to.
 #include "common.hpp"
 
 #include <utility>
@@ -153,6 +153,28 @@ leaf_view batch_leaves(nb::handle self) {
                    self);
 }
 
+struct snapshot_object {
+  snapshot_ptr handle;
+};
+
+snapshot_object snapshot(device_tree_object &t) {
+  merklize_tree_snapshot *s = nullptr;
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_device_tree_snapshot(t.handle.get(), &s));
+  }
+  return snapshot_object{snapshot_ptr(s)};
+}
+
+nb::bytes rollback(device_tree_object &t, const snapshot_object &s) {
+  digest_array root;
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_device_tree_rollback(t.handle.get(), s.handle.get(), root));
+  }
+  return to_bytes(root, sizeof root);
+}
+
 // Level `level` read back from the device into an array that owns its bytes.
 byte_rows level(device_tree_object &t, std::uint32_t level) {
   std::uint64_t count = 0;
@@ -199,7 +221,18 @@ void bind_device_trees(nb::module_ &m) {
       .def("make_update_batch", &make_update_batch, nb::arg("capacity"),
            "merklize_device_tree_batch_create(capacity).")
       .def("update_batch", &update_batch, nb::arg("batch"), nb::arg("count"),
-           "merklize_device_tree_update_batch(batch, count): the new root.");
+           "merklize_device_tree_update_batch(batch, count): the new root.")
+      .def("snapshot", &snapshot, "merklize_device_tree_snapshot().")
+      .def("rollback", &rollback, nb::arg("snapshot"),
+           "merklize_device_tree_rollback(snapshot): the root rolled back to.");
+  nb::class_<snapshot_object>(m, "_TreeSnapshot",
+                              "merklize_tree_snapshot: merklize.TreeSnapshot's handle.")
+      .def(
+          "leaf_count",
+          [](const snapshot_object &s) {
+            return merklize_tree_snapshot_leaf_count(s.handle.get());
+          },
+          "merklize_tree_snapshot_leaf_count().");
   nb::class_<update_batch_object>(m, "_UpdateBatch",
                                   "merklize_update_batch: merklize.UpdateBatch's handle.")
       .def(

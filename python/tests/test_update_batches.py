@@ -4,7 +4,9 @@ against the trees computed here (oracles.py) and a twin tree updated by DeviceTr
 2, 3, 255, 256 and 257 leaves: batches of one leaf, the last leaf, every leaf, repeats (the last
 value wins), written through the numpy views in place and reused; the views are the batch's
 memory (a write shows through a second view) and keep it alive; and the refusals, which leave the
-tree as it was."""
+tree as it was. Snapshots and rollbacks (DeviceTree.snapshot, rollback): after updates and appends
+past the room, the tree rolled back equals the tree at the snapshot (levels, root, size, proofs)
+and a fresh merklize.build; another tree's snapshot is refused, changing nothing."""
 from __future__ import annotations
 
 import gc
@@ -90,3 +92,46 @@ def test_refused_batches_leave_the_tree_unchanged():
     batch.indices[1] = 256  # and the same batch updates right after
     leaves[0], leaves[256], leaves[1] = (bytes([5] * 32),) * 3
     assert tree.update_batch(batch) == oracles.root(leaves, oracles.blake3)
+
+
+@pytest.mark.parametrize("hash,shape,depth", [("sha256", "promote", None),
+                                              ("blake3-parent", "zero", None),
+                                              ("keccak256", "zero", 10)])
+def test_rollbacks_restore_the_snapshot_s_tree(hash, shape, depth):
+    rng = random.Random(7)
+    for n in SIZES:
+        leaves = oracles.split(oracles.random_leaves(n))
+        tree = merklize.DeviceTree(b"".join(leaves), hash=hash, shape=shape, depth=depth)
+        snapshot = tree.snapshot()
+        assert snapshot.leaf_count == n and snapshot.root == tree.root
+        levels = [as_list(level) for level in tree.levels()]
+        proof = tree.prove(n - 1)
+        indices = [rng.randrange(n) for _ in range(n // 2 + 1)]
+        tree.update(indices, b"".join(rng.randbytes(32) for _ in indices))
+        tree.append(oracles.random_leaves(n + 3, seed=9))  # past the room: the memory grows
+        assert tree.rollback(snapshot) == snapshot.root == tree.root
+        assert tree.leaf_count == n
+        assert [as_list(level) for level in tree.levels()] == levels
+        assert tree.prove(n - 1) == proof
+        fresh = merklize.build(b"".join(leaves), hash=hash, shape=shape, depth=depth)
+        assert tree.root == fresh.root
+        tree.update([n - 1], bytes(32))  # and on from there
+        leaves[n - 1] = bytes(32)
+        assert tree.root == merklize.build(b"".join(leaves), hash=hash, shape=shape,
+                                           depth=depth).root
+
+
+def test_another_tree_s_snapshot_is_refused_and_changes_nothing():
+    data = oracles.random_leaves(9)
+    tree = merklize.DeviceTree(data, hash="sha256")
+    other = merklize.DeviceTree(data, hash="sha256")
+    theirs = other.snapshot()
+    tree.update([3], bytes(32))
+    before = tree.root
+    with pytest.raises(merklize.ArgumentError, match="another tree"):
+        tree.rollback(theirs)
+    with pytest.raises(TypeError, match="merklize.TreeSnapshot"):
+        tree.rollback(object())
+    assert tree.root == before
+    del other  # a snapshot outlives its tree
+    assert theirs.leaf_count == 9 and "TreeSnapshot of 9 leaves" in repr(theirs)
