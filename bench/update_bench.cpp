@@ -60,7 +60,8 @@ void print_memory(const merklize::resident_tree &t, std::uint64_t n, const merkl
   const std::uint64_t tree_bytes = (2 * n - 1) * merklize::node_bytes;
   std::printf("\nroots agree: %s\npeak device memory (arithmetic): resident tree %.1f MiB "
               "(room for %llu leaves); rebuild's leaves and levels %.1f MiB\nhost memory of a "
-              "call (arithmetic): the batch %.1f MiB, page-locked staging of it\n",
+              "call (arithmetic): the batch %.1f MiB, page-locked (staging of it, or in batch "
+              "mode the batch itself)\n",
               merklize::to_hex(root).c_str(), mib(t.device_bytes()),
               static_cast<unsigned long long>(t.capacity()), mib(tree_bytes), mib(batch_bytes));
 }
