@@ -5,7 +5,8 @@
 # (B) in one run on the GPU machine. Builds both (build-ab, Release), runs B's resident tree tests
 # (updates, appends, consistency proofs) and the update plan's on the GPU, then
 # bench/update_bench.cpp, A then B, for blake3 and sha256: updates of 0.01%, 1% and 10% of 2^25
-# random leaves (3.4k, 335k and 3.4M indices) from host memory, whole call, its host part,
+# random leaves (3.4k, 335k and 3.4M indices) from host memory (and B's batch mode: the batch
+# filled in place in the tree's page-locked memory, no staging copy), whole call, its host part,
 # kernels and transfers (B prints the host part split and the path: levels listed on the device
 # or every level rebuilt); appends of 2^10 and 2^16 leaves onto 2^25 (the first round grows the
 # device memory); each interleaved with merkleizer::build of the same leaves from host memory
@@ -38,6 +39,9 @@ for hash in blake3 sha256; do
       echo "== $side update_bench 25 $hash 5 $pct" | tee -a "$log"
       timeout 300 "$bench" 25 "$hash" 5 "$pct" 2>&1 | tee -a "$log"
     done
+    # B's batch filled in place in page-locked memory (no staging copy; A has no batch mode).
+    echo "== B update_bench batch 25 $hash 5 $pct" | tee -a "$log"
+    timeout 300 build-ab/bench/update_bench batch 25 "$hash" 5 "$pct" 2>&1 | tee -a "$log"
   done
   for count in 1024 65536; do
     for side in A B; do

@@ -14,12 +14,17 @@
 // After the last round the tree's root must equal the rebuild's. Peak device memory by
 // arithmetic: the resident tree's leaves, levels (with the room appends left) and batch scratch
 // (device_bytes()); the rebuild's leaves and levels. Prints a table.
+// Batch mode: the same updates filled in place in the tree's page-locked update batch
+// (resident_batch.hpp), written to the device from there with no host copy (the ordinary mode
+// stages them through page-locked memory first).
 //   update_bench [LOG2 [HASH [ROUNDS [PCT]]]]        (defaults 25 blake3 5 1; MERKLIZE_DEVICE)
+//   update_bench batch LOG2 HASH ROUNDS PCT
 //   update_bench append LOG2 HASH ROUNDS COUNT
 #include "update_helpers.hpp"
 
 #include <merklize/merklize.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -55,7 +60,8 @@ void print_memory(const merklize::resident_tree &t, std::uint64_t n, const merkl
   const std::uint64_t tree_bytes = (2 * n - 1) * merklize::node_bytes;
   std::printf("\nroots agree: %s\npeak device memory (arithmetic): resident tree %.1f MiB "
               "(room for %llu leaves); rebuild's leaves and levels %.1f MiB\nhost memory of a "
-              "call (arithmetic): the batch %.1f MiB, page-locked staging of it\n",
+              "call (arithmetic): the batch %.1f MiB, page-locked (staging of it, or in batch "
+              "mode the batch itself)\n",
               merklize::to_hex(root).c_str(), mib(t.device_bytes()),
               static_cast<unsigned long long>(t.capacity()), mib(tree_bytes), mib(batch_bytes));
 }
@@ -132,29 +138,60 @@ struct host_split {
   }
 };
 
-int run_updates(const bench_setup &b, double pct) {
+// The batch of a round: in ordinary memory, or (batch mode) filled in place in the tree's
+// page-locked update batch, which the update writes to the device straight from there.
+struct round_batch {
+  std::vector<merklize::digest> values;
+  std::vector<std::uint64_t> indices;
+  merklize::resident_batch pinned;
+
+  round_batch(merklize::resident_tree &t, std::uint64_t batch, bool in_place)
+      : values(in_place ? 0 : batch), indices(in_place ? 0 : batch),
+        pinned(in_place ? t.make_update_batch(std::max<std::uint64_t>(batch, 1))
+                        : merklize::resident_batch()) {}
+
+  std::uint64_t *index_data() { return pinned.capacity() ? pinned.indices() : indices.data(); }
+  merklize::digest *value_data() { return pinned.capacity() ? pinned.leaves() : values.data(); }
+
+  // Random indices below n and random leaves, generated where the update reads them.
+  void fill(std::uint64_t batch, std::uint64_t n, std::mt19937_64 &rng) {
+    std::uint64_t *at = index_data();
+    for (std::uint64_t k = 0; k < batch; ++k)
+      at[k] = rng() % n;
+    fill_random(value_data(), batch * merklize::node_bytes, rng);
+  }
+
+  void update(merklize::resident_tree &t, std::uint64_t batch) {
+    if (pinned.capacity())
+      t.update(pinned, batch);
+    else
+      t.update(indices, values);
+  }
+};
+
+int run_updates(const bench_setup &b, double pct, bool in_place) {
   const std::uint64_t n = std::uint64_t(1) << b.log2;
   const auto batch = static_cast<std::uint64_t>(double(n) * pct / 100);
-  std::vector<merklize::digest> values(batch);
-  std::vector<std::uint64_t> indices(batch);
   bench_trees trees(b, n);
   auto &[rng, leaves, m, h, built_ms, t] = trees;
-  std::printf("device: %s; %s, 2^%u leaves, batches of %llu (%.2f%%); tree built in %.1f ms\n\n%s",
+  round_batch round(t, batch, in_place);
+  std::printf("device: %s; %s, 2^%u leaves, batches of %llu (%.2f%%) %s; tree built in %.1f "
+              "ms\n\n%s",
               merklize::device_name(m.device()).c_str(), b.hash.c_str(), b.log2,
-              static_cast<unsigned long long>(batch), pct, built_ms, table_head("update"));
+              static_cast<unsigned long long>(batch), pct,
+              in_place ? "filled in place in page-locked memory" : "from ordinary memory", built_ms,
+              table_head("update"));
   merklize::digest rebuilt{};
   host_split split;
   for (int r = 0; r < b.rounds; ++r) {
-    for (auto &index : indices)
-      index = rng() % n;
-    fill_random(values.data(), batch * merklize::node_bytes, rng);
+    round.fill(batch, n, rng);
     auto at = clock_type::now();
-    t.update(indices, values);
+    round.update(t, batch);
     const double update_ms = ms_since(at);
     const double host_ms = update_ms - t.last_events().wait_ms;
     split.add(t.last_events());
     for (std::uint64_t k = 0; k < batch; ++k)
-      leaves[indices[k]] = values[k];
+      leaves[round.index_data()[k]] = round.value_data()[k];
     at = clock_type::now();
     rebuilt = m.build(leaves.data(), n * merklize::node_bytes).root();
     const double rebuild_ms = ms_since(at);
@@ -206,14 +243,15 @@ int run_appends(const bench_setup &b, std::uint64_t count) {
 
 int main(int argc, char **argv) {
   try {
-    const bool append = argc > 1 && std::string(argv[1]) == "append";
-    const int a = append ? 2 : 1; // the first argument after the mode
+    const std::string mode = argc > 1 ? argv[1] : "";
+    const bool append = mode == "append", in_place = mode == "batch";
+    const int a = append || in_place ? 2 : 1; // the first argument after the mode
     const bench_setup b{argc > a ? static_cast<unsigned>(std::atoi(argv[a])) : 25u,
                         argc > a + 1 ? argv[a + 1] : "blake3",
                         argc > a + 2 ? std::atoi(argv[a + 2]) : 5};
     if (append)
       return run_appends(b, argc > a + 3 ? std::strtoull(argv[a + 3], nullptr, 10) : 65536);
-    return run_updates(b, argc > a + 3 ? std::atof(argv[a + 3]) : 1.0);
+    return run_updates(b, argc > a + 3 ? std::atof(argv[a + 3]) : 1.0, in_place);
   } catch (const std::exception &e) {
     std::fprintf(stderr, "update_bench: %s\n", e.what());
     return 1;

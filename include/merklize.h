@@ -598,6 +598,59 @@ MERKLIZE_API merklize_status merklize_device_tree_read_level(merklize_device_tre
                                                              uint32_t level, uint64_t first,
                                                              uint64_t count, uint8_t *nodes);
 
+/* Update batches filled in place. A batch is page-locked memory the tree makes in its context:
+ * the caller writes its indices and leaves there, and merklize_device_tree_update_batch writes
+ * them to the device straight from it, nothing copied on the host first (merklize_device_tree_
+ * update copies a batch into page-locked staging before the bus moves it: for 1% of 2^25 leaves,
+ * 13.4 MB, most of its time). A batch is reused from call to call, may be used with any device
+ * tree of the same device, and may be freed before or after them. Its memory must not be
+ * written while an update reads it (calls on one batch from several threads are the caller's to
+ * order). */
+typedef struct merklize_update_batch merklize_update_batch;
+/* A batch of room for `capacity` updates (1 to 2^32 - 1; else MERKLIZE_ERROR_ARGUMENT), in
+ * page-locked memory of the tree's device: 40 bytes an update. */
+MERKLIZE_API merklize_status merklize_device_tree_batch_create(merklize_device_tree *tree,
+                                                               uint64_t capacity,
+                                                               merklize_update_batch **batch);
+MERKLIZE_API void merklize_update_batch_free(merklize_update_batch *batch);
+/* The batch's capacity (0 for NULL). */
+MERKLIZE_API uint64_t merklize_update_batch_capacity(const merklize_update_batch *batch);
+/* Its `capacity` indices (uint64, native order) and capacity x 32 bytes of leaves, the caller's
+ * to write: update k is leaf indices[k] becoming leaves[k * 32 .. k * 32 + 32). The pointers
+ * stay valid while the batch lives (NULL for NULL). */
+MERKLIZE_API uint64_t *merklize_update_batch_indices(merklize_update_batch *batch);
+MERKLIZE_API uint8_t *merklize_update_batch_leaves(merklize_update_batch *batch);
+/* merklize_device_tree_update of the batch's first `count` updates, the same tree bit for bit
+ * (a repeated index takes its last value; count 0 changes nothing and gives the root); root
+ * receives the new root (root may be NULL). The indices are checked on the device: one at or
+ * past the leaf count is MERKLIZE_ERROR_ARGUMENT naming it, and the tree is as it was. A count
+ * past the batch's capacity, a batch of another device, or a NULL batch is
+ * MERKLIZE_ERROR_ARGUMENT, refused before the device is asked anything. */
+MERKLIZE_API merklize_status merklize_device_tree_update_batch(merklize_device_tree *tree,
+                                                               const merklize_update_batch *batch,
+                                                               uint64_t count,
+                                                               uint8_t root[MERKLIZE_DIGEST_SIZE]);
+
+/* Snapshots: a copy of a device tree as it is, kept on its device (the tree's device memory once
+ * more: leaves, levels and the room appends left), and a rollback that restores the tree to it
+ * bit for bit (leaves, levels, leaf count, root, proofs), undoing the updates and appends made
+ * since. The copies are device to device. A snapshot may be rolled back to any number of times
+ * and freed before or after its tree. */
+typedef struct merklize_tree_snapshot merklize_tree_snapshot;
+/* *snapshot receives a snapshot of the tree as it is now. A device without room for the copy is
+ * refused (MERKLIZE_ERROR_OPENCL or MERKLIZE_ERROR_ARGUMENT naming the bytes), the tree
+ * unchanged. */
+MERKLIZE_API merklize_status merklize_device_tree_snapshot(merklize_device_tree *tree,
+                                                           merklize_tree_snapshot **snapshot);
+MERKLIZE_API void merklize_tree_snapshot_free(merklize_tree_snapshot *snapshot);
+/* The leaf count the tree had when the snapshot was taken (0 for NULL). */
+MERKLIZE_API uint64_t merklize_tree_snapshot_leaf_count(const merklize_tree_snapshot *snapshot);
+/* The tree as it was when `snapshot` was taken; root receives that root (root may be NULL). A
+ * snapshot of another tree, or NULL, is MERKLIZE_ERROR_ARGUMENT and changes nothing. */
+MERKLIZE_API merklize_status merklize_device_tree_rollback(merklize_device_tree *tree,
+                                                           const merklize_tree_snapshot *snapshot,
+                                                           uint8_t root[MERKLIZE_DIGEST_SIZE]);
+
 /* ---------------------------------------------------------------------------------------------
  * Many small trees at once
  * ------------------------------------------------------------------------------------------- */

@@ -18,7 +18,7 @@ library's message. python/README.md has the whole tour.
 from . import _merklize
 from ._commitments import (bitcoin_proof, bitcoin_root, filecoin_commitment, filecoin_piece_cid,
                            oz_standard_proof, oz_standard_tree)
-from ._device_trees import DeviceTree
+from ._device_trees import DeviceTree, TreeSnapshot, UpdateBatch
 from ._devices import Device, DeviceInfo, devices
 from ._digest import Digest
 from ._errors import (ArgumentError, DecodeError, DeviceError, Error, FileError, InternalError,
@@ -45,15 +45,16 @@ LEAF_HASHES = tuple(_merklize.leaf_hash_names().split(","))
 # The public classes say they are merklize's, not of the private module that defines them.
 for _public in (ArgumentError, Builder, DecodeError, Device, DeviceError, DeviceInfo, DeviceTree,
                 Digest, Error, FileError, InternalError, InvalidProofError, MmcsCommitment,
-                MmcsOpening, OpenCLError, OutOfMemoryError, Proof, SparseProof, SparseTree, Tree):
+                MmcsOpening, OpenCLError, OutOfMemoryError, Proof, SparseProof, SparseTree, Tree,
+                TreeSnapshot, UpdateBatch):
     _public.__module__ = __name__
 del _public
 
 __all__ = [
     "ABI_VERSION", "HASHES", "LEAF_HASHES", "SHAPES", "ArgumentError", "Builder", "DecodeError",
     "Device", "DeviceError", "DeviceInfo", "DeviceTree", "Digest", "Error", "FileError",
-    "InternalError", "InvalidProofError", "MmcsCommitment", "MmcsOpening", "OpenCLError", "OutOfMemoryError", "Proof",
-    "SparseProof", "SparseTree", "Tree",
+    "InternalError", "InvalidProofError", "MmcsCommitment", "MmcsOpening", "OpenCLError",
+    "OutOfMemoryError", "Proof", "SparseProof", "SparseTree", "Tree", "TreeSnapshot", "UpdateBatch",
     "bao_outboard",
     "bitcoin_proof", "bitcoin_root", "blake3", "build", "devices", "dm_verity",
     "filecoin_commitment", "filecoin_piece_cid", "fs_verity", "log_leaves", "mmcs_commit",

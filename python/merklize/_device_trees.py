@@ -36,6 +36,57 @@ def _indices(indices: Any) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.uint64)
 
 
+class UpdateBatch:
+    """A batch of leaf updates filled in place, in page-locked memory of a :class:`DeviceTree`'s
+    device (made by :meth:`DeviceTree.make_update_batch`): :attr:`indices` (``uint64``) and
+    :attr:`leaves` (``uint8``, shape ``(capacity, 32)``) are numpy arrays over that memory, so
+    ``batch.indices[:count] = ...`` and ``batch.leaves[:count] = ...`` write it where
+    :meth:`DeviceTree.update_batch` sends it to the device from, nothing copied on the host
+    first. Reuse one batch for every update; do not write it while an update reads it."""
+
+    __slots__ = ("_impl", "indices", "leaves")
+
+    def __init__(self, impl: Any) -> None:
+        self._impl = impl
+        #: The batch's ``capacity`` indices: update k is leaf ``indices[k]``.
+        self.indices: np.ndarray = impl.indices()
+        #: The batch's leaves, a row of 32 bytes an update: leaf ``indices[k]`` becomes
+        #: ``leaves[k]``.
+        self.leaves: np.ndarray = impl.leaves()
+
+    @property
+    def capacity(self) -> int:
+        """The most updates the batch holds."""
+        return self._impl.capacity()
+
+    def __len__(self) -> int:
+        return self.capacity
+
+    def __repr__(self) -> str:
+        return f"<merklize.UpdateBatch of room for {self.capacity} updates>"
+
+
+class TreeSnapshot:
+    """A copy of a :class:`DeviceTree` as it was, kept on its device (made by
+    :meth:`DeviceTree.snapshot`), for :meth:`DeviceTree.rollback`: as much device memory as the
+    tree held then."""
+
+    __slots__ = ("_impl", "root")
+
+    def __init__(self, impl: Any, root: Digest) -> None:
+        self._impl = impl
+        #: The tree's root when the snapshot was taken.
+        self.root: Digest = root
+
+    @property
+    def leaf_count(self) -> int:
+        """The tree's leaf count when the snapshot was taken."""
+        return self._impl.leaf_count()
+
+    def __repr__(self) -> str:
+        return f"<merklize.TreeSnapshot of {self.leaf_count} leaves, root {self.root}>"
+
+
 class DeviceTree:
     """A binary tree of 32-byte leaves built once on the device and kept there: each
     :meth:`update` writes its leaves and recomputes only the nodes above them, each
@@ -89,6 +140,36 @@ class DeviceTree:
         sorted, once each), :meth:`merklize.Tree.prove_multi`'s of a tree built over them."""
         root, proof = self._impl.update_proved(_indices(indices), new_leaves)
         return Digest(root), Proof(proof)
+
+    def make_update_batch(self, capacity: int) -> UpdateBatch:
+        """A batch of room for ``capacity`` updates (1 to ``2**32 - 1``), filled in place and
+        given to :meth:`update_batch`: 40 bytes of page-locked memory an update."""
+        return UpdateBatch(self._impl.make_update_batch(
+            _args.count(capacity, "capacity")))
+
+    def update_batch(self, batch: UpdateBatch, count: Optional[int] = None) -> Digest:
+        """:meth:`update` of the batch's first ``count`` updates (all of them by default), written
+        to the device straight from the batch's memory; returns the new root. The indices are
+        checked on the device: one out of range raises :class:`merklize.ArgumentError` and leaves
+        the tree as it was, as does a count past the batch's capacity."""
+        if not isinstance(batch, UpdateBatch):
+            raise TypeError(f"batch must be a merklize.UpdateBatch, not {type(batch).__name__}")
+        n = batch.capacity if count is None else _args.count(count, "count")
+        return Digest(self._impl.update_batch(batch._impl, n))
+
+    def snapshot(self) -> TreeSnapshot:
+        """A copy of the tree as it is now, kept on the device (device to device), to
+        :meth:`rollback` to; a device without room for it raises, the tree unchanged."""
+        return TreeSnapshot(self._impl.snapshot(), self.root)
+
+    def rollback(self, snapshot: TreeSnapshot) -> Digest:
+        """The tree as it was at ``snapshot`` (one of this tree's), bit for bit: leaves, levels,
+        leaf count, root and proofs, the updates and appends since undone; returns that root.
+        Another tree's snapshot raises :class:`merklize.ArgumentError` and changes nothing."""
+        if not isinstance(snapshot, TreeSnapshot):
+            raise TypeError(f"snapshot must be a merklize.TreeSnapshot, not "
+                            f"{type(snapshot).__name__}")
+        return Digest(self._impl.rollback(snapshot._impl))
 
     def append(self, leaves: Any) -> Digest:
         """Adds ``leaves`` after the last leaf and returns the new root: the root of a tree built

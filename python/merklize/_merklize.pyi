@@ -186,6 +186,40 @@ class _DeviceTree:
         merklize_device_tree_read_level(level): an (n, 32) uint8 array read back.
         """
 
+    def make_update_batch(self, capacity: int) -> _UpdateBatch:
+        """merklize_device_tree_batch_create(capacity)."""
+
+    def update_batch(self, batch: _UpdateBatch, count: int) -> bytes:
+        """merklize_device_tree_update_batch(batch, count): the new root."""
+
+    def snapshot(self) -> _TreeSnapshot:
+        """merklize_device_tree_snapshot()."""
+
+    def rollback(self, snapshot: _TreeSnapshot) -> bytes:
+        """merklize_device_tree_rollback(snapshot): the root rolled back to."""
+
+class _TreeSnapshot:
+    """merklize_tree_snapshot: merklize.TreeSnapshot's handle."""
+
+    def leaf_count(self) -> int:
+        """merklize_tree_snapshot_leaf_count()."""
+
+class _UpdateBatch:
+    """merklize_update_batch: merklize.UpdateBatch's handle."""
+
+    def capacity(self) -> int:
+        """merklize_update_batch_capacity()."""
+
+    def indices(self) -> Annotated[NDArray[numpy.uint64], dict(shape=(None,))]:
+        """
+        merklize_update_batch_indices(): a writable uint64 array over the batch's memory.
+        """
+
+    def leaves(self) -> Annotated[NDArray[numpy.uint8], dict(shape=(None, None))]:
+        """
+        merklize_update_batch_leaves(): a writable (capacity, 32) uint8 array over it.
+        """
+
 class _Proof:
     """merklize_proof: merklize.Proof's handle."""
 

@@ -53,6 +53,10 @@ using proof_ptr = std::unique_ptr<merklize_proof, freer<merklize_proof, merklize
 using bytes_ptr = std::unique_ptr<merklize_bytes, freer<merklize_bytes, merklize_bytes_free>>;
 using device_tree_ptr =
     std::unique_ptr<merklize_device_tree, freer<merklize_device_tree, merklize_device_tree_free>>;
+using update_batch_ptr = std::unique_ptr<merklize_update_batch,
+                                         freer<merklize_update_batch, merklize_update_batch_free>>;
+using snapshot_ptr = std::unique_ptr<merklize_tree_snapshot,
+                                     freer<merklize_tree_snapshot, merklize_tree_snapshot_free>>;
 
 // A read-only view of an object's bytes through the buffer protocol, without a copy: held while
 // the library reads them (the exporter keeps them alive and unresized meanwhile). `what` names

@@ -2,7 +2,9 @@
 // _DeviceTree (merklize_device_tree: a tree kept on the device, updated in place and appended
 // to). Leaves and indices are read in place through the buffer protocol (merklize/_device_trees.py
 // hands the indices over as a C-contiguous uint64 array); levels come back as numpy arrays that own
-// what was read from the device.
+// what was read from the device. _UpdateBatch (merklize_update_batch): page-locked memory whose
+// indices and leaves are numpy arrays viewing it, written in place, each view keeping the batch
+// alive. _TreeSnapshot (merklize_tree_snapshot): a copy of the tree on the device to roll back to.
 #include "common.hpp"
 
 #include <utility>
@@ -111,6 +113,68 @@ proof_object prove(device_tree_object &t, std::uint64_t index) {
   return proof_object{proof_ptr(proof)};
 }
 
+struct update_batch_object {
+  update_batch_ptr handle;
+};
+
+update_batch_object make_update_batch(device_tree_object &t, std::uint64_t capacity) {
+  merklize_update_batch *batch = nullptr;
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_device_tree_batch_create(t.handle.get(), capacity, &batch));
+  }
+  return update_batch_object{update_batch_ptr(batch)};
+}
+
+nb::bytes update_batch(device_tree_object &t, const update_batch_object &b, std::uint64_t count) {
+  digest_array root;
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_device_tree_update_batch(t.handle.get(), b.handle.get(), count, root));
+  }
+  return to_bytes(root, sizeof root);
+}
+
+using index_view = nb::ndarray<nb::numpy, std::uint64_t, nb::ndim<1>>;
+using leaf_view = nb::ndarray<nb::numpy, std::uint8_t, nb::ndim<2>>;
+
+// The batch's indices and leaves as writable arrays over its memory, `self` their owner.
+index_view batch_indices(nb::handle self) {
+  merklize_update_batch *b = nb::cast<update_batch_object &>(self).handle.get();
+  return index_view(merklize_update_batch_indices(b),
+                    {static_cast<std::size_t>(merklize_update_batch_capacity(b))}, self);
+}
+
+leaf_view batch_leaves(nb::handle self) {
+  merklize_update_batch *b = nb::cast<update_batch_object &>(self).handle.get();
+  return leaf_view(merklize_update_batch_leaves(b),
+                   {static_cast<std::size_t>(merklize_update_batch_capacity(b)),
+                    std::size_t(MERKLIZE_DIGEST_SIZE)},
+                   self);
+}
+
+struct snapshot_object {
+  snapshot_ptr handle;
+};
+
+snapshot_object snapshot(device_tree_object &t) {
+  merklize_tree_snapshot *s = nullptr;
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_device_tree_snapshot(t.handle.get(), &s));
+  }
+  return snapshot_object{snapshot_ptr(s)};
+}
+
+nb::bytes rollback(device_tree_object &t, const snapshot_object &s) {
+  digest_array root;
+  {
+    nb::gil_scoped_release unlocked;
+    check(merklize_device_tree_rollback(t.handle.get(), s.handle.get(), root));
+  }
+  return to_bytes(root, sizeof root);
+}
+
 // Level `level` read back from the device into an array that owns its bytes.
 byte_rows level(device_tree_object &t, std::uint32_t level) {
   std::uint64_t count = 0;
@@ -153,7 +217,34 @@ void bind_device_trees(nb::module_ &m) {
            "merklize_device_tree_prove_consistency(old_size).")
       .def("prove", &prove, nb::arg("index"), "merklize_device_tree_prove(index).")
       .def("level", &level, nb::arg("level"),
-           "merklize_device_tree_read_level(level): an (n, 32) uint8 array read back.");
+           "merklize_device_tree_read_level(level): an (n, 32) uint8 array read back.")
+      .def("make_update_batch", &make_update_batch, nb::arg("capacity"),
+           "merklize_device_tree_batch_create(capacity).")
+      .def("update_batch", &update_batch, nb::arg("batch"), nb::arg("count"),
+           "merklize_device_tree_update_batch(batch, count): the new root.")
+      .def("snapshot", &snapshot, "merklize_device_tree_snapshot().")
+      .def("rollback", &rollback, nb::arg("snapshot"),
+           "merklize_device_tree_rollback(snapshot): the root rolled back to.");
+  nb::class_<snapshot_object>(m, "_TreeSnapshot",
+                              "merklize_tree_snapshot: merklize.TreeSnapshot's handle.")
+      .def(
+          "leaf_count",
+          [](const snapshot_object &s) {
+            return merklize_tree_snapshot_leaf_count(s.handle.get());
+          },
+          "merklize_tree_snapshot_leaf_count().");
+  nb::class_<update_batch_object>(m, "_UpdateBatch",
+                                  "merklize_update_batch: merklize.UpdateBatch's handle.")
+      .def(
+          "capacity",
+          [](const update_batch_object &b) {
+            return merklize_update_batch_capacity(b.handle.get());
+          },
+          "merklize_update_batch_capacity().")
+      .def("indices", &batch_indices,
+           "merklize_update_batch_indices(): a writable uint64 array over the batch's memory.")
+      .def("leaves", &batch_leaves,
+           "merklize_update_batch_leaves(): a writable (capacity, 32) uint8 array over it.");
 }
 
 } // namespace merklize_python

@@ -7,25 +7,9 @@
 // anything, and the checks here of the C arguments come before it, so a refused call leaves the
 // tree as it was.
 #include "cl_events.hpp"
-#include "handles.hpp"
-
-#include <merklize/engine/resident_tree.hpp>
+#include "device_tree.hpp"
 
 #include <cstring>
-
-struct merklize_device_tree {
-  merklize_device_tree(std::shared_ptr<const merklize_capi::device_state> d,
-                       const merklize_capi::tree_settings &s, const void *leaves,
-                       std::uint64_t size)
-      : device(std::move(d)),
-        hasher(std::make_unique<merklize::block_hasher>(device->context, device->device)),
-        tree(*hasher, leaves, size, merklize::config{s.tree()}) {}
-
-  std::shared_ptr<const merklize_capi::device_state> device;
-  std::unique_ptr<merklize::block_hasher> hasher; // before `tree`: the tree is built with it
-  merklize::resident_tree tree;
-  mutable std::mutex mutex; // held by every call on the tree (an append changes its size)
-};
 
 namespace merklize_capi {
 namespace {

@@ -3,8 +3,7 @@
 // binary trees (arity 2, every node hash, shapes promote and zero, fixed depths) by merkleizer's
 // level kernels (level_runner.hpp: fused subtree launches), k-ary trees (kary.hpp) by the
 // block-leaf kernels, each level's groups of k children hashed as blocks of k * 32 bytes, one
-// launch a level, the short last group apart (promoted, hashed alone, or padded with zero-subtree
-// roots in a small scratch buffer, as the shape says). The kernels are chosen by the arity, the
+// launch a level (group_level.hpp). The kernels are chosen by the arity, the
 // tree is the same: its leaves, its levels back to back, proofs read from it a group of children
 // at a time. For k = 2 and the hashes k-ary trees take, both kernels give the same tree.
 // A group rule (kary.hpp) generalizes the k-ary node: a salt before the children, zero bytes
@@ -19,11 +18,10 @@
 //   merklize::inclusion_proof q = b.prove_binary(7);                  // prove's, bit for bit
 #pragma once
 
-#include "../core/kary.hpp"
 #include "../pipeline/level_runner.hpp"
 #include "../proofs/proof_model.hpp"
 #include "../runtime/queue_drain.hpp"
-#include "block_hasher.hpp"
+#include "group_level.hpp"
 
 #include <functional>
 #include <limits>
@@ -38,72 +36,6 @@ struct kary_tree {
   digest root{};
   std::vector<std::vector<digest>> levels; // leaves first, with keep_levels; else empty
 };
-
-namespace detail {
-
-// A level's nodes in a buffer: `count` of them from node `first`.
-struct node_span {
-  const cl::Buffer &buffer;
-  std::uint64_t first, count;
-};
-
-// The level above `from`, into `to` (from node to.first), by the block-leaf kernels: each group
-// of k children hashed as one block by `g`, on the block_hasher's queue. `zero` pads a short last
-// group of shape zero; a rule that pads with zero bytes hashes the whole level in one launch.
-inline void enqueue_group_level(block_hasher &h, const group_rule &g, const node_span &from,
-                                const node_span &to, const cl::Buffer &scratch,
-                                const digest &zero) {
-  const leaf_rule &rule = g.block;
-  const unsigned k = g.arity();
-  if (rule.zero_pad) {
-    h.enqueue_leaves(rule, from.buffer, from.first * node_bytes, from.count * node_bytes, to.buffer,
-                     to.first);
-    return;
-  }
-  const std::uint64_t full = from.count / k, left = from.count % k;
-  if (full > 0)
-    h.enqueue_leaves(rule, from.buffer, from.first * node_bytes, full * k * node_bytes, to.buffer,
-                     to.first);
-  if (left == 0) return;
-  const std::uint64_t last = (from.first + full * k) * node_bytes;
-  const cl::CommandQueue &queue = h.queue();
-  if (g.pad == shape::promote && left == 1) {
-    call("clEnqueueCopyBuffer", [&] {
-      return queue.enqueueCopyBuffer(from.buffer, to.buffer, last, (to.first + full) * node_bytes,
-                                     node_bytes);
-    });
-  } else if (g.pad == shape::promote) {
-    h.enqueue_leaves(rule, from.buffer, last, left * node_bytes, to.buffer, to.first + full);
-  } else {
-    const std::vector<digest> padding(k - left, zero);
-    call("clEnqueueCopyBuffer",
-         [&] { return queue.enqueueCopyBuffer(from.buffer, scratch, last, 0, left * node_bytes); });
-    call("clEnqueueWriteBuffer", [&] { // blocking: `padding` goes at the end of this call
-      return queue.enqueueWriteBuffer(scratch, CL_TRUE, left * node_bytes,
-                                      padding.size() * node_bytes, padding.data());
-    });
-    h.enqueue_leaves(rule, scratch, 0, k * node_bytes, to.buffer, to.first + full);
-  }
-}
-
-// The same of a k-ary tree's nodes (kary_options's rule).
-inline void enqueue_kary_level(block_hasher &h, const kary_options &o, const node_span &from,
-                               const node_span &to, const cl::Buffer &scratch, const digest &zero) {
-  enqueue_group_level(h, group_rule_of(o), from, to, scratch, zero);
-}
-
-} // namespace detail
-
-// The sizes of levels 0..top of a part of a k-ary tree over `count` leaves: ceil(count / k^l).
-// Above a short part's own top its lone node moves up level by level (device_tree).
-inline std::vector<std::uint64_t> kary_part_sizes(std::uint64_t count, unsigned arity,
-                                                  unsigned top) {
-  if (count == 0) throw error("no leaves: a k-ary tree or part needs at least one leaf");
-  std::vector<std::uint64_t> sizes = {count};
-  for (unsigned level = 0; level < top; ++level)
-    sizes.push_back((sizes.back() + arity - 1) / arity);
-  return sizes;
-}
 
 // A tree built on the device and kept there: its leaves (the buffer given, read from, never
 // written), its levels above them back to back in one device buffer. Its root is read once built;

@@ -29,7 +29,10 @@
 #include "../runtime/profiling.hpp"
 #include "../runtime/staged_upload.hpp"
 #include "device_tree.hpp"
+#include "resident_batch.hpp"
+#include "resident_snapshot.hpp"
 #include "tree_updater.hpp"
+#include "update_multiproof.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -156,13 +159,45 @@ public:
     return run(indices, new_leaves, count);
   }
 
+  // A batch for up to `capacity` updates in page-locked memory of the tree's context, which the
+  // caller fills in place (resident_batch.hpp) and may reuse for every call.
+  resident_batch make_update_batch(std::uint64_t capacity) const {
+    return {runtime_.context(), queue_, capacity};
+  }
+
+  // The batch's first `count` updates, written to the device straight from its page-locked
+  // memory: nothing is copied on the host. The indices are checked on the device as a device
+  // batch's are (a bad one refused, the tree as it was); a count past the batch's capacity, or
+  // a batch of another context, is refused first.
+  digest update(const resident_batch &batch, std::uint64_t count) {
+    if (!batch.of_context(runtime_.context()))
+      throw error("update: the batch is not page-locked memory of this tree's context; make it "
+                  "with make_update_batch");
+    if (count > batch.capacity())
+      throw error("update: " + std::to_string(count) + " updates from a batch of room for " +
+                  std::to_string(batch.capacity()));
+    check_batch(count);
+    begin_call();
+    if (count == 0) return root_;
+    const detail::drain_on_unwind drained(queue_); // no write may outlive a refusal
+    const auto start = clock_type::now();
+    runtime_.grow(values_, values_capacity_, count * node_bytes);
+    runtime_.grow(indices_, indices_capacity_, count * sizeof(cl_ulong));
+    events_.transfers.push_back(write(values_, 0, count * node_bytes, batch.leaves()));
+    events_.transfers.push_back(write(indices_, 0, count * sizeof(cl_ulong), batch.indices()));
+    detail::call("clFlush", [&] { return queue_.flush(); }); // the bus starts on them now
+    events_.upload_ms = ms_since(start);
+    return run(indices_, values_, count);
+  }
+
   // update(), and the multiproof of the updated leaves in the new tree, prove_multi's bit for
   // bit (indices sorted, once each; an empty batch's has none), its nodes gathered on the
   // device by one launch and read back with them.
   std::pair<digest, multiproof> update_proved(const std::vector<std::uint64_t> &indices,
                                               const std::vector<digest> &new_leaves) {
     const digest root = update(indices, new_leaves);
-    return {root, updated_multiproof(sort_batch(leaf_count(), indices).leaves)};
+    return {root, gatherer_.gather(runtime_, queue_, tree_, cfg_.tree, capacity_, local_,
+                                   sort_batch(leaf_count(), indices).leaves, events_)};
   }
 
   // `count` leaves (count x 32 bytes in host memory) after the last: the tree of the first
@@ -212,6 +247,26 @@ public:
     return proof;
   }
 
+  // A copy of the tree as it is now, on the device (resident_snapshot.hpp), for rollback().
+  resident_snapshot snapshot() const {
+    return {id_, runtime_, queue_, {leaves_, nodes_}, leaf_count(), capacity_, root_};
+  }
+
+  // The tree as it was when `s` (a snapshot of this tree; another's is refused, changing
+  // nothing) was taken, bit for bit: leaves, levels, size, room and root, the updates and
+  // appends since undone.
+  void rollback(const resident_snapshot &s) {
+    resident_snapshot::tree_buffers buffers{leaves_, nodes_};
+    s.restore(id_, runtime_, queue_, buffers);
+    begin_call();
+    if (s.capacity_ != capacity_) updater_.forget_layout();
+    leaves_ = buffers.leaves;
+    nodes_ = buffers.nodes;
+    capacity_ = s.capacity_;
+    root_ = s.root();
+    tree_.adopt_layout(leaves_, nodes_, s.leaf_count(), capacity_);
+  }
+
   // The last update's plan (each level's dirty nodes, listed on the host when asked for: the
   // batch's indices read back, from the caller's buffer as it is then for an update from device
   // buffers, and sorted; the update itself never lists them) and commands. An append's plan is
@@ -244,7 +299,7 @@ public:
   // the scratch of its largest batch (and multiproof).
   std::uint64_t device_bytes() const {
     return (capacity_ + nodes_above(capacity_)) * node_bytes + indices_capacity_ +
-           values_capacity_ + offsets_capacity_ + proof_capacity_ + updater_.device_bytes();
+           values_capacity_ + gatherer_.device_bytes() + updater_.device_bytes();
   }
 
 private:
@@ -474,36 +529,6 @@ private:
     return sort_batch(leaf_count(), indices);
   }
 
-  // The multiproof of the last update's leaves: its nodes' places in the tree
-  // (multiproof_positions), gathered by proof.cl's proof_gather_nodes.
-  multiproof updated_multiproof(const std::vector<std::uint32_t> &sorted) {
-    multiproof proof{cfg_.tree, leaf_count(), {sorted.begin(), sorted.end()}, {}};
-    if (proof.indices.empty()) return proof;
-    std::vector<std::uint64_t> offsets;
-    for (const node_position &p : multiproof_positions(leaf_count(), proof.indices))
-      offsets.push_back(p.level == 0 ? p.index : capacity_ + tree_.level_first(p.level) + p.index);
-    if (offsets.empty()) return proof; // one leaf: nothing to prove it with
-    if (!gather_())
-      gather_ =
-          runtime_.kernel(detail::proof_program(cfg_.tree.hash), "proof_gather_nodes", local_);
-    const std::uint64_t count = offsets.size();
-    const detail::drain_on_unwind drained(queue_);
-    runtime_.grow(proof_offsets_, offsets_capacity_, count * sizeof(cl_ulong));
-    runtime_.grow(proof_nodes_, proof_capacity_, count * node_bytes);
-    events_.transfers.push_back(write(proof_offsets_, 0, count * sizeof(cl_ulong), offsets.data()));
-    detail::set_args(gather_, tree_.level_buffer(0), tree_.level_buffer(1), cl_ulong(capacity_),
-                     proof_offsets_, cl_ulong(count), proof_nodes_);
-    events_.kernels.push_back(detail::launch(queue_, gather_, count, local_, {}));
-    proof.nodes.resize(static_cast<std::size_t>(count));
-    cl::Event read;
-    detail::call("clEnqueueReadBuffer", [&] {
-      return queue_.enqueueReadBuffer(proof_nodes_, CL_TRUE, 0, count * node_bytes,
-                                      proof.nodes.data(), nullptr, &read);
-    });
-    events_.transfers.push_back(read);
-    return proof;
-  }
-
   cl::Event write(const cl::Buffer &to, std::uint64_t at, std::uint64_t bytes, const void *from) {
     cl::Event done;
     detail::call("clEnqueueWriteBuffer", [&] {
@@ -556,13 +581,12 @@ private:
   std::uint64_t plan_count_ = 0;
   update_events events_;
   detail::tree_updater updater_; // its kernels built on the first update or append
-  cl::Kernel gather_;            // built on the first update_proved
   std::size_t local_ = 0;
-  cl::Buffer indices_, values_;            // a host batch's indices and leaves
-  cl::Buffer proof_offsets_, proof_nodes_; // a multiproof's nodes: where, and gathered
-  detail::staged_upload up_;               // pageable leaves and indices go up
-  std::uint64_t indices_capacity_ = 0, values_capacity_ = 0, offsets_capacity_ = 0;
-  std::uint64_t proof_capacity_ = 0;
+  cl::Buffer indices_, values_;          // a host batch's indices and leaves
+  detail::multiproof_gatherer gatherer_; // built on the first update_proved
+  detail::staged_upload up_;             // pageable leaves and indices go up
+  std::uint64_t indices_capacity_ = 0, values_capacity_ = 0;
+  std::uint64_t id_ = detail::next_resident_tree_id(); // what its snapshots know it by
 };
 
 } // namespace merklize

@@ -6,15 +6,17 @@
 // a batch of 335k leaves (10.7 MB) would spend 8 ms there. Data already page-locked (a
 // host_buffer's) is written directly. Pieces of 1 MiB: small enough that the first write starts
 // early, large enough that a write's own cost (microseconds) is small beside its bytes. From 4
-// pieces up the pieces are copied by up to 4 threads (piece p by thread p % threads) while this
-// one enqueues each as it lands, in order: one core copies about 8 GB/s (1.4-1.8 ms for a 1%
-// batch of 2^25 leaves and its indices on the H100 machine's host), four about 30-40 GB/s.
+// pieces up the pieces are copied by the process's copy workers (copy_workers.hpp: up to 7
+// threads, kept from call to call, taking the pieces in order) while this one enqueues each as it
+// lands, in order: one core copies about 8 GB/s (1.4-1.8 ms for a 1% batch of 2^25 leaves and its
+// indices on the H100 machine's host), four about 30-40 GB/s.
 //
 // Each call's uploads get room in one buffer (begin), reused by the next call's: its owner waits
 // for the writes before then (resident_tree's calls end with a blocking read on the same
 // in-order queue).
 #pragma once
 
+#include "copy_workers.hpp"
 #include "error.hpp"
 #include "host_buffer.hpp"
 
@@ -73,16 +75,14 @@ private:
   static constexpr std::uint64_t parallel_pieces = 4;
 
   // Copies `bytes` from `source` to `staged` piece by piece, calling landed(offset, size) for
-  // each piece in order once it is copied: here, or from parallel_pieces pieces on by threads
-  // of their own (joined before this returns or throws: they read the caller's memory).
+  // each piece in order once it is copied: here, or from parallel_pieces pieces on by the kept
+  // workers (waited for before this returns or throws: they read the caller's memory).
   template <class Landed>
-  static void copy_pieces(std::uint8_t *staged, const std::uint8_t *source, std::uint64_t bytes,
-                          const Landed &landed) {
+  void copy_pieces(std::uint8_t *staged, const std::uint8_t *source, std::uint64_t bytes,
+                   const Landed &landed) {
     const std::uint64_t pieces = (bytes + piece_bytes - 1) / piece_bytes;
     auto size_of = [&](std::uint64_t p) { return std::min(piece_bytes, bytes - p * piece_bytes); };
-    const std::uint64_t workers =
-        std::min<std::uint64_t>({4, std::max(1u, std::thread::hardware_concurrency()), pieces});
-    if (pieces < parallel_pieces || workers < 2) {
+    if (pieces < parallel_pieces || std::thread::hardware_concurrency() < 2) {
       for (std::uint64_t p = 0; p < pieces; ++p) {
         std::memcpy(staged + p * piece_bytes, source + p * piece_bytes, size_of(p));
         landed(p * piece_bytes, size_of(p));
@@ -92,21 +92,14 @@ private:
     const std::unique_ptr<std::atomic<bool>[]> copied(new std::atomic<bool>[pieces]);
     for (std::uint64_t p = 0; p < pieces; ++p)
       copied[p].store(false, std::memory_order_relaxed);
-    std::vector<std::thread> threads;
-    struct joined {
-      std::vector<std::thread> &threads;
-      ~joined() {
-        for (std::thread &t : threads)
-          t.join();
-      }
-    } join{threads};
-    for (std::uint64_t w = 0; w < workers; ++w)
-      threads.emplace_back([&, w] {
-        for (std::uint64_t p = w; p < pieces; p += workers) {
-          std::memcpy(staged + p * piece_bytes, source + p * piece_bytes, size_of(p));
-          copied[p].store(true, std::memory_order_release);
-        }
-      });
+    const std::function<void(unsigned)> copy_piece = [&](unsigned p) {
+      std::memcpy(staged + p * piece_bytes, source + p * piece_bytes, size_of(p));
+      copied[p].store(true, std::memory_order_release);
+    };
+    // Waited for (its destructor) before this returns or throws: the workers read the caller's
+    // memory.
+    copy_workers::started job =
+        copy_workers::shared().start(static_cast<unsigned>(pieces), copy_piece);
     for (std::uint64_t p = 0; p < pieces; ++p) {
       while (!copied[p].load(std::memory_order_acquire))
         std::this_thread::yield();

@@ -8,6 +8,10 @@ use crate::{_cl_event, _cl_mem, merklize_builder, merklize_proof, merklize_statu
 opaque! {
     /// A binary tree built once on a device and kept there, updated in place.
     merklize_device_tree;
+    /// Page-locked memory of a device tree's device, filled in place with a batch of updates.
+    merklize_update_batch;
+    /// A copy of a device tree kept on its device, to roll the tree back to.
+    merklize_tree_snapshot;
 }
 
 extern "C" {
@@ -85,5 +89,31 @@ extern "C" {
         first: u64,
         count: u64,
         nodes: *mut u8,
+    ) -> merklize_status;
+    pub fn merklize_device_tree_batch_create(
+        tree: *mut merklize_device_tree,
+        capacity: u64,
+        batch: *mut *mut merklize_update_batch,
+    ) -> merklize_status;
+    pub fn merklize_update_batch_free(batch: *mut merklize_update_batch);
+    pub fn merklize_update_batch_capacity(batch: *const merklize_update_batch) -> u64;
+    pub fn merklize_update_batch_indices(batch: *mut merklize_update_batch) -> *mut u64;
+    pub fn merklize_update_batch_leaves(batch: *mut merklize_update_batch) -> *mut u8;
+    pub fn merklize_device_tree_update_batch(
+        tree: *mut merklize_device_tree,
+        batch: *const merklize_update_batch,
+        count: u64,
+        root: *mut u8,
+    ) -> merklize_status;
+    pub fn merklize_device_tree_snapshot(
+        tree: *mut merklize_device_tree,
+        snapshot: *mut *mut merklize_tree_snapshot,
+    ) -> merklize_status;
+    pub fn merklize_tree_snapshot_free(snapshot: *mut merklize_tree_snapshot);
+    pub fn merklize_tree_snapshot_leaf_count(snapshot: *const merklize_tree_snapshot) -> u64;
+    pub fn merklize_device_tree_rollback(
+        tree: *mut merklize_device_tree,
+        snapshot: *const merklize_tree_snapshot,
+        root: *mut u8,
     ) -> merklize_status;
 }

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// merklize_tree_snapshot: resident_tree's snapshots (engine/resident_snapshot.hpp), copies of a
+// device tree's buffers on its device, and rollbacks to them. A snapshot holds its buffers by
+// itself (they keep their context), so it may outlive its tree; resident_tree refuses another
+// tree's snapshot before anything is written.
+#include "device_tree.hpp"
+
+#include <cstring>
+
+struct merklize_tree_snapshot {
+  merklize::resident_snapshot snapshot;
+};
+
+using namespace merklize_capi;
+
+extern "C" {
+
+merklize_status merklize_device_tree_snapshot(merklize_device_tree *tree,
+                                              merklize_tree_snapshot **snapshot) {
+  const char *function = "merklize_device_tree_snapshot";
+  return guarded([&] {
+    merklize_device_tree &t = required(tree, function, "tree");
+    required(snapshot, function, "snapshot");
+    const std::lock_guard<std::mutex> lock(t.mutex);
+    *snapshot = new merklize_tree_snapshot{t.tree.snapshot()};
+  });
+}
+
+void merklize_tree_snapshot_free(merklize_tree_snapshot *snapshot) { delete snapshot; }
+
+uint64_t merklize_tree_snapshot_leaf_count(const merklize_tree_snapshot *snapshot) {
+  return snapshot ? snapshot->snapshot.leaf_count() : 0;
+}
+
+merklize_status merklize_device_tree_rollback(merklize_device_tree *tree,
+                                              const merklize_tree_snapshot *snapshot,
+                                              uint8_t root[MERKLIZE_DIGEST_SIZE]) {
+  const char *function = "merklize_device_tree_rollback";
+  return guarded([&] {
+    merklize_device_tree &t = required(tree, function, "tree");
+    const resident_snapshot &s = required(snapshot, function, "snapshot").snapshot;
+    const std::lock_guard<std::mutex> lock(t.mutex);
+    t.tree.rollback(s);
+    if (root) std::memcpy(root, t.tree.root().data(), t.tree.root().size());
+  });
+}
+
+} // extern "C"
