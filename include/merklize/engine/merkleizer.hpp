@@ -85,13 +85,10 @@ public:
   // Its level 0 is the leaves given to each build.
   MERKLIZE_DECL tree allocate_tree(std::uint64_t leaf_count) const;
 
-  // Host leaves in (N x 32 bytes), the levels config::output asks for out. The tree's memory
-  // comes from this merkleizer's pool of page-locked buffers: freed trees give it back, so a
-  // build after one whose tree is gone reuses it (see "Memory" in the README). The leaves, where
-  // the tree keeps them, are copied into it chunk by chunk and uploaded from there. Where the
-  // pool has no buffer idle (the first builds of a size), the tree is in ordinary memory and the
-  // build streams through a small page-locked staging ring; the pool pins buffers of that size
-  // on a thread of its own after the second such build, for the builds after it (host_pool.hpp).
+  // Host leaves in (N x 32 bytes), the levels config::output asks for out. The tree's memory is
+  // page-locked and comes from this merkleizer's pool: freed trees give it back, so a build
+  // after one whose tree is gone reuses it (see "Memory" in the README). The leaves, where the
+  // tree keeps them, are copied into it chunk by chunk and uploaded from there.
   MERKLIZE_DECL tree build(const void *leaves, std::uint64_t leaf_bytes);
 
   tree build(const std::vector<std::uint8_t> &leaves) {
@@ -158,8 +155,7 @@ public:
 
 private:
   // How a host build's leaves reach the device: from page-locked memory; from pageable memory
-  // through staging; or copied into the tree's level 0 and uploaded from there (through staging
-  // where that level is not page-locked).
+  // through staging; or copied into the tree's page-locked level 0 and uploaded from there.
   enum class leaf_route { pinned, pageable, into_tree };
 
   MERKLIZE_DECL static config checked(config cfg);
@@ -168,9 +164,7 @@ private:
   MERKLIZE_DECL void warm_up();
   MERKLIZE_DECL std::uint64_t input_piece_bytes(std::optional<std::uint64_t> size) const;
   MERKLIZE_DECL detail::stream_plan plan_for(const tree_part &part) const;
-  MERKLIZE_DECL detail::stream_plan ring_plan_for(const tree_part &part) const;
-  MERKLIZE_DECL tree pooled_tree(const tree_layout &layout,
-                                 std::vector<std::uint64_t> &missed) const;
+  MERKLIZE_DECL tree pooled_tree(const tree_layout &layout) const;
   MERKLIZE_DECL std::vector<digest> build_levels(const std::uint8_t *leaves, leaf_route route,
                                                  bool nodes_pinned, const tree_part &part, tree &t,
                                                  const detail::stream_plan &plan);

@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <exception>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -48,6 +50,37 @@ void with_leaf_copy(tree &t, const tree_part &part, const void *leaves, Work &&w
   if (copy.joinable()) copy.join();
 }
 
+// Runs `first` on a thread of its own beside `second` where `together`, else one after the other;
+// the first failure of either is rethrown once both are done. For the two page-locked buffers of
+// a tree the pool has none idle for: the driver pins every page of each (some 0.4 s a GiB on an
+// H100, where the first build of 2^25 leaves pins 2 GiB), and two threads pin them side by side.
+template <class First, class Second>
+void side_by_side(First &&first, Second &&second, bool together) {
+  std::exception_ptr failed;
+  std::thread beside;
+  if (together) {
+    try {
+      beside = std::thread([&] {
+        try {
+          first();
+        } catch (...) {
+          failed = std::current_exception();
+        }
+      });
+    } catch (const std::system_error &) { // no thread: one after the other
+    }
+  }
+  if (!beside.joinable()) first();
+  try {
+    second();
+  } catch (...) {
+    if (beside.joinable()) beside.join();
+    throw;
+  }
+  if (beside.joinable()) beside.join();
+  if (failed) std::rethrow_exception(failed);
+}
+
 // "building the tree of 1024 leaves on DEVICE", the step of a build.
 inline std::string building(std::uint64_t leaves, const device_facts &facts) {
   return "building the tree of " + std::to_string(leaves) + " leaves on " + facts.name;
@@ -70,7 +103,7 @@ MERKLIZE_DECL merkleizer::merkleizer(const cl::Context &context, const cl::Devic
       levels_(runtime_, config_,
               detail::resolve_launch_settings(runtime_.facts(), tuning(), config_)),
       pieces_(runtime_.context(), queues_.uploads, runtime_.shares_host_memory()),
-      chunk_stream_(runtime_), pool_(runtime_.context(), runtime_.device()) {
+      chunk_stream_(runtime_), pool_(runtime_.context(), queues_.uploads) {
 } catch (...) {
   detail::rethrow_in_step(
       [&] { return "setting up a merkleizer on " + detail::name_in_message(device); });
@@ -130,17 +163,16 @@ MERKLIZE_DECL tree merkleizer::build(const void *leaves, std::uint64_t leaf_byte
   const tree_layout layout(leaf_count_of(leaf_bytes));
   root_depth(config_.tree, layout); // refuses a bad fixed depth before anything is allocated
   const tree_part whole{0, layout, layout.depth()};
-  plan_for(whole); // before any allocation: the tree must fit
+  const detail::stream_plan plan = plan_for(whole); // before any allocation: the tree must fit
   warm_up();
-  std::vector<std::uint64_t> missed; // sizes the pool had no page-locked memory for
-  tree t = pooled_tree(layout, missed);
-  const detail::stream_plan plan = missed.empty() ? plan_for(whole) : ring_plan_for(whole);
+  tree t = pooled_tree(layout);
   const auto *from = static_cast<const std::uint8_t *>(leaves);
   const bool nodes_pinned = is_page_locked(context(), t.nodes_data(), t.nodes_size());
   const auto start = std::chrono::steady_clock::now();
   detail::in_step([&] { return detail::building(layout.leaf_count(), runtime_.facts()); },
                   [&] {
-                    if (t.first_level() == 0 && layout.depth() > 0 && !zero_copy(t))
+                    if (t.first_level() == 0 && layout.depth() > 0 && !zero_copy(t) &&
+                        is_page_locked(context(), t.level_data(0), t.leaves_size()))
                       build_levels(from, leaf_route::into_tree, nodes_pinned, whole, t, plan);
                     else
                       detail::with_leaf_copy(t, whole, leaves, [&] {
@@ -148,7 +180,6 @@ MERKLIZE_DECL tree merkleizer::build(const void *leaves, std::uint64_t leaf_byte
                       });
                   });
   wall_ms_ = detail::ms_since(start);
-  if (!missed.empty()) pool_.missed(missed); // after the build: any pinning is off its path
   return t;
 }
 
@@ -289,34 +320,21 @@ MERKLIZE_DECL detail::stream_plan merkleizer::plan_for(const tree_part &part) co
   return detail::plan_stream(part, chunk_log2_, in_flight_, tuning().min_read_log2, memory_limits_);
 }
 
-// The plan of a build whose tree is (partly) in ordinary memory: its leaves go up and its nodes
-// come down through page-locked staging of a chunk each (staging_ring), so the chunks are small
-// (2^ring_chunk_log2 leaves, 4 MiB: three in flight pin 12 MiB each way, about 12 ms of an H100
-// driver's pinning, where chunks of 2^21 would pin 0.4 GiB) and each chunk's lower levels come
-// back in one read of its staged levels, up to the chunk's top (the upper levels stay small).
-MERKLIZE_DECL detail::stream_plan merkleizer::ring_plan_for(const tree_part &part) const {
-  constexpr unsigned ring_chunk_log2 = 17;
-  return detail::plan_stream(part, std::min(chunk_log2_, ring_chunk_log2), in_flight_, 1,
-                             memory_limits_);
-}
-
-// A tree over `layout` with config::output's levels, its memory from the pool's idle page-locked
-// buffers; ordinary memory for a level run under 1 MiB (where pinning costs more than staging)
-// and where the pool has none idle (whose sizes go to `missed`: nothing is pinned here).
-MERKLIZE_DECL tree merkleizer::pooled_tree(const tree_layout &layout,
-                                           std::vector<std::uint64_t> &missed) const {
+// A tree over `layout` with config::output's levels, its memory from the pool (page-locked;
+// plain memory for a level run under 1 MiB, where pinning costs more than staging).
+MERKLIZE_DECL tree merkleizer::pooled_tree(const tree_layout &layout) const {
   constexpr std::uint64_t pooled_bytes = std::uint64_t(1) << 20;
   const tree shape(layout, config_.tree, config_.output, nullptr, nullptr);
   const auto storage = [&](std::uint64_t bytes) -> std::shared_ptr<std::uint8_t> {
     if (bytes == 0) return nullptr;
-    if (bytes >= pooled_bytes)
-      if (std::shared_ptr<std::uint8_t> pinned = pool_.take(bytes)) return pinned;
-    if (bytes >= pooled_bytes) missed.push_back(bytes);
-    return detail::plain_memory(bytes);
+    if (bytes >= pooled_bytes) return pool_.take(bytes);
+    return {new std::uint8_t[bytes], std::default_delete<std::uint8_t[]>()};
   };
-  std::shared_ptr<std::uint8_t> leaves =
-      storage(shape.first_level() == 0 ? shape.leaves_size() : 0);
-  std::shared_ptr<std::uint8_t> nodes = storage(shape.nodes_size());
+  const std::uint64_t leaf_bytes = shape.first_level() == 0 ? shape.leaves_size() : 0;
+  std::shared_ptr<std::uint8_t> leaves, nodes;
+  detail::side_by_side([&] { leaves = storage(leaf_bytes); },
+                       [&] { nodes = storage(shape.nodes_size()); },
+                       leaf_bytes >= pooled_bytes && shape.nodes_size() >= pooled_bytes);
   return tree(layout, config_.tree, config_.output, std::move(leaves), std::move(nodes));
 }
 
@@ -348,9 +366,7 @@ MERKLIZE_DECL std::vector<digest> merkleizer::build_levels(const std::uint8_t *l
     return detail::run_stream(s, levels_, part, t.root_depth(), source, sink);
   }
   if (route == leaf_route::into_tree) {
-    std::uint8_t *into = t.level_data(0) + part.first_leaf * node_bytes;
-    detail::copied_leaves source(
-        s, leaves, into, !is_page_locked(context(), into, part.layout.leaf_count() * node_bytes));
+    detail::copied_leaves source(s, leaves, t.level_data(0) + part.first_leaf * node_bytes);
     return detail::run_stream(s, levels_, part, t.root_depth(), source, sink);
   }
   detail::staged_leaves source(s, leaves);

@@ -39,6 +39,27 @@ private:
   const std::uint8_t *leaves_;
 };
 
+// Leaves in pageable memory that the tree keeps in page-locked memory (its level 0): each chunk
+// is copied into its place in the tree by several host threads, then uploaded from there, so the
+// leaves are copied once, into the tree that keeps them, and need no other staging.
+class copied_leaves {
+public:
+  copied_leaves(stream_context &s, const std::uint8_t *leaves, std::uint8_t *into)
+      : s_(s), leaves_(leaves), into_(into) {}
+
+  cl::Event upload(std::uint64_t, const chunk &ch, const cl::Buffer &to,
+                   const std::vector<cl::Event> &slot_free) {
+    std::uint8_t *place = into_ + ch.first * node_bytes;
+    parallel_copy(place, leaves_ + ch.first * node_bytes, ch.count * node_bytes);
+    return enqueue_leaf_upload(s_, to, place, ch.count, slot_free);
+  }
+
+private:
+  stream_context &s_;
+  const std::uint8_t *leaves_;
+  std::uint8_t *into_;
+};
+
 // Leaves in pageable memory: copied by several host threads into page-locked staging (a buffer
 // per slot, free again once its last upload is done), then uploaded from there.
 class staged_leaves {
@@ -60,32 +81,6 @@ private:
   stream_context &s_;
   const std::uint8_t *leaves_;
   std::vector<cl::Event> uploaded_; // the last upload from each staging buffer
-};
-
-// Leaves in pageable memory that the tree keeps (its level 0): each chunk is copied into its place
-// in the tree by several host threads, then uploaded from there. Where that place is page-locked
-// (the pool's memory) the leaves are copied once, into the tree that keeps them, with no other
-// staging; where it is ordinary memory (a first build, before the pool has pinned any) the chunk
-// goes on through the staging ring (staged_leaves), read from the caches it was just copied to.
-class copied_leaves {
-public:
-  copied_leaves(stream_context &s, const std::uint8_t *leaves, std::uint8_t *into, bool staged)
-      : s_(s), leaves_(leaves), into_(into), staged_(s, into), stage_(staged) {}
-
-  cl::Event upload(std::uint64_t c, const chunk &ch, const cl::Buffer &to,
-                   const std::vector<cl::Event> &slot_free) {
-    std::uint8_t *place = into_ + ch.first * node_bytes;
-    parallel_copy(place, leaves_ + ch.first * node_bytes, ch.count * node_bytes);
-    if (stage_) return staged_.upload(c, ch, to, slot_free);
-    return enqueue_leaf_upload(s_, to, place, ch.count, slot_free);
-  }
-
-private:
-  stream_context &s_;
-  const std::uint8_t *leaves_;
-  std::uint8_t *into_;
-  staged_leaves staged_;
-  bool stage_;
 };
 
 } // namespace detail

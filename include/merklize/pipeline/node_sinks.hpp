@@ -116,12 +116,10 @@ private:
     const chunk ch = p.at(c);
     call("clWaitForEvents", [&] { return reads_[c % p.slots].wait(); });
     const std::uint8_t *staged = staged_chunk(c);
-    std::vector<copy_run> runs; // the levels together: each but the first is under half the bytes
     for (unsigned k = keep_; k <= p.lower; ++k)
-      runs.push_back({place(k, ch.first >> k),
-                      staged + (p.slot_level_first(k) - p.slot_level_first(keep_)) * node_bytes,
-                      ceil_shift(ch.count, k) * node_bytes});
-    parallel_copy(runs);
+      parallel_copy(place(k, ch.first >> k),
+                    staged + (p.slot_level_first(k) - p.slot_level_first(keep_)) * node_bytes,
+                    ceil_shift(ch.count, k) * node_bytes);
   }
 
   cl::Event enqueue_read(const cl::Buffer &from, std::uint64_t first, std::uint64_t count, void *to,

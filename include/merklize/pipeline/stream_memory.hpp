@@ -5,14 +5,16 @@
 // page-locked. Everything grows on demand and is reused.
 #pragma once
 
+#include "../io/file_read.hpp"
 #include "../plan/stream_plan.hpp"
 #include "../runtime/host_buffer.hpp"
 #include "../runtime/profiling.hpp"
 #include "../runtime/runtime.hpp"
-#include "parallel_copy.hpp"
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <thread>
 #include <vector>
 
 namespace merklize {
@@ -25,6 +27,23 @@ struct stream_queues {
       : kernels(runtime.make_queue()), uploads(runtime.make_queue()),
         downloads(runtime.make_queue()) {}
 };
+
+// Copies with several threads: one core cannot feed a PCIe 5 link, nor fault in fresh pages as
+// fast as the device fills them.
+inline void parallel_copy(std::uint8_t *dst, const std::uint8_t *src, std::uint64_t bytes) {
+  const std::uint64_t threads = bytes < (std::uint64_t(8) << 20) ? 1 : host_threads();
+  if (threads == 1) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  const std::uint64_t slice = (bytes / threads + 4095) / 4096 * 4096;
+  std::vector<std::thread> pool;
+  for (std::uint64_t at = slice; at < bytes; at += slice)
+    pool.emplace_back([=] { std::memcpy(dst + at, src + at, std::min(slice, bytes - at)); });
+  std::memcpy(dst, src, std::min(slice, bytes));
+  for (auto &thread : pool)
+    thread.join();
+}
 
 // Page-locked buffers by index, for copies from and to pageable memory: the driver's own
 // pageable path is many times slower than the bus (about 1.3 GB/s on an H200).

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The process's copy workers: host copies on several threads, since one core cannot feed a PCIe
-// 5 link, nor fault in fresh pages as fast as the device fills them. Started on the first large
-// copy and kept (parked on a condition variable) until exit: a build through the staging ring
-// copies a few MiB a chunk, hundreds of times (pipeline/parallel_copy.hpp), and an update of 1%
-// of 2^25 leaves has 2 ms in all (runtime/staged_upload.hpp), where starting and joining threads
-// for each copy (some 15 us a thread; 0.1-0.2 ms for four on PoCL's 2-core machine) would cost
-// more than the copy.
+// 5 link. Started on the first large copy and kept (parked on a condition variable) until exit:
+// an update of 1% of 2^25 leaves has 2 ms in all (runtime/staged_upload.hpp), where starting and
+// joining threads for each copy (some 15 us a thread; 0.1-0.2 ms for four on PoCL's 2-core
+// machine) would cost a tenth of it.
 #pragma once
 
 #include "../io/file_read.hpp" // host_threads
@@ -24,7 +22,7 @@ namespace detail {
 
 class copy_workers {
 public:
-  // The process's workers: host_threads() - 1 of them besides the caller.
+  // The process's workers: host_threads() - 1 of them (the caller enqueues meanwhile).
   static copy_workers &shared() {
     static copy_workers workers(host_threads() - 1);
     return workers;
@@ -47,32 +45,6 @@ public:
     wake_.notify_all();
     for (std::thread &t : threads_)
       t.join();
-  }
-
-  unsigned threads() const { return static_cast<unsigned>(threads_.size()) + 1; }
-
-  // Runs task(0) .. task(n - 1) on the workers and this thread; returns once all are done. One
-  // caller at a time: another thread's call meanwhile runs its tasks itself.
-  void run(unsigned n, const std::function<void(unsigned)> &task) {
-    std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
-    if (!busy.owns_lock() || threads_.empty() || n < 2) {
-      for (unsigned i = 0; i < n; ++i)
-        task(i);
-      return;
-    }
-    std::uint64_t job;
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      task_ = &task;
-      count_ = left_ = n;
-      next_ = 0;
-      job = ++generation_;
-    }
-    wake_.notify_all();
-    work(job);
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [&] { return left_ == 0; });
-    task_ = nullptr;
   }
 
   // A job started by start(): wait() (or the destructor) returns once its tasks are done.
