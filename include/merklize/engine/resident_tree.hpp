@@ -30,6 +30,7 @@
 #include "../runtime/staged_upload.hpp"
 #include "device_tree.hpp"
 #include "resident_batch.hpp"
+#include "resident_memory.hpp"
 #include "resident_snapshot.hpp"
 #include "tree_updater.hpp"
 #include "update_multiproof.hpp"
@@ -51,9 +52,10 @@ public:
   // one leaf), copied to the device.
   resident_tree(block_hasher &h, const void *leaves, std::uint64_t bytes, const config &cfg)
       : runtime_(h.context(), h.device()), queue_(h.queue()), cfg_(cfg),
-        leaves_(owned_leaves(h, leaf_count_of(bytes), leaves, nullptr)),
-        tree_(h, {leaves_, bytes / node_bytes, bytes, {}}, cfg), nodes_(levels_of(tree_)),
-        capacity_(tree_.leaf_count()), root_(tree_.root()) {}
+        leaves_(detail::resident_owned_leaves(h, leaf_count_of(bytes), leaves, nullptr)),
+        tree_(h, {leaves_, bytes / node_bytes, bytes, {}}, cfg),
+        nodes_(detail::resident_levels_of(tree_)), capacity_(tree_.leaf_count()),
+        root_(tree_.root()) {}
 
   resident_tree(block_hasher &h, const std::vector<digest> &leaves, const config &cfg)
       : resident_tree(h, leaves.data(), leaves.size() * node_bytes, cfg) {}
@@ -61,9 +63,9 @@ public:
   // The tree over `count` leaves in a device buffer of h's context, copied into the tree's own.
   resident_tree(block_hasher &h, const cl::Buffer &leaves, std::uint64_t count, const config &cfg)
       : runtime_(h.context(), h.device()), queue_(h.queue()), cfg_(cfg),
-        leaves_(owned_leaves(h, count, nullptr, &leaves)),
-        tree_(h, {leaves_, count, count * node_bytes, {}}, cfg), nodes_(levels_of(tree_)),
-        capacity_(count), root_(tree_.root()) {}
+        leaves_(detail::resident_owned_leaves(h, count, nullptr, &leaves)),
+        tree_(h, {leaves_, count, count * node_bytes, {}}, cfg),
+        nodes_(detail::resident_levels_of(tree_)), capacity_(count), root_(tree_.root()) {}
 
   // Leaves already on the device that the tree takes over instead of copying (a log too large
   // for two copies of its leaves): `buffer`, of h's context, holds `count` leaves (at least
@@ -79,10 +81,12 @@ public:
   // where they lie by the append's launches (a launch a level), with no copy of the leaves.
   resident_tree(block_hasher &h, const adopted_leaves &leaves, const config &cfg)
       : runtime_(h.context(), h.device()), queue_(h.queue()), cfg_(cfg),
-        leaves_(checked_room(h, leaves, cfg)), tree_(h, {leaves_, 1, node_bytes, {}}, cfg),
-        capacity_(leaves.capacity), root_(tree_.root()) {
+        leaves_(detail::resident_checked_room(h, leaves.buffer, leaves.count, leaves.capacity,
+                                              cfg.tree)),
+        tree_(h, {leaves_, 1, node_bytes, {}}, cfg), capacity_(leaves.capacity),
+        root_(tree_.root()) {
     std::uint64_t bytes = 0;
-    if (const std::uint64_t above = nodes_above(capacity_); above > 0)
+    if (const std::uint64_t above = detail::resident_nodes_above(capacity_); above > 0)
       runtime_.grow(nodes_, bytes, above * node_bytes);
     const detail::drain_on_unwind drained(queue_);
     detail::in_step([&] { return appending(leaves.count - 1, 1); },
@@ -133,7 +137,7 @@ public:
         std::async(count >= parallel_check ? std::launch::async : std::launch::deferred, [=] {
           const auto at = clock_type::now();
           detail::check_indices(n, indices, count);
-          return ms_since(at);
+          return detail::ms_since(at);
         });
     up_.write(queue_, values_, 0, new_leaves, count * node_bytes, events_.transfers);
     up_.write(queue_, indices_, 0, indices, count * sizeof(cl_ulong), events_.transfers);
@@ -186,7 +190,7 @@ public:
     events_.transfers.push_back(write(values_, 0, count * node_bytes, batch.leaves()));
     events_.transfers.push_back(write(indices_, 0, count * sizeof(cl_ulong), batch.indices()));
     detail::call("clFlush", [&] { return queue_.flush(); }); // the bus starts on them now
-    events_.upload_ms = ms_since(start);
+    events_.upload_ms = detail::ms_since(start);
     return run(indices_, values_, count);
   }
 
@@ -207,7 +211,7 @@ public:
   // device; reserve() sets it exactly). A fixed depth's tree takes at most 2^depth leaves; more
   // is refused, changing nothing. Returns the new root.
   digest append(const void *leaves, std::uint64_t count) {
-    check_append(count);
+    detail::check_resident_append(leaf_count(), count, cfg_.tree);
     begin_call();
     if (count == 0) return root_;
     return append_with(count, [&](std::uint64_t at) {
@@ -221,7 +225,7 @@ public:
   digest append(const cl::Buffer &leaves, std::uint64_t count,
                 const std::vector<cl::Event> &wait = {}) {
     runtime_.check_buffer(leaves, "the leaves", count * node_bytes, "tree", "append");
-    check_append(count);
+    detail::check_resident_append(leaf_count(), count, cfg_.tree);
     begin_call();
     if (count == 0) return root_;
     return append_with(count, [&](std::uint64_t at) {
@@ -287,9 +291,9 @@ public:
   // Room for `room` leaves exactly, where the tree has less (appends double it): the tree
   // moved once now, both copies held meanwhile. More than the tree may hold is refused.
   void reserve(std::uint64_t room) {
-    if (room > leaf_limit(cfg_.tree))
+    if (room > detail::resident_leaf_limit(cfg_.tree))
       throw error("reserve: room for " + std::to_string(room) + " leaves, more than the tree " +
-                  "may hold (" + std::to_string(leaf_limit(cfg_.tree)) + ")");
+                  "may hold (" + std::to_string(detail::resident_leaf_limit(cfg_.tree)) + ")");
     if (room <= capacity_) return;
     const detail::drain_on_unwind drained(queue_);
     move_to(room);
@@ -298,7 +302,7 @@ public:
   // Device memory the tree holds: its leaves and levels (with room for capacity() leaves), and
   // the scratch of its largest batch (and multiproof).
   std::uint64_t device_bytes() const {
-    return (capacity_ + nodes_above(capacity_)) * node_bytes + indices_capacity_ +
+    return (capacity_ + detail::resident_nodes_above(capacity_)) * node_bytes + indices_capacity_ +
            values_capacity_ + gatherer_.device_bytes() + updater_.device_bytes();
   }
 
@@ -311,9 +315,6 @@ private:
   static double ms_between(clock_type::time_point from, clock_type::time_point to) {
     return std::chrono::duration<double, std::milli>(to - from).count();
   }
-  static double ms_since(clock_type::time_point from) {
-    return ms_between(from, clock_type::now());
-  }
 
   // Refuses a batch this tree cannot take (each update's position + 1 must fit a uint: the
   // device elects the last update of a leaf by it).
@@ -324,24 +325,6 @@ private:
                   " updates; a batch holds fewer than 2^32 updates");
   }
 
-  static cl::Buffer levels_of(const device_tree &t) {
-    return t.top() > 0 ? t.level_buffer(1) : cl::Buffer();
-  }
-
-  static cl::Buffer owned_leaves(block_hasher &h, std::uint64_t count, const void *host,
-                                 const cl::Buffer *device) {
-    if (count == 0) throw error("no leaves: a tree needs at least one leaf (N = 0)");
-    const std::uint64_t bytes = count * node_bytes;
-    if (device)
-      detail::check_buffer(h.context(), *device, "the leaves", bytes, "tree", "tree's leaves");
-    cl::Buffer owned = h.device_buffer(bytes, "the tree's leaves");
-    detail::call(host ? "clEnqueueWriteBuffer" : "clEnqueueCopyBuffer", [&] {
-      return host ? h.queue().enqueueWriteBuffer(owned, CL_TRUE, 0, bytes, host)
-                  : h.queue().enqueueCopyBuffer(*device, owned, 0, 0, bytes);
-    }); // the build after it on the same in-order queue reads the copy
-    return owned;
-  }
-
   // A new call's records: the last one's batch, plan and commands forgotten.
   void begin_call() {
     events_ = {};
@@ -350,23 +333,11 @@ private:
     plan_.reset();
   }
 
-  // Refuses an append past what the tree can hold, before anything changes.
-  void check_append(std::uint64_t count) const {
-    const std::uint64_t n = leaf_count(), limit = leaf_limit(cfg_.tree);
-    if (count > limit - n)
-      throw error("append: " + std::to_string(count) + " leaves onto the tree of " +
-                  std::to_string(n) + " would pass its " + std::to_string(limit) + " leaves (" +
-                  (cfg_.tree.depth && *cfg_.tree.depth < 32
-                       ? "a fixed depth of " + std::to_string(*cfg_.tree.depth)
-                       : std::string("2^32, the most a tree changed in place holds")) +
-                  ")");
-  }
-
   // Room for `needed` leaves at least (twice the last room, at most what the tree may hold): new
   // buffers for the leaves and the levels laid out for the room, each level copied there on
   // the device.
   void grow(std::uint64_t needed) {
-    move_to(std::min(std::max(needed, capacity_ * 2), leaf_limit(cfg_.tree)));
+    move_to(std::min(std::max(needed, capacity_ * 2), detail::resident_leaf_limit(cfg_.tree)));
   }
 
   // New buffers for the leaves and the levels laid out for `room` leaves (at least the tree's),
@@ -375,7 +346,7 @@ private:
     cl::Buffer leaves, nodes;
     std::uint64_t leaves_bytes = 0, nodes_bytes = 0;
     const auto sizes = kary_part_sizes(room, 2, kary_height(room, 2));
-    const std::uint64_t above = nodes_above(room);
+    const std::uint64_t above = detail::resident_nodes_above(room);
     runtime_.grow(leaves, leaves_bytes, room * node_bytes);
     if (above > 0) runtime_.grow(nodes, nodes_bytes, above * node_bytes);
     detail::call("clEnqueueCopyBuffer", [&] {
@@ -445,36 +416,6 @@ private:
                  [&] { return queue_.enqueueBarrierWithWaitList(&wait); });
   }
 
-  // Nodes above the leaves of a tree laid out for `room` leaves.
-  static std::uint64_t nodes_above(std::uint64_t room) {
-    std::uint64_t above = 0;
-    const auto sizes = kary_part_sizes(room, 2, kary_height(room, 2));
-    for (std::size_t level = 1; level < sizes.size(); ++level)
-      above += sizes[level];
-    return above;
-  }
-
-  // The adopted leaves' buffer, refused unless it holds the room and the room fits the tree.
-  static cl::Buffer checked_room(block_hasher &h, const adopted_leaves &leaves, const config &cfg) {
-    if (leaves.count == 0) throw error("no leaves: a tree needs at least one leaf (N = 0)");
-    if (leaves.capacity < leaves.count)
-      throw error("adopted leaves: room for " + std::to_string(leaves.capacity) +
-                  " leaves, fewer than their " + std::to_string(leaves.count));
-    const std::uint64_t limit = leaf_limit(cfg.tree);
-    if (leaves.capacity > limit)
-      throw error("adopted leaves: room for " + std::to_string(leaves.capacity) +
-                  " leaves, more than the tree may hold (" + std::to_string(limit) + ")");
-    detail::check_buffer(h.context(), leaves.buffer, "the leaves", leaves.capacity * node_bytes,
-                         "tree", "room for the leaves");
-    return leaves.buffer;
-  }
-
-  // The most leaves a tree of `tree` may hold: 2^depth for a fixed depth below 32, else 2^32.
-  static std::uint64_t leaf_limit(const tree_options &tree) {
-    return tree.depth && *tree.depth < 32 ? std::uint64_t(1) << *tree.depth
-                                          : detail::max_sorted_leaves;
-  }
-
   // A batch of `count` updates, its indices and leaves in device buffers, enqueued
   // (tree_updater.hpp); waits for the new top node. A bad index found on the device is refused
   // then, the tree as it was.
@@ -499,10 +440,10 @@ private:
             updater_.forget_layout(); // winner[] may not have been reset to zero
             throw;
           }
-          events_.enqueue_ms = ms_since(at);
+          events_.enqueue_ms = detail::ms_since(at);
           at = clock_type::now();
           const digest root = read_root();
-          events_.wait_ms = ms_since(at);
+          events_.wait_ms = detail::ms_since(at);
           if (const cl_uint bad = updater_.bad_update()) refuse_index(indices, bad - 1, count);
           return root_ = root;
         });
