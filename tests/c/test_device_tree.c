@@ -8,16 +8,11 @@
  * and every level read back its levels. Outputs are poisoned first. Then the refusals (an index
  * out of range, NULL pointers, a level out of range, configurations it does not keep), each
  * leaving the tree as it was. */
-#include "c_test.h"
+#include "tree_cases.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct tree_case {
-  const char *hash, *shape;
-  int depth; /* -1: natural */
-};
 
 static const struct tree_case cases[] = {{"sha256", "promote", -1}, {"sha256", "zero", -1},
                                          {"sha256", "zero", 10},    {"rfc6962", "promote", -1},
@@ -26,19 +21,7 @@ static const uint64_t sizes[] = {1, 2, 3, 255, 256, 257};
 #define MAX_LEAVES 257
 
 static uint32_t seed = 31;
-static void random_leaf(uint8_t *leaf) {
-  int i;
-  for (i = 0; i < 32; ++i) {
-    seed = seed * 1103515245u + 12345u;
-    leaf[i] = (uint8_t)(seed >> 16);
-  }
-}
-
-static merklize_builder *builder_of(merklize_device *device, const struct tree_case *c) {
-  merklize_tree_config config = test_config(c->hash, c->shape);
-  config.depth = c->depth;
-  return test_builder(device, &config);
-}
+static void random_leaf(uint8_t *leaf) { tree_case_random_leaf(&seed, leaf); }
 
 /* The device tree equal to a fresh build of `leaves`: root (and the oracle's for SHA-256 trees),
  * every level read back, the last leaf's proof; the multiproof of `indices` if given. */
@@ -157,7 +140,7 @@ static void check_case(merklize_device *device, const struct tree_case *c, uint6
   static uint8_t leaves[MAX_LEAVES * 32];
   uint64_t every[MAX_LEAVES], last = n - 1, first = 0, i;
   const uint64_t repeats[] = {0, n / 2, 0, n - 1, 0};
-  merklize_builder *builder = builder_of(device, c);
+  merklize_builder *builder = tree_case_builder(device, c);
   merklize_device_tree *t = NULL;
   uint8_t root[32];
   for (i = 0; i < n; ++i) {
@@ -174,7 +157,7 @@ static void check_case(merklize_device *device, const struct tree_case *c, uint6
   apply(builder, t, c, leaves, n, repeats, 5, 0);
   check_refusals(t, leaves, n);
   merklize_builder_free(builder); /* the tree outlives its builder */
-  builder = builder_of(device, c);
+  builder = tree_case_builder(device, c);
   apply(builder, t, c, leaves, n, &last, 1, 0);
   merklize_device_tree_free(t);
   merklize_builder_free(builder);
@@ -208,14 +191,9 @@ static void check_create_refusals(merklize_device *device) {
 
 int main(void) {
   merklize_device *device = test_device();
-  size_t c, s;
   check_create_refusals(device);
-  for (c = 0; c < sizeof cases / sizeof cases[0]; ++c)
-    for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
-      printf("%s %s depth %d, %llu leaves\n", cases[c].hash, cases[c].shape, cases[c].depth,
-             (unsigned long long)sizes[s]);
-      check_case(device, &cases[c], sizes[s]);
-    }
+  run_tree_cases(device, cases, sizeof cases / sizeof cases[0], sizes,
+                 sizeof sizes / sizeof sizes[0], check_case);
   merklize_device_free(device); /* the trees above were freed; the device last */
   printf("ok\n");
   return 0;

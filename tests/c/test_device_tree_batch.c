@@ -8,16 +8,11 @@
  * merklize_build's. Then the refusals (a count past the capacity, an index out of range found on
  * the device, NULL arguments, a capacity of 0), each leaving the tree as it was; and the batch
  * outliving its tree. */
-#include "c_test.h"
+#include "tree_cases.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct tree_case {
-  const char *hash, *shape;
-  int depth; /* -1: natural */
-};
 
 static const struct tree_case cases[] = {
     {"sha256", "promote", -1}, {"blake3", "promote", -1}, {"keccak256", "zero", 9}};
@@ -25,13 +20,7 @@ static const uint64_t sizes[] = {1, 2, 3, 255, 256, 257};
 #define MAX_LEAVES 257
 
 static uint32_t seed = 34;
-static void random_leaf(uint8_t *leaf) {
-  int i;
-  for (i = 0; i < 32; ++i) {
-    seed = seed * 1103515245u + 12345u;
-    leaf[i] = (uint8_t)(seed >> 16);
-  }
-}
+static void random_leaf(uint8_t *leaf) { tree_case_random_leaf(&seed, leaf); }
 
 /* Every level of `t` equal to the twin's, the roots equal to each other, to `returned` and to a
  * fresh build of `leaves` (and for sha256 to OpenSSL's). */
@@ -121,13 +110,10 @@ static void check_case(merklize_device *device, const struct tree_case *c, uint6
   static uint8_t leaves[MAX_LEAVES * 32];
   uint64_t every[MAX_LEAVES], last = n - 1, first = 0, i;
   const uint64_t repeats[] = {0, n / 2, 0, n - 1, 0};
-  merklize_tree_config config = test_config(c->hash, c->shape);
-  merklize_builder *builder;
+  merklize_builder *builder = tree_case_builder(device, c);
   merklize_device_tree *t = NULL, *twin = NULL;
   merklize_update_batch *batch = NULL;
   uint8_t root[32];
-  config.depth = c->depth;
-  builder = test_builder(device, &config);
   for (i = 0; i < n; ++i) {
     random_leaf(leaves + i * 32);
     every[i] = n - 1 - i;
@@ -151,13 +137,8 @@ static void check_case(merklize_device *device, const struct tree_case *c, uint6
 
 int main(void) {
   merklize_device *device = test_device();
-  size_t c, s;
-  for (c = 0; c < sizeof cases / sizeof cases[0]; ++c)
-    for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
-      printf("%s %s depth %d, %llu leaves\n", cases[c].hash, cases[c].shape, cases[c].depth,
-             (unsigned long long)sizes[s]);
-      check_case(device, &cases[c], sizes[s]);
-    }
+  run_tree_cases(device, cases, sizeof cases / sizeof cases[0], sizes,
+                 sizeof sizes / sizeof sizes[0], check_case);
   merklize_device_free(device);
   printf("ok\n");
   return 0;

@@ -6,16 +6,11 @@
  * leaf count, depth, every level read back, the last leaf's proof a fresh merklize_build's), and
  * updates from there equal a fresh build's. The refusals (another tree's snapshot, NULL) change
  * nothing; a snapshot outlives its tree. */
-#include "c_test.h"
+#include "tree_cases.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct tree_case {
-  const char *hash, *shape;
-  int depth; /* -1: natural */
-};
 
 static const struct tree_case cases[] = {
     {"sha256", "promote", -1}, {"blake3", "promote", -1}, {"keccak256", "zero", 10}};
@@ -24,13 +19,7 @@ static const uint64_t sizes[] = {1, 2, 3, 255, 256, 257};
 #define MAX_NODES (2 * (2 * MAX_LEAVES + 8))
 
 static uint32_t seed = 17;
-static void random_leaf(uint8_t *leaf) {
-  int i;
-  for (i = 0; i < 32; ++i) {
-    seed = seed * 1103515245u + 12345u;
-    leaf[i] = (uint8_t)(seed >> 16);
-  }
-}
+static void random_leaf(uint8_t *leaf) { tree_case_random_leaf(&seed, leaf); }
 
 /* The device tree equal to a fresh build of `leaves`: root, size, every level, the last proof. */
 static void check_tree(merklize_builder *builder, merklize_device_tree *t,
@@ -85,14 +74,11 @@ static void update(merklize_device_tree *t, uint8_t *leaves, uint64_t n, uint64_
 
 static void check_case(merklize_device *device, const struct tree_case *c, uint64_t n) {
   static uint8_t leaves[2 * MAX_LEAVES * 32 + 64], at_snapshot[MAX_LEAVES * 32];
-  merklize_tree_config config = test_config(c->hash, c->shape);
-  merklize_builder *builder;
+  merklize_builder *builder = tree_case_builder(device, c);
   merklize_device_tree *t = NULL, *other = NULL;
   merklize_tree_snapshot *s = NULL, *theirs = NULL;
   uint8_t root[32], before[32];
   uint64_t i;
-  config.depth = c->depth;
-  builder = test_builder(device, &config);
   for (i = 0; i < n; ++i)
     random_leaf(leaves + i * 32);
   memcpy(at_snapshot, leaves, n * 32);
@@ -137,13 +123,8 @@ static void check_case(merklize_device *device, const struct tree_case *c, uint6
 
 int main(void) {
   merklize_device *device = test_device();
-  size_t c, s;
-  for (c = 0; c < sizeof cases / sizeof cases[0]; ++c)
-    for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
-      printf("%s %s depth %d, %llu leaves\n", cases[c].hash, cases[c].shape, cases[c].depth,
-             (unsigned long long)sizes[s]);
-      check_case(device, &cases[c], sizes[s]);
-    }
+  run_tree_cases(device, cases, sizeof cases / sizeof cases[0], sizes,
+                 sizeof sizes / sizeof sizes[0], check_case);
   merklize_device_free(device);
   printf("ok\n");
   return 0;

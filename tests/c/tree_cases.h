@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: Apache-2.0 OR MIT */
+/* The trees the device-tree tests (test_device_tree*.c) run each check on: a hash, a shape and a
+ * depth a case, at each of a list of sizes; their random leaves; and the loop over cases and
+ * sizes that names each as it starts. */
+#ifndef MERKLIZE_TESTS_C_TREE_CASES_H
+#define MERKLIZE_TESTS_C_TREE_CASES_H
+
+#include "c_test.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct tree_case {
+  const char *hash, *shape;
+  int depth; /* -1: natural */
+};
+
+/* 32 bytes of a linear congruential sequence from *seed (each test its own seed). */
+static void tree_case_random_leaf(uint32_t *seed, uint8_t *leaf) {
+  int i;
+  for (i = 0; i < 32; ++i) {
+    *seed = *seed * 1103515245u + 12345u;
+    leaf[i] = (uint8_t)(*seed >> 16);
+  }
+}
+
+/* A builder of the case's trees on `device`. */
+static merklize_builder *tree_case_builder(merklize_device *device, const struct tree_case *c) {
+  merklize_tree_config config = test_config(c->hash, c->shape);
+  config.depth = c->depth;
+  return test_builder(device, &config);
+}
+
+/* check(device, case, size) for every case and size, each named first. */
+static void run_tree_cases(merklize_device *device, const struct tree_case *cases,
+                           size_t case_count, const uint64_t *sizes, size_t size_count,
+                           void (*check)(merklize_device *, const struct tree_case *, uint64_t)) {
+  size_t c, s;
+  for (c = 0; c < case_count; ++c)
+    for (s = 0; s < size_count; ++s) {
+      printf("%s %s depth %d, %llu leaves\n", cases[c].hash, cases[c].shape, cases[c].depth,
+             (unsigned long long)sizes[s]);
+      check(device, &cases[c], sizes[s]);
+    }
+}
+
+#endif
