@@ -7,6 +7,7 @@
 // change nothing.
 #include "block_helpers.hpp"
 #include "proof_helpers.hpp"
+#include "resident_helpers.hpp"
 
 #include <merklize/core/reference.hpp>
 #include <merklize/engine/resident_tree.hpp>
@@ -32,30 +33,6 @@ void fill(merklize::resident_batch &b, const std::vector<std::uint64_t> &indices
   }
 }
 
-void check_reference(const merklize::resident_tree &t, const std::vector<merklize::digest> &leaves,
-                     const merklize::digest &returned) {
-  const merklize::tree expected =
-      merklize::reference_tree(leaves.data(), leaves.size() * 32, t.options());
-  CHECK(returned == expected.root());
-  const auto levels = t.levels();
-  REQUIRE(levels.size() == expected.depth() + 1);
-  for (unsigned level = 0; level <= expected.depth(); ++level)
-    CHECK(levels[level] == expected.level(level));
-  CHECK(t.prove(leaves.size() - 1) == merklize::prove(expected, leaves.size() - 1));
-}
-
-std::vector<std::vector<std::uint64_t>> batches(std::uint64_t n, std::mt19937_64 &random) {
-  std::vector<std::uint64_t> every(n), some, repeats;
-  for (std::uint64_t i = 0; i < n; ++i)
-    every[i] = i;
-  std::shuffle(every.begin(), every.end(), random);
-  for (std::uint64_t k = 0; k < n / 50 + 1; ++k)
-    some.push_back(random() % n);
-  for (int k = 0; k < 12; ++k)
-    repeats.push_back(random() % std::min<std::uint64_t>(n, 3));
-  return {{0}, {n - 1}, every, some, repeats, {}};
-}
-
 } // namespace
 
 TEST_CASE("update batches filled in place equal the reference and ordinary updates",
@@ -74,11 +51,11 @@ TEST_CASE("update batches filled in place equal the reference and ordinary updat
       merklize::resident_tree twin(hasher(), leaves, merklize::config{options});
       merklize::resident_batch b = t.make_update_batch(n + 12); // every batch below fits
       CHECK(b.capacity() == n + 12);
-      for (const auto &indices : batches(n, random)) {
+      for (const auto &indices : test::update_batches(n, random, 50)) {
         INFO("batch of " << indices.size());
         fill(b, indices, leaves);
         const merklize::digest root = t.update(b, indices.size());
-        check_reference(t, leaves, root);
+        test::check_tree(t, leaves, root);
         const std::vector<merklize::digest> values(b.leaves(), b.leaves() + indices.size());
         CHECK(twin.update(indices, values) == root);
         CHECK(twin.levels() == t.levels());
@@ -116,6 +93,6 @@ TEST_CASE("refused update batches name the reason and change nothing", "[residen
   b.indices()[2] = 9;
   for (std::uint64_t k = 0; k < 4; ++k)
     leaves[b.indices()[k]] = b.leaves()[k];
-  check_reference(t, leaves, t.update(b, 4));
+  test::check_tree(t, leaves, t.update(b, 4));
   CHECK(t.update(b, 0) == t.root()); // none: the root as it is
 }

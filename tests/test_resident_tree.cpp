@@ -12,6 +12,7 @@
 // host's prove_consistency and verify_consistency.
 #include "block_helpers.hpp"
 #include "proof_helpers.hpp"
+#include "resident_helpers.hpp"
 
 #include <merklize/core/reference.hpp>
 #include <merklize/engine/resident_tree.hpp>
@@ -42,23 +43,6 @@ void poison_dirty(const merklize::resident_tree &t, const merklize::update_plan 
   }
 }
 
-// The tree on the device equal to the reference over `leaves`: root, every level, a proof.
-// Returns the reference.
-merklize::tree check_tree(const merklize::resident_tree &t,
-                          const std::vector<merklize::digest> &leaves,
-                          const merklize::digest &returned) {
-  const merklize::tree expected =
-      merklize::reference_tree(leaves.data(), leaves.size() * 32, t.options());
-  CHECK(returned == expected.root());
-  CHECK(t.root() == expected.root());
-  const auto levels = t.levels();
-  REQUIRE(levels.size() == expected.depth() + 1);
-  for (unsigned level = 0; level <= expected.depth(); ++level)
-    CHECK(levels[level] == expected.level(level));
-  CHECK(t.prove(leaves.size() - 1) == merklize::prove(expected, leaves.size() - 1));
-  return expected;
-}
-
 // Applies the batch to the host copy and the tree (its dirty nodes poisoned first), then checks.
 void apply(merklize::resident_tree &t, std::vector<merklize::digest> &leaves,
            const std::vector<std::uint64_t> &indices) {
@@ -70,23 +54,11 @@ void apply(merklize::resident_tree &t, std::vector<merklize::digest> &leaves,
   poison_dirty(t, merklize::plan_update(t.on_device().level_sizes(), 2, indices));
   INFO("batch of " << indices.size());
   const auto [root, proof] = t.update_proved(indices, values);
-  const merklize::tree expected = check_tree(t, leaves, root);
+  const merklize::tree expected = test::check_tree(t, leaves, root);
   if (indices.empty())
     CHECK((proof.indices.empty() && proof.nodes.empty()));
   else
     CHECK(proof == merklize::prove_multi(expected, indices));
-}
-
-std::vector<std::vector<std::uint64_t>> batches(std::uint64_t n, std::mt19937_64 &random) {
-  std::vector<std::uint64_t> every(n), some, repeats;
-  for (std::uint64_t i = 0; i < n; ++i)
-    every[i] = i;
-  std::shuffle(every.begin(), every.end(), random);
-  for (std::uint64_t k = 0; k < n / 100 + 1; ++k)
-    some.push_back(random() % n);
-  for (int k = 0; k < 12; ++k)
-    repeats.push_back(random() % std::min<std::uint64_t>(n, 3));
-  return {{0}, {n - 1}, every, some, repeats, {}};
 }
 
 std::vector<merklize::tree_options> binary_trees(std::uint64_t n) {
@@ -114,8 +86,8 @@ TEST_CASE("trees on the device updated in place equal the reference rebuilt", "[
       for (auto &leaf : leaves)
         leaf = test::random_digest();
       merklize::resident_tree t(hasher(), leaves, merklize::config{options});
-      check_tree(t, leaves, t.root());
-      for (const auto &batch : batches(n, random))
+      test::check_tree(t, leaves, t.root());
+      for (const auto &batch : test::update_batches(n, random, 100))
         apply(t, leaves, batch);
     }
 }
@@ -131,7 +103,7 @@ TEST_CASE("updates from device buffers equal updates from host memory", "[reside
                              leaves.size() * 32, leaves.data());
   const std::vector<merklize::digest> original = leaves;
   merklize::resident_tree t(h, on_device, leaves.size(), cfg);
-  check_tree(t, leaves, t.root());
+  test::check_tree(t, leaves, t.root());
   for (int round = 0; round < 3; ++round) {
     std::vector<cl_ulong> indices = {299, 5, 5};
     std::vector<merklize::digest> values;
@@ -145,7 +117,7 @@ TEST_CASE("updates from device buffers equal updates from host memory", "[reside
                                   indices.size() * 8, indices.data());
     const cl::Buffer value_buffer(h.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                   values.size() * 32, values.data());
-    check_tree(t, leaves, t.update(index_buffer, value_buffer, indices.size()));
+    test::check_tree(t, leaves, t.update(index_buffer, value_buffer, indices.size()));
     CHECK(t.last_plan().batch == indices.size());
     // The election, the writes, the reset, a launch a level (300: 9)
     CHECK(t.last_events().kernels.size() == 3 + 9);
@@ -185,7 +157,7 @@ TEST_CASE("refused updates name the input and change nothing", "[resident]") {
   apply(t, copy, {1, 2, 1});
   CHECK_THROWS_WITH(t.update({0, 1, 1, 10, 2}, std::vector<merklize::digest>(5)),
                     Contains("update 3 of 5: leaf index 10 out of range"));
-  check_tree(t, copy, t.root());
+  test::check_tree(t, copy, t.root());
   t = merklize::resident_tree(h, leaves, merklize::config{{merklize::hash_kind::blake3}});
   CHECK_THROWS_WITH(merklize::resident_tree(h, leaves.data(), 33, merklize::config{}),
                     Contains("not a multiple of 32"));
@@ -228,7 +200,7 @@ void append_checked(merklize::resident_tree &t, std::vector<merklize::digest> &l
   leaves.insert(leaves.end(), more.begin(), more.end());
   REQUIRE(t.leaf_count() == leaves.size());
   CHECK(t.capacity() >= leaves.size());
-  check_tree(t, leaves, root);
+  test::check_tree(t, leaves, root);
   const merklize::resident_tree fresh(hasher(), leaves, merklize::config{t.options()});
   CHECK(fresh.root() == root);
 }
@@ -282,7 +254,7 @@ TEST_CASE("appends up to a fixed depth, and past it refused", "[resident][append
     append_checked(t, copy, 1);
     CHECK_THROWS_WITH(t.append(std::vector<merklize::digest>(1)), Contains("would pass its 8"));
     CHECK(t.append(std::vector<merklize::digest>{}) == t.root());
-    check_tree(t, copy, t.root());
+    test::check_tree(t, copy, t.root());
   }
 }
 
@@ -344,7 +316,7 @@ merklize::update_events random_batch(merklize::resident_tree &t,
     leaves[indices[k]] = values[k];
   }
   poison_dirty(t, merklize::plan_update(t.on_device().level_sizes(), 2, indices));
-  check_tree(t, leaves, t.update(indices, values));
+  test::check_tree(t, leaves, t.update(indices, values));
   return t.last_events();
 }
 
@@ -368,7 +340,7 @@ TEST_CASE("many updates racing for a few leaves: the last of each wins", "[resid
         values[k] = test::random_digest();
         leaves[indices[k]] = values[k];
       }
-      check_tree(t, leaves, t.update(indices, values));
+      test::check_tree(t, leaves, t.update(indices, values));
     }
   }
 }
@@ -479,6 +451,6 @@ TEST_CASE("a batch of several MiB staged by several threads, piece by piece", "[
     leaves[indices[k]] = values[k];
   }
   REQUIRE(values.size() * 32 >= 4 * merklize::detail::staged_upload::piece_bytes);
-  check_tree(t, leaves, t.update(indices, values));
+  test::check_tree(t, leaves, t.update(indices, values));
   CHECK(t.last_events().transfers.size() >= 5 + 2); // a write a piece, the root's read
 }

@@ -6,8 +6,8 @@
 // append changes the tree. resident_tree refuses a bad batch or append before it asks the device
 // anything, and the checks here of the C arguments come before it, so a refused call leaves the
 // tree as it was.
-#include "cl_events.hpp"
 #include "device_tree.hpp"
+#include "cl_events.hpp"
 
 #include <cstring>
 
