@@ -17,6 +17,11 @@
 // Batch mode: the same updates filled in place in the tree's page-locked update batch
 // (resident_batch.hpp), written to the device from there with no host copy (the ordinary mode
 // stages them through page-locked memory first).
+// Between two updates (UPDATE_BENCH_BETWEEN): `rebuild` (the default, the baseline's row),
+// `none` (back to back; the rebuild once at the end, for the root's check) or `sleep` (60 ms
+// idle, the rebuild's length without its work): whether what runs between calls slows them.
+// The "outside ms" column is the call less its split (check, uploads, launches, the root's
+// wait): host time no step of the split accounts for.
 //   update_bench [LOG2 [HASH [ROUNDS [PCT]]]]        (defaults 25 blake3 5 1; MERKLIZE_DEVICE)
 //   update_bench batch LOG2 HASH ROUNDS PCT
 //   update_bench append LOG2 HASH ROUNDS COUNT
@@ -30,7 +35,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -44,15 +52,17 @@ struct bench_setup {
   unsigned log2;
   std::string hash;
   int rounds;
+  std::string between; // what runs between two updates: rebuild, none or sleep
 };
 
 // The table's row of one round: the call whole, its host part, its commands; the rebuild.
 void print_row(int round, double call_ms, double host_ms, const merklize::update_events &e,
                std::uint64_t nodes, double rebuild_ms, double rebuild_kernels_ms) {
-  std::printf("| %d | %.3f | %.3f | %.3f | %.3f | %zu | %llu | %.2f | %.3f |\n", round, call_ms,
-              host_ms, merklize::events_ms(e.kernels), merklize::events_ms(e.transfers),
-              e.kernels.size(), static_cast<unsigned long long>(nodes), rebuild_ms,
-              rebuild_kernels_ms);
+  const double outside = call_ms - e.check_ms - e.upload_ms - e.enqueue_ms - e.wait_ms;
+  std::printf("| %d | %.3f | %.3f | %.3f | %.3f | %.3f | %zu | %llu | %.2f | %.3f |\n", round,
+              call_ms, host_ms, outside, merklize::events_ms(e.kernels),
+              merklize::events_ms(e.transfers), e.kernels.size(),
+              static_cast<unsigned long long>(nodes), rebuild_ms, rebuild_kernels_ms);
 }
 
 void print_memory(const merklize::resident_tree &t, std::uint64_t n, const merklize::digest &root,
@@ -69,8 +79,8 @@ void print_memory(const merklize::resident_tree &t, std::uint64_t n, const merkl
 const char *table_head(const char *call) {
   static std::string head;
   head = std::string("| round | ") + call +
-         " ms | host ms | kernels ms | transfers ms | launches | nodes recomputed | rebuild ms | "
-         "rebuild kernels ms |\n|---|---|---|---|---|---|---|---|---|\n";
+         " ms | host ms | outside ms | kernels ms | transfers ms | launches | nodes recomputed | "
+         "rebuild ms | rebuild kernels ms |\n|---|---|---|---|---|---|---|---|---|---|\n";
   return head.c_str();
 }
 
@@ -107,15 +117,25 @@ struct bench_trees {
   }
 };
 
-// The nodes the last update recomputed above the leaves: its plan's on the levels it listed,
-// every node of those it recomputed whole.
-std::uint64_t recomputed(const merklize::resident_tree &t) {
+// The nodes the last update recomputed above the leaves: on the levels it listed, the distinct
+// parents of the batch's indices there (counted here from the bench's own copy of them: the
+// tree's last_plan() would read them back and plan, and its plan freed inside the next timed
+// call cost that call 1-2 ms on the H200); every node of those it recomputed whole.
+std::uint64_t recomputed(const merklize::resident_tree &t, std::vector<std::uint64_t> indices) {
   const merklize::update_events &e = t.last_events();
-  const merklize::update_plan &plan = t.last_plan();
   const auto &sizes = t.on_device().level_sizes();
+  std::sort(indices.begin(), indices.end());
   std::uint64_t nodes = 0;
-  for (unsigned level = 1; level < sizes.size(); ++level)
-    nodes += level <= e.listed_levels ? plan.count(level) : sizes[level];
+  for (unsigned level = 1; level < sizes.size(); ++level) {
+    if (level > e.listed_levels) {
+      nodes += sizes[level];
+      continue;
+    }
+    for (std::uint64_t &i : indices)
+      i >>= 1;
+    indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+    nodes += indices.size();
+  }
   return nodes;
 }
 
@@ -193,10 +213,16 @@ int run_updates(const bench_setup &b, double pct, bool in_place) {
     for (std::uint64_t k = 0; k < batch; ++k)
       leaves[round.index_data()[k]] = round.value_data()[k];
     at = clock_type::now();
-    rebuilt = m.build(leaves.data(), n * merklize::node_bytes).root();
-    const double rebuild_ms = ms_since(at);
-    print_row(r + 1, update_ms, host_ms, t.last_events(), recomputed(t), rebuild_ms,
-              m.last_times().kernel_ms);
+    const bool rebuild = b.between == "rebuild" || r + 1 == b.rounds;
+    if (rebuild)
+      rebuilt = m.build(leaves.data(), n * merklize::node_bytes).root();
+    else if (b.between == "sleep")
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    const double rebuild_ms = rebuild ? ms_since(at) : 0;
+    const std::uint64_t nodes =
+        recomputed(t, std::vector<std::uint64_t>(round.index_data(), round.index_data() + batch));
+    print_row(r + 1, update_ms, host_ms, t.last_events(), nodes, rebuild_ms,
+              rebuild ? m.last_times().kernel_ms : 0);
   }
   split.print(b.rounds, t.last_events());
   if (rebuilt != t.root()) {
@@ -246,9 +272,13 @@ int main(int argc, char **argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     const bool append = mode == "append", in_place = mode == "batch";
     const int a = append || in_place ? 2 : 1; // the first argument after the mode
+    const char *between = std::getenv("UPDATE_BENCH_BETWEEN");
     const bench_setup b{argc > a ? static_cast<unsigned>(std::atoi(argv[a])) : 25u,
                         argc > a + 1 ? argv[a + 1] : "blake3",
-                        argc > a + 2 ? std::atoi(argv[a + 2]) : 5};
+                        argc > a + 2 ? std::atoi(argv[a + 2]) : 5, between ? between : "rebuild"};
+    if (b.between != "rebuild" && b.between != "none" && b.between != "sleep")
+      throw std::runtime_error("UPDATE_BENCH_BETWEEN is " + b.between +
+                               ": rebuild, none or sleep");
     if (append)
       return run_appends(b, argc > a + 3 ? std::strtoull(argv[a + 3], nullptr, 10) : 65536);
     return run_updates(b, argc > a + 3 ? std::atof(argv[a + 3]) : 1.0, in_place);
