@@ -277,8 +277,7 @@ int main(int argc, char **argv) {
                         argc > a + 1 ? argv[a + 1] : "blake3",
                         argc > a + 2 ? std::atoi(argv[a + 2]) : 5, between ? between : "rebuild"};
     if (b.between != "rebuild" && b.between != "none" && b.between != "sleep")
-      throw std::runtime_error("UPDATE_BENCH_BETWEEN is " + b.between +
-                               ": rebuild, none or sleep");
+      throw std::runtime_error("UPDATE_BENCH_BETWEEN is " + b.between + ": rebuild, none or sleep");
     if (append)
       return run_appends(b, argc > a + 3 ? std::strtoull(argv[a + 3], nullptr, 10) : 65536);
     return run_updates(b, argc > a + 3 ? std::atof(argv[a + 3]) : 1.0, in_place);

@@ -139,8 +139,10 @@ public:
           detail::check_indices(n, indices, count);
           return detail::ms_since(at);
         });
-    up_.write(queue_, values_, 0, new_leaves, count * node_bytes, events_.transfers);
-    up_.write(queue_, indices_, 0, indices, count * sizeof(cl_ulong), events_.transfers);
+    up_.write(queue_,
+              {{values_, 0, new_leaves, count * node_bytes},
+               {indices_, 0, indices, count * sizeof(cl_ulong)}},
+              events_.transfers);
     const auto uploaded = clock_type::now();
     events_.check_ms = checked.get();
     events_.upload_ms = ms_between(start, uploaded);

@@ -24,6 +24,8 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <thread>
@@ -45,28 +47,47 @@ public:
     staging_ = host_buffer(context_of(queue), queue, static_cast<std::size_t>(bytes));
   }
 
-  // Enqueues the write of `bytes` bytes at `from` into `to` from byte `at`, on `queue` (in
-  // order), its events appended to `events`; flushed, so the device starts on them while the
-  // caller goes on. Pageable memory goes through the room begin() made.
+  // A write of `bytes` bytes at `from` into `to` from byte `at`.
+  struct part {
+    const cl::Buffer &to;
+    std::uint64_t at;
+    const void *from;
+    std::uint64_t bytes;
+  };
+
+  // Enqueues the writes of `parts` on `queue` (in order), their events appended to `events`;
+  // flushed, so the device starts on them while the caller goes on. Page-locked memory is
+  // written directly; pageable memory goes through the room begin() made, the pieces of all the
+  // parts copied by one job of the workers (a batch's indices beside its leaves: apart, the
+  // indices' few pieces were copied on this thread alone, 0.3-0.5 ms of a 1% update on the H200).
+  void write(const cl::CommandQueue &queue, std::initializer_list<part> parts,
+             std::vector<cl::Event> &events) {
+    const cl::Context context = context_of(queue);
+    std::vector<piece> pieces;
+    for (const part &p : parts) {
+      if (p.bytes == 0) continue;
+      if (is_page_locked(context, p.from, p.bytes)) {
+        events.push_back(enqueue(queue, p.to, p.at, p.from, p.bytes));
+        continue;
+      }
+      if (used_ + p.bytes > staging_.size())
+        throw error("staged upload: " + std::to_string(p.bytes) +
+                    " bytes more than begin() made room for"); // a bug of the caller's
+      for (std::uint64_t done = 0; done < p.bytes; done += piece_bytes)
+        pieces.push_back({&p.to, p.at + done, static_cast<const std::uint8_t *>(p.from) + done,
+                          staging_.data() + used_ + done, std::min(piece_bytes, p.bytes - done)});
+      used_ += p.bytes;
+    }
+    copy_pieces(pieces, [&](const piece &p, bool first) {
+      events.push_back(enqueue(queue, *p.to, p.at, p.staged, p.bytes));
+      if (first) call("clFlush", [&] { return queue.flush(); });
+    });
+    call("clFlush", [&] { return queue.flush(); });
+  }
+
   void write(const cl::CommandQueue &queue, const cl::Buffer &to, std::uint64_t at,
              const void *from, std::uint64_t bytes, std::vector<cl::Event> &events) {
-    if (bytes == 0) return;
-    if (is_page_locked(context_of(queue), from, bytes)) {
-      events.push_back(enqueue(queue, to, at, from, bytes));
-    } else {
-      if (used_ + bytes > staging_.size())
-        throw error("staged upload: " + std::to_string(bytes) +
-                    " bytes more than begin() made "
-                    "room for"); // a bug of the caller's, never the user's
-      const auto *source = static_cast<const std::uint8_t *>(from);
-      std::uint8_t *staged = staging_.data() + used_;
-      used_ += bytes;
-      copy_pieces(staged, source, bytes, [&](std::uint64_t done, std::uint64_t n) {
-        events.push_back(enqueue(queue, to, at + done, staged + done, n));
-        if (done == 0) call("clFlush", [&] { return queue.flush(); });
-      });
-    }
-    call("clFlush", [&] { return queue.flush(); });
+    write(queue, {part{to, at, from, bytes}}, events);
   }
 
   std::uint64_t bytes() const { return staging_.size(); }
@@ -74,36 +95,42 @@ public:
 private:
   static constexpr std::uint64_t parallel_pieces = 4;
 
-  // Copies `bytes` from `source` to `staged` piece by piece, calling landed(offset, size) for
-  // each piece in order once it is copied: here, or from parallel_pieces pieces on by the kept
-  // workers (waited for before this returns or throws: they read the caller's memory).
+  // A piece of a pageable part: copied from `source` to `staged`, then written from there.
+  struct piece {
+    const cl::Buffer *to;
+    std::uint64_t at;
+    const std::uint8_t *source;
+    std::uint8_t *staged;
+    std::uint64_t bytes;
+  };
+
+  // Copies the pieces into the staging buffer, calling landed(piece, first) for each in order
+  // once it is copied: here, or from parallel_pieces pieces on by the kept workers (waited for
+  // before this returns or throws: they read the caller's memory).
   template <class Landed>
-  void copy_pieces(std::uint8_t *staged, const std::uint8_t *source, std::uint64_t bytes,
-                   const Landed &landed) {
-    const std::uint64_t pieces = (bytes + piece_bytes - 1) / piece_bytes;
-    auto size_of = [&](std::uint64_t p) { return std::min(piece_bytes, bytes - p * piece_bytes); };
-    if (pieces < parallel_pieces || std::thread::hardware_concurrency() < 2) {
-      for (std::uint64_t p = 0; p < pieces; ++p) {
-        std::memcpy(staged + p * piece_bytes, source + p * piece_bytes, size_of(p));
-        landed(p * piece_bytes, size_of(p));
+  static void copy_pieces(const std::vector<piece> &pieces, const Landed &landed) {
+    if (pieces.size() < parallel_pieces || std::thread::hardware_concurrency() < 2) {
+      for (std::size_t p = 0; p < pieces.size(); ++p) {
+        std::memcpy(pieces[p].staged, pieces[p].source, pieces[p].bytes);
+        landed(pieces[p], p == 0);
       }
       return;
     }
-    const std::unique_ptr<std::atomic<bool>[]> copied(new std::atomic<bool>[pieces]);
-    for (std::uint64_t p = 0; p < pieces; ++p)
+    const std::unique_ptr<std::atomic<bool>[]> copied(new std::atomic<bool>[pieces.size()]);
+    for (std::size_t p = 0; p < pieces.size(); ++p)
       copied[p].store(false, std::memory_order_relaxed);
     const std::function<void(unsigned)> copy_piece = [&](unsigned p) {
-      std::memcpy(staged + p * piece_bytes, source + p * piece_bytes, size_of(p));
+      std::memcpy(pieces[p].staged, pieces[p].source, pieces[p].bytes);
       copied[p].store(true, std::memory_order_release);
     };
     // Waited for (its destructor) before this returns or throws: the workers read the caller's
     // memory.
     copy_workers::started job =
-        copy_workers::shared().start(static_cast<unsigned>(pieces), copy_piece);
-    for (std::uint64_t p = 0; p < pieces; ++p) {
+        copy_workers::shared().start(static_cast<unsigned>(pieces.size()), copy_piece);
+    for (std::size_t p = 0; p < pieces.size(); ++p) {
       while (!copied[p].load(std::memory_order_acquire))
         std::this_thread::yield();
-      landed(p * piece_bytes, size_of(p));
+      landed(pieces[p], p == 0);
     }
   }
 
