@@ -57,8 +57,8 @@ func released(t *testing.T, done merklize.CLEvent) {
 	}
 }
 
-// TestBuildCL: the levels above the leaves written into the caller's buffer (poisoned first),
-// level 1 first and the root last, as the oracle's (crypto/sha256) tree and a host Build's, at
+// TestBuildCL: the levels above the leaves (written by the caller, a write event to wait for)
+// written into the caller's buffer (poisoned first), level 1 first and the root last, as the oracle's (crypto/sha256) tree and a host Build's, at
 // 1, 2, 3, 2^k-1, 2^k and 2^k+1 leaves; the device is the test's own context's.
 func TestBuildCL(t *testing.T) {
 	cl, device := openCL(t)
@@ -86,7 +86,17 @@ func TestBuildCL(t *testing.T) {
 		}
 		out := bytes.Repeat([]byte{0xa5}, len(want))
 		nodes := bufferOf(t, cl, out)
-		done, err := builder.BuildCL(bufferOf(t, cl, leaves), uint64(n), nodes, nil)
+		in, err := cl.Buffer(len(leaves))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write, err := cl.Write(in, leaves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done, err := builder.BuildCL(merklize.CLMem(in), uint64(n), nodes, []merklize.CLEvent{merklize.CLEvent(write)})
+		cltest.ReleaseEvent(write)
+		defer cltest.Release(in)
 		if err != nil {
 			t.Fatalf("n=%d: BuildCL: %v", n, err)
 		}
@@ -263,7 +273,7 @@ func checkCLRefusals(t *testing.T, cl *cltest.CL, tree *merklize.DeviceTree, at,
 }
 
 // TestCLDeviceOptions: WithCLDevice is a tree's device, refused beside WithDevice, by calls that
-// take no tree, nil, and once closed.
+// take no tree, nil, and once closed; a builder outlives the CLDevice it was made with.
 func TestCLDeviceOptions(t *testing.T) {
 	_, device := openCL(t)
 	leaves := randomBytes(5*32, 5)
@@ -286,9 +296,17 @@ func TestCLDeviceOptions(t *testing.T) {
 			t.Errorf("%s: %v, want ErrArgument naming WithCLDevice", name, err)
 		}
 	}
+	builder, err := merklize.NewBuilder(merklize.WithCLDevice(device))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer builder.Close()
 	device.Close()
 	if _, err := merklize.NewBuilder(merklize.WithCLDevice(device)); !errors.Is(err, merklize.ErrClosed) {
 		t.Errorf("a closed CLDevice: %v, want ErrClosed", err)
+	}
+	if got, err := builder.Root(leaves); err != nil || got != want {
+		t.Errorf("a builder after its CLDevice's Close: %x, %v; want %x", got, err, want)
 	}
 	if _, err := merklize.NewCLDevice(nil, nil); !errors.Is(err, merklize.ErrArgument) {
 		t.Errorf("NewCLDevice(nil, nil): %v, want ErrArgument", err)
