@@ -35,14 +35,12 @@ func NewBuilder(opts ...Option) (*Builder, error) {
 }
 
 func newBuilder(s *settings) (*Builder, error) {
-	device, err := deviceFor(s.device)
-	if err != nil {
-		return nil, err
-	}
 	config, free := s.cConfig()
 	defer free()
 	var builder *C.merklize_builder
-	err = call(func() C.merklize_status { return C.merklize_builder_create(device, &config, &builder) })
+	err := s.withDevice(func(device *C.merklize_device) error {
+		return call(func() C.merklize_status { return C.merklize_builder_create(device, &config, &builder) })
+	})
 	if err != nil {
 		return nil, err
 	}

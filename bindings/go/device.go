@@ -86,10 +86,27 @@ func Device(spec string) (DeviceInfo, error) {
 	if err != nil {
 		return DeviceInfo{}, err
 	}
+	return describe(device)
+}
+
+func describe(device *C.merklize_device) (DeviceInfo, error) {
 	var info C.merklize_device_info
 	info.size = C.uint32_t(unsafe.Sizeof(info))
 	if err := call(func() C.merklize_status { return C.merklize_device_describe(device, &info) }); err != nil {
 		return DeviceInfo{}, err
 	}
 	return deviceInfoOf(&info), nil
+}
+
+// withDevice calls f with the device of the settings: WithCLDevice's, held for the call, else
+// the one WithDevice's spec selects.
+func (s *settings) withDevice(f func(*C.merklize_device) error) error {
+	if s.clDevice != nil {
+		return s.clDevice.handle().with(f)
+	}
+	device, err := deviceFor(s.device)
+	if err != nil {
+		return err
+	}
+	return f(device)
 }

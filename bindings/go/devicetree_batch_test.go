@@ -5,7 +5,6 @@ package merklize_test
 import (
 	"errors"
 	"fmt"
-	"math/rand"
 	"strings"
 	"testing"
 
@@ -15,53 +14,39 @@ import (
 // TestDeviceTreeUpdateBatch: trees of 1, 2, 3, 255, 256 and 257 leaves updated from a batch
 // filled in place by one leaf, the last leaf, every leaf and repeats (the last value wins); after
 // each, the root is that of a twin tree given the same updates by Update, and the tree a fresh
-// Build's of the new leaves (root and every level). The batch's slots past count hold indices out
-// of range: only the first count are read.
+// Build's of the new leaves (root and every level) and the oracle's (crypto/sha256). The batch's
+// slots past count hold indices out of range: only the first count are read.
 func TestDeviceTreeUpdateBatch(t *testing.T) {
-	cases := []struct {
-		name string
-		opts []merklize.Option
-	}{
-		{"sha256-promote", []merklize.Option{merklize.WithHash(merklize.HashSHA256)}},
-		{"sha256-zero-depth10", []merklize.Option{merklize.WithHash(merklize.HashSHA256),
-			merklize.WithShape(merklize.ShapeZero), merklize.WithDepth(10)}},
-		{"blake3", nil},
-	}
-	for _, c := range cases {
-		for _, n := range []int{1, 2, 3, 255, 256, 257} {
-			c, n := c, n
-			t.Run(fmt.Sprintf("%s/%d", c.name, n), func(t *testing.T) {
-				leaves := asLeaves(randomBytes(32*n, int64(n)))
-				tree, twin := newDeviceTree(t, leaves, c.opts), newDeviceTree(t, leaves, c.opts)
-				batch, err := tree.NewUpdateBatch(n + 5)
-				if err != nil {
-					t.Fatalf("NewUpdateBatch: %v", err)
-				}
-				defer batch.Close()
-				if batch.Capacity() != n+5 || len(batch.Indices()) != n+5 || len(batch.Leaves()) != n+5 {
-					t.Fatalf("capacity %d, %d indices, %d leaves; want %d", batch.Capacity(),
-						len(batch.Indices()), len(batch.Leaves()), n+5)
-				}
-				for _, indices := range updateBatches(n) {
-					values := asLeaves(randomBytes(32*len(indices), int64(100+len(indices))))
-					fill(batch, indices, values, uint64(n))
-					for j, i := range indices {
-						leaves[i] = values[j]
-					}
-					root, err := tree.UpdateBatch(batch, len(indices))
-					if err != nil {
-						t.Fatalf("UpdateBatch(%v): %v", indices, err)
-					}
-					want, err := twin.Update(indices, values)
-					if err != nil || root != want {
-						t.Fatalf("UpdateBatch(%v): root %x; the twin's Update %x, %v", indices, root, want, err)
-					}
-					checkDeviceTree(t, tree, leaves, c.opts, nil, root, nil, nil)
-				}
-				checkBatchRefusals(t, tree, batch, leaves, c.opts)
-			})
+	eachDeviceTreeCase(t, func(t *testing.T, c deviceTreeCase, leaves [][32]byte) {
+		n := len(leaves)
+		tree, twin := newDeviceTree(t, leaves, c.opts), newDeviceTree(t, leaves, c.opts)
+		batch, err := tree.NewUpdateBatch(n + 5)
+		if err != nil {
+			t.Fatalf("NewUpdateBatch: %v", err)
 		}
-	}
+		defer batch.Close()
+		if batch.Capacity() != n+5 || len(batch.Indices()) != n+5 || len(batch.Leaves()) != n+5 {
+			t.Fatalf("capacity %d, %d indices, %d leaves; want %d", batch.Capacity(),
+				len(batch.Indices()), len(batch.Leaves()), n+5)
+		}
+		for _, indices := range updateBatches(n) {
+			values := asLeaves(randomBytes(32*len(indices), int64(100+len(indices))))
+			fill(batch, indices, values, uint64(n))
+			for j, i := range indices {
+				leaves[i] = values[j]
+			}
+			root, err := tree.UpdateBatch(batch, len(indices))
+			if err != nil {
+				t.Fatalf("UpdateBatch(%v): %v", indices, err)
+			}
+			want, err := twin.Update(indices, values)
+			if err != nil || root != want {
+				t.Fatalf("UpdateBatch(%v): root %x; the twin's Update %x, %v", indices, root, want, err)
+			}
+			checkDeviceTree(t, tree, leaves, c.opts, c.oracle, root, nil, nil)
+		}
+		checkBatchRefusals(t, tree, batch, leaves, c.opts)
+	})
 }
 
 func newDeviceTree(t *testing.T, leaves [][32]byte, opts []merklize.Option) *merklize.DeviceTree {
@@ -72,15 +57,6 @@ func newDeviceTree(t *testing.T, leaves [][32]byte, opts []merklize.Option) *mer
 	}
 	t.Cleanup(func() { tree.Close() })
 	return tree
-}
-
-// updateBatches: one leaf, the last, every leaf in a random order, and repeats.
-func updateBatches(n int) [][]uint64 {
-	every := make([]uint64, n)
-	for i, v := range rand.New(rand.NewSource(int64(n))).Perm(n) {
-		every[i] = uint64(v)
-	}
-	return [][]uint64{{0}, {uint64(n - 1)}, every, {0, uint64(n / 2), 0, uint64(n - 1), 0}}
 }
 
 // fill writes the updates at the head of the batch and poisons the rest: an index of leafCount

@@ -17,56 +17,72 @@ import (
 // each, the root equals the oracle's (crypto/sha256) and a fresh Build's of the updated leaves,
 // every level the fresh tree's, and the multiproof its ProveMulti's.
 func TestDeviceTreeUpdates(t *testing.T) {
-	cases := []struct {
-		name   string
-		opts   []merklize.Option
-		oracle func([][32]byte) oracleTree
-	}{
-		{"sha256-promote", []merklize.Option{merklize.WithHash(merklize.HashSHA256)},
-			func(l [][32]byte) oracleTree { return sha256Tree(l, false, -1) }},
-		{"sha256-zero-depth10", []merklize.Option{merklize.WithHash(merklize.HashSHA256),
-			merklize.WithShape(merklize.ShapeZero), merklize.WithDepth(10)},
-			func(l [][32]byte) oracleTree { return sha256Tree(l, true, 10) }},
-		{"blake3", nil, nil},
-	}
-	for _, c := range cases {
+	eachDeviceTreeCase(t, func(t *testing.T, c deviceTreeCase, leaves [][32]byte) {
+		n := len(leaves)
+		tree, err := merklize.NewDeviceTree(leavesBytes(leaves), c.opts...)
+		if err != nil {
+			t.Fatalf("NewDeviceTree: %v", err)
+		}
+		defer tree.Close()
+		root, _ := tree.Root()
+		checkDeviceTree(t, tree, leaves, c.opts, c.oracle, root, nil, nil)
+		for k, indices := range updateBatches(n) {
+			values := asLeaves(randomBytes(32*len(indices), int64(100+k)))
+			for j, i := range indices {
+				leaves[i] = values[j] // in order: a repeated index ends with its last value
+			}
+			var proof *merklize.Proof
+			if k%2 == 0 {
+				root, err = tree.Update(indices, values)
+			} else {
+				root, proof, err = tree.UpdateProved(indices, values)
+			}
+			if err != nil {
+				t.Fatalf("batch %d: %v", k, err)
+			}
+			checkDeviceTree(t, tree, leaves, c.opts, c.oracle, root, proof, indices)
+		}
+		checkRefusals(t, tree, leaves)
+	})
+}
+
+// deviceTreeCase is a configuration the device-tree tests run, with its oracle (nil: none but a
+// fresh Build's tree).
+type deviceTreeCase struct {
+	name   string
+	opts   []merklize.Option
+	oracle func([][32]byte) oracleTree
+}
+
+var deviceTreeCases = []deviceTreeCase{
+	{"sha256-promote", []merklize.Option{merklize.WithHash(merklize.HashSHA256)},
+		func(l [][32]byte) oracleTree { return sha256Tree(l, false, -1) }},
+	{"sha256-zero-depth10", []merklize.Option{merklize.WithHash(merklize.HashSHA256),
+		merklize.WithShape(merklize.ShapeZero), merklize.WithDepth(10)},
+		func(l [][32]byte) oracleTree { return sha256Tree(l, true, 10) }},
+	{"blake3", nil, nil},
+}
+
+// eachDeviceTreeCase runs f, a subtest for each case of deviceTreeCases at 1, 2, 3, 255, 256 and
+// 257 random leaves (seeded by their count).
+func eachDeviceTreeCase(t *testing.T, f func(t *testing.T, c deviceTreeCase, leaves [][32]byte)) {
+	for _, c := range deviceTreeCases {
 		for _, n := range []int{1, 2, 3, 255, 256, 257} {
 			c, n := c, n
 			t.Run(fmt.Sprintf("%s/%d", c.name, n), func(t *testing.T) {
-				leaves := asLeaves(randomBytes(32*n, int64(n)))
-				tree, err := merklize.NewDeviceTree(leavesBytes(leaves), c.opts...)
-				if err != nil {
-					t.Fatalf("NewDeviceTree: %v", err)
-				}
-				defer tree.Close()
-				root, _ := tree.Root()
-				checkDeviceTree(t, tree, leaves, c.opts, c.oracle, root, nil, nil)
-				random := rand.New(rand.NewSource(int64(n)))
-				every := random.Perm(n)
-				batches := [][]uint64{{0}, {uint64(n - 1)}, make([]uint64, n), {0, uint64(n / 2), 0, uint64(n - 1), 0}}
-				for i, v := range every {
-					batches[2][i] = uint64(v)
-				}
-				for k, indices := range batches {
-					values := asLeaves(randomBytes(32*len(indices), int64(100+k)))
-					for j, i := range indices {
-						leaves[i] = values[j] // in order: a repeated index ends with its last value
-					}
-					var proof *merklize.Proof
-					if k%2 == 0 {
-						root, err = tree.Update(indices, values)
-					} else {
-						root, proof, err = tree.UpdateProved(indices, values)
-					}
-					if err != nil {
-						t.Fatalf("batch %d: %v", k, err)
-					}
-					checkDeviceTree(t, tree, leaves, c.opts, c.oracle, root, proof, indices)
-				}
-				checkRefusals(t, tree, leaves)
+				f(t, c, asLeaves(randomBytes(32*n, int64(n))))
 			})
 		}
 	}
+}
+
+// updateBatches: one leaf, the last, every leaf in a random order, and repeats.
+func updateBatches(n int) [][]uint64 {
+	every := make([]uint64, n)
+	for i, v := range rand.New(rand.NewSource(int64(n))).Perm(n) {
+		every[i] = uint64(v)
+	}
+	return [][]uint64{{0}, {uint64(n - 1)}, every, {0, uint64(n / 2), 0, uint64(n - 1), 0}}
 }
 
 func leavesBytes(leaves [][32]byte) []byte {

@@ -28,6 +28,11 @@
 // does not verify is an error wrapping ErrInvalidProof with the reason. Bad input changes none of
 // the caller's data.
 //
+// A device of the caller's own OpenCL context (NewCLDevice, then WithCLDevice) takes that
+// context's buffers: Builder.BuildCL builds from and into them, DeviceTree.AppendCL and UpdateCL
+// read their leaves where they are. The handles (CLContext, CLDeviceID, CLMem, CLEvent) are
+// OpenCL's own, from any binding, as unsafe.Pointer.
+//
 // Devices are opened once per spec on first use and kept while the process runs; the programs a
 // device runs are compiled once (and kept in the library's cache of compiled programs), so that
 // a Builder, and a call of Root, costs little more than its tree.

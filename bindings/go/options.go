@@ -112,6 +112,19 @@ func WithDevice(spec string) Option {
 	return func(s *settings) { s.device = spec }
 }
 
+// WithCLDevice chooses a device of the caller's own OpenCL context (NewCLDevice), instead of
+// WithDevice: builders and device trees made with it take that context's buffers (BuildCL,
+// AppendCL, UpdateCL). Trees only: the calls that take no tree option refuse it.
+func WithCLDevice(device *CLDevice) Option {
+	return func(s *settings) {
+		s.tree("WithCLDevice")
+		if device == nil {
+			s.fail("WithCLDevice(nil): a device of NewCLDevice")
+		}
+		s.clDevice = device
+	}
+}
+
 // WithKey makes Blake3 BLAKE3's keyed hash with key.
 func WithKey(key [32]byte) Option {
 	return func(s *settings) { s.blake3("WithKey"); s.key = &key }
@@ -132,6 +145,7 @@ type settings struct {
 	mixIn                 bool
 	length                uint64
 	device                string
+	clDevice              *CLDevice
 	key                   *[32]byte
 	context               *string
 
@@ -163,6 +177,9 @@ func forTree(what string, opts []Option) (*settings, error) {
 	s := settingsOf(opts)
 	if s.err == nil && len(s.blake3Options) > 0 {
 		s.fail(fmt.Sprintf("%s has no use for %v (options of Blake3)", what, s.blake3Options))
+	}
+	if s.err == nil && s.clDevice != nil && s.device != "" {
+		s.fail(what + " takes WithDevice or WithCLDevice, not both")
 	}
 	return s, s.err
 }

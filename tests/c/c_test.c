@@ -315,3 +315,27 @@ void test_same_proof(const merklize_proof *got, const merklize_proof *want, cons
   CHECK(got_size == want_size && memcmp(got_nodes, want_nodes, got_size * 32) == 0,
         "%s: other nodes (%zu, expected %zu)", what, got_size, want_size);
 }
+
+void test_same_device_tree(merklize_device_tree *t, const merklize_tree *fresh, uint8_t *nodes) {
+  const uint64_t n = merklize_tree_leaf_count(fresh);
+  merklize_proof *got = NULL, *want = NULL;
+  const uint8_t *level_nodes;
+  uint64_t level_count, size;
+  uint32_t level;
+  CHECK(merklize_device_tree_depth(t) == merklize_tree_depth(fresh), "depth %u, expected %u",
+        merklize_device_tree_depth(t), merklize_tree_depth(fresh));
+  for (level = 0; level <= merklize_tree_depth(fresh); ++level) {
+    CHECK_OK(merklize_tree_level(fresh, level, &level_nodes, &level_count));
+    CHECK_OK(merklize_device_tree_level_size(t, level, &size));
+    CHECK(size == level_count, "level %u: %llu nodes, expected %llu", level,
+          (unsigned long long)size, (unsigned long long)level_count);
+    test_poison(nodes, size * 32);
+    CHECK_OK(merklize_device_tree_read_level(t, level, 0, size, nodes));
+    CHECK(memcmp(nodes, level_nodes, size * 32) == 0, "level %u differs", level);
+  }
+  CHECK_OK(merklize_device_tree_prove(t, n - 1, &got));
+  CHECK_OK(merklize_prove(fresh, n - 1, &want));
+  test_same_proof(got, want, "merklize_device_tree_prove");
+  merklize_proof_free(got);
+  merklize_proof_free(want);
+}

@@ -45,15 +45,12 @@ static int is_sha256(const struct tree_case *c) {
 }
 
 /* The device tree equal to `fresh`, a tree built over its leaves: root (and the oracle's for
- * SHA-256 trees), the returned root, the leaf count and every level read back. */
+ * SHA-256 trees), the returned root, the leaf count, every level read back and the last proof. */
 static void check_grown(merklize_device_tree *t, const merklize_tree *fresh,
                         const struct tree_case *c, const uint8_t *leaves, uint64_t n,
                         const uint8_t *returned) {
   static uint8_t nodes[MAX_LEAVES * 32];
   uint8_t root[32], expected[32];
-  const uint8_t *level_nodes;
-  uint64_t level_count, size;
-  uint32_t level;
   CHECK_OK(merklize_tree_root(fresh, expected));
   if (is_sha256(c)) {
     test_sha256_root(leaves, n, c->hash[0] == 'r' ? 1 : -1, strcmp(c->shape, "zero") == 0, c->depth,
@@ -66,17 +63,7 @@ static void check_grown(merklize_device_tree *t, const merklize_tree *fresh,
   CHECK(memcmp(root, expected, 32) == 0, "merklize_device_tree_root differs from a fresh build");
   CHECK(merklize_device_tree_leaf_count(t) == n, "leaf count %llu, expected %llu",
         (unsigned long long)merklize_device_tree_leaf_count(t), (unsigned long long)n);
-  CHECK(merklize_device_tree_depth(t) == merklize_tree_depth(fresh), "depth %u, expected %u",
-        merklize_device_tree_depth(t), merklize_tree_depth(fresh));
-  for (level = 0; level <= merklize_tree_depth(fresh); ++level) {
-    CHECK_OK(merklize_tree_level(fresh, level, &level_nodes, &level_count));
-    CHECK_OK(merklize_device_tree_level_size(t, level, &size));
-    CHECK(size == level_count, "level %u: %llu nodes, expected %llu", level,
-          (unsigned long long)size, (unsigned long long)level_count);
-    test_poison(nodes, size * 32);
-    CHECK_OK(merklize_device_tree_read_level(t, level, 0, size, nodes));
-    CHECK(memcmp(nodes, level_nodes, size * 32) == 0, "level %u differs", level);
-  }
+  test_same_device_tree(t, fresh, nodes);
 }
 
 /* The proofs from each earlier size s (roots[s]: the tree's root then) to the tree now. */

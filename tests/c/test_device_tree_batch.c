@@ -136,10 +136,6 @@ static void check_case(merklize_device *device, const struct tree_case *c, uint6
 }
 
 int main(void) {
-  merklize_device *device = test_device();
-  run_tree_cases(device, cases, sizeof cases / sizeof cases[0], sizes,
-                 sizeof sizes / sizeof sizes[0], check_case);
-  merklize_device_free(device);
-  printf("ok\n");
-  return 0;
+  return tree_cases_main(cases, sizeof cases / sizeof cases[0], sizes,
+                         sizeof sizes / sizeof sizes[0], NULL, check_case);
 }

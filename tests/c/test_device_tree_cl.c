@@ -48,14 +48,13 @@ static void check_done(cl_event done) {
   CL_CHECK(clReleaseEvent(done));
 }
 
-/* The tree's roots and levels equal the oracle's and merklize_build's over `leaves`. */
+/* The tree's roots, levels and last proof equal the oracle's and merklize_build's over `leaves`. */
 static void check_tree(merklize_device_tree *t, merklize_builder *builder, const uint8_t *leaves,
                        uint64_t n, int prefix, const uint8_t *returned) {
   static uint8_t nodes[MAX_LEAVES * 32 * 2];
   const merklize_source source = merklize_source_memory(leaves, n * 32);
   merklize_tree *fresh = NULL;
   uint8_t expected[32], root[32];
-  uint32_t level;
   test_sha256_root(leaves, n, prefix, 0, -1, expected);
   CHECK(memcmp(returned, expected, 32) == 0, "the root of %llu leaves differs from the oracle",
         (unsigned long long)n);
@@ -64,14 +63,7 @@ static void check_tree(merklize_device_tree *t, merklize_builder *builder, const
   CHECK(merklize_device_tree_leaf_count(t) == n, "leaf count %llu, expected %llu",
         (unsigned long long)merklize_device_tree_leaf_count(t), (unsigned long long)n);
   CHECK_OK(merklize_build(builder, &source, &fresh));
-  for (level = 0; level <= merklize_tree_depth(fresh); ++level) {
-    const uint8_t *level_nodes;
-    uint64_t count;
-    CHECK_OK(merklize_tree_level(fresh, level, &level_nodes, &count));
-    test_poison(nodes, count * 32);
-    CHECK_OK(merklize_device_tree_read_level(t, level, 0, count, nodes));
-    CHECK(memcmp(nodes, level_nodes, count * 32) == 0, "level %u differs", level);
-  }
+  test_same_device_tree(t, fresh, nodes);
   merklize_tree_free(fresh);
 }
 

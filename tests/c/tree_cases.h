@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The trees the device-tree tests (test_device_tree*.c) run each check on: a hash, a shape and a
- * depth a case, at each of a list of sizes; their random leaves; and the loop over cases and
- * sizes that names each as it starts. */
+ * depth a case, at each of a list of sizes; their random leaves; and main()'s loop over cases
+ * and sizes, which names each as it starts. */
 #ifndef MERKLIZE_TESTS_C_TREE_CASES_H
 #define MERKLIZE_TESTS_C_TREE_CASES_H
 
@@ -31,17 +31,23 @@ static merklize_builder *tree_case_builder(merklize_device *device, const struct
   return test_builder(device, &config);
 }
 
-/* check(device, case, size) for every case and size, each named first. */
-static void run_tree_cases(merklize_device *device, const struct tree_case *cases,
-                           size_t case_count, const uint64_t *sizes, size_t size_count,
+/* A device-tree test's main(): on the default device, first(device) (if not NULL), then
+ * check(device, case, size) for every case and size, each named as it starts. */
+static int tree_cases_main(const struct tree_case *cases, size_t case_count, const uint64_t *sizes,
+                           size_t size_count, void (*first)(merklize_device *),
                            void (*check)(merklize_device *, const struct tree_case *, uint64_t)) {
+  merklize_device *device = test_device();
   size_t c, s;
+  if (first) first(device);
   for (c = 0; c < case_count; ++c)
     for (s = 0; s < size_count; ++s) {
       printf("%s %s depth %d, %llu leaves\n", cases[c].hash, cases[c].shape, cases[c].depth,
              (unsigned long long)sizes[s]);
       check(device, &cases[c], sizes[s]);
     }
+  merklize_device_free(device); /* the trees were freed; the device last */
+  printf("ok\n");
+  return 0;
 }
 
 #endif
