@@ -5,7 +5,9 @@
 // every k-ary hash, shapes promote and zero; batches of one leaf, the last leaf, every leaf, a
 // few at random with repeats (the last wins), none. Before each batch the nodes it must write
 // are poisoned on the device, so a node the update leaves out shows. The refusals change
-// nothing. And the plan (kary_update_plan.hpp) on its own.
+// nothing. Appends (1, 2, 3, k - 1, k, k + 1, k^2 - 1, k^2, k^2 + 1 leaves, one after another,
+// across k^m) against the tree built from scratch, the right edge they rewrite poisoned first.
+// And the plans (kary_update_plan.hpp) on their own.
 #include "block_helpers.hpp"
 
 #include <merklize/engine/resident_kary_tree.hpp>
@@ -46,6 +48,23 @@ void poison(const merklize::resident_kary_tree &t, const std::vector<std::uint64
       hasher().queue().enqueueWriteBuffer(d.level_buffer(level), CL_TRUE,
                                           (d.level_first(level) + node) * merklize::node_bytes,
                                           merklize::node_bytes, pattern.data());
+}
+
+// The nodes of the tree an append to `total` leaves rewrites (each level's from the parent of
+// the first new node on) set to a poison pattern on the device.
+void poison_edge(const merklize::resident_kary_tree &t, std::uint64_t total) {
+  const merklize::device_tree &d = t.on_device();
+  const unsigned k = d.options().arity;
+  const std::vector<std::uint8_t> pattern(merklize::node_bytes, 0xA5);
+  std::uint64_t first = t.leaf_count(), size = total;
+  for (unsigned level = 1; level <= d.top(); ++level) {
+    first /= k;
+    size = (size + k - 1) / k;
+    for (std::uint64_t node = first; node < std::min(size, d.level_sizes()[level]); ++node)
+      hasher().queue().enqueueWriteBuffer(d.level_buffer(level), CL_TRUE,
+                                          (d.level_first(level) + node) * merklize::node_bytes,
+                                          merklize::node_bytes, pattern.data());
+  }
 }
 
 std::vector<merklize::digest> random_leaves(std::uint64_t n) {
@@ -141,4 +160,45 @@ TEST_CASE("k-ary trees on the device updated in place prove their new leaves", "
   CHECK(p.siblings ==
         merklize::kary_prove(merklize::kary_levels(host, options), options, 99).siblings);
   CHECK(merklize::kary_verify(p, leaf[0], t.root()));
+}
+
+TEST_CASE("k-ary append plans list each level's right edge", "[resident][kary]") {
+  // 5 leaves of arity 4 grown to 10: level 1's group 1 (leaves 4..7) completed, group 2 short.
+  const auto p = merklize::plan_kary_append(5, {10, 3, 1}, 4);
+  CHECK(p.list == std::vector<std::uint64_t>{1});
+  CHECK((p.levels[0].groups == 1 && p.levels[0].short_group));
+  CHECK((p.levels[1].groups == 0 && p.levels[1].short_group));
+  const auto q = merklize::plan_kary_append(16, {17, 5, 2, 1}, 4);
+  CHECK(q.list.empty()); // leaf 16 alone in a short group, a level each up to the new root
+}
+
+TEST_CASE("k-ary trees on the device grown by appends match the host's built from scratch",
+          "[resident][kary]") {
+  auto &h = hasher();
+  for (unsigned k : {2u, 4u, 8u, 16u})
+    for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::keccak256})
+      for (auto pad : {merklize::shape::promote, merklize::shape::zero}) {
+        const merklize::kary_options options{hash, k, pad};
+        auto host = random_leaves(1);
+        merklize::resident_kary_tree t(h, host, options);
+        // across k, k^2 and k^3 (for k = 16, 256): 1, 2, 3, k - 1, k, k + 1 leaves at a time
+        for (std::uint64_t m :
+             {std::uint64_t(1), std::uint64_t(2), std::uint64_t(3), std::uint64_t(k) - 1,
+              std::uint64_t(k), std::uint64_t(k) + 1, std::uint64_t(k) * k - 1,
+              std::uint64_t(k) * k, std::uint64_t(k) * k + 1, std::uint64_t(1)}) {
+          INFO("k=" << k << " " << merklize::to_string(hash) << " " << merklize::to_string(pad)
+                    << " " << host.size() << " + " << m);
+          const auto more = random_leaves(m);
+          poison_edge(t, host.size() + m);
+          const merklize::digest root = t.append(more);
+          host.insert(host.end(), more.begin(), more.end());
+          const auto expected = merklize::kary_levels(host, options);
+          CHECK(t.leaf_count() == host.size());
+          CHECK(t.levels() == expected);
+          CHECK(root == expected.back().front());
+        }
+        check_update(t, host, {0, host.size() - 1}, random_leaves(2)); // updates after appends
+        const auto leaf = host[host.size() / 2];
+        CHECK(merklize::kary_verify(t.prove(host.size() / 2), leaf, t.root()));
+      }
 }

@@ -38,7 +38,8 @@ public:
       : h_(&h), rule_(checked_rule(options)),
         leaves_(detail::resident_owned_leaves(h, leaves.size(), leaves.data(), nullptr)),
         tree_(h, {leaves_, leaves.size(), leaves.size() * node_bytes, {}}, options),
-        zeros_(group_zero_roots(rule_, tree_.top())), root_(tree_.root()) {
+        capacity_(leaves.size()), zeros_(group_zero_roots(rule_, tree_.top())),
+        root_(tree_.root()) {
     const detail::device_runtime runtime(h.context(), h.device());
     gather_ = runtime.kernel(detail::kary_listed_program(), "kary_gather", h.work_group_size());
     scatter_ = runtime.kernel(detail::kary_listed_program(), "kary_scatter", h.work_group_size());
@@ -75,15 +76,33 @@ public:
     const detail::drain_on_unwind drained(h_->queue()); // no write may outlive the host's data
     upload(values, plan);
     scatter(values_, 0, values.size(), {leaves_, 0, leaf_count()});
-    for (unsigned level = 0; level < tree_.top(); ++level)
-      recompute(level, plan.levels[level]);
-    const unsigned top = tree_.top();
-    detail::call("clEnqueueReadBuffer", [&] {
-      return h_->queue().enqueueReadBuffer(tree_.level_buffer(top), CL_TRUE,
-                                           tree_.level_first(top) * node_bytes, node_bytes,
-                                           root_.data());
+    return recompute(plan);
+  }
+
+  // `leaves` added after the last (a log: the tree before them is a prefix of the tree after);
+  // returns the new root. Only the right edge of each level is recomputed; the device memory
+  // grows geometrically (the old nodes copied once into the larger buffers).
+  digest append(const std::vector<digest> &leaves) { return append(leaves.data(), leaves.size()); }
+
+  // The same from `count` x 32 bytes of leaves in host memory.
+  digest append(const void *leaves, std::uint64_t count) {
+    if (count == 0) return root_;
+    const std::uint64_t old_count = leaf_count(), total = old_count + count;
+    if (total < old_count || total > max_leaves)
+      throw error("append: " + std::to_string(count) + " leaves onto " + std::to_string(old_count) +
+                  " would pass the " + std::to_string(max_leaves) +
+                  " leaves a k-ary tree on the device holds");
+    const detail::drain_on_unwind drained(h_->queue());
+    if (total > capacity_) grow(std::max(total, 2 * capacity_));
+    detail::call("clEnqueueWriteBuffer", [&] {
+      return h_->queue().enqueueWriteBuffer(leaves_, CL_FALSE, old_count * node_bytes,
+                                            count * node_bytes, leaves);
     });
-    return root_;
+    tree_.adopt_layout(leaves_, nodes_, total, capacity_);
+    zeros_ = group_zero_roots(rule_, tree_.top());
+    const kary_update_plan plan = plan_kary_append(old_count, tree_.level_sizes(), arity());
+    upload({}, plan);
+    return recompute(plan);
   }
 
 private:
@@ -115,14 +134,60 @@ private:
     detail::grow_buffer(context, blocks_, blocks_capacity_, widest * arity() * node_bytes);
     detail::grow_buffer(context, hashed_, hashed_capacity_, widest * node_bytes);
     const cl::CommandQueue &queue = h_->queue();
-    detail::call("clEnqueueWriteBuffer", [&] {
-      return queue.enqueueWriteBuffer(values_, CL_FALSE, 0, values.size() * node_bytes,
-                                      values.data());
+    if (!values.empty()) // an append writes its leaves whole
+      detail::call("clEnqueueWriteBuffer", [&] {
+        return queue.enqueueWriteBuffer(values_, CL_FALSE, 0, values.size() * node_bytes,
+                                        values.data());
+      });
+    if (!list.empty()) // an append of a leaf to a level's short group lists no whole group
+      detail::call("clEnqueueWriteBuffer", [&] {
+        return queue.enqueueWriteBuffer(list_, CL_FALSE, 0, list.size() * sizeof(cl_ulong),
+                                        list.data());
+      });
+  }
+
+  // The most leaves: what 32-bit list positions and device sizes keep clear of overflow.
+  static constexpr std::uint64_t max_leaves = std::uint64_t(1) << 40;
+
+  // Every level's planned parents, a level at a time, then the root read back.
+  const digest &recompute(const kary_update_plan &plan) {
+    for (unsigned level = 0; level < tree_.top(); ++level)
+      recompute(level, plan.levels[level]);
+    const unsigned top = tree_.top();
+    detail::call("clEnqueueReadBuffer", [&] {
+      return h_->queue().enqueueReadBuffer(tree_.level_buffer(top), CL_TRUE,
+                                           tree_.level_first(top) * node_bytes, node_bytes,
+                                           root_.data());
     });
-    detail::call("clEnqueueWriteBuffer", [&] {
-      return queue.enqueueWriteBuffer(list_, CL_FALSE, 0, list.size() * sizeof(cl_ulong),
-                                      list.data());
-    });
+    return root_;
+  }
+
+  // The leaves and levels moved into buffers laid out for `capacity` leaves (level l from where
+  // levels 1..l-1 of a tree of `capacity` leaves would end), on the device.
+  void grow(std::uint64_t capacity) {
+    const unsigned k = arity();
+    const std::vector<std::uint64_t> room = kary_part_sizes(capacity, k, kary_height(capacity, k));
+    std::uint64_t above = 0;
+    for (std::size_t level = 1; level < room.size(); ++level)
+      above += room[level];
+    cl::Buffer leaves = h_->device_buffer(capacity * node_bytes, "the tree's leaves");
+    cl::Buffer nodes =
+        h_->device_buffer(std::max<std::uint64_t>(above, 1) * node_bytes, "the tree's levels");
+    const cl::CommandQueue &queue = h_->queue();
+    std::uint64_t at = 0; // where level `level` starts in the new nodes
+    for (unsigned level = 0; level <= tree_.top(); ++level) {
+      const cl::Buffer &to = level == 0 ? leaves : nodes;
+      const std::uint64_t first = tree_.level_first(level), size = tree_.level_sizes()[level];
+      detail::call("clEnqueueCopyBuffer", [&] {
+        return queue.enqueueCopyBuffer(tree_.level_buffer(level), to, first * node_bytes,
+                                       (level == 0 ? 0 : at) * node_bytes, size * node_bytes);
+      });
+      if (level > 0) at += room[level];
+    }
+    leaves_ = leaves;
+    nodes_ = nodes;
+    capacity_ = capacity;
+    tree_.adopt_layout(leaves_, nodes_, leaf_count(), capacity_);
   }
 
   // Level `level + 1`'s dirty parents from level `level`'s nodes.
@@ -161,8 +226,10 @@ private:
 
   block_hasher *h_;
   group_rule rule_;           // what the block-leaf kernels hash each group by
-  cl::Buffer leaves_;         // owned: updates write them
+  cl::Buffer leaves_;         // owned: updates and appends write them, room for capacity_
   device_tree tree_;          // its levels, changed in place
+  cl::Buffer nodes_;          // the levels once grown (before, the tree's own)
+  std::uint64_t capacity_;    // the leaves the buffers have room for
   std::vector<digest> zeros_; // zeros[l]: what shape zero pads level l's short group with
   digest root_{};
   cl::Kernel gather_, scatter_;

@@ -4,7 +4,8 @@
 // then a level at a time the distinct parents of the level below's dirty nodes (index / k,
 // ascending since their children are), split into whole groups, which the block-leaf kernels
 // hash from a list, and the short last group, which the shape's rule treats apart (promoted,
-// padded). Every list lies back to back in one array, uploaded once. Pure, no OpenCL.
+// padded). Every list lies back to back in one array, uploaded once. An append's plan lists the
+// right edge of each level (plan_kary_append). Pure, no OpenCL.
 //
 //   const auto p = merklize::plan_kary_update({10, 3, 1}, 4, {9, 2, 9}); // 10 leaves, arity 4
 //   // p.list == {2, 9, 0}: leaves 2 and 9, then level 1's whole group 0 (leaves 0..3);
@@ -52,6 +53,27 @@ inline kary_update_plan plan_kary_update(const std::vector<std::uint64_t> &sizes
     step.groups = plan.list.size() - step.first;
     plan.levels.push_back(step);
     dirty.swap(parents);
+  }
+  return plan;
+}
+
+// The plan of an append to a tree of `old_count` leaves, now of `sizes` (level sizes, leaves
+// first): the new leaves are written whole (no batch, no leaves listed), and each level's
+// parents from the first changed one on: old_count / k^l's, the old right edge, which the
+// append completes or extends, and every new one. The old tree's other nodes stay: k-ary trees
+// of either shape are prefixes of their appended trees.
+inline kary_update_plan plan_kary_append(std::uint64_t old_count,
+                                         const std::vector<std::uint64_t> &sizes, unsigned arity) {
+  kary_update_plan plan;
+  std::uint64_t first = old_count; // the level's first changed node
+  for (std::size_t level = 0; level + 1 < sizes.size(); ++level) {
+    const std::uint64_t whole = sizes[level] / arity;
+    first /= arity;
+    kary_level_update step{plan.list.size(), 0, sizes[level] % arity != 0};
+    for (std::uint64_t parent = first; parent < whole; ++parent)
+      plan.list.push_back(parent);
+    step.groups = plan.list.size() - step.first;
+    plan.levels.push_back(step);
   }
   return plan;
 }
