@@ -32,18 +32,22 @@ namespace merklize {
 
 class resident_kary_tree {
 public:
-  // The k-ary tree of `options` over `leaves` (at least one), copied to the device.
-  resident_kary_tree(block_hasher &h, const std::vector<digest> &leaves,
+  // The k-ary tree of `options` over `count` leaves (at least one) in host memory, copied to
+  // the device.
+  resident_kary_tree(block_hasher &h, const void *leaves, std::uint64_t count,
                      const kary_options &options)
       : h_(&h), rule_(checked_rule(options)),
-        leaves_(detail::resident_owned_leaves(h, leaves.size(), leaves.data(), nullptr)),
-        tree_(h, {leaves_, leaves.size(), leaves.size() * node_bytes, {}}, options),
-        capacity_(leaves.size()), zeros_(group_zero_roots(rule_, tree_.top())),
-        root_(tree_.root()) {
+        leaves_(detail::resident_owned_leaves(h, count, leaves, nullptr)),
+        tree_(h, {leaves_, count, count * node_bytes, {}}, options), capacity_(count),
+        zeros_(group_zero_roots(rule_, tree_.top())), root_(tree_.root()) {
     const detail::device_runtime runtime(h.context(), h.device());
     gather_ = runtime.kernel(detail::kary_listed_program(), "kary_gather", h.work_group_size());
     scatter_ = runtime.kernel(detail::kary_listed_program(), "kary_scatter", h.work_group_size());
   }
+
+  resident_kary_tree(block_hasher &h, const std::vector<digest> &leaves,
+                     const kary_options &options)
+      : resident_kary_tree(h, leaves.data(), leaves.size(), options) {}
 
   resident_kary_tree(const resident_kary_tree &) = delete; // one owner writes the buffers
   resident_kary_tree &operator=(const resident_kary_tree &) = delete;
@@ -146,8 +150,8 @@ private:
       });
   }
 
-  // The most leaves: what 32-bit list positions and device sizes keep clear of overflow.
-  static constexpr std::uint64_t max_leaves = std::uint64_t(1) << 40;
+  // The most leaves: what an update's sort takes (sort_batch's 32-bit indices).
+  static constexpr std::uint64_t max_leaves = detail::max_sorted_leaves;
 
   // Every level's planned parents, a level at a time, then the root read back.
   const digest &recompute(const kary_update_plan &plan) {
