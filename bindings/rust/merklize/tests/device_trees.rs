@@ -145,7 +145,10 @@ fn refused_trees() {
 #[test]
 fn trees_of_arity_k_equal_fresh_builds() {
     for (arity, shape) in [(4, Shape::Promote), (16, Shape::Zero)] {
-        let config = TreeConfig::new().hash(Hash::Blake3).shape(shape).arity(arity);
+        let config = TreeConfig::new()
+            .hash(Hash::Blake3)
+            .shape(shape)
+            .arity(arity);
         let builder = Builder::new(&device(), &config).unwrap();
         for n in [1usize, 2, arity as usize + 1, 300] {
             let mut leaves = random_leaves(n, n as u64);
