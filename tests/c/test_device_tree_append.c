@@ -4,14 +4,15 @@
  * through the sizes 1, 2, 3, 2^k - 1, 2^k and 2^k + 1 up to 257 (the device memory regrown on
  * the way), for sha256 and rfc6962 (against the SHA-256 trees of OpenSSL made here) and blake3,
  * keccak256 and blake3-parent (against merklize_build). After each append the returned root,
- * merklize_device_tree_root, the leaf count and every level equal a fresh merklize_build of all
- * the leaves; then, where the tree has consistency proofs, the proof from every earlier size
- * equals merklize_prove_consistency's of the fresh tree (proofs/consistency.hpp, the host's) and
- * verifies with merklize_verify_consistency between the roots the tree had, and not against
- * another old root. Outputs are poisoned first. Then the refusals (past a fixed depth, NULL
+ * merklize_device_tree_root, the leaf count, every level and the last leaf's proof equal a fresh
+ * merklize_build of all the leaves; then, where the tree has consistency proofs, the proof from
+ * every earlier size equals merklize_prove_consistency's of the fresh tree (proofs/consistency.hpp,
+ * the host's) and verifies with merklize_verify_consistency between the roots the tree had, and not
+ * against another old root. Outputs are poisoned first. Then the refusals (past a fixed depth, NULL
  * pointers, an old size past the tree, configurations without consistency proofs), each leaving
  * the tree as it was. */
 #include "c_test.h"
+#include "device_tree_check.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -49,11 +50,7 @@ static int is_sha256(const struct tree_case *c) {
 static void check_grown(merklize_device_tree *t, const merklize_tree *fresh,
                         const struct tree_case *c, const uint8_t *leaves, uint64_t n,
                         const uint8_t *returned) {
-  static uint8_t nodes[MAX_LEAVES * 32];
   uint8_t root[32], expected[32];
-  const uint8_t *level_nodes;
-  uint64_t level_count, size;
-  uint32_t level;
   CHECK_OK(merklize_tree_root(fresh, expected));
   if (is_sha256(c)) {
     test_sha256_root(leaves, n, c->hash[0] == 'r' ? 1 : -1, strcmp(c->shape, "zero") == 0, c->depth,
@@ -61,22 +58,7 @@ static void check_grown(merklize_device_tree *t, const merklize_tree *fresh,
     CHECK(memcmp(root, expected, 32) == 0, "merklize_build differs from the oracle");
   }
   CHECK(memcmp(returned, expected, 32) == 0, "the appended root differs from a fresh build");
-  test_poison(root, sizeof root);
-  CHECK_OK(merklize_device_tree_root(t, root));
-  CHECK(memcmp(root, expected, 32) == 0, "merklize_device_tree_root differs from a fresh build");
-  CHECK(merklize_device_tree_leaf_count(t) == n, "leaf count %llu, expected %llu",
-        (unsigned long long)merklize_device_tree_leaf_count(t), (unsigned long long)n);
-  CHECK(merklize_device_tree_depth(t) == merklize_tree_depth(fresh), "depth %u, expected %u",
-        merklize_device_tree_depth(t), merklize_tree_depth(fresh));
-  for (level = 0; level <= merklize_tree_depth(fresh); ++level) {
-    CHECK_OK(merklize_tree_level(fresh, level, &level_nodes, &level_count));
-    CHECK_OK(merklize_device_tree_level_size(t, level, &size));
-    CHECK(size == level_count, "level %u: %llu nodes, expected %llu", level,
-          (unsigned long long)size, (unsigned long long)level_count);
-    test_poison(nodes, size * 32);
-    CHECK_OK(merklize_device_tree_read_level(t, level, 0, size, nodes));
-    CHECK(memcmp(nodes, level_nodes, size * 32) == 0, "level %u differs", level);
-  }
+  check_device_tree(t, fresh, n);
 }
 
 /* The proofs from each earlier size s (roots[s]: the tree's root then) to the tree now. */

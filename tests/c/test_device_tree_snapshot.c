@@ -16,7 +16,6 @@ static const struct tree_case cases[] = {
     {"sha256", "promote", -1}, {"blake3", "promote", -1}, {"keccak256", "zero", 10}};
 static const uint64_t sizes[] = {1, 2, 3, 255, 256, 257};
 #define MAX_LEAVES 257
-#define MAX_NODES (2 * (2 * MAX_LEAVES + 8))
 
 static uint32_t seed = 17;
 static void random_leaf(uint8_t *leaf) { tree_case_random_leaf(&seed, leaf); }
@@ -24,39 +23,16 @@ static void random_leaf(uint8_t *leaf) { tree_case_random_leaf(&seed, leaf); }
 /* The device tree equal to a fresh build of `leaves`: root, size, every level, the last proof. */
 static void check_tree(merklize_builder *builder, merklize_device_tree *t,
                        const struct tree_case *c, const uint8_t *leaves, uint64_t n) {
-  static uint8_t nodes[MAX_NODES * 32];
   const merklize_source source = merklize_source_memory(leaves, n * 32);
   merklize_tree *fresh = NULL;
-  merklize_proof *got = NULL, *want = NULL;
-  const uint8_t *level_nodes;
   uint8_t root[32], expected[32];
-  uint64_t level_count, size;
-  uint32_t level;
   CHECK_OK(merklize_build(builder, &source, &fresh));
   CHECK_OK(merklize_tree_root(fresh, expected));
   if (strcmp(c->hash, "sha256") == 0) {
     test_sha256_root(leaves, n, -1, 0, -1, root);
     CHECK(memcmp(root, expected, 32) == 0, "merklize_build differs from the oracle");
   }
-  test_poison(root, sizeof root);
-  CHECK_OK(merklize_device_tree_root(t, root));
-  CHECK(memcmp(root, expected, 32) == 0, "the root differs from a fresh build");
-  CHECK(merklize_device_tree_leaf_count(t) == n, "leaf count %llu, expected %llu",
-        (unsigned long long)merklize_device_tree_leaf_count(t), (unsigned long long)n);
-  CHECK(merklize_device_tree_depth(t) == merklize_tree_depth(fresh), "depth");
-  for (level = 0; level <= merklize_tree_depth(fresh); ++level) {
-    CHECK_OK(merklize_tree_level(fresh, level, &level_nodes, &level_count));
-    CHECK_OK(merklize_device_tree_level_size(t, level, &size));
-    CHECK(size == level_count, "level %u: %llu nodes", level, (unsigned long long)size);
-    test_poison(nodes, size * 32);
-    CHECK_OK(merklize_device_tree_read_level(t, level, 0, size, nodes));
-    CHECK(memcmp(nodes, level_nodes, size * 32) == 0, "level %u differs", level);
-  }
-  CHECK_OK(merklize_device_tree_prove(t, n - 1, &got));
-  CHECK_OK(merklize_prove(fresh, n - 1, &want));
-  test_same_proof(got, want, "merklize_device_tree_prove");
-  merklize_proof_free(got);
-  merklize_proof_free(want);
+  check_device_tree(t, fresh, n);
   merklize_tree_free(fresh);
 }
 

@@ -6,6 +6,7 @@
 #define MERKLIZE_TESTS_C_TREE_CASES_H
 
 #include "c_test.h"
+#include "device_tree_check.h"
 
 #include <stddef.h>
 #include <stdio.h>
