@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // A k-ary tree that lives on the device and changes in place (issue 31): built once, as
 // device_tree builds a k-ary tree (kary.hpp: every k-ary hash, shapes promote and zero, arities
-// 2 to 128), over leaves that the tree owns, since it writes them. An update sorts its batch on
-// the host (a repeated index takes its last value) and lists, a level at a time, the distinct
-// groups above the changed nodes (plan/kary_update_plan.hpp); all the lists go up in one write.
-// On the device each level's listed whole groups are gathered back to back (kary_listed.cl),
-// hashed as blocks by the block-leaf kernels in one launch and scattered to their parents: three
-// launches a level whatever the hash, the short last group apart by the build's own rule
-// (group_level.hpp). Only the root is read back.
+// the powers of two from 2 to 128), over leaves that the tree owns, since it writes them. An
+// update sorts its batch on the host (a repeated index takes its last value) and lists, a level
+// at a time, the distinct groups above the changed nodes (plan/kary_update_plan.hpp); all the
+// lists go up in one write. On the device each level's listed whole groups are gathered back to
+// back (kary_listed.cl), hashed as blocks by the block-leaf kernels in one launch and scattered
+// to their parents: three launches a level whatever the hash, the short last group apart by the
+// build's own rule (group_level.hpp). Only the root is read back. An append writes its leaves
+// after the last and recomputes each level's right edge the same way (a k-ary tree of either
+// shape is a prefix of its appended tree), the buffers growing geometrically.
 //
 //   merklize::block_hasher h(device);
 //   merklize::resident_kary_tree t(h, leaves, {merklize::hash_kind::sha256, 16});
 //   merklize::digest root = t.update({7, 9000}, {new_leaf_7, new_leaf_9000}); // == t.root()
 //   merklize::kary_proof p = t.prove(7);                                     // kary_prove's
+//   t.append(more_leaves);
 //
-// A refused batch (an index outside the tree, fewer leaves than indices) changes nothing: it is
-// checked before the tree is written. The block_hasher must outlive the tree.
+// A refused batch (an index outside the tree, fewer leaves than indices) or append (past 2^32
+// leaves) changes nothing: it is checked before the tree is written. The block_hasher must
+// outlive the tree.
 #pragma once
 
 #include "../plan/kary_update_plan.hpp"
