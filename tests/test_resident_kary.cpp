@@ -3,11 +3,11 @@
 // reference (kary.hpp) rebuilt from scratch over the host's copy with the updates applied: every
 // level, bit for bit, after each batch, arities 2, 4, 8 and 16 at sizes around their powers,
 // every k-ary hash, shapes promote and zero; batches of one leaf, the last leaf, every leaf, a
-// few at random with repeats (the last wins), none. Before each batch the nodes it must write
-// are poisoned on the device, so a node the update leaves out shows. The refusals change
-// nothing. Appends (1, 2, 3, k - 1, k, k + 1, k^2 - 1, k^2, k^2 + 1 leaves, one after another,
-// across k^m) against the tree built from scratch, the right edge they rewrite poisoned first.
-// And the plans (kary_update_plan.hpp) on their own.
+// few at random with repeats (the last wins), none; 1% of about 4096 leaves, rounds in a row.
+// Before each batch the nodes it must write are poisoned on the device, so a node the update
+// leaves out shows. The refusals change nothing. Appends (1, 2, 3, k - 1, k, k + 1, k^2 - 1, k^2,
+// k^2 + 1 leaves, one after another, across k^m) against the tree built from scratch, the right
+// edge they rewrite poisoned first. And the plans (kary_update_plan.hpp) on their own.
 #include "block_helpers.hpp"
 
 #include <merklize/engine/resident_kary_tree.hpp>
@@ -15,6 +15,7 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <tuple>
 
 using Catch::Matchers::Contains;
 
@@ -201,4 +202,23 @@ TEST_CASE("k-ary trees on the device grown by appends match the host's built fro
         const auto leaf = host[host.size() / 2];
         CHECK(merklize::kary_verify(t.prove(host.size() / 2), leaf, t.root()));
       }
+}
+
+TEST_CASE("k-ary trees on the device take batches of 1% of a larger tree, rounds in a row",
+          "[resident][kary]") {
+  auto &h = hasher();
+  std::mt19937_64 random(3136);
+  for (const auto &[k, n, pad] : {std::tuple{4u, std::uint64_t(4099), merklize::shape::promote},
+                                  std::tuple{16u, std::uint64_t(4097), merklize::shape::zero}}) {
+    const merklize::kary_options options{merklize::hash_kind::sha256, k, pad};
+    INFO("k=" << k << " n=" << n);
+    auto host = random_leaves(n);
+    merklize::resident_kary_tree t(h, host, options);
+    for (int round = 0; round < 3; ++round) {
+      std::vector<std::uint64_t> batch(static_cast<std::size_t>(n / 100));
+      for (auto &i : batch)
+        i = random() % n;
+      check_update(t, host, batch, random_leaves(batch.size()));
+    }
+  }
 }
