@@ -491,11 +491,14 @@ MERKLIZE_API merklize_status merklize_filecoin_piece_cid(
  * Trees kept on the device and updated in place
  * ------------------------------------------------------------------------------------------- */
 
-/* A binary tree of 32-byte leaves built once on the builder's device and kept there: a batch of
- * leaf updates writes its leaves and recomputes only the nodes above them (docs/ARCHITECTURE.md,
+/* A tree of 32-byte leaves built once on the builder's device and kept there: a batch of leaf
+ * updates writes its leaves and recomputes only the nodes above them (docs/ARCHITECTURE.md,
  * "Trees kept on the device and changed in place"). The builder's configuration gives the tree:
- * any node hash, shape promote or zero, a fixed depth; arity 2, 32-byte leaves (leaf_size 0) and
- * no mix_in_length only. The tree owns its device memory and its own queue: the builder and the
+ * any node hash, shape promote or zero, a fixed depth; or an arity k above 2 (a k-ary tree, as
+ * merklize_build's), which _create, _root, _leaf_count, _depth, _update, _append, _prove (a
+ * MERKLIZE_PROOF_KARY, merklize_prove's), _level_size and _read_level take, the other
+ * merklize_device_tree_* calls refusing it (MERKLIZE_ERROR_ARGUMENT naming the arity); 32-byte
+ * leaves (leaf_size 0) and no mix_in_length only. The tree owns its device memory and its own queue: the builder and the
  * device may be freed before it. Its calls are serialised (a mutex), so it may be used from
  * several threads. */
 typedef struct merklize_device_tree merklize_device_tree;

@@ -11,7 +11,7 @@ import (
 	"unsafe"
 )
 
-// A DeviceTree is a binary tree of 32-byte leaves built once on the device and kept there: each
+// A DeviceTree is a tree of 32-byte leaves built once on the device and kept there: each
 // Update writes its leaves and recomputes only the nodes above them, each Append adds leaves
 // after the last (a log: the old tree stays a prefix). Make one with NewDeviceTree.
 // A DeviceTree may be used from several goroutines (the library serialises its calls). Close
@@ -22,8 +22,10 @@ type DeviceTree struct {
 }
 
 // NewDeviceTree builds the tree of data (32-byte leaves back to back, at least one) on the
-// device of WithDevice and keeps it there. The options are NewBuilder's for binary trees of
-// 32-byte leaves: WithHash, WithShape, WithDepth, WithDevice. data is only read.
+// device of WithDevice and keeps it there. The options are NewBuilder's for trees of 32-byte
+// leaves: WithHash, WithShape, WithDepth, WithDevice, WithArity (a k-ary tree updates, appends,
+// proves and reads its levels; UpdateProved, ProveConsistency, update batches and snapshots
+// refuse it, naming the arity). data is only read.
 func NewDeviceTree(data []byte, opts ...Option) (*DeviceTree, error) {
 	s, err := forTree("NewDeviceTree", opts)
 	if err != nil {

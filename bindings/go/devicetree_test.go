@@ -169,6 +169,44 @@ func checkRefusals(t *testing.T, tree *merklize.DeviceTree, leaves [][32]byte) {
 	}
 }
 
+// TestDeviceTreeOfArityK: k-ary trees kept on the device, updated (the last value wins) and
+// appended to, equal a fresh Build's of their leaves after each, every level; a multiproof of
+// an update is refused, naming the arity.
+func TestDeviceTreeOfArityK(t *testing.T) {
+	for _, k := range []int{4, 16} {
+		opts := []merklize.Option{merklize.WithArity(k), merklize.WithHash(merklize.HashSHA256)}
+		for _, n := range []int{1, 2, k + 1, 300} {
+			leaves := asLeaves(randomBytes(32*n, int64(n)))
+			tree, err := merklize.NewDeviceTree(leavesBytes(leaves), opts...)
+			if err != nil {
+				t.Fatalf("NewDeviceTree: %v", err)
+			}
+			root, _ := tree.Root()
+			checkDeviceTree(t, tree, leaves, opts, nil, root, nil, nil)
+			indices := []uint64{uint64(n - 1), 0, uint64(n - 1)}
+			values := asLeaves(randomBytes(32*3, 36))
+			for j, i := range indices {
+				leaves[i] = values[j] // in order: the last value wins
+			}
+			if root, err = tree.Update(indices, values); err != nil {
+				t.Fatal(err)
+			}
+			checkDeviceTree(t, tree, leaves, opts, nil, root, nil, nil)
+			more := asLeaves(randomBytes(32*(k+1), 37))
+			if root, err = tree.Append(more); err != nil {
+				t.Fatal(err)
+			}
+			leaves = append(leaves, more...)
+			checkDeviceTree(t, tree, leaves, opts, nil, root, nil, nil)
+			if _, _, err := tree.UpdateProved([]uint64{0}, values[:1]); !errors.Is(err, merklize.ErrArgument) ||
+				!strings.Contains(err.Error(), "arity") {
+				t.Fatalf("UpdateProved at arity %d: %v", k, err)
+			}
+			tree.Close()
+		}
+	}
+}
+
 // TestDeviceTreeRefusedAndClosed: what NewDeviceTree refuses, and calls after Close.
 func TestDeviceTreeRefusedAndClosed(t *testing.T) {
 	for _, r := range []struct {
@@ -178,7 +216,7 @@ func TestDeviceTreeRefusedAndClosed(t *testing.T) {
 	}{
 		{make([]byte, 33), nil, "leaves"},
 		{nil, nil, "leaves"},
-		{make([]byte, 64), []merklize.Option{merklize.WithArity(4)}, "config.arity"},
+		{make([]byte, 64), []merklize.Option{merklize.WithLeafSize(64)}, "config.leaf_size"},
 	} {
 		if _, err := merklize.NewDeviceTree(r.data, r.opts...); !errors.Is(err, merklize.ErrArgument) ||
 			!strings.Contains(err.Error(), r.says) {

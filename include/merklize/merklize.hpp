@@ -26,6 +26,7 @@
 #include "engine/multi_blocks.hpp"
 #include "engine/proof_device.hpp"
 #include "engine/resident_log.hpp"
+#include "engine/resident_kary_tree.hpp"
 #include "engine/resident_tree.hpp"
 #include "engine/sparse_tree.hpp"
 #include "io/input.hpp"

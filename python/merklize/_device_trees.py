@@ -88,13 +88,16 @@ class TreeSnapshot:
 
 
 class DeviceTree:
-    """A binary tree of 32-byte leaves built once on the device and kept there: each
+    """A tree of 32-byte leaves built once on the device and kept there: each
     :meth:`update` writes its leaves and recomputes only the nodes above them, each
     :meth:`append` adds leaves after the last (a log: the old tree stays a prefix).
 
     ``leaves``: any bytes-like object or C-contiguous numpy array of ``n x 32`` bytes (read in
     place, without a copy; the tree keeps its own copy on the device). The options are
-    :class:`merklize.Builder`'s for binary trees: ``hash``, ``shape``, ``depth`` and ``device``.
+    :class:`merklize.Builder`'s: ``hash``, ``shape``, ``depth``, ``arity`` and ``device``. A tree
+    of arity k (a power of two up to 128; hash sha256, blake3, keccak256 or sha3-256, no depth)
+    updates, appends, reads its levels and proves its leaves; its batch proofs, consistency
+    proofs, update batches, device buffers and snapshots are binary trees' only (refused).
 
     Within one batch a repeated index takes its last value. A refused batch (an index out of
     range, a leaf count that is not the index count) or append (past a fixed depth) raises
@@ -105,8 +108,8 @@ class DeviceTree:
     __slots__ = ("_impl", "hash")
 
     def __init__(self, leaves: Any, hash: str = "blake3", shape: str = "promote",
-                 depth: Optional[int] = None, device: DeviceArg = None) -> None:
-        options = _config(hash, shape, depth, 2, 0, None, b"", None, "all")
+                 depth: Optional[int] = None, device: DeviceArg = None, arity: int = 2) -> None:
+        options = _config(hash, shape, depth, arity, 0, None, b"", None, "all")
         self.hash: str = hash
         self._impl = _merklize._DeviceTree(_cached_builder(device, options)._impl, leaves)
 

@@ -232,3 +232,38 @@ def test_appended_leaves_are_read_in_place_and_not_written():
     tree.append(more)
     assert bytes(more) == oracles.random_leaves(4, seed=5) and tree.leaf_count == 7
     assert tree.root == oracles.root(oracles.split(bytes(data) + bytes(more)), oracles.sha256)
+
+
+@pytest.mark.parametrize("arity,hash,shape", [(4, "sha256", "promote"), (8, "blake3", "zero"),
+                                              (16, "keccak256", "promote")])
+def test_trees_of_arity_k_against_a_fresh_build(arity, hash, shape):
+    rng = random.Random(36)
+    for n in (1, 2, arity - 1, arity, arity + 1, arity * arity + 1, 300):
+        leaves = oracles.split(oracles.random_leaves(n))
+        tree = merklize.DeviceTree(b"".join(leaves), hash=hash, shape=shape, arity=arity)
+
+        def same() -> None:
+            fresh = merklize.build(b"".join(leaves), hash=hash, shape=shape, arity=arity)
+            assert tree.root == fresh.root and tree.leaf_count == len(leaves)
+            assert tree.depth == fresh.depth
+            for k, level in enumerate(tree.levels()):
+                assert as_list(level) == as_list(fresh.level(k)), k
+            assert tree.prove(len(leaves) - 1) == fresh.prove(len(leaves) - 1)
+
+        same()
+        for indices in batches(n, rng):
+            values = [rng.randbytes(32) for _ in indices]
+            for i, value in zip(indices, values):
+                leaves[i] = value  # in order: a repeated index ends with its last value
+            assert tree.update(indices, b"".join(values)) == tree.root
+            same()
+        more = [rng.randbytes(32) for _ in range(arity + 1)]
+        tree.append(b"".join(more))
+        leaves += more
+        same()
+        before = tree.root
+        with pytest.raises(merklize.ArgumentError, match="out of range"):
+            tree.update([0, len(leaves)], bytes(64))
+        with pytest.raises(merklize.ArgumentError, match="arity"):
+            tree.prove_consistency(1)
+        assert tree.root == before

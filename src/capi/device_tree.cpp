@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize_device_tree: the C ABI of resident_tree (engine/resident_tree.hpp), a binary tree
-// kept on the device and updated in place. The handle owns a block_hasher of its own (its queue,
-// its programs) on the builder's device state, so that it outlives the builder and the device and
-// its commands never wait behind theirs; a mutex serialises its calls, since an update or an
-// append changes the tree. resident_tree refuses a bad batch or append before it asks the device
-// anything, and the checks here of the C arguments come before it, so a refused call leaves the
-// tree as it was.
+// kept on the device and updated in place, and of resident_kary_tree (arity k: updates, appends,
+// reads and proofs from host memory; the rest refused by name). The handle owns a block_hasher of
+// its own (its queue, its programs) on the builder's device state, so that it outlives the builder
+// and the device and its commands never wait behind theirs; a mutex serialises its calls, since an
+// update or an append changes the tree. resident_tree refuses a bad batch or append before it asks
+// the device anything, and the checks here of the C arguments come before it, so a refused call
+// leaves the tree as it was.
 #include "device_tree.hpp"
 #include "cl_events.hpp"
 
@@ -14,36 +15,47 @@
 namespace merklize_capi {
 namespace {
 
-// The configurations resident_tree keeps: binary trees of 32-byte leaves, the root the tree's.
+// The configurations resident_tree and resident_kary_tree keep: trees of 32-byte leaves, the
+// root the tree's.
 void check_resident(const tree_settings &s) {
-  const char *what = s.kary()               ? "config.arity is not 2"
-                     : s.blocks()           ? "config.leaf_size is not 0"
+  const char *what = s.blocks()             ? "config.leaf_size is not 0"
                      : s.spec.mix_in_length ? "config.mix_in_length is set"
                                             : nullptr;
   if (what)
     throw argument_error(std::string("merklize_device_tree_create: ") + what +
-                         ": a tree kept on the device is a binary tree of 32-byte leaves whose "
-                         "root is the tree's (arity 2, leaf_size 0, no mix_in_length)");
+                         ": a tree kept on the device is a tree of 32-byte leaves whose root is "
+                         "the tree's (leaf_size 0, no mix_in_length)");
 }
 
-// The tree under its mutex, for `body`, which returns nothing and throws on failure.
+// The binary tree under its mutex, for `body`, which returns nothing and throws on failure; a
+// k-ary tree refused.
 template <class Body>
 merklize_status locked(merklize_device_tree *tree, const char *function, Body &&body) {
   return guarded([&] {
     merklize_device_tree &t = required(tree, function, "tree");
     const std::lock_guard<std::mutex> lock(t.mutex);
-    body(t.tree);
+    body(t.binary(function));
+  });
+}
+
+// The same for calls that either tree takes: `body` called with the binary or the k-ary tree.
+template <class Body>
+merklize_status locked_either(merklize_device_tree *tree, const char *function, Body &&body) {
+  return guarded([&] {
+    merklize_device_tree &t = required(tree, function, "tree");
+    const std::lock_guard<std::mutex> lock(t.mutex);
+    t.either(body);
   });
 }
 
 // A batch's pointers (NULL refused only where there is something to read), and its leaves as the
 // tree's hash takes them.
-void check_batch(const resident_tree &t, const uint64_t *indices, const void *leaves,
-                 uint64_t count, const char *function) {
+void check_batch(hash_kind hash, const uint64_t *indices, const void *leaves, uint64_t count,
+                 const char *function) {
   if (count == 0) return;
   required(indices, function, "indices");
   required(leaves, function, "leaves");
-  check_field_leaves(t.options().hash, leaves, count, "leaves");
+  check_field_leaves(hash, leaves, count, "leaves");
 }
 
 std::vector<digest> digests_of(const void *bytes, uint64_t count) {
@@ -57,8 +69,7 @@ void write_root(uint8_t *root, const digest &d) {
 }
 
 // Level `level`'s node count, or a refusal naming the levels the tree has.
-std::uint64_t level_size(const resident_tree &t, uint32_t level, const char *function) {
-  const device_tree &d = t.on_device();
+std::uint64_t level_size(const device_tree &d, uint32_t level, const char *function) {
   if (level > d.top())
     throw argument_error(std::string(function) + ": level " + std::to_string(level) +
                          " out of range: the tree has levels 0.." + std::to_string(d.top()));
@@ -70,7 +81,7 @@ std::uint64_t level_size(const resident_tree &t, uint32_t level, const char *fun
 // hashes' leaves are never read here.
 void check_device_leaves(merklize_device_tree &t, const cl::Buffer &leaves, std::uint64_t count,
                          std::vector<cl::Event> &wait, const char *function) {
-  const hash_kind hash = t.tree.options().hash;
+  const hash_kind hash = t.binary(function).options().hash;
   if (count == 0 || !row_of(hash).non_canonical) return;
   detail::check_buffer(t.device->context, leaves, "the leaves", count * node_bytes, "tree",
                        function);
@@ -139,7 +150,7 @@ void merklize_device_tree_free(merklize_device_tree *tree) { delete tree; }
 
 merklize_status merklize_device_tree_root(merklize_device_tree *tree,
                                           uint8_t root[MERKLIZE_DIGEST_SIZE]) {
-  return locked(tree, "merklize_device_tree_root", [&](const resident_tree &t) {
+  return locked_either(tree, "merklize_device_tree_root", [&](const auto &t) {
     write_root(&required(root, "merklize_device_tree_root", "root"), t.root());
   });
 }
@@ -147,20 +158,20 @@ merklize_status merklize_device_tree_root(merklize_device_tree *tree,
 uint64_t merklize_device_tree_leaf_count(const merklize_device_tree *tree) {
   if (!tree) return 0;
   const std::lock_guard<std::mutex> lock(tree->mutex); // an append changes it
-  return tree->tree.leaf_count();
+  return tree->either([](const auto &t) { return t.leaf_count(); });
 }
 
 uint32_t merklize_device_tree_depth(const merklize_device_tree *tree) {
   if (!tree) return 0;
   const std::lock_guard<std::mutex> lock(tree->mutex);
-  return tree->tree.on_device().top();
+  return tree->either([](const auto &t) { return t.on_device().top(); });
 }
 
 merklize_status merklize_device_tree_update(merklize_device_tree *tree, const uint64_t *indices,
                                             const void *leaves, uint64_t count,
                                             uint8_t root[MERKLIZE_DIGEST_SIZE]) {
-  return locked(tree, "merklize_device_tree_update", [&](resident_tree &t) {
-    check_batch(t, indices, leaves, count, "merklize_device_tree_update");
+  return locked_either(tree, "merklize_device_tree_update", [&](auto &t) {
+    check_batch(t.options().hash, indices, leaves, count, "merklize_device_tree_update");
     write_root(root, t.update(indices, leaves, count));
   });
 }
@@ -172,7 +183,7 @@ merklize_status merklize_device_tree_update_proved(merklize_device_tree *tree,
                                                    merklize_proof **proof) {
   return locked(tree, "merklize_device_tree_update_proved", [&](resident_tree &t) {
     required(proof, "merklize_device_tree_update_proved", "proof");
-    check_batch(t, indices, leaves, count, "merklize_device_tree_update_proved");
+    check_batch(t.options().hash, indices, leaves, count, "merklize_device_tree_update_proved");
     const std::vector<std::uint64_t> batch(indices, indices + count);
     auto [new_root, multi] = t.update_proved(batch, digests_of(leaves, count));
     auto handle = proof_handle(std::move(multi));
@@ -183,7 +194,7 @@ merklize_status merklize_device_tree_update_proved(merklize_device_tree *tree,
 
 merklize_status merklize_device_tree_prove(merklize_device_tree *tree, uint64_t index,
                                            merklize_proof **proof) {
-  return locked(tree, "merklize_device_tree_prove", [&](const resident_tree &t) {
+  return locked_either(tree, "merklize_device_tree_prove", [&](const auto &t) {
     required(proof, "merklize_device_tree_prove", "proof");
     detail::check_leaf_index(index, t.leaf_count());
     *proof = proof_handle(t.prove(index)).release();
@@ -192,7 +203,7 @@ merklize_status merklize_device_tree_prove(merklize_device_tree *tree, uint64_t 
 
 merklize_status merklize_device_tree_append(merklize_device_tree *tree, const void *leaves,
                                             uint64_t count, uint8_t root[MERKLIZE_DIGEST_SIZE]) {
-  return locked(tree, "merklize_device_tree_append", [&](resident_tree &t) {
+  return locked_either(tree, "merklize_device_tree_append", [&](auto &t) {
     if (count > 0) required(leaves, "merklize_device_tree_append", "leaves");
     check_field_leaves(t.options().hash, leaves, count, "leaves");
     write_root(root, t.append(leaves, count)); // refuses a tree it would overfill first
@@ -209,17 +220,17 @@ merklize_status merklize_device_tree_prove_consistency(merklize_device_tree *tre
 
 merklize_status merklize_device_tree_level_size(merklize_device_tree *tree, uint32_t level,
                                                 uint64_t *count) {
-  return locked(tree, "merklize_device_tree_level_size", [&](const resident_tree &t) {
+  return locked_either(tree, "merklize_device_tree_level_size", [&](const auto &t) {
     required(count, "merklize_device_tree_level_size", "count");
-    *count = level_size(t, level, "merklize_device_tree_level_size");
+    *count = level_size(t.on_device(), level, "merklize_device_tree_level_size");
   });
 }
 
 merklize_status merklize_device_tree_read_level(merklize_device_tree *tree, uint32_t level,
                                                 uint64_t first, uint64_t count, uint8_t *nodes) {
   const char *function = "merklize_device_tree_read_level";
-  return locked(tree, function, [&](const resident_tree &t) {
-    const std::uint64_t size = level_size(t, level, function);
+  return locked_either(tree, function, [&](const auto &t) {
+    const std::uint64_t size = level_size(t.on_device(), level, function);
     if (first > size || count > size - first)
       throw argument_error(std::string(function) + ": nodes " + std::to_string(first) + ".." +
                            std::to_string(first + count) + " out of range: level " +
@@ -246,9 +257,10 @@ merklize_status merklize_device_tree_append_cl(merklize_device_tree *tree, struc
   return on_buffers(tree, function, count, wait_count, wait, done, root,
                     [&](merklize_device_tree &t, std::vector<cl::Event> &waits) {
                       const cl::Buffer buffer = caller_buffer(leaves, count, function, "leaves");
-                      if (count == 0) return t.tree.root();
+                      resident_tree &binary = t.binary(function);
+                      if (count == 0) return binary.root();
                       check_device_leaves(t, buffer, count, waits, function);
-                      return t.tree.append(buffer, count, waits);
+                      return binary.append(buffer, count, waits);
                     });
 }
 
@@ -262,9 +274,10 @@ merklize_status merklize_device_tree_update_cl(merklize_device_tree *tree, struc
                     [&](merklize_device_tree &t, std::vector<cl::Event> &waits) {
                       const cl::Buffer at = caller_buffer(indices, count, function, "indices");
                       const cl::Buffer values = caller_buffer(leaves, count, function, "leaves");
-                      if (count == 0) return t.tree.root();
+                      resident_tree &binary = t.binary(function);
+                      if (count == 0) return binary.root();
                       check_device_leaves(t, values, count, waits, function);
-                      return t.tree.update(at, values, count, waits);
+                      return binary.update(at, values, count, waits);
                     });
 }
 

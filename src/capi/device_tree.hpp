@@ -1,25 +1,53 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The object behind merklize_device_tree (device_tree.cpp; its update batches and snapshots in
-// device_tree_batch.cpp): a resident_tree with a block_hasher of its own, its calls serialised.
+// device_tree_batch.cpp): a resident_tree (arity 2) or resident_kary_tree (arity k) with a
+// block_hasher of its own, its calls serialised.
 #pragma once
 
 #include "handles.hpp"
 
+#include <merklize/engine/resident_kary_tree.hpp>
 #include <merklize/engine/resident_tree.hpp>
 
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 
 struct merklize_device_tree {
   merklize_device_tree(std::shared_ptr<const merklize_capi::device_state> d,
                        const merklize_capi::tree_settings &s, const void *leaves,
                        std::uint64_t size)
       : device(std::move(d)),
-        hasher(std::make_unique<merklize::block_hasher>(device->context, device->device)),
-        tree(*hasher, leaves, size, merklize::config{s.tree()}) {}
+        hasher(std::make_unique<merklize::block_hasher>(device->context, device->device)) {
+    if (s.kary())
+      kary.emplace(*hasher, leaves, size / merklize::node_bytes, s.kary_tree());
+    else
+      tree.emplace(*hasher, leaves, size, merklize::config{s.tree()});
+  }
 
   std::shared_ptr<const merklize_capi::device_state> device;
-  std::unique_ptr<merklize::block_hasher> hasher; // before `tree`: the tree is built with it
-  merklize::resident_tree tree;
+  std::unique_ptr<merklize::block_hasher> hasher;   // before the trees: they are built with it
+  std::optional<merklize::resident_tree> tree;      // arity 2
+  std::optional<merklize::resident_kary_tree> kary; // arity k: updates, appends, reads, proofs
   mutable std::mutex mutex; // held by every call on the tree (an append changes its size)
+
+  // The binary tree, for what only binary trees do yet; a k-ary one refused, naming `function`.
+  merklize::resident_tree &binary(const char *function) {
+    if (kary)
+      throw merklize_capi::argument_error(
+          std::string(function) + ": the tree has arity " + std::to_string(kary->options().arity) +
+          "; trees of arity k kept on the device update, append, read levels and prove leaves "
+          "(merklize_device_tree_update, _append, _read_level, _prove) from host memory only");
+    return *tree;
+  }
+
+  // `body` on whichever tree this is (both have root, leaf_count, on_device, update, append,
+  // prove and options().hash).
+  template <class Body> decltype(auto) either(Body &&body) {
+    return kary ? body(*kary) : body(*tree);
+  }
+  template <class Body> decltype(auto) either(Body &&body) const {
+    return kary ? body(*kary) : body(*tree);
+  }
 };

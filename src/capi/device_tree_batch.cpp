@@ -25,7 +25,7 @@ merklize_status merklize_device_tree_batch_create(merklize_device_tree *tree, ui
     merklize_device_tree &t = required(tree, function, "tree");
     required(batch, function, "batch");
     const std::lock_guard<std::mutex> lock(t.mutex);
-    *batch = new merklize_update_batch{t.tree.make_update_batch(capacity)};
+    *batch = new merklize_update_batch{t.binary(function).make_update_batch(capacity)};
   });
 }
 
@@ -55,8 +55,8 @@ merklize_status merklize_device_tree_update_batch(merklize_device_tree *tree,
     if (count > b.capacity())
       throw argument_error(std::string(function) + ": " + std::to_string(count) +
                            " updates from a batch of room for " + std::to_string(b.capacity()));
-    check_field_leaves(t.tree.options().hash, b.leaves(), count, "the batch's leaves");
-    const digest new_root = t.tree.update(b, count);
+    check_field_leaves(t.binary(function).options().hash, b.leaves(), count, "the batch's leaves");
+    const digest new_root = t.binary(function).update(b, count);
     if (root) std::memcpy(root, new_root.data(), new_root.size());
   });
 }

@@ -22,7 +22,7 @@ merklize_status merklize_device_tree_snapshot(merklize_device_tree *tree,
     merklize_device_tree &t = required(tree, function, "tree");
     required(snapshot, function, "snapshot");
     const std::lock_guard<std::mutex> lock(t.mutex);
-    *snapshot = new merklize_tree_snapshot{t.tree.snapshot()};
+    *snapshot = new merklize_tree_snapshot{t.binary(function).snapshot()};
   });
 }
 
@@ -40,8 +40,8 @@ merklize_status merklize_device_tree_rollback(merklize_device_tree *tree,
     merklize_device_tree &t = required(tree, function, "tree");
     const resident_snapshot &s = required(snapshot, function, "snapshot").snapshot;
     const std::lock_guard<std::mutex> lock(t.mutex);
-    t.tree.rollback(s);
-    if (root) std::memcpy(root, t.tree.root().data(), t.tree.root().size());
+    t.binary(function).rollback(s);
+    if (root) std::memcpy(root, t.binary(function).root().data(), t.binary(function).root().size());
   });
 }
 

@@ -157,12 +157,6 @@ static void check_create_refusals(merklize_device *device) {
   CHECK_FAILS(merklize_device_tree_create(builder, NULL, 64, &t), MERKLIZE_ERROR_ARGUMENT,
               "`leaves` is NULL");
   merklize_builder_free(builder);
-  config.arity = 4;
-  builder = test_builder(device, &config);
-  CHECK_FAILS(merklize_device_tree_create(builder, leaves, 64, &t), MERKLIZE_ERROR_ARGUMENT,
-              "config.arity");
-  merklize_builder_free(builder);
-  config = test_config("sha256", "promote");
   config.leaf_size = 64;
   builder = test_builder(device, &config);
   CHECK_FAILS(merklize_device_tree_create(builder, leaves, 64, &t), MERKLIZE_ERROR_ARGUMENT,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* The trees the device-tree tests (test_device_tree*.c) run each check on: a hash, a shape and a
  * depth a case, at each of a list of sizes; their random leaves; and main()'s loop over cases
- * and sizes, which names each as it starts. */
+ * and sizes, which names each as it starts (static inline: a test may use some of them only). */
 #ifndef MERKLIZE_TESTS_C_TREE_CASES_H
 #define MERKLIZE_TESTS_C_TREE_CASES_H
 
@@ -16,7 +16,7 @@ struct tree_case {
 };
 
 /* 32 bytes of a linear congruential sequence from *seed (each test its own seed). */
-static void tree_case_random_leaf(uint32_t *seed, uint8_t *leaf) {
+static inline void tree_case_random_leaf(uint32_t *seed, uint8_t *leaf) {
   int i;
   for (i = 0; i < 32; ++i) {
     *seed = *seed * 1103515245u + 12345u;
@@ -25,7 +25,8 @@ static void tree_case_random_leaf(uint32_t *seed, uint8_t *leaf) {
 }
 
 /* A builder of the case's trees on `device`. */
-static merklize_builder *tree_case_builder(merklize_device *device, const struct tree_case *c) {
+static inline merklize_builder *tree_case_builder(merklize_device *device,
+                                                  const struct tree_case *c) {
   merklize_tree_config config = test_config(c->hash, c->shape);
   config.depth = c->depth;
   return test_builder(device, &config);
@@ -33,9 +34,10 @@ static merklize_builder *tree_case_builder(merklize_device *device, const struct
 
 /* A device-tree test's main(): on the default device, first(device) (if not NULL), then
  * check(device, case, size) for every case and size, each named as it starts. */
-static int tree_cases_main(const struct tree_case *cases, size_t case_count, const uint64_t *sizes,
-                           size_t size_count, void (*first)(merklize_device *),
-                           void (*check)(merklize_device *, const struct tree_case *, uint64_t)) {
+static inline int
+tree_cases_main(const struct tree_case *cases, size_t case_count, const uint64_t *sizes,
+                size_t size_count, void (*first)(merklize_device *),
+                void (*check)(merklize_device *, const struct tree_case *, uint64_t)) {
   merklize_device *device = test_device();
   size_t c, s;
   if (first) first(device);

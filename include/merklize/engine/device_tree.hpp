@@ -162,15 +162,15 @@ public:
     detail::call("clFinish", [&] { return queue_.finish(); });
   }
 
-  // A binary tree grown by appends (resident_tree.hpp): its `count` leaves now in `leaves`, its
-  // levels in `nodes` laid out for `capacity` leaves (level l from the node where levels
-  // 1..l-1 of a tree of `capacity` leaves would end), where its owner has put them. Nothing is
-  // computed: the owner writes the nodes; top_nodes() and root() stay as built.
+  // A tree grown by appends (resident_tree.hpp, resident_kary_tree.hpp): its `count` leaves
+  // now in `leaves`, its levels in `nodes` laid out for `capacity` leaves (level l from the node
+  // where levels 1..l-1 of a tree of `capacity` leaves would end), where its owner has put them.
+  // Nothing is computed: the owner writes the nodes; top_nodes() and root() stay as built.
   void adopt_layout(const cl::Buffer &leaves, const cl::Buffer &nodes, std::uint64_t count,
                     std::uint64_t capacity) {
-    const unsigned top = kary_height(count, 2);
-    sizes_ = kary_part_sizes(count, 2, top);
-    offsets_ = offsets_of(kary_part_sizes(capacity, 2, top));
+    const unsigned k = rule_.arity(), top = kary_height(count, k);
+    sizes_ = kary_part_sizes(count, k, top);
+    offsets_ = offsets_of(kary_part_sizes(capacity, k, top));
     zeros_ = zero_roots(options_, rule_, top);
     leaves_ = leaves;
     nodes_ = nodes;

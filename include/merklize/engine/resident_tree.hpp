@@ -112,9 +112,7 @@ public:
 
   // Leaf indices[k] becomes new_leaves[k]; returns the new root.
   digest update(const std::vector<std::uint64_t> &indices, const std::vector<digest> &new_leaves) {
-    if (indices.size() != new_leaves.size())
-      throw error("update: " + std::to_string(indices.size()) + " indices but " +
-                  std::to_string(new_leaves.size()) + " leaves; give a leaf for each index");
+    detail::check_leaf_each(indices.size(), new_leaves.size());
     return update(indices.data(), new_leaves.data(), indices.size());
   }
 

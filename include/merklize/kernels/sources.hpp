@@ -30,6 +30,9 @@ inline constexpr embedded_kernel embedded_kernels[] = {
     {"fr32.cl",
 #include "fr32.cl"
     },
+    {"kary_listed.cl",
+#include "kary_listed.cl"
+    },
     {"keccak.cl",
 #include "keccak.cl"
     },

@@ -80,6 +80,13 @@ inline void check_indices(std::uint64_t leaf_count, const std::uint64_t *indices
     if (indices[k] >= leaf_count) throw index_out_of_range(k, count, indices[k], leaf_count);
 }
 
+// Refuses a batch of `indices` indices and `leaves` leaves: a leaf for each index.
+inline void check_leaf_each(std::size_t indices, std::size_t leaves) {
+  if (indices != leaves)
+    throw error("update: " + std::to_string(indices) + " indices but " + std::to_string(leaves) +
+                " leaves; give a leaf for each index");
+}
+
 } // namespace detail
 
 // The batch of `count` updates of leaves `indices` (any order, repeats allowed) of a tree of

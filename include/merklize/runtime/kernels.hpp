@@ -99,6 +99,12 @@ inline program_spec merkle_indexed_program(hash_kind hash) {
           std::string(node.program_name) + "-indexed"};
 }
 
+// The program moving the listed groups of a k-ary tree changed in place (kary_listed.cl:
+// kary_gather, kary_scatter; resident_kary_tree.hpp): no hash, the block-leaf kernels hash them.
+inline program_spec kary_listed_program() {
+  return {{"kary_listed.cl"}, base_build_options, "kary-listed"};
+}
+
 // The program holding the kernels of a sparse tree (sparse.cl: sparse_leaf_edges,
 // sparse_branches, sparse_scatter; sparse_tree.hpp) for one node hash.
 inline program_spec sparse_program(hash_kind hash) {
@@ -246,6 +252,7 @@ inline std::vector<program_spec> all_program_specs() {
   specs.push_back(sha256_layer_program());
   specs.push_back(sha256_entries_program());
   specs.push_back(block_leaves_program());
+  specs.push_back(kary_listed_program());
   for (const char *field : {"babybear", "koalabear"})
     for (unsigned width : {16u, 24u})
       specs.push_back(poseidon2_program(field, width));

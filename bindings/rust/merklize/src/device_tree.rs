@@ -12,12 +12,13 @@ use crate::hex;
 use crate::proof::Proof;
 use merklize_sys as sys;
 
-/// A binary tree of 32-byte leaves built once on the builder's device and kept there: each
+/// A tree of 32-byte leaves built once on the builder's device and kept there: each
 /// [`DeviceTree::update`] writes its leaves and recomputes only the nodes above them, each
 /// [`DeviceTree::append`] adds leaves after the last (a log: the old tree stays a prefix).
 ///
 /// The builder's configuration gives the tree (any hash, shape promote or zero, a fixed depth;
-/// arity 2 and 32-byte leaves only). The tree outlives its builder and device. It is `Send` and
+/// or an arity k, whose tree updates, appends, proves and reads its levels, the other calls
+/// refused naming the arity; 32-byte leaves only). The tree outlives its builder and device. It is `Send` and
 /// `Sync` (libmerklize serialises its calls); updates and appends take `&mut self`.
 pub struct DeviceTree {
     raw: NonNull<sys::merklize_device_tree>,

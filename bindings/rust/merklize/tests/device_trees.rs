@@ -140,9 +140,35 @@ fn refused_trees() {
     let e = DeviceTree::from_bytes(&builder, &[0; 33]).unwrap_err();
     assert_eq!(e.status(), Status::Argument);
     assert!(DeviceTree::new(&builder, &[]).is_err());
-    let kary = Builder::new(&device(), &TreeConfig::new().arity(4)).unwrap();
-    let e = DeviceTree::new(&kary, &[[0; 32]; 4]).unwrap_err();
-    assert!(e.message().contains("config.arity"), "{}", e);
+}
+
+#[test]
+fn trees_of_arity_k_equal_fresh_builds() {
+    for (arity, shape) in [(4, Shape::Promote), (16, Shape::Zero)] {
+        let config = TreeConfig::new()
+            .hash(Hash::Blake3)
+            .shape(shape)
+            .arity(arity);
+        let builder = Builder::new(&device(), &config).unwrap();
+        for n in [1usize, 2, arity as usize + 1, 300] {
+            let mut leaves = random_leaves(n, n as u64);
+            let mut tree = DeviceTree::new(&builder, &leaves).unwrap();
+            check(&builder, &tree, &leaves, Hash::Blake3);
+            let values = random_leaves(3, 36);
+            let indices = [n as u64 - 1, 0, n as u64 - 1]; // the last value wins
+            for (i, v) in indices.iter().zip(&values) {
+                leaves[*i as usize] = *v;
+            }
+            tree.update(&indices, &values).unwrap();
+            check(&builder, &tree, &leaves, Hash::Blake3);
+            let more = random_leaves(arity as usize + 1, 37);
+            tree.append(&more).unwrap();
+            leaves.extend_from_slice(&more);
+            check(&builder, &tree, &leaves, Hash::Blake3);
+            let e = tree.prove_consistency(1).unwrap_err();
+            assert!(e.message().contains("arity"), "{}", e);
+        }
+    }
 }
 
 /// The sizes appended trees grow through, one append each.

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// Issue 31 at arity k: a k-ary tree kept on the device (resident_kary_tree.hpp) changed in place,
+// against building it again, interleaved in one run. Per round, PCT% of K^LEVELS leaves at random
+// indices (repeats possible) get new random values from host memory; the update is timed whole
+// by the host's clock (the host's sort and lists, the uploads, three launches a level, the root
+// read back); then two rebuilds of the same leaves: on the device over the leaves already there
+// (device_tree's build alone) and from host memory (a new resident_kary_tree: upload and
+// build). After the last round the updated root must equal the rebuilds'. Prints a table.
+//   kary_update_bench [K [LEVELS [HASH [ROUNDS [PCT]]]]]  (defaults 16 6 sha256 5 1;
+//                                                          MERKLIZE_DEVICE)
+#include "update_helpers.hpp"
+
+#include <merklize/merklize.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+using bench::clock_type;
+using bench::ms_since;
+
+int run(unsigned k, unsigned levels, const std::string &hash, int rounds, double pct) {
+  const merklize::kary_options options{merklize::parse_hash_kind(hash), k,
+                                       merklize::shape::promote};
+  std::uint64_t n = 1;
+  for (unsigned l = 0; l < levels; ++l)
+    n *= k;
+  const auto batch = static_cast<std::size_t>(std::max(1.0, double(n) * pct / 100));
+  std::mt19937_64 rng(36);
+  std::vector<merklize::digest> leaves(static_cast<std::size_t>(n)), values(batch);
+  bench::fill_random(leaves.data(), leaves.size() * merklize::node_bytes, rng);
+  merklize::block_hasher h(merklize::default_device());
+  auto at = clock_type::now();
+  merklize::resident_kary_tree t(h, leaves, options);
+  std::printf("device: %s; %s, arity %u, %u^%u = %llu leaves, batches of %zu (%.2f%%); tree "
+              "built in %.1f ms\n\n| round | update ms | device rebuild ms | host rebuild ms |\n"
+              "|---|---|---|---|\n",
+              merklize::device_name(h.device()).c_str(), hash.c_str(), k, k, levels,
+              static_cast<unsigned long long>(n), batch, pct, ms_since(at));
+  merklize::digest device_root{}, host_root{};
+  for (int r = 0; r < rounds; ++r) {
+    std::vector<std::uint64_t> indices(batch);
+    for (auto &i : indices)
+      i = rng() % n;
+    bench::fill_random(values.data(), batch * merklize::node_bytes, rng);
+    for (std::size_t i = 0; i < batch; ++i)
+      leaves[static_cast<std::size_t>(indices[i])] = values[i];
+    at = clock_type::now();
+    t.update(indices, values);
+    const double update_ms = ms_since(at);
+    at = clock_type::now();
+    const merklize::device_tree again(h, {t.on_device().level_buffer(0), n, n * 32, {}}, options);
+    device_root = again.root();
+    const double device_ms = ms_since(at);
+    at = clock_type::now();
+    host_root = merklize::resident_kary_tree(h, leaves, options).root();
+    const double host_ms = ms_since(at);
+    std::printf("| %d | %.3f | %.3f | %.3f |\n", r + 1, update_ms, device_ms, host_ms);
+  }
+  if (device_root != t.root() || host_root != t.root()) {
+    std::fprintf(stderr, "kary_update_bench: the updated root differs from the rebuilds'\n");
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return run(argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 16u,
+               argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 6u,
+               argc > 3 ? argv[3] : "sha256", argc > 4 ? std::atoi(argv[4]) : 5,
+               argc > 5 ? std::atof(argv[5]) : 1.0);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "kary_update_bench: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// k-ary trees kept on the device and updated in place (resident_kary_tree.hpp) against the host
+// reference (kary.hpp) rebuilt from scratch over the host's copy with the updates applied: every
+// level, bit for bit, after each batch, arities 2, 4, 8 and 16 at sizes around their powers,
+// every k-ary hash, shapes promote and zero; batches of one leaf, the last leaf, every leaf, a
+// few at random with repeats (the last wins), none; 1% of about 4096 leaves, rounds in a row.
+// Before each batch the nodes it must write are poisoned on the device, so a node the update
+// leaves out shows. The refusals change nothing. Appends (1, 2, 3, k - 1, k, k + 1, k^2 - 1, k^2,
+// k^2 + 1 leaves, one after another, across k^m) against the tree built from scratch, the right
+// edge they rewrite poisoned first. And the plans (kary_update_plan.hpp) on their own.
+#include "block_helpers.hpp"
+
+#include <merklize/engine/resident_kary_tree.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <tuple>
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+using test::hasher;
+
+// The nodes an update of `indices` writes, a level each (leaves first), from its plan.
+std::vector<std::vector<std::uint64_t>> dirty_nodes(const merklize::device_tree &d,
+                                                    const std::vector<std::uint64_t> &indices) {
+  const unsigned k = d.options().arity;
+  const auto plan = merklize::plan_kary_update(d.level_sizes(), k, indices);
+  std::vector<std::vector<std::uint64_t>> dirty = {
+      {plan.batch.leaves.begin(), plan.batch.leaves.end()}};
+  for (std::size_t level = 0; level < plan.levels.size(); ++level) {
+    const auto &step = plan.levels[level];
+    dirty.emplace_back(plan.list.begin() + static_cast<std::ptrdiff_t>(step.first),
+                       plan.list.begin() + static_cast<std::ptrdiff_t>(step.first + step.groups));
+    if (step.short_group) dirty.back().push_back(d.level_sizes()[level] / k);
+  }
+  return dirty;
+}
+
+// Every node the update of `indices` writes set to a poison pattern on the device.
+void poison(const merklize::resident_kary_tree &t, const std::vector<std::uint64_t> &indices) {
+  const merklize::device_tree &d = t.on_device();
+  const auto dirty = dirty_nodes(d, indices);
+  const std::vector<std::uint8_t> pattern(merklize::node_bytes, 0xA5);
+  for (unsigned level = 0; level < dirty.size(); ++level)
+    for (const std::uint64_t node : dirty[level])
+      hasher().queue().enqueueWriteBuffer(d.level_buffer(level), CL_TRUE,
+                                          (d.level_first(level) + node) * merklize::node_bytes,
+                                          merklize::node_bytes, pattern.data());
+}
+
+// The nodes of the tree an append to `total` leaves rewrites (each level's from the parent of
+// the first new node on) set to a poison pattern on the device.
+void poison_edge(const merklize::resident_kary_tree &t, std::uint64_t total) {
+  const merklize::device_tree &d = t.on_device();
+  const unsigned k = d.options().arity;
+  const std::vector<std::uint8_t> pattern(merklize::node_bytes, 0xA5);
+  std::uint64_t first = t.leaf_count(), size = total;
+  for (unsigned level = 1; level <= d.top(); ++level) {
+    first /= k;
+    size = (size + k - 1) / k;
+    for (std::uint64_t node = first; node < std::min(size, d.level_sizes()[level]); ++node)
+      hasher().queue().enqueueWriteBuffer(d.level_buffer(level), CL_TRUE,
+                                          (d.level_first(level) + node) * merklize::node_bytes,
+                                          merklize::node_bytes, pattern.data());
+  }
+}
+
+std::vector<merklize::digest> random_leaves(std::uint64_t n) {
+  return test::as_digests(test::random_bytes(static_cast<std::size_t>(n) * merklize::node_bytes));
+}
+
+// Applies `indices` <- `values` to the tree and the host copy, then checks every level.
+void check_update(merklize::resident_kary_tree &t, std::vector<merklize::digest> &host,
+                  const std::vector<std::uint64_t> &indices,
+                  const std::vector<merklize::digest> &values) {
+  poison(t, indices);
+  const merklize::digest root = t.update(indices, values);
+  for (std::size_t i = 0; i < indices.size(); ++i)
+    host[static_cast<std::size_t>(indices[i])] = values[i];
+  const auto expected = merklize::kary_levels(host, t.options());
+  CHECK(t.levels() == expected);
+  CHECK(root == expected.back().front());
+  CHECK(t.root() == root);
+}
+
+} // namespace
+
+TEST_CASE("k-ary update plans list each level's groups once, the short one apart",
+          "[resident][kary]") {
+  const auto p = merklize::plan_kary_update({10, 3, 1}, 4, {9, 2, 9});
+  CHECK(p.list == std::vector<std::uint64_t>{2, 9, 0});
+  CHECK(p.batch.sources == std::vector<std::uint32_t>{1, 2}); // leaf 9 takes the last update
+  REQUIRE(p.levels.size() == 2);
+  CHECK((p.levels[0].first == 2 && p.levels[0].groups == 1 && p.levels[0].short_group));
+  CHECK((p.levels[1].first == 3 && p.levels[1].groups == 0 && p.levels[1].short_group));
+  const auto whole = merklize::plan_kary_update({16, 4, 1}, 4, {15, 0});
+  CHECK(whole.list == std::vector<std::uint64_t>{0, 15, 0, 3, 0});
+  CHECK((!whole.levels[0].short_group && !whole.levels[1].short_group));
+  CHECK_THROWS_WITH(merklize::plan_kary_update({10, 3, 1}, 4, {10}), Contains("out of range"));
+}
+
+TEST_CASE("k-ary trees on the device updated in place match the host's rebuilt, every level",
+          "[resident][kary]") {
+  auto &h = hasher();
+  std::mt19937_64 random(31);
+  for (unsigned k : {2u, 4u, 8u, 16u})
+    for (std::uint64_t n : {std::uint64_t(1), std::uint64_t(2), std::uint64_t(k) - 1,
+                            std::uint64_t(k), std::uint64_t(k) + 1, std::uint64_t(k) * k - 1,
+                            std::uint64_t(k) * k, std::uint64_t(k) * k + 1, std::uint64_t(300)})
+      for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3,
+                        merklize::hash_kind::keccak256, merklize::hash_kind::sha3_256})
+        for (auto pad : {merklize::shape::promote, merklize::shape::zero}) {
+          const merklize::kary_options options{hash, k, pad};
+          INFO("k=" << k << " n=" << n << " " << merklize::to_string(hash) << " "
+                    << merklize::to_string(pad));
+          auto host = random_leaves(n);
+          merklize::resident_kary_tree t(h, host, options);
+          CHECK(t.root() == merklize::kary_root(host, options));
+          check_update(t, host, {0}, random_leaves(1));     // one leaf
+          check_update(t, host, {n - 1}, random_leaves(1)); // the last
+          std::vector<std::uint64_t> every(static_cast<std::size_t>(n));
+          for (std::uint64_t i = 0; i < n; ++i)
+            every[static_cast<std::size_t>(i)] = n - 1 - i; // every leaf, backwards
+          check_update(t, host, every, random_leaves(n));
+          std::vector<std::uint64_t> some(5); // repeats likely on small trees: the last wins
+          for (auto &i : some)
+            i = random() % n;
+          some.push_back(some.front());
+          check_update(t, host, some, random_leaves(some.size()));
+          CHECK(t.update({}, {}) == t.root()); // none
+        }
+}
+
+TEST_CASE("k-ary trees on the device refuse bad batches and change nothing", "[resident][kary]") {
+  auto &h = hasher();
+  const merklize::kary_options options{merklize::hash_kind::sha256, 4, merklize::shape::zero};
+  const auto host = random_leaves(17);
+  merklize::resident_kary_tree t(h, host, options);
+  const auto before = t.levels();
+  CHECK_THROWS_WITH(t.update({3, 17}, random_leaves(2)), Contains("leaf index 17 out of range"));
+  CHECK_THROWS_WITH(t.update({3, 4}, random_leaves(1)), Contains("2 indices but 1 leaves"));
+  CHECK(t.levels() == before);
+  CHECK(t.root() == before.back().front());
+  CHECK_THROWS_WITH(merklize::resident_kary_tree(h, {}, options), Contains("no leaves"));
+  CHECK_THROWS(merklize::resident_kary_tree(
+      h, host, {merklize::hash_kind::sha256, 1, merklize::shape::promote}));
+}
+
+TEST_CASE("k-ary trees on the device updated in place prove their new leaves", "[resident][kary]") {
+  auto &h = hasher();
+  const merklize::kary_options options{merklize::hash_kind::blake3, 8, merklize::shape::promote};
+  auto host = random_leaves(100);
+  merklize::resident_kary_tree t(h, host, options);
+  const auto leaf = random_leaves(1);
+  t.update({99}, leaf);
+  host[99] = leaf[0];
+  const merklize::kary_proof p = t.prove(99);
+  CHECK(p.siblings ==
+        merklize::kary_prove(merklize::kary_levels(host, options), options, 99).siblings);
+  CHECK(merklize::kary_verify(p, leaf[0], t.root()));
+}
+
+TEST_CASE("k-ary append plans list each level's right edge", "[resident][kary]") {
+  // 5 leaves of arity 4 grown to 10: level 1's group 1 (leaves 4..7) completed, group 2 short.
+  const auto p = merklize::plan_kary_append(5, {10, 3, 1}, 4);
+  CHECK(p.list == std::vector<std::uint64_t>{1});
+  CHECK((p.levels[0].groups == 1 && p.levels[0].short_group));
+  CHECK((p.levels[1].groups == 0 && p.levels[1].short_group));
+  const auto q = merklize::plan_kary_append(16, {17, 5, 2, 1}, 4);
+  CHECK(q.list.empty()); // leaf 16 alone in a short group, a level each up to the new root
+}
+
+TEST_CASE("k-ary trees on the device grown by appends match the host's built from scratch",
+          "[resident][kary]") {
+  auto &h = hasher();
+  for (unsigned k : {2u, 4u, 8u, 16u})
+    for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::keccak256})
+      for (auto pad : {merklize::shape::promote, merklize::shape::zero}) {
+        const merklize::kary_options options{hash, k, pad};
+        auto host = random_leaves(1);
+        merklize::resident_kary_tree t(h, host, options);
+        // across k, k^2 and k^3 (for k = 16, 256): 1, 2, 3, k - 1, k, k + 1 leaves at a time
+        for (std::uint64_t m :
+             {std::uint64_t(1), std::uint64_t(2), std::uint64_t(3), std::uint64_t(k) - 1,
+              std::uint64_t(k), std::uint64_t(k) + 1, std::uint64_t(k) * k - 1,
+              std::uint64_t(k) * k, std::uint64_t(k) * k + 1, std::uint64_t(1)}) {
+          INFO("k=" << k << " " << merklize::to_string(hash) << " " << merklize::to_string(pad)
+                    << " " << host.size() << " + " << m);
+          const auto more = random_leaves(m);
+          poison_edge(t, host.size() + m);
+          const merklize::digest root = t.append(more);
+          host.insert(host.end(), more.begin(), more.end());
+          const auto expected = merklize::kary_levels(host, options);
+          CHECK(t.leaf_count() == host.size());
+          CHECK(t.levels() == expected);
+          CHECK(root == expected.back().front());
+        }
+        check_update(t, host, {0, host.size() - 1}, random_leaves(2)); // updates after appends
+        const auto leaf = host[host.size() / 2];
+        CHECK(merklize::kary_verify(t.prove(host.size() / 2), leaf, t.root()));
+      }
+}
+
+TEST_CASE("k-ary trees on the device take batches of 1% of a larger tree, rounds in a row",
+          "[resident][kary]") {
+  auto &h = hasher();
+  std::mt19937_64 random(3136);
+  for (const auto &[k, n, pad] : {std::tuple{4u, std::uint64_t(4099), merklize::shape::promote},
+                                  std::tuple{16u, std::uint64_t(4097), merklize::shape::zero}}) {
+    const merklize::kary_options options{merklize::hash_kind::sha256, k, pad};
+    INFO("k=" << k << " n=" << n);
+    auto host = random_leaves(n);
+    merklize::resident_kary_tree t(h, host, options);
+    for (int round = 0; round < 3; ++round) {
+      std::vector<std::uint64_t> batch(static_cast<std::size_t>(n / 100));
+      for (auto &i : batch)
+        i = random() % n;
+      check_update(t, host, batch, random_leaves(batch.size()));
+    }
+  }
+}
