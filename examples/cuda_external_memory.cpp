@@ -266,7 +266,9 @@ int semaphore_ordered(cuda_driver &cu, const same_gpus &gpus, unsigned log2) {
     check(cu.cuMemcpyHtoDAsync_(memory.ptr, leaves + r * bytes, bytes, stream),
           "cuMemcpyHtoDAsync");
     cuda_signal(cu, cuda_ready, stream);
-    nodes.emplace_back(context, CL_MEM_READ_WRITE, merklize::merkleizer::output_node_count(n) * 32);
+    const std::uint64_t node_bytes = merklize::merkleizer::output_node_count(n) * 32;
+    nodes.emplace_back(context, CL_MEM_READ_WRITE, node_bytes);
+    m.queue().enqueueFillBuffer(nodes.back(), cl_uchar(0xa5), 0, node_bytes); // poisoned
     const cl::Event acquired = imported.acquire(m.queue(), {ready.enqueue_wait(m.queue())});
     const std::vector<cl::Event> built =
         m.enqueue_build(imported.buffer(), n, nodes.back(), {acquired});
