@@ -7,9 +7,10 @@
 // place: merkleizer(context, device).enqueue_build(imported.buffer(), ...), or a resident_tree
 // over it, between acquire() and release().
 //
-// Ordering with the exporting API is the caller's: finish its writes (cuStreamSynchronize)
-// before acquire(), and wait for release()'s event before it touches the memory again. The
-// extension's semaphores (cl_khr_external_semaphore) are not wrapped here yet.
+// Ordering with the exporting API is the caller's: either at the host (finish its writes with
+// cuStreamSynchronize before acquire(), and wait for release()'s event before it touches the
+// memory again), or on the GPU with semaphores shared with it (runtime/external_semaphore.hpp):
+// enqueue_wait(ready) before acquire(), enqueue_signal(done) after release().
 //
 // The entry points (clCreateBufferWithProperties, core in OpenCL 3.0, and the extension's
 // acquire and release) are looked up at run time, as the bindings target OpenCL 1.2: the ICD
@@ -60,6 +61,14 @@ template <class F> F platform_entry_point(const cl::Device &device, const char *
     throw error("neither the OpenCL loader nor " + name_in_message(device) + "'s platform has " +
                 name);
   return f;
+}
+
+// The handles of `events`, for an entry point's wait list.
+inline std::vector<cl_event> event_handles(const std::vector<cl::Event> &events) {
+  std::vector<cl_event> handles;
+  for (const cl::Event &e : events)
+    handles.push_back(e());
+  return handles;
 }
 
 } // namespace detail
@@ -113,9 +122,7 @@ public:
 private:
   cl::Event enqueue(detail::external_mem_objects_fn f, const char *name,
                     const cl::CommandQueue &queue, const std::vector<cl::Event> &wait) {
-    std::vector<cl_event> events;
-    for (const cl::Event &e : wait)
-      events.push_back(e());
+    const std::vector<cl_event> events = detail::event_handles(wait);
     const cl_mem mem = buffer_();
     cl_event done = nullptr;
     detail::check(f(queue(), 1, &mem, static_cast<cl_uint>(events.size()),
