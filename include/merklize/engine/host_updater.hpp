@@ -77,6 +77,7 @@ public:
 private:
   static constexpr std::uint64_t run_pairs = 64;        // pairs gathered for one hasher call
   static constexpr std::uint64_t nodes_a_thread = 4096; // fewer dirty nodes: one thread
+  static constexpr std::uint64_t prefetch_ahead = 16;   // leaves written before one fetched
 
   static std::uint8_t *map(const cl::CommandQueue &queue, const device_tree &t, unsigned l) {
     return static_cast<std::uint8_t *>(create("clEnqueueMapBuffer", [&](cl_int *err) {
@@ -99,6 +100,8 @@ private:
     bits_.assign((size + 63) / 64, 0);
     const auto *from = static_cast<const std::uint8_t *>(leaves);
     for (std::uint64_t k = 0; k < count; ++k) {
+      if (k + prefetch_ahead < count) // a scattered leaf's line fetched while others are written
+        __builtin_prefetch(nodes + indices[k + prefetch_ahead] * node_bytes, 1);
       std::memcpy(nodes + indices[k] * node_bytes, from + k * node_bytes, node_bytes);
       bits_[indices[k] / 64] |= std::uint64_t(1) << (indices[k] % 64);
     }
@@ -146,6 +149,10 @@ private:
     std::uint8_t pairs[run_pairs * 2 * node_bytes], parents[run_pairs * node_bytes];
     for (std::uint64_t at = from; at < to; at += run_pairs) {
       const std::uint64_t n = std::min(run_pairs, to - at);
+      // The next run's children asked for now: scattered nodes come from memory, and their
+      // loads overlap this run's hashing instead of stalling its gathering one by one.
+      for (std::uint64_t k = at + n; k < std::min(to, at + n + run_pairs); ++k)
+        __builtin_prefetch(below + dirty_[k] * 2 * node_bytes);
       for (std::uint64_t k = 0; k < n; ++k)
         std::memcpy(pairs + k * 2 * node_bytes, below + dirty_[at + k] * 2 * node_bytes,
                     2 * node_bytes);

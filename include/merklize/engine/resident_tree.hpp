@@ -328,7 +328,10 @@ private:
     const detail::drain_on_unwind drained(queue_);
     plan_host_.assign(indices, indices + count);
     host_.update(queue_, tree_, cfg_.tree, indices, new_leaves, count, events_);
-    return root_ = read_root();
+    const auto at = clock_type::now();
+    root_ = read_root();
+    events_.wait_ms = detail::ms_since(at);
+    return root_;
   }
 
   // Refuses a batch this tree cannot take (each update's position + 1 must fit a uint: the
