@@ -120,3 +120,28 @@ TEST_CASE("the host's cores update CPU devices' trees unless told otherwise",
                         test::on_engine({merklize::hash_kind::keccak256}, resident_update::host)),
                     Contains("the host engine updates") && Contains("not keccak256"));
 }
+
+TEST_CASE("large batches shared among the host's threads equal the reference",
+          "[resident][host-update]") {
+  std::mt19937_64 random(9);
+  const std::uint64_t n = (1 << 15) + 1; // levels of thousands of dirty nodes, a lone last node
+  for (const auto pad : {merklize::shape::promote, merklize::shape::zero}) {
+    INFO(merklize::to_string(pad));
+    std::vector<merklize::digest> leaves(n);
+    for (auto &leaf : leaves)
+      leaf = test::random_digest();
+    merklize::resident_tree t(
+        hasher(), leaves,
+        test::on_engine({merklize::hash_kind::blake3, pad}, resident_update::host));
+    for (const auto &batch : test::update_batches(n, random, 5)) {
+      INFO("batch of " << batch.size());
+      std::vector<merklize::digest> values;
+      for (const std::uint64_t index : batch) {
+        values.push_back(test::random_digest());
+        leaves[index] = values.back();
+      }
+      poison_dirty(t, batch);
+      test::check_tree(t, leaves, t.update(batch, values));
+    }
+  }
+}
