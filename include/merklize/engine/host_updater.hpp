@@ -94,17 +94,49 @@ private:
            [&] { return queue.enqueueUnmapMemObject(t.level_buffer(l), level[l]); });
   }
 
-  // The leaves written in the batch's order, their bits set in bits_ (zeroed first).
+  // Threads for `work` items: one a nodes_a_thread, at most the hardware's.
+  static unsigned threads_for(std::uint64_t work) {
+    return unsigned(std::min<std::uint64_t>(host_engine_threads(), work / nodes_a_thread + 1));
+  }
+
+  // work(k) for k = 0 .. threads - 1, each on a thread of its own (k = 0 on this one).
+  template <class Work> static void on_threads(unsigned threads, const Work &work) {
+    std::vector<std::thread> others;
+    try {
+      for (unsigned k = 1; k < threads; ++k)
+        others.emplace_back(work, k);
+    } catch (...) { // no thread to be had: those started finish, and the refusal goes up
+      for (auto &thread : others)
+        thread.join();
+      throw;
+    }
+    work(0);
+    for (auto &thread : others)
+      thread.join();
+  }
+
+  // The leaves written, their bits set in bits_ (zeroed first). Thread k owns the leaves of a
+  // k-th of bits_'s words, and writes those of the batch in the batch's order: a repeated index
+  // takes its last value, and no two threads write one word.
   void write_leaves(std::uint8_t *nodes, std::uint64_t size, const std::uint64_t *indices,
                     const void *leaves, std::uint64_t count) {
     bits_.assign((size + 63) / 64, 0);
     const auto *from = static_cast<const std::uint8_t *>(leaves);
-    for (std::uint64_t k = 0; k < count; ++k) {
-      if (k + prefetch_ahead < count) // a scattered leaf's line fetched while others are written
-        __builtin_prefetch(nodes + indices[k + prefetch_ahead] * node_bytes, 1);
-      std::memcpy(nodes + indices[k] * node_bytes, from + k * node_bytes, node_bytes);
-      bits_[indices[k] / 64] |= std::uint64_t(1) << (indices[k] % 64);
-    }
+    const std::uint64_t words = bits_.size();
+    const unsigned threads = threads_for(count);
+    on_threads(threads, [&](unsigned t) {
+      const std::uint64_t low = words * t / threads * 64, high = words * (t + 1) / threads * 64;
+      const auto mine = [&](std::uint64_t i) { return i >= low && i < high; };
+      for (std::uint64_t k = 0; k < count; ++k) {
+        const std::uint64_t ahead = k + prefetch_ahead < count ? indices[k + prefetch_ahead] : low;
+        if (mine(ahead)) // a scattered leaf's line fetched while others are written
+          __builtin_prefetch(nodes + ahead * node_bytes, 1);
+        const std::uint64_t i = indices[k];
+        if (!mine(i)) continue;
+        std::memcpy(nodes + i * node_bytes, from + k * node_bytes, node_bytes);
+        bits_[i / 64] |= std::uint64_t(1) << (i % 64);
+      }
+    });
   }
 
   // Level `l` (nodes `out`) where the level below (`below`, `size` nodes, its dirty nodes in
@@ -122,17 +154,10 @@ private:
     std::uint64_t pairs = dirty_.size();
     const bool lone = size % 2 && !dirty_.empty() && dirty_.back() == size / 2;
     if (lone) --pairs; // its sibling is none (promote) or a zero subtree
-    const unsigned threads =
-        unsigned(std::min<std::uint64_t>(host_engine_threads(), pairs / nodes_a_thread + 1));
-    const auto work = [&](unsigned k) {
+    const unsigned threads = threads_for(pairs);
+    on_threads(threads, [&](unsigned k) {
       hash_dirty(hash, below, out, pairs * k / threads, pairs * (k + 1) / threads);
-    };
-    std::vector<std::thread> others;
-    for (unsigned k = 1; k < threads; ++k)
-      others.emplace_back(work, k);
-    work(0);
-    for (auto &thread : others)
-      thread.join();
+    });
     if (!lone) return;
     std::uint8_t *node = out + (size / 2) * node_bytes;
     std::memcpy(node, below + (size - 1) * node_bytes, node_bytes);
