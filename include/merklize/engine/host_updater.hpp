@@ -56,12 +56,12 @@ public:
     const auto start = std::chrono::steady_clock::now();
     const unsigned top = t.top();
     if (zeros_.size() < top + 1u) zeros_ = zero_subtree_roots(options.hash, top);
-    std::vector<std::uint8_t *> level(top + 1);
-    for (unsigned l = 0; l <= top; ++l)
-      level[l] = map(queue, t, l);
-    events.map_ms = ms_since(start);
-    events.on_host = true;
+    std::vector<std::uint8_t *> level(top + 1, nullptr); // null: not mapped (a map refused)
     try {
+      for (unsigned l = 0; l <= top; ++l)
+        level[l] = map(queue, t, l);
+      events.map_ms = ms_since(start);
+      events.on_host = true;
       write_leaves(level[0], t.level_sizes()[0], indices, leaves, count);
       const pair_hash_fn hash = pair_hasher(row_of(options.hash));
       for (unsigned l = 1; l <= top; ++l)
@@ -89,7 +89,7 @@ private:
 
   static void unmap(const cl::CommandQueue &queue, const device_tree &t,
                     const std::vector<std::uint8_t *> &level) {
-    for (unsigned l = 0; l < level.size(); ++l)
+    for (unsigned l = 0; l < level.size() && level[l]; ++l)
       call("clEnqueueUnmapMemObject",
            [&] { return queue.enqueueUnmapMemObject(t.level_buffer(l), level[l]); });
   }
