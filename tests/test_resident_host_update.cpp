@@ -118,7 +118,7 @@ TEST_CASE("the host's cores update CPU devices' trees unless told otherwise",
   CHECK_THROWS_WITH(merklize::resident_tree(
                         hasher(), leaves,
                         test::on_engine({merklize::hash_kind::keccak256}, resident_update::host)),
-                    Contains("the host engine updates") && Contains("not keccak256"));
+                    Contains("the host engine has no pair hasher for keccak256"));
 }
 
 TEST_CASE("large batches shared among the host's threads equal the reference",

@@ -11,6 +11,7 @@
 // the root above a fixed depth is raised by the caller, as after the kernels.
 #pragma once
 
+#include "../plan/engine_choice.hpp"
 #include "../runtime/device.hpp"
 #include "device_tree.hpp"
 #include "host_tree.hpp"
@@ -24,16 +25,6 @@
 namespace merklize {
 
 namespace detail {
-
-// Whether batches from host memory go to the host's cores; forcing them there for a hash the
-// host engine lacks is refused.
-inline bool host_updates(resident_update choice, bool cpu_device, const tree_options &options) {
-  if (choice == resident_update::host && !host_engine_supports(options))
-    throw error("resident_updates = host: the host engine updates " + host_engine_hash_names() +
-                " trees, not " + to_string(options.hash));
-  if (choice == resident_update::automatic) return cpu_device && host_engine_supports(options);
-  return choice == resident_update::host;
-}
 
 // Bits of `x` ORed in pairs, packed: bit i of the result is bit 2i | bit 2i + 1 of x.
 inline std::uint32_t or_pairs(std::uint64_t x) {

@@ -543,8 +543,7 @@ private:
   std::vector<std::uint64_t> plan_host_; // the last host-applied batch's indices
   update_events events_;
   detail::tree_updater updater_; // its kernels built on the first update or append
-  bool host_updates_ =
-      detail::host_updates(cfg_.resident_updates, runtime_.facts().is_cpu(), cfg_.tree);
+  bool host_updates_ = resident_updates_on_host(cfg_.resident_updates, runtime_.facts(), cfg_.tree);
   detail::host_updater host_;
   std::size_t local_ = 0;
   cl::Buffer indices_, values_;          // a host batch's indices and leaves
