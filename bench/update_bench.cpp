@@ -22,9 +22,14 @@
 // idle, the rebuild's length without its work): whether what runs between calls slows them.
 // The "outside ms" column is the call less its split (check, uploads, launches, the root's
 // wait): host time no step of the split accounts for.
-//   update_bench [LOG2 [HASH [ROUNDS [PCT]]]]        (defaults 25 blake3 5 1; MERKLIZE_DEVICE)
-//   update_bench batch LOG2 HASH ROUNDS PCT
-//   update_bench append LOG2 HASH ROUNDS COUNT
+// --engine=kernels|host|automatic (first, before the mode) picks the engine of updates from host
+// memory (config::resident_updates; automatic: the host's cores on CPU devices). Updates also
+// time the host engine's rebuild (host_root on every core) beside the device's, where the hash
+// has one.
+//   update_bench [--engine=E] [LOG2 [HASH [ROUNDS [PCT]]]]  (defaults 25 blake3 5 1;
+//   MERKLIZE_DEVICE)
+//   update_bench [--engine=E] batch LOG2 HASH ROUNDS PCT
+//   update_bench [--engine=E] append LOG2 HASH ROUNDS COUNT
 #include "update_helpers.hpp"
 
 #include <merklize/merklize.hpp>
@@ -53,6 +58,7 @@ struct bench_setup {
   std::string hash;
   int rounds;
   std::string between; // what runs between two updates: rebuild, none or sleep
+  merklize::resident_update engine;
 };
 
 // The table's row of one round: the call whole, its host part, its commands; the rebuild.
@@ -95,7 +101,7 @@ struct bench_trees {
 
   bench_trees(const bench_setup &b, std::uint64_t n)
       : rng(31), leaves(random_leaves(n, rng)), m(root_only(b.hash)), h(m.device()),
-        t(built(h, leaves, b.hash, built_ms)) {}
+        t(built(h, leaves, b, built_ms)) {}
 
   static std::vector<merklize::digest> random_leaves(std::uint64_t n, std::mt19937_64 &rng) {
     std::vector<merklize::digest> leaves(n);
@@ -109,9 +115,11 @@ struct bench_trees {
   }
   static merklize::resident_tree built(merklize::block_hasher &h,
                                        const std::vector<merklize::digest> &leaves,
-                                       const std::string &hash, double &ms) {
+                                       const bench_setup &b, double &ms) {
     const auto start = clock_type::now();
-    merklize::resident_tree t(h, leaves, merklize::config{{merklize::parse_hash_kind(hash)}});
+    merklize::config cfg{{merklize::parse_hash_kind(b.hash)}};
+    cfg.resident_updates = b.engine;
+    merklize::resident_tree t(h, leaves, cfg);
     ms = ms_since(start);
     return t;
   }
@@ -120,14 +128,15 @@ struct bench_trees {
 // The nodes the last update recomputed above the leaves: on the levels it listed, the distinct
 // parents of the batch's indices there (counted here from the bench's own copy of them: the
 // tree's last_plan() would read them back and plan, and its plan freed inside the next timed
-// call cost that call 1-2 ms on the H200); every node of those it recomputed whole.
+// call cost that call 1-2 ms on the H200); every node of those it recomputed whole (none on the
+// host, which lists every level).
 std::uint64_t recomputed(const merklize::resident_tree &t, std::vector<std::uint64_t> indices) {
   const merklize::update_events &e = t.last_events();
   const auto &sizes = t.on_device().level_sizes();
   std::sort(indices.begin(), indices.end());
   std::uint64_t nodes = 0;
   for (unsigned level = 1; level < sizes.size(); ++level) {
-    if (level > e.listed_levels) {
+    if (!e.on_host && level > e.listed_levels) {
       nodes += sizes[level];
       continue;
     }
@@ -141,8 +150,10 @@ std::uint64_t recomputed(const merklize::resident_tree &t, std::vector<std::uint
 
 // The host's part of the calls, its milliseconds summed over `rounds` rounds.
 struct host_split {
-  double check = 0, upload = 0, enqueue = 0, wait = 0;
+  double check = 0, upload = 0, enqueue = 0, wait = 0, map = 0, on_host = 0, host_rebuild = 0;
   void add(const merklize::update_events &e) {
+    map += e.map_ms;
+    on_host += e.host_ms;
     check += e.check_ms;
     upload += e.upload_ms;
     enqueue += e.enqueue_ms;
@@ -151,10 +162,18 @@ struct host_split {
   void print(int rounds, const merklize::update_events &last) const {
     std::printf("\nhost split, mean ms a call: check %.3f (a thread of its own from 32768 "
                 "updates), stage and enqueue the uploads %.3f, enqueue the launches %.3f, wait "
-                "for the root %.3f\npath: %s (levels 1..%u listed on the device, those above "
-                "recomputed whole)\n",
-                check / rounds, upload / rounds, enqueue / rounds, wait / rounds,
-                last.rebuilt ? "rebuilt" : "listed", last.listed_levels);
+                "for the root %.3f\n",
+                check / rounds, upload / rounds, enqueue / rounds, wait / rounds);
+    if (last.on_host)
+      std::printf("path: the host's cores (host_updater.hpp): map the levels %.3f ms, the whole "
+                  "of it (maps, leaves, hashing, unmaps) %.3f ms\n",
+                  map / rounds, on_host / rounds);
+    else
+      std::printf("path: %s (levels 1..%u listed on the device, those above recomputed whole)\n",
+                  last.rebuilt ? "rebuilt" : "listed", last.listed_levels);
+    if (host_rebuild > 0)
+      std::printf("host engine rebuild (host_root, %u threads): %.3f ms\n",
+                  merklize::host_engine_threads(), host_rebuild / rounds);
   }
 };
 
@@ -219,6 +238,12 @@ int run_updates(const bench_setup &b, double pct, bool in_place) {
     else if (b.between == "sleep")
       std::this_thread::sleep_for(std::chrono::milliseconds(60));
     const double rebuild_ms = rebuild ? ms_since(at) : 0;
+    if (rebuild && merklize::host_engine_supports(t.options())) {
+      at = clock_type::now();
+      if (merklize::host_root(leaves.data(), n * merklize::node_bytes, t.options()) != rebuilt)
+        throw merklize::error("the host engine's root differs from the rebuild's");
+      split.host_rebuild += ms_since(at);
+    }
     const std::uint64_t nodes =
         recomputed(t, std::vector<std::uint64_t>(round.index_data(), round.index_data() + batch));
     print_row(r + 1, update_ms, host_ms, t.last_events(), nodes, rebuild_ms,
@@ -265,17 +290,32 @@ int run_appends(const bench_setup &b, std::uint64_t count) {
   return 0;
 }
 
+// A leading --engine=kernels|host|automatic, taken off the arguments.
+merklize::resident_update engine_flag(int &argc, char **&argv) {
+  const std::string flag = argc > 1 ? argv[1] : "", prefix = "--engine=";
+  if (flag.compare(0, prefix.size(), prefix) != 0) return merklize::resident_update::automatic;
+  --argc;
+  ++argv;
+  const std::string name = flag.substr(prefix.size());
+  if (name == "kernels") return merklize::resident_update::kernels;
+  if (name == "host") return merklize::resident_update::host;
+  if (name == "automatic") return merklize::resident_update::automatic;
+  throw merklize::error("--engine must be kernels, host or automatic, not " + name);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   try {
+    const merklize::resident_update engine = engine_flag(argc, argv);
     const std::string mode = argc > 1 ? argv[1] : "";
     const bool append = mode == "append", in_place = mode == "batch";
     const int a = append || in_place ? 2 : 1; // the first argument after the mode
     const char *between = std::getenv("UPDATE_BENCH_BETWEEN");
     const bench_setup b{argc > a ? static_cast<unsigned>(std::atoi(argv[a])) : 25u,
                         argc > a + 1 ? argv[a + 1] : "blake3",
-                        argc > a + 2 ? std::atoi(argv[a + 2]) : 5, between ? between : "rebuild"};
+                        argc > a + 2 ? std::atoi(argv[a + 2]) : 5, between ? between : "rebuild",
+                        engine};
     if (b.between != "rebuild" && b.between != "none" && b.between != "sleep")
       throw std::runtime_error("UPDATE_BENCH_BETWEEN is " + b.between + ": rebuild, none or sleep");
     if (append)

@@ -49,4 +49,13 @@ update_batches(std::uint64_t n, std::mt19937_64 &random, std::uint64_t some_ever
   return {{0}, {n - 1}, every, some, repeats, {}};
 }
 
+// The options' configuration with updates from host memory applied by `engine` (the kernels,
+// or the host's cores: host_updater.hpp), so that a test takes the path it means on any device.
+inline merklize::config on_engine(const merklize::tree_options &options,
+                                  merklize::resident_update engine) {
+  merklize::config cfg{options};
+  cfg.resident_updates = engine;
+  return cfg;
+}
+
 } // namespace test

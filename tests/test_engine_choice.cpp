@@ -131,3 +131,23 @@ TEST_CASE("engine choice: the devices this machine ran decide without looking fo
   CHECK_FALSE(merklize::host_beats_recorded(host_blake3, gib, hash_kind::blake3, {split}));
   CHECK(merklize::host_beats_recorded(host, gib, hash_kind::sha256, {split}));
 }
+
+TEST_CASE("resident updates from host memory go to the host's cores on CPU devices",
+          "[engine-choice]") {
+  using merklize::resident_update;
+  const auto on_host = [](resident_update choice, const merklize::device_facts &device,
+                          hash_kind hash) {
+    return merklize::resident_updates_on_host(choice, device, {hash});
+  };
+  for (const auto hash : {hash_kind::sha256, hash_kind::rfc6962, hash_kind::blake3}) {
+    CHECK(on_host(resident_update::automatic, pocl(), hash));
+    CHECK_FALSE(on_host(resident_update::automatic, gpu(), hash));
+    CHECK(on_host(resident_update::host, gpu(), hash));
+    CHECK_FALSE(on_host(resident_update::kernels, pocl(), hash));
+  }
+  // No host pair hasher: the kernels, and forcing the host refused.
+  CHECK_FALSE(on_host(resident_update::automatic, pocl(), hash_kind::keccak256));
+  CHECK_FALSE(on_host(resident_update::automatic, pocl(), hash_kind::blake3_parent));
+  CHECK_THROWS_WITH(on_host(resident_update::host, pocl(), hash_kind::keccak256),
+                    Catch::Matchers::Contains("no pair hasher for keccak256"));
+}

@@ -85,7 +85,8 @@ TEST_CASE("trees on the device updated in place equal the reference rebuilt", "[
       std::vector<merklize::digest> leaves(n);
       for (auto &leaf : leaves)
         leaf = test::random_digest();
-      merklize::resident_tree t(hasher(), leaves, merklize::config{options});
+      merklize::resident_tree t(hasher(), leaves,
+                                test::on_engine(options, merklize::resident_update::kernels));
       test::check_tree(t, leaves, t.root());
       for (const auto &batch : test::update_batches(n, random, 100))
         apply(t, leaves, batch);
@@ -328,7 +329,8 @@ TEST_CASE("many updates racing for a few leaves: the last of each wins", "[resid
     std::vector<merklize::digest> leaves(1 << 12);
     for (auto &leaf : leaves)
       leaf = test::random_digest();
-    merklize::resident_tree t(hasher(), leaves, merklize::config{{hash}});
+    merklize::resident_tree t(hasher(), leaves,
+                              test::on_engine({hash}, merklize::resident_update::kernels));
     for (int round = 0; round < 3; ++round) {
       INFO(merklize::to_string(hash) << " round " << round);
       random_batch(t, leaves, 10000, 3, random); // 10,000 updates of leaves 0, 1, 2
@@ -422,7 +424,9 @@ TEST_CASE("the claim generation wraps, clearing the marks first", "[resident]") 
   std::vector<merklize::digest> leaves(1000);
   for (auto &leaf : leaves)
     leaf = test::random_digest();
-  merklize::resident_tree t(hasher(), leaves, merklize::config{{merklize::hash_kind::sha256}});
+  merklize::resident_tree t(
+      hasher(), leaves,
+      test::on_engine({merklize::hash_kind::sha256}, merklize::resident_update::kernels));
   random_batch(t, leaves, 5, leaves.size(), random); // marks made, generation 1
   t.set_claim_generation(UINT32_MAX - 2);
   for (int round = 0; round < 5; ++round) {
@@ -438,7 +442,9 @@ TEST_CASE("a batch of several MiB staged by several threads, piece by piece", "[
   std::vector<merklize::digest> leaves((1 << 17) + 3);
   for (auto &leaf : leaves)
     leaf = test::random_digest();
-  merklize::resident_tree t(hasher(), leaves, merklize::config{{merklize::hash_kind::sha256}});
+  merklize::resident_tree t(
+      hasher(), leaves,
+      test::on_engine({merklize::hash_kind::sha256}, merklize::resident_update::kernels));
   std::vector<std::uint64_t> indices(leaves.size());
   for (std::uint64_t i = 0; i < indices.size(); ++i)
     indices[i] = i;

@@ -29,6 +29,7 @@
 #include "../runtime/profiling.hpp"
 #include "../runtime/staged_upload.hpp"
 #include "device_tree.hpp"
+#include "host_updater.hpp"
 #include "resident_batch.hpp"
 #include "resident_memory.hpp"
 #include "resident_snapshot.hpp"
@@ -118,11 +119,13 @@ public:
 
   // The same from `count` indices and count x 32 bytes of leaves in host memory. Both go up
   // through page-locked staging (leaves first) while the host checks the indices: an index
-  // outside the tree is refused then, before the tree is written.
+  // outside the tree is refused then, before the tree is written. On a CPU device (or as
+  // cfg.resident_updates says) the host's cores apply the batch instead (host_updater.hpp).
   digest update(const std::uint64_t *indices, const void *new_leaves, std::uint64_t count) {
     check_batch(count);
     begin_call();
     if (count == 0) return root_;
+    if (host_updates_) return update_on_host(indices, new_leaves, count);
     const detail::drain_on_unwind drained(queue_); // no upload may outlive the caller's data
     const auto start = clock_type::now();
     runtime_.grow(values_, values_capacity_, count * node_bytes);
@@ -316,6 +319,21 @@ private:
     return std::chrono::duration<double, std::milli>(to - from).count();
   }
 
+  // A batch from host memory applied by the host's cores to the mapped levels, its indices
+  // checked first (a refusal changes nothing); the root read as after the kernels.
+  digest update_on_host(const std::uint64_t *indices, const void *new_leaves, std::uint64_t count) {
+    const auto start = clock_type::now();
+    detail::check_indices(leaf_count(), indices, count);
+    events_.check_ms = detail::ms_since(start);
+    const detail::drain_on_unwind drained(queue_);
+    plan_host_.assign(indices, indices + count);
+    host_.update(queue_, tree_, cfg_.tree, indices, new_leaves, count, events_);
+    const auto at = clock_type::now();
+    root_ = read_root();
+    events_.wait_ms = detail::ms_since(at);
+    return root_;
+  }
+
   // Refuses a batch this tree cannot take (each update's position + 1 must fit a uint: the
   // device elects the last update of a leaf by it).
   void check_batch(std::uint64_t count) const {
@@ -330,6 +348,7 @@ private:
     events_ = {};
     plan_indices_ = cl::Buffer();
     plan_count_ = 0;
+    plan_host_.clear();
     plan_.reset();
   }
 
@@ -461,6 +480,7 @@ private:
 
   // The last update's batch sorted: its indices read back (none after an append).
   update_batch plan_batch() const {
+    if (!plan_host_.empty()) return sort_batch(leaf_count(), plan_host_);
     if (plan_count_ == 0) return {};
     std::vector<std::uint64_t> indices(static_cast<std::size_t>(plan_count_));
     detail::call("clEnqueueReadBuffer", [&] {
@@ -520,8 +540,11 @@ private:
   mutable std::optional<update_plan> plan_;
   cl::Buffer plan_indices_; // the last update's indices (the caller's for a device batch)
   std::uint64_t plan_count_ = 0;
+  std::vector<std::uint64_t> plan_host_; // the last host-applied batch's indices
   update_events events_;
   detail::tree_updater updater_; // its kernels built on the first update or append
+  bool host_updates_ = resident_updates_on_host(cfg_.resident_updates, runtime_.facts(), cfg_.tree);
+  detail::host_updater host_;
   std::size_t local_ = 0;
   cl::Buffer indices_, values_;          // a host batch's indices and leaves
   detail::multiproof_gatherer gatherer_; // built on the first update_proved

@@ -46,6 +46,10 @@ struct update_events {
   // The host's milliseconds: checking the indices, staging and enqueueing the uploads,
   // enqueueing the launches, waiting for the root.
   double check_ms = 0, upload_ms = 0, enqueue_ms = 0, wait_ms = 0;
+  // The batch applied by the host's cores (host_updater.hpp): the levels' maps, and the whole
+  // of it (maps, leaves, hashing, unmaps), in milliseconds.
+  bool on_host = false;
+  double map_ms = 0, host_ms = 0;
 };
 
 namespace detail {

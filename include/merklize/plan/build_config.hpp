@@ -22,6 +22,11 @@ enum class level_kernel_kind {
              // each work-item a subtree in registers; merkle_level on the levels left over
 };
 
+// Which engine applies a resident tree's update batches from host memory (config's
+// resident_updates, engine/host_updater.hpp): automatic takes the host's cores where the device
+// is a CPU and the node hash has host pair hashers (sha256, rfc6962, blake3), else the kernels.
+enum class resident_update { automatic, kernels, host };
+
 struct config {
   // A constructor rather than an aggregate: {tree} and {tree, output} name the common settings,
   // and the tuning knobs below are set by name.
@@ -69,6 +74,8 @@ struct config {
   // On CPU devices, let the kernels read the leaves and write the nodes in host memory, with no
   // copies, when a host build keeps every level above the leaves. false streams as on GPUs.
   bool zero_copy = true;
+  // resident_tree only: the engine of its updates from host memory (see resident_update).
+  resident_update resident_updates = resident_update::automatic;
 
   // multi_merkleizer only (multi.hpp). Shards of 2^shard_log2 leaves; 0: about 8 per device,
   // no smaller than the largest device chunk (parts.hpp).

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "../core/hashes.hpp"
+#include "build_config.hpp"
 #include "tuning.hpp"
 
 #include <algorithm>
@@ -158,6 +159,21 @@ inline bool host_beats_recorded(const engine_estimate &host, std::optional<std::
     if (device.finish_ms(size) < host.finish_ms(size)) return false;
   }
   return true;
+}
+
+// Whether a resident tree's batches from host memory go to the host's cores (host_updater.hpp)
+// rather than the kernels: as `choice` says, and automatically where the device is a CPU (its
+// buffers are host memory, and PoCL's kernels hash scattered nodes several times slower than
+// the host's SIMD pair hashers: docs/BENCHMARKS.md) and the node hash has pair hashers. Forcing
+// the host for a hash without them is refused.
+inline bool resident_updates_on_host(resident_update choice, const device_facts &device,
+                                     const tree_options &options) {
+  const bool pairs = row_of(options.hash).host_pairs != nullptr;
+  if (choice == resident_update::host && !pairs)
+    throw error(std::string("resident_updates = host: the host engine has no pair hasher for ") +
+                to_string(options.hash) + " nodes");
+  if (choice == resident_update::automatic) return device.is_cpu() && pairs;
+  return choice == resident_update::host;
 }
 
 } // namespace merklize
