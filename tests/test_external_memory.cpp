@@ -37,21 +37,28 @@ TEST_CASE("importing external memory says why a device cannot", "[external]") {
 TEST_CASE("sharing a semaphore says why a device cannot", "[external]") {
   const cl::Device device = test::hasher().device();
   const std::string why = merklize::why_no_external_semaphore(device);
-  if (why.empty()) {
+  const std::string why_import =
+      merklize::why_no_external_semaphore(device, merklize::semaphore_share::imported);
+  if (why.empty() && why_import.empty()) {
     WARN("SKIPPED: " << merklize::device_name(device)
-                     << " offers cl_khr_external_semaphore_opaque_fd: the refusal is not "
-                        "reachable");
+                     << " exports and imports semaphores as opaque file descriptors: no "
+                        "refusal is reachable");
     return;
   }
-  CHECK_THAT(why, Contains(merklize::device_name(device)));
-  CHECK_THAT(why, Contains("does not offer cl_khr_"));
   const cl::Context context(device);
-  CHECK_THROWS_WITH(merklize::external_semaphore(context, device),
-                    Contains("cannot make an external semaphore: " + why));
+  if (!why.empty()) { // PoCL: no extension; NVIDIA's driver 580: no export handle type
+    CHECK_THAT(why, Contains(merklize::device_name(device)));
+    CHECK_THAT(why, Contains("opaque file descriptor"));
+    CHECK_THROWS_WITH(merklize::external_semaphore(context, device),
+                      Contains("cannot make an external semaphore: " + why));
+  }
   int pipe_ends[2];
   REQUIRE(pipe(pipe_ends) == 0); // a descriptor that is open, which the refusal must leave so
-  CHECK_THROWS_WITH(merklize::external_semaphore::imported(context, device, pipe_ends[0]),
-                    Contains("cannot import a semaphore: " + why));
+  if (!why_import.empty()) {
+    CHECK_THAT(why_import, Contains(merklize::device_name(device)));
+    CHECK_THROWS_WITH(merklize::external_semaphore::imported(context, device, pipe_ends[0]),
+                      Contains("cannot import a semaphore: " + why_import));
+  }
   CHECK_THROWS_WITH(merklize::external_semaphore::imported(context, device, -1),
                     Contains("-1 is not a file descriptor"));
   CHECK(close(pipe_ends[0]) == 0);

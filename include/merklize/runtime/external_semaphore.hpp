@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // Ordering between OpenCL and another API on the same GPU without the host in between: a binary
 // semaphore of cl_khr_external_semaphore, shared as an opaque file descriptor
-// (cl_khr_external_semaphore_opaque_fd). Made here and exported (CUDA imports it with
-// cuImportExternalSemaphore, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD; CUDA cannot export
-// one), or imported from a descriptor another API exported (Vulkan's
+// (cl_khr_external_semaphore_opaque_fd). Made here and exported where the driver exports (CUDA
+// imports it with cuImportExternalSemaphore, CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD; CUDA
+// cannot export one), or imported from a descriptor another API exported (Vulkan's
 // VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT). With external_buffer
 // (runtime/external_memory.hpp): the other API writes and signals `ready`; OpenCL
 // enqueue_wait(ready), acquire(), builds, release(), enqueue_signal(done); the other API waits
@@ -24,15 +24,40 @@
 
 namespace merklize {
 
-// Why `device` cannot share a binary semaphore as an opaque file descriptor, or "" where it can.
-inline std::string why_no_external_semaphore(const cl::Device &device) {
+// Which way a semaphore crosses: made here and exported, or made elsewhere and imported.
+enum class semaphore_share { exported, imported };
+
+// Why `device` cannot share a binary semaphore as an opaque file descriptor that way, or ""
+// where it can: the extensions, then the handle types the device lists for that direction
+// (NVIDIA's driver 580 offers the extensions but lists opaque fds for imports only).
+inline std::string why_no_external_semaphore(const cl::Device &device,
+                                             semaphore_share share = semaphore_share::exported) {
   const std::string name = detail::name_in_message(device);
   for (const char *extension :
        {"cl_khr_semaphore", "cl_khr_external_semaphore", "cl_khr_external_semaphore_opaque_fd"})
     if (!detail::has_extension(device, extension))
       return name + " does not offer " + extension +
              " (its driver cannot share a semaphore as an opaque file descriptor)";
-  return {};
+  const bool exported = share == semaphore_share::exported;
+  const cl_device_info query = exported ? CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR
+                                        : CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR;
+  std::size_t bytes = 0;
+  std::vector<cl_external_semaphore_handle_type_khr> types;
+  if (clGetDeviceInfo(device(), query, 0, nullptr, &bytes) == CL_SUCCESS && bytes > 0) {
+    types.resize(bytes / sizeof(cl_external_semaphore_handle_type_khr));
+    if (clGetDeviceInfo(device(), query, bytes, types.data(), nullptr) != CL_SUCCESS) types.clear();
+  }
+  for (const cl_external_semaphore_handle_type_khr type : types)
+    if (type == CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR) return {};
+  return name + (exported ? " exports" : " imports") +
+         " no semaphore as an opaque file descriptor (" +
+         (exported ? "CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR"
+                   : "CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR") +
+         " lists none" +
+         (exported ? "; CUDA cannot export one either: make the semaphore in Vulkan and import "
+                     "it"
+                   : "") +
+         ")";
 }
 
 namespace detail {
@@ -110,7 +135,8 @@ private:
   // Exportable where fd < 0, else imported from fd.
   external_semaphore(const cl::Context &context, const cl::Device &device, int fd)
       : device_(device) {
-    if (const std::string why = why_no_external_semaphore(device); !why.empty())
+    const semaphore_share share = fd < 0 ? semaphore_share::exported : semaphore_share::imported;
+    if (const std::string why = why_no_external_semaphore(device, share); !why.empty())
       throw error(std::string(fd < 0 ? "cannot make an external semaphore: "
                                      : "cannot import a semaphore: ") +
                   why);
@@ -124,24 +150,17 @@ private:
         device, "clGetSemaphoreHandleForTypeKHR");
     entry_.release =
         detail::platform_entry_point<detail::release_semaphore_fn>(device, "clReleaseSemaphoreKHR");
-    const auto device_id = reinterpret_cast<cl_semaphore_properties_khr>(device());
+    // No CL_DEVICE_HANDLE_LIST_KHR: NVIDIA's driver 580 refuses it (CL_INVALID_PROPERTY), and
+    // without it the semaphore is the context's devices', here the one device.
     const cl_semaphore_properties_khr exported[] = {CL_SEMAPHORE_TYPE_KHR,
                                                     CL_SEMAPHORE_TYPE_BINARY_KHR,
                                                     CL_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR,
                                                     CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
                                                     CL_SEMAPHORE_EXPORT_HANDLE_TYPES_LIST_END_KHR,
-                                                    CL_DEVICE_HANDLE_LIST_KHR,
-                                                    device_id,
-                                                    CL_DEVICE_HANDLE_LIST_END_KHR,
                                                     0};
-    const cl_semaphore_properties_khr from_fd[] = {CL_SEMAPHORE_TYPE_KHR,
-                                                   CL_SEMAPHORE_TYPE_BINARY_KHR,
-                                                   CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
-                                                   static_cast<cl_semaphore_properties_khr>(fd),
-                                                   CL_DEVICE_HANDLE_LIST_KHR,
-                                                   device_id,
-                                                   CL_DEVICE_HANDLE_LIST_END_KHR,
-                                                   0};
+    const cl_semaphore_properties_khr from_fd[] = {
+        CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
+        static_cast<cl_semaphore_properties_khr>(fd), 0};
     cl_int err = CL_SUCCESS;
     semaphore_ = create(context(), fd < 0 ? exported : from_fd, &err);
     detail::check(err, "clCreateSemaphoreWithPropertiesKHR");
