@@ -145,3 +145,29 @@ TEST_CASE("large batches shared among the host's threads equal the reference",
     }
   }
 }
+
+TEST_CASE("a proved batch on the host's cores proves what prove_multi proves",
+          "[resident][host-update]") {
+  // The multiproof is gathered by a kernel after the host's update: its launch settings come
+  // from the tree even though the host's path launched nothing (a 0 local size failed before).
+  std::mt19937_64 random(37);
+  for (std::uint64_t n : {2, 3, 257})
+    for (const auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3}) {
+      INFO("n=" << n << " " << merklize::to_string(hash));
+      std::vector<merklize::digest> leaves(n);
+      for (auto &leaf : leaves)
+        leaf = test::random_digest();
+      merklize::resident_tree t(hasher(), leaves, test::on_engine({hash}, resident_update::host));
+      for (const auto &batch : test::update_batches(n, random, 100)) {
+        std::vector<merklize::digest> values;
+        for (const std::uint64_t index : batch) {
+          values.push_back(test::random_digest());
+          leaves[index] = values.back();
+        }
+        const auto [root, proof] = t.update_proved(batch, values);
+        const merklize::tree expected = test::check_tree(t, leaves, root);
+        CHECK(t.last_events().on_host == !batch.empty());
+        if (!batch.empty()) CHECK(proof == merklize::prove_multi(expected, batch));
+      }
+    }
+}

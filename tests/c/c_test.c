@@ -322,6 +322,13 @@ void test_same_device_tree(merklize_device_tree *t, const merklize_tree *fresh, 
   const uint8_t *level_nodes;
   uint64_t level_count, size;
   uint32_t level;
+  uint8_t root[32], expected[32];
+  CHECK_OK(merklize_tree_root(fresh, expected));
+  test_poison(root, sizeof root);
+  CHECK_OK(merklize_device_tree_root(t, root));
+  CHECK(memcmp(root, expected, 32) == 0, "merklize_device_tree_root differs from a fresh build");
+  CHECK(merklize_device_tree_leaf_count(t) == n, "leaf count %llu, expected %llu",
+        (unsigned long long)merklize_device_tree_leaf_count(t), (unsigned long long)n);
   CHECK(merklize_device_tree_depth(t) == merklize_tree_depth(fresh), "depth %u, expected %u",
         merklize_device_tree_depth(t), merklize_tree_depth(fresh));
   for (level = 0; level <= merklize_tree_depth(fresh); ++level) {

@@ -91,8 +91,9 @@ merklize_tree_config test_config(const char *hash, const char *shape);
 
 /* Fails unless the proofs are the same: kind, leaf count, indices and nodes. */
 void test_same_proof(const merklize_proof *got, const merklize_proof *want, const char *what);
-/* Fails unless the device tree's depth, every level read back (into `nodes`, room for its largest
- * level) and its last leaf's proof are those of `fresh`, a merklize_build of the same leaves. */
+/* Fails unless the device tree's root, leaf count, depth, every level read back (into `nodes`,
+ * room for its largest level) and its last leaf's proof are those of `fresh`, a merklize_build
+ * of the same leaves. */
 void test_same_device_tree(merklize_device_tree *t, const merklize_tree *fresh, uint8_t *nodes);
 
 #endif

@@ -203,6 +203,7 @@ public:
   std::pair<digest, multiproof> update_proved(const std::vector<std::uint64_t> &indices,
                                               const std::vector<digest> &new_leaves) {
     const digest root = update(indices, new_leaves);
+    prepare(); // the launch settings (local_), which the host's path never needed
     return {root, gatherer_.gather(runtime_, queue_, tree_, cfg_.tree, capacity_, local_,
                                    sort_batch(leaf_count(), indices).leaves, events_)};
   }
