@@ -5,8 +5,9 @@
 #         the device-tree C tests, the external memory and semaphore tests and the CUDA example
 #         (cuda.h from CUDA_INC), update_bench of 1% of 2^25 (batch and ordinary) beside the
 #         base's (build-base: `git archive BASE include bench`), kary_update_bench.
-#   pocl: issue 31's PoCL target on the machine's CPU: update_bench --engine=host and kernels
-#         beside BLAKE3's hash_many tree (merklize_bench cpu_blake3; BLAKE3_C_DIR, fetched
+#   pocl: issue 31's PoCL target on the machine's CPU: update_bench --engine=host, the base's
+#         (build-base: include and bench of an earlier commit) and this tree's in turn, and
+#         --engine=kernels, beside BLAKE3's hash_many tree (merklize_bench cpu_blake3; BLAKE3_C_DIR, fetched
 #         outside the project).
 # Usage, from the project root there, .device-debs carried:
 #   CUDA_INC=$PWD/build-cudainc BLAKE3_C_DIR=$PWD/build-blake3c/c bash bench/issue31_check.sh gpu|pocl
@@ -28,13 +29,22 @@ cmake -S . -B build-ab -DCMAKE_BUILD_TYPE=Release -DMERKLIZE_AOT=OFF \
   > "$OUT/cmake.log" 2>&1
 
 if [ "$part" = pocl ]; then
+  (cd build-base && g++ -std=c++17 -O2 -Iinclude -DCL_HPP_MINIMUM_OPENCL_VERSION=200 \
+    -DCL_HPP_TARGET_OPENCL_VERSION=300 "-DMERKLIZE_KERNEL_SOURCE_DIR=\"$PWD/include/merklize/kernels\"" \
+    bench/update_bench.cpp -o /tmp/update_bench_base "${libs[@]}" > "$OUT/base.log" 2>&1) &
   cmake --build build-ab -j "$(nproc)" --target update_bench merklize_bench > "$OUT/build.log" 2>&1 ||
     { grep -m5 -A5 error "$OUT/build.log"; exit 1; }
-  for engine in host kernels host kernels; do
-    echo "== PoCL update_bench --engine=$engine 25 blake3 4 1" | tee -a "$log"
-    timeout 200 build-ab/bench/update_bench --engine=$engine 25 blake3 4 1 2>&1 |
-      grep -E '^\| [0-9]|split|path|device' | tee -a "$log"
+  wait
+  for run in 1 2; do # the base's host path (build-base) and this tree's, in turn
+    for bench in /tmp/update_bench_base build-ab/bench/update_bench; do
+      echo "== PoCL $bench --engine=host 25 blake3 5 1 (run $run)" | tee -a "$log"
+      timeout 200 "$bench" --engine=host 25 blake3 5 1 2>&1 |
+        grep -E '^\| [0-9]|split|path|device|agree' | tee -a "$log"
+    done
   done
+  echo "== PoCL update_bench --engine=kernels 25 blake3 4 1" | tee -a "$log"
+  timeout 200 build-ab/bench/update_bench --engine=kernels 25 blake3 4 1 2>&1 |
+    grep -E '^\| [0-9]|path' | tee -a "$log"
   timeout 200 build-ab/bench/merklize_bench --hash=blake3 --min_log2=25 --max_log2=25 \
     --benchmark_filter='cpu_' --benchmark_min_time=1 2>&1 | grep -E 'cpu_|hash_many|ERROR' | tee -a "$log"
   exit 0

@@ -102,6 +102,32 @@ TEST_CASE("a batch the host's cores refuse changes nothing", "[resident][host-up
   test::check_tree(t, leaves, t.update({9}, {leaves[9]}));
 }
 
+TEST_CASE("a batch refused by the grouping's check changes nothing", "[resident][host-update]") {
+  // From 2^15 + 1 leaves the indices are checked by the grouping by block (host_updater's blocks).
+  const std::uint64_t n = (1 << 16) + 1;
+  std::vector<merklize::digest> leaves(n);
+  for (auto &leaf : leaves)
+    leaf = test::random_digest();
+  merklize::resident_tree t(hasher(), leaves,
+                            test::on_engine({merklize::hash_kind::sha256}, resident_update::host));
+  const merklize::digest root = t.root();
+  const auto levels = t.levels();
+  std::vector<std::uint64_t> indices(50000);
+  for (std::size_t k = 0; k < indices.size(); ++k)
+    indices[k] = k * 7 % n;
+  indices[40000] = n; // one past the last leaf, in a later slice of the batch
+  const std::vector<merklize::digest> values(indices.size(), test::random_digest());
+  CHECK_THROWS_WITH(t.update(indices, values),
+                    Contains("update 40000 of 50000: leaf index 65537 out of range: the tree has "
+                             "65537 leaves"));
+  CHECK(t.root() == root);
+  CHECK(t.levels() == levels);
+  indices[40000] = n - 1;
+  for (std::size_t k = 0; k < indices.size(); ++k)
+    leaves[indices[k]] = values[k];
+  test::check_tree(t, leaves, t.update(indices, values));
+}
+
 TEST_CASE("the host's cores update CPU devices' trees unless told otherwise",
           "[resident][host-update]") {
   const bool cpu = merklize::detail::read_device_facts(test::test_device()).is_cpu();
@@ -124,26 +150,31 @@ TEST_CASE("the host's cores update CPU devices' trees unless told otherwise",
 TEST_CASE("large batches shared among the host's threads equal the reference",
           "[resident][host-update]") {
   std::mt19937_64 random(9);
-  const std::uint64_t n = (1 << 15) + 1; // levels of thousands of dirty nodes, a lone last node
-  for (const auto pad : {merklize::shape::promote, merklize::shape::zero}) {
-    INFO(merklize::to_string(pad));
-    std::vector<merklize::digest> leaves(n);
-    for (auto &leaf : leaves)
-      leaf = test::random_digest();
-    merklize::resident_tree t(
-        hasher(), leaves,
-        test::on_engine({merklize::hash_kind::blake3, pad}, resident_update::host));
-    for (const auto &batch : test::update_batches(n, random, 5)) {
-      INFO("batch of " << batch.size());
-      std::vector<merklize::digest> values;
-      for (const std::uint64_t index : batch) {
-        values.push_back(test::random_digest());
-        leaves[index] = values.back();
+  // Levels of thousands of dirty nodes; from 2^15 leaves up the lower levels go a block of
+  // leaves at a time (host_updater's blocks: 64 leaves each at 2^15 + 1, 128 at 2^17 + 3), the
+  // last block short, with a lone last node at some levels, before the levels above the blocks.
+  for (const std::uint64_t n : {(1u << 15) + 1, (1u << 16) - 1, (1u << 17) + 3})
+    for (const merklize::tree_options &options :
+         {merklize::tree_options{merklize::hash_kind::blake3, merklize::shape::promote},
+          merklize::tree_options{merklize::hash_kind::sha256, merklize::shape::zero},
+          merklize::tree_options{merklize::hash_kind::blake3, merklize::shape::zero, 20}}) {
+      INFO("n=" << n << " " << merklize::to_string(options.hash) << " "
+                << merklize::to_string(options.pad));
+      std::vector<merklize::digest> leaves(n);
+      for (auto &leaf : leaves)
+        leaf = test::random_digest();
+      merklize::resident_tree t(hasher(), leaves, test::on_engine(options, resident_update::host));
+      for (const auto &batch : test::update_batches(n, random, 5)) {
+        INFO("batch of " << batch.size());
+        std::vector<merklize::digest> values;
+        for (const std::uint64_t index : batch) {
+          values.push_back(test::random_digest());
+          leaves[index] = values.back();
+        }
+        poison_dirty(t, batch);
+        test::check_tree(t, leaves, t.update(batch, values));
       }
-      poison_dirty(t, batch);
-      test::check_tree(t, leaves, t.update(batch, values));
     }
-  }
 }
 
 TEST_CASE("a proved batch on the host's cores proves what prove_multi proves",

@@ -321,17 +321,12 @@ private:
   }
 
   // A batch from host memory applied by the host's cores to the mapped levels, its indices
-  // checked first (a refusal changes nothing); the root read as after the kernels.
+  // checked first (a refusal changes nothing); the root raised as after the kernels.
   digest update_on_host(const std::uint64_t *indices, const void *new_leaves, std::uint64_t count) {
-    const auto start = clock_type::now();
-    detail::check_indices(leaf_count(), indices, count);
-    events_.check_ms = detail::ms_since(start);
     const detail::drain_on_unwind drained(queue_);
+    root_ = root_of(host_.update(queue_, tree_, cfg_.tree, indices, new_leaves, count, events_));
+    events_.wait_ms = 0; // the root read from the mapped levels
     plan_host_.assign(indices, indices + count);
-    host_.update(queue_, tree_, cfg_.tree, indices, new_leaves, count, events_);
-    const auto at = clock_type::now();
-    root_ = read_root();
-    events_.wait_ms = detail::ms_since(at);
     return root_;
   }
 
@@ -526,7 +521,12 @@ private:
                                       nullptr, &read);
     });
     events_.transfers.push_back(read);
-    return extend_root(cfg_.tree.hash, top, level,
+    return root_of(top);
+  }
+
+  // The root of the tree whose top level's node is `top`: raised to a fixed depth's.
+  digest root_of(const digest &top) const {
+    return extend_root(cfg_.tree.hash, top, tree_.top(),
                        root_depth(cfg_.tree, tree_layout(leaf_count())));
   }
 

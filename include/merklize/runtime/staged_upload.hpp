@@ -6,7 +6,7 @@
 // a batch of 335k leaves (10.7 MB) would spend 8 ms there. Data already page-locked (a
 // host_buffer's) is written directly. Pieces of 1 MiB: small enough that the first write starts
 // early, large enough that a write's own cost (microseconds) is small beside its bytes. From 4
-// pieces up the pieces are copied by the process's copy workers (copy_workers.hpp: up to 7
+// pieces up the pieces are copied by the process's copy workers (worker_pool.hpp: up to 7
 // threads, kept from call to call, taking the pieces in order) while this one enqueues each as it
 // lands, in order: one core copies about 8 GB/s (1.4-1.8 ms for a 1% batch of 2^25 leaves and its
 // indices on the H100 machine's host), four about 30-40 GB/s.
@@ -16,9 +16,9 @@
 // in-order queue).
 #pragma once
 
-#include "copy_workers.hpp"
 #include "error.hpp"
 #include "host_buffer.hpp"
+#include "worker_pool.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -125,8 +125,8 @@ private:
     };
     // Waited for (its destructor) before this returns or throws: the workers read the caller's
     // memory.
-    copy_workers::started job =
-        copy_workers::shared().start(static_cast<unsigned>(pieces.size()), copy_piece);
+    worker_pool::started job =
+        worker_pool::shared().start(static_cast<unsigned>(pieces.size()), copy_piece);
     for (std::size_t p = 0; p < pieces.size(); ++p) {
       while (!copied[p].load(std::memory_order_acquire))
         std::this_thread::yield();

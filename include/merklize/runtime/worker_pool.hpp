@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// The process's copy workers: host copies on several threads, since one core cannot feed a PCIe
-// 5 link. Started on the first large copy and kept (parked on a condition variable) until exit:
-// an update of 1% of 2^25 leaves has 2 ms in all (runtime/staged_upload.hpp), where starting and
-// joining threads for each copy (some 15 us a thread; 0.1-0.2 ms for four on PoCL's 2-core
-// machine) would cost a tenth of it.
+// The process's worker threads: host copies on several threads, since one core cannot feed a
+// PCIe 5 link (runtime/staged_upload.hpp), and the host's cores hashing a resident tree's update
+// (engine/host_updater.hpp). Started on first use and kept (parked on a condition variable)
+// until exit: an update of 1% of 2^25 leaves has 2 ms in all on a GPU and ~10 ms on 16 cores,
+// where starting and joining threads for each job (15-100 us a thread; ~2 ms for three jobs of
+// 16 threads on the GPU machine's cores) would cost a tenth or more of it.
 #pragma once
 
 #include "../io/file_read.hpp" // host_threads
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -20,24 +22,31 @@
 namespace merklize {
 namespace detail {
 
-class copy_workers {
+class worker_pool {
 public:
-  // The process's workers: host_threads() - 1 of them (the caller enqueues meanwhile).
-  static copy_workers &shared() {
-    static copy_workers workers(host_threads() - 1);
+  // The process's copy workers: host_threads() - 1 of them (the caller enqueues meanwhile).
+  static worker_pool &shared() {
+    static worker_pool workers(host_threads() - 1);
     return workers;
   }
 
-  explicit copy_workers(unsigned helpers) {
+  // The process's hashing workers: one a core besides the caller's (the copies keep to fewer:
+  // more threads than host_threads() do not copy faster).
+  static worker_pool &cores() {
+    static worker_pool workers(std::max(1u, std::thread::hardware_concurrency()) - 1);
+    return workers;
+  }
+
+  explicit worker_pool(unsigned helpers) {
     try {
       for (unsigned i = 0; i < helpers; ++i)
         threads_.emplace_back([this] { serve(); });
     } catch (const std::system_error &) { // fewer threads: the copies use those there are
     }
   }
-  copy_workers(const copy_workers &) = delete;
-  copy_workers &operator=(const copy_workers &) = delete;
-  ~copy_workers() {
+  worker_pool(const worker_pool &) = delete;
+  worker_pool &operator=(const worker_pool &) = delete;
+  ~worker_pool() {
     {
       const std::lock_guard<std::mutex> lock(mutex_);
       stopping_ = true;
@@ -50,8 +59,8 @@ public:
   // A job started by start(): wait() (or the destructor) returns once its tasks are done.
   class started {
   public:
-    started(copy_workers *workers, std::unique_lock<std::mutex> busy)
-        : workers_(workers), busy_(std::move(busy)) {}
+    started(worker_pool *workers, std::unique_lock<std::mutex> busy, std::uint64_t job)
+        : workers_(workers), busy_(std::move(busy)), job_(job) {}
     started(started &&) = default;
     ~started() { wait(); }
     void wait() {
@@ -63,9 +72,16 @@ public:
       busy_.unlock();
     }
 
+    // This thread takes tasks of the job too, until none is left to take (where the tasks ran
+    // in start, none is).
+    void help() {
+      if (busy_.owns_lock()) workers_->work(job_);
+    }
+
   private:
-    copy_workers *workers_;
+    worker_pool *workers_;
     std::unique_lock<std::mutex> busy_;
+    std::uint64_t job_;
   };
 
   // Starts task(0) .. task(n - 1) on the workers alone, for a caller with other work meanwhile
@@ -77,18 +93,31 @@ public:
     if (!busy.owns_lock() || threads_.empty()) {
       for (unsigned i = 0; i < n; ++i)
         task(i);
-      return started(this, std::unique_lock<std::mutex>());
+      return started(this, std::unique_lock<std::mutex>(), 0);
     }
+    std::uint64_t job;
     {
       const std::lock_guard<std::mutex> lock(mutex_);
       task_ = &task;
       count_ = left_ = n;
       next_ = 0;
-      ++generation_;
+      job = ++generation_;
     }
     wake_.notify_all();
-    return started(this, std::move(busy));
+    return started(this, std::move(busy), job);
   }
+
+  // task(0) .. task(n - 1) on the workers and this thread, returned once all are done: for
+  // `threads()` + 1 tasks of equal work, one each. Where another caller's job holds the workers,
+  // the tasks run here. A task must not throw (nothing on a worker would catch it).
+  void run(unsigned n, const std::function<void(unsigned)> &task) {
+    started job = start(n, task);
+    job.help();
+    job.wait();
+  }
+
+  // The workers (besides the caller's thread).
+  unsigned threads() const { return static_cast<unsigned>(threads_.size()); }
 
 private:
   void serve() {
@@ -122,7 +151,7 @@ private:
     }
   }
 
-  std::mutex busy_;  // held by the caller of run
+  std::mutex busy_;  // held by the caller of start, until its job's wait
   std::mutex mutex_; // the job's fields below
   std::condition_variable wake_, done_;
   const std::function<void(unsigned)> *task_ = nullptr;
