@@ -302,6 +302,10 @@ private:
   static void hash_pairs(pair_hash_fn hash, const std::uint8_t *below, std::uint8_t *out,
                          const std::uint64_t *list, std::uint64_t n) {
     std::uint8_t pairs[run_pairs * 2 * node_bytes], parents[run_pairs * node_bytes];
+    // The first run's parents too, while its children are gathered and hashed (in a block, the
+    // children were written just before: only the parents' lines come from memory).
+    for (std::uint64_t k = 0; k < std::min(n, run_pairs); ++k)
+      __builtin_prefetch(out + list[k] * node_bytes, 1);
     for (std::uint64_t at = 0; at < n; at += run_pairs) {
       const std::uint64_t run = std::min(run_pairs, n - at);
       // The next run's children and parents asked for now: scattered nodes come from memory,
