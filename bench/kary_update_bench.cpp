@@ -2,12 +2,17 @@
 // Issue 31 at arity k: a k-ary tree kept on the device (resident_kary_tree.hpp) changed in place,
 // against building it again, interleaved in one run. Per round, PCT% of K^LEVELS leaves at random
 // indices (repeats possible) get new random values from host memory; the update is timed whole
-// by the host's clock (the host's sort and lists, the uploads, three launches a level, the root
-// read back); then two rebuilds of the same leaves: on the device over the leaves already there
-// (device_tree's build alone) and from host memory (a new resident_kary_tree: upload and
-// build). After the last round the updated root must equal the rebuilds'. Prints a table.
-//   kary_update_bench [K [LEVELS [HASH [ROUNDS [PCT]]]]]  (defaults 16 6 sha256 5 1;
-//                                                          MERKLIZE_DEVICE)
+// by the host's clock (the host's sort and lists, the uploads, three launches a listed level or
+// one a level hashed whole, the root read back) and split (resident_kary_tree::last_split: the
+// host's plan, enqueueing and wait; the device's uploads, leaves, listed and whole levels, with
+// the levels each way and the groups listed); then two rebuilds of the same leaves: on the device
+// over the leaves already there (device_tree's build alone) and from host memory (a new
+// resident_kary_tree: upload and build). After the last round the updated root must equal the
+// rebuilds'. Prints a table. WHOLE sets the share of a level's dirty groups past which levels are
+// hashed whole, in percent (default: the device's tuning row's; 1000: every level listed, the path
+// before issue 31's fix).
+//   kary_update_bench [K [LEVELS [HASH [ROUNDS [PCT [WHOLE]]]]]]  (defaults 16 6 sha256 5 1;
+//                                                                  MERKLIZE_DEVICE)
 #include "update_helpers.hpp"
 
 #include <merklize/merklize.hpp>
@@ -22,7 +27,7 @@ namespace {
 using bench::clock_type;
 using bench::ms_since;
 
-int run(unsigned k, unsigned levels, const std::string &hash, int rounds, double pct) {
+int run(unsigned k, unsigned levels, const std::string &hash, int rounds, double pct, int whole) {
   const merklize::kary_options options{merklize::parse_hash_kind(hash), k,
                                        merklize::shape::promote};
   std::uint64_t n = 1;
@@ -35,11 +40,15 @@ int run(unsigned k, unsigned levels, const std::string &hash, int rounds, double
   merklize::block_hasher h(merklize::default_device());
   auto at = clock_type::now();
   merklize::resident_kary_tree t(h, leaves, options);
-  std::printf("device: %s; %s, arity %u, %u^%u = %llu leaves, batches of %zu (%.2f%%); tree "
-              "built in %.1f ms\n\n| round | update ms | device rebuild ms | host rebuild ms |\n"
-              "|---|---|---|---|\n",
+  if (whole >= 0) t.set_whole_level_percent(static_cast<unsigned>(whole));
+  std::printf("device: %s; %s, arity %u, %u^%u = %llu leaves, batches of %zu (%.2f%%), levels "
+              "whole past %u%% dirty; tree built in %.1f ms\n\n| round | update ms | host: plan, "
+              "enqueue, wait ms | device: upload, "
+              "leaves, listed, whole ms | levels listed + whole (groups listed) | device rebuild "
+              "ms | host rebuild ms |\n|---|---|---|---|---|---|---|\n",
               merklize::device_name(h.device()).c_str(), hash.c_str(), k, k, levels,
-              static_cast<unsigned long long>(n), batch, pct, ms_since(at));
+              static_cast<unsigned long long>(n), batch, pct, t.whole_level_percent(),
+              ms_since(at));
   merklize::digest device_root{}, host_root{};
   for (int r = 0; r < rounds; ++r) {
     std::vector<std::uint64_t> indices(batch);
@@ -58,7 +67,12 @@ int run(unsigned k, unsigned levels, const std::string &hash, int rounds, double
     at = clock_type::now();
     host_root = merklize::resident_kary_tree(h, leaves, options).root();
     const double host_ms = ms_since(at);
-    std::printf("| %d | %.3f | %.3f | %.3f |\n", r + 1, update_ms, device_ms, host_ms);
+    const merklize::kary_update_split &s = t.last_split();
+    std::printf("| %d | %.3f | %.3f, %.3f, %.3f | %.3f, %.3f, %.3f, %.3f | %u + %u (%llu) | %.3f | "
+                "%.3f |\n",
+                r + 1, update_ms, s.plan_ms, s.enqueue_ms, s.wait_ms, s.upload_ms, s.leaves_ms,
+                s.listed_ms, s.whole_ms, s.listed_levels, s.whole_levels,
+                static_cast<unsigned long long>(s.listed_groups), device_ms, host_ms);
   }
   if (device_root != t.root() || host_root != t.root()) {
     std::fprintf(stderr, "kary_update_bench: the updated root differs from the rebuilds'\n");
@@ -74,7 +88,7 @@ int main(int argc, char **argv) {
     return run(argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 16u,
                argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 6u,
                argc > 3 ? argv[3] : "sha256", argc > 4 ? std::atoi(argv[4]) : 5,
-               argc > 5 ? std::atof(argv[5]) : 1.0);
+               argc > 5 ? std::atof(argv[5]) : 1.0, argc > 6 ? std::atoi(argv[6]) : -1);
   } catch (const std::exception &e) {
     std::fprintf(stderr, "kary_update_bench: %s\n", e.what());
     return 1;

@@ -3,11 +3,13 @@
 // reference (kary.hpp) rebuilt from scratch over the host's copy with the updates applied: every
 // level, bit for bit, after each batch, arities 2, 4, 8 and 16 at sizes around their powers,
 // every k-ary hash, shapes promote and zero; batches of one leaf, the last leaf, every leaf, a
-// few at random with repeats (the last wins), none; 1% of about 4096 leaves, rounds in a row.
+// few at random with repeats (the last wins), none; 1% of about 4096 leaves, rounds in a row;
+// levels listed, hashed whole (past a share of their groups dirty) or both, each share forced.
 // Before each batch the nodes it must write are poisoned on the device, so a node the update
 // leaves out shows. The refusals change nothing. Appends (1, 2, 3, k - 1, k, k + 1, k^2 - 1, k^2,
 // k^2 + 1 leaves, one after another, across k^m) against the tree built from scratch, the right
-// edge they rewrite poisoned first. And the plans (kary_update_plan.hpp) on their own.
+// edge they rewrite poisoned first. And the plans (kary_update_plan.hpp) on their own, with the
+// choice of the levels hashed whole.
 #include "block_helpers.hpp"
 
 #include <merklize/engine/resident_kary_tree.hpp>
@@ -23,11 +25,14 @@ namespace {
 
 using test::hasher;
 
-// The nodes an update of `indices` writes, a level each (leaves first), from its plan.
-std::vector<std::vector<std::uint64_t>> dirty_nodes(const merklize::device_tree &d,
+// The nodes an update of `indices` writes, a level each (leaves first), from its plan: a level
+// hashed whole writes every node.
+std::vector<std::vector<std::uint64_t>> dirty_nodes(const merklize::resident_kary_tree &t,
                                                     const std::vector<std::uint64_t> &indices) {
+  const merklize::device_tree &d = t.on_device();
   const unsigned k = d.options().arity;
-  const auto plan = merklize::plan_kary_update(d.level_sizes(), k, indices);
+  const auto plan =
+      merklize::plan_kary_update(d.level_sizes(), k, indices, t.whole_level_percent());
   std::vector<std::vector<std::uint64_t>> dirty = {
       {plan.batch.leaves.begin(), plan.batch.leaves.end()}};
   for (std::size_t level = 0; level < plan.levels.size(); ++level) {
@@ -35,6 +40,9 @@ std::vector<std::vector<std::uint64_t>> dirty_nodes(const merklize::device_tree 
     dirty.emplace_back(plan.list.begin() + static_cast<std::ptrdiff_t>(step.first),
                        plan.list.begin() + static_cast<std::ptrdiff_t>(step.first + step.groups));
     if (step.short_group) dirty.back().push_back(d.level_sizes()[level] / k);
+    if (step.whole)
+      for (std::uint64_t node = 0; node < d.level_sizes()[level + 1]; ++node)
+        dirty.back().push_back(node);
   }
   return dirty;
 }
@@ -42,7 +50,7 @@ std::vector<std::vector<std::uint64_t>> dirty_nodes(const merklize::device_tree 
 // Every node the update of `indices` writes set to a poison pattern on the device.
 void poison(const merklize::resident_kary_tree &t, const std::vector<std::uint64_t> &indices) {
   const merklize::device_tree &d = t.on_device();
-  const auto dirty = dirty_nodes(d, indices);
+  const auto dirty = dirty_nodes(t, indices);
   const std::vector<std::uint8_t> pattern(merklize::node_bytes, 0xA5);
   for (unsigned level = 0; level < dirty.size(); ++level)
     for (const std::uint64_t node : dirty[level])
@@ -90,16 +98,84 @@ void check_update(merklize::resident_kary_tree &t, std::vector<merklize::digest>
 
 TEST_CASE("k-ary update plans list each level's groups once, the short one apart",
           "[resident][kary]") {
-  const auto p = merklize::plan_kary_update({10, 3, 1}, 4, {9, 2, 9});
+  // Every level listed (a share above 100%): what the plans were before levels went whole.
+  const auto p = merklize::plan_kary_update({10, 3, 1}, 4, {9, 2, 9}, 101);
   CHECK(p.list == std::vector<std::uint64_t>{2, 9, 0});
   CHECK(p.batch.sources == std::vector<std::uint32_t>{1, 2}); // leaf 9 takes the last update
   REQUIRE(p.levels.size() == 2);
   CHECK((p.levels[0].first == 2 && p.levels[0].groups == 1 && p.levels[0].short_group));
   CHECK((p.levels[1].first == 3 && p.levels[1].groups == 0 && p.levels[1].short_group));
-  const auto whole = merklize::plan_kary_update({16, 4, 1}, 4, {15, 0});
-  CHECK(whole.list == std::vector<std::uint64_t>{0, 15, 0, 3, 0});
-  CHECK((!whole.levels[0].short_group && !whole.levels[1].short_group));
+  CHECK((!p.levels[0].whole && !p.levels[1].whole));
+  const auto full = merklize::plan_kary_update({16, 4, 1}, 4, {15, 0}, 101);
+  CHECK(full.list == std::vector<std::uint64_t>{0, 15, 0, 3, 0});
+  CHECK((!full.levels[0].short_group && !full.levels[1].short_group));
   CHECK_THROWS_WITH(merklize::plan_kary_update({10, 3, 1}, 4, {10}), Contains("out of range"));
+}
+
+TEST_CASE("k-ary update plans hash a level whole past a share of its groups, and those above",
+          "[resident][kary]") {
+  // 64 leaves of arity 4, the default 25%: level 0's 16 groups list at most 4, level 1's 4 at
+  // most 1, level 2's 1 none, so the root is hashed whole.
+  const auto p = merklize::plan_kary_update({64, 16, 4, 1}, 4, {9, 2, 9});
+  CHECK(merklize::kary_whole_level_percent == 25);
+  for (const merklize::tuning &row : merklize::tuning_table()) // every device's share a share
+    CHECK((row.kary_whole_level_percent > 0 && row.kary_whole_level_percent <= 100));
+  CHECK(p.list == std::vector<std::uint64_t>{2, 9, 0, 2, 0});
+  REQUIRE(p.levels.size() == 3);
+  CHECK((!p.levels[0].whole && p.levels[0].groups == 2));
+  CHECK((!p.levels[1].whole && p.levels[1].first == 4 && p.levels[1].groups == 1));
+  CHECK((p.levels[2].whole && p.levels[2].groups == 0 && p.levels[2].first == 5));
+  // Five groups of level 0 dirty (of 16: past 4): every level whole, only the leaves listed.
+  const auto many = merklize::plan_kary_update({64, 16, 4, 1}, 4, {0, 4, 8, 12, 63});
+  CHECK(many.list == std::vector<std::uint64_t>{0, 4, 8, 12, 63});
+  for (const auto &step : many.levels)
+    CHECK((step.whole && step.groups == 0 && !step.short_group && step.first == 5));
+  // Four are listed; at 0% everything above the leaves is whole, above 100% nothing is.
+  CHECK(!merklize::plan_kary_update({64, 16, 4, 1}, 4, {0, 4, 8, 63}).levels[0].whole);
+  const auto none = merklize::plan_kary_update({64, 16, 4, 1}, 4, {9}, 0);
+  CHECK((none.list == std::vector<std::uint64_t>{9} && none.levels[0].whole));
+  std::vector<std::uint64_t> every(64);
+  for (std::uint64_t i = 0; i < 64; ++i)
+    every[static_cast<std::size_t>(i)] = i;
+  const auto all = merklize::plan_kary_update({64, 16, 4, 1}, 4, every, 101);
+  CHECK(all.list.size() == 64 + 16 + 4 + 1);
+  for (const auto &step : all.levels)
+    CHECK(!step.whole);
+  // A short group is never listed, so never counts: 10 leaves, arity 4, level 0's 3 groups list
+  // none at 25%, so its first dirty whole group makes level 0 whole, its short one does not.
+  const auto last = merklize::plan_kary_update({10, 3, 1}, 4, {9});
+  CHECK((!last.levels[0].whole && last.levels[0].short_group));
+  CHECK((!last.levels[1].whole && last.levels[1].short_group));
+  const auto first = merklize::plan_kary_update({10, 3, 1}, 4, {2});
+  CHECK((first.levels[0].whole && first.levels[1].whole && first.list.size() == 1));
+}
+
+TEST_CASE("k-ary update plans: once a level is whole every level above is, and lists fit",
+          "[resident][kary]") {
+  std::mt19937_64 random(37);
+  for (unsigned k : {2u, 4u, 16u})
+    for (std::uint64_t n : {std::uint64_t(1), std::uint64_t(k) + 1, std::uint64_t(5000)})
+      for (unsigned percent : {0u, 10u, 25u, 75u, 101u})
+        for (std::uint64_t batch : {std::uint64_t(1), n / 100 + 1, n / 3 + 1, n}) {
+          INFO("k=" << k << " n=" << n << " " << percent << "% batch " << batch);
+          std::vector<std::uint64_t> sizes = {n};
+          while (sizes.back() > 1)
+            sizes.push_back((sizes.back() + k - 1) / k);
+          std::vector<std::uint64_t> indices(static_cast<std::size_t>(batch));
+          for (auto &i : indices)
+            i = random() % n;
+          const auto plan = merklize::plan_kary_update(sizes, k, indices, percent);
+          REQUIRE(plan.levels.size() == sizes.size() - 1);
+          bool whole = false;
+          for (std::size_t level = 0; level < plan.levels.size(); ++level) {
+            const auto &step = plan.levels[level];
+            whole = whole || step.whole;
+            CHECK(step.whole == whole);
+            CHECK(step.first + step.groups <= plan.list.size());
+            if (!step.whole && percent <= 100)
+              CHECK(step.groups * 100 <= sizes[level + 1] * percent);
+          }
+        }
 }
 
 TEST_CASE("k-ary trees on the device updated in place match the host's rebuilt, every level",
@@ -131,6 +207,42 @@ TEST_CASE("k-ary trees on the device updated in place match the host's rebuilt, 
           some.push_back(some.front());
           check_update(t, host, some, random_leaves(some.size()));
           CHECK(t.update({}, {}) == t.root()); // none
+        }
+}
+
+TEST_CASE("k-ary trees on the device updated listed, whole or both match the host's rebuilt",
+          "[resident][kary]") {
+  auto &h = hasher();
+  std::mt19937_64 random(3137);
+  for (unsigned k : {2u, 4u, 8u, 16u})
+    for (std::uint64_t n :
+         {std::uint64_t(1), std::uint64_t(k) - 1, std::uint64_t(k), std::uint64_t(k) + 1,
+          std::uint64_t(k) * k - 1, std::uint64_t(k) * k + 1, std::uint64_t(k) * k * k + 3})
+      for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3})
+        for (auto pad : {merklize::shape::promote, merklize::shape::zero}) {
+          const merklize::kary_options options{hash, k, pad};
+          auto host = random_leaves(n);
+          merklize::resident_kary_tree t(h, host, options);
+          // Batches of one leaf, about 1%, about 30% with repeats, and every leaf twice over.
+          for (std::uint64_t batch : {std::uint64_t(1), n / 100 + 1, n * 3 / 10 + 1, 2 * n})
+            for (unsigned percent : {0u, merklize::kary_whole_level_percent, 75u, 101u}) {
+              INFO("k=" << k << " n=" << n << " " << merklize::to_string(hash) << " "
+                        << merklize::to_string(pad) << " batch " << batch << " " << percent << "%");
+              t.set_whole_level_percent(percent);
+              std::vector<std::uint64_t> indices(static_cast<std::size_t>(batch));
+              for (std::size_t i = 0; i < indices.size(); ++i)
+                indices[i] = batch == 2 * n ? i % n : random() % n;
+              check_update(t, host, indices, random_leaves(batch));
+              const auto plan =
+                  merklize::plan_kary_update(t.on_device().level_sizes(), k, indices, percent);
+              unsigned listed = 0;
+              while (listed < plan.levels.size() && !plan.levels[listed].whole)
+                ++listed;
+              const merklize::kary_update_split &split = t.last_split();
+              CHECK(split.listed_levels == listed);
+              CHECK(split.listed_levels + split.whole_levels == t.on_device().top());
+              CHECK(split.plan_ms >= 0);
+            }
         }
 }
 

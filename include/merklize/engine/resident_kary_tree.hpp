@@ -7,9 +7,12 @@
 // lists go up in one write. On the device each level's listed whole groups are gathered back to
 // back (kary_listed.cl), hashed as blocks by the block-leaf kernels in one launch and scattered
 // to their parents: three launches a level whatever the hash, the short last group apart by the
-// build's own rule (group_level.hpp). Only the root is read back. An append writes its leaves
-// after the last and recomputes each level's right edge the same way (a k-ary tree of either
-// shape is a prefix of its appended tree), the buffers growing geometrically.
+// build's own rule (group_level.hpp). Once a level's dirty groups pass the device's share
+// (tuning.hpp: kary_whole_level_percent), it and every level above are hashed whole as a build
+// hashes them, one launch a level and no list, so a large batch costs about a rebuild plus its
+// leaves' write. Only the root is read back; last_split() says where the time went. An append
+// writes its leaves after the last and recomputes each level's right edge the same way (a k-ary
+// tree of either shape is a prefix of its appended tree), the buffers growing geometrically.
 //
 //   merklize::block_hasher h(device);
 //   merklize::resident_kary_tree t(h, leaves, {merklize::hash_kind::sha256, 16});
@@ -28,11 +31,29 @@
 #include "resident_memory.hpp"
 
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <cstring>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace merklize {
+
+// Where the last update's time went (kary_update_bench prints it): the host's part by its clock,
+// the device's by markers between the phases on its in-order queue, profiled (NaN where the
+// driver gives no times).
+struct kary_update_split {
+  double plan_ms = 0;    // host: the batch sorted, the levels listed, the values elected
+  double enqueue_ms = 0; // host: the uploads and launches enqueued
+  double wait_ms = 0;    // host: waiting for the root to come back
+  // Device: the values' and lists' writes; the leaves written; the listed levels (gather, hash,
+  // scatter); the levels hashed whole, up to the root's read.
+  double upload_ms = 0, leaves_ms = 0, listed_ms = 0, whole_ms = 0;
+  unsigned listed_levels = 0, whole_levels = 0; // the levels above the leaves, each way
+  std::uint64_t listed_groups = 0;              // the whole groups listed, every level
+};
 
 class resident_kary_tree {
 public:
@@ -45,6 +66,7 @@ public:
         tree_(h, {leaves_, count, count * node_bytes, {}}, options), capacity_(count),
         zeros_(group_zero_roots(rule_, tree_.top())), root_(tree_.root()) {
     const detail::device_runtime runtime(h.context(), h.device());
+    whole_percent_ = runtime.tuning_row().kary_whole_level_percent;
     gather_ = runtime.kernel(detail::kary_listed_program(), "kary_gather", h.work_group_size());
     scatter_ = runtime.kernel(detail::kary_listed_program(), "kary_scatter", h.work_group_size());
   }
@@ -76,14 +98,39 @@ public:
 
   // The same from `count` indices and count x 32 bytes of leaves in host memory.
   digest update(const std::uint64_t *indices, const void *new_leaves, std::uint64_t count) {
-    const kary_update_plan plan = plan_kary_update(tree_.level_sizes(), arity(), indices, count);
+    auto at = std::chrono::steady_clock::now();
+    const kary_update_plan plan =
+        plan_kary_update(tree_.level_sizes(), arity(), indices, count, whole_percent_);
     if (count == 0) return root_;
     const std::vector<digest> values = elected_values(plan.batch, new_leaves);
+    split_ = {};
+    split_.plan_ms = detail::ms_since(at);
+    at = std::chrono::steady_clock::now();
     const detail::drain_on_unwind drained(h_->queue()); // no write may outlive the host's data
-    upload(values, plan);
+    std::array<cl::Event, 5> marks; // the first write, after the uploads, the leaves, the lists
+    marks[0] = upload(values, plan);
+    marks[1] = mark();
     scatter(values_, 0, values.size(), {leaves_, 0, leaf_count()});
-    return recompute(plan);
+    marks[2] = mark();
+    const unsigned listed = recompute_listed(plan);
+    marks[3] = mark();
+    recompute_whole(listed);
+    split_.enqueue_ms = detail::ms_since(at);
+    at = std::chrono::steady_clock::now();
+    marks[4] = read_root();
+    split_.wait_ms = detail::ms_since(at);
+    split_device(plan, marks, listed);
+    return root_;
   }
+
+  // Where the last update's time went.
+  const kary_update_split &last_split() const { return split_; }
+
+  // The share of a level's groups past which updates hash it and the levels above whole, in
+  // percent: the device's tuning row's unless set (0: every level above the leaves whole; above
+  // 100: every level listed), for tests and benches that compare the paths.
+  unsigned whole_level_percent() const { return whole_percent_; }
+  void set_whole_level_percent(unsigned percent) { whole_percent_ = percent; }
 
   // `leaves` added after the last (a log: the tree before them is a prefix of the tree after);
   // returns the new root. Only the right edge of each level is recomputed; the device memory
@@ -128,8 +175,9 @@ private:
     return values;
   }
 
-  // The values and every level's list, in one write each, into buffers grown as needed.
-  void upload(const std::vector<digest> &values, const kary_update_plan &plan) {
+  // The values and every level's list, in one write each, into buffers grown as needed; the
+  // first write's event (none where nothing is written).
+  cl::Event upload(const std::vector<digest> &values, const kary_update_plan &plan) {
     const std::vector<std::uint64_t> &list = plan.list;
     std::uint64_t widest = 0; // the most whole groups a level recomputes
     for (const kary_level_update &step : plan.levels)
@@ -140,16 +188,48 @@ private:
     detail::grow_buffer(context, blocks_, blocks_capacity_, widest * arity() * node_bytes);
     detail::grow_buffer(context, hashed_, hashed_capacity_, widest * node_bytes);
     const cl::CommandQueue &queue = h_->queue();
+    cl::Event values_written, list_written;
     if (!values.empty()) // an append writes its leaves whole
       detail::call("clEnqueueWriteBuffer", [&] {
         return queue.enqueueWriteBuffer(values_, CL_FALSE, 0, values.size() * node_bytes,
-                                        values.data());
+                                        values.data(), nullptr, &values_written);
       });
     if (!list.empty()) // an append of a leaf to a level's short group lists no whole group
       detail::call("clEnqueueWriteBuffer", [&] {
         return queue.enqueueWriteBuffer(list_, CL_FALSE, 0, list.size() * sizeof(cl_ulong),
-                                        list.data());
+                                        list.data(), nullptr, &list_written);
       });
+    return values.empty() ? list_written : values_written;
+  }
+
+  // A marker after every command enqueued so far: its end is theirs (an in-order queue).
+  cl::Event mark() {
+    cl::Event marker;
+    detail::call("clEnqueueMarkerWithWaitList",
+                 [&] { return h_->queue().enqueueMarkerWithWaitList(nullptr, &marker); });
+    return marker;
+  }
+
+  // The device's part of the last update from its marks (the first write, then the ends of the
+  // uploads, the leaves, the listed levels) and the root's read; NaN where a time is missing.
+  void split_device(const kary_update_plan &plan, const std::array<cl::Event, 5> &marks,
+                    unsigned listed) {
+    std::array<double, 5> ms; // each mark's end (the read's start) on the device's clock
+    double first = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+      const auto ns = marks[i]() ? detail::profiled_ns(marks[i]) : std::nullopt;
+      ms[i] = ns ? double(i == 4 ? ns->first : ns->second) * 1e-6
+                 : std::numeric_limits<double>::quiet_NaN();
+      if (i == 0 && ns) first = double(ns->first) * 1e-6;
+    }
+    split_.upload_ms = ms[1] - first;
+    split_.leaves_ms = ms[2] - ms[1];
+    split_.listed_ms = ms[3] - ms[2];
+    split_.whole_ms = ms[4] - ms[3];
+    split_.listed_levels = listed;
+    split_.whole_levels = tree_.top() - listed;
+    for (unsigned level = 0; level < listed; ++level)
+      split_.listed_groups += plan.levels[level].groups;
   }
 
   // The most leaves: what an update's sort takes (sort_batch's 32-bit indices).
@@ -157,15 +237,48 @@ private:
 
   // Every level's planned parents, a level at a time, then the root read back.
   const digest &recompute(const kary_update_plan &plan) {
-    for (unsigned level = 0; level < tree_.top(); ++level)
+    recompute_whole(recompute_listed(plan));
+    read_root();
+    return root_;
+  }
+
+  // The levels the plan lists, from the leaves up; returns how many.
+  unsigned recompute_listed(const kary_update_plan &plan) {
+    unsigned level = 0;
+    for (; level < tree_.top() && !plan.levels[level].whole; ++level)
       recompute(level, plan.levels[level]);
+    return level;
+  }
+
+  // The levels above the first `listed`, each hashed whole as the build hashes it.
+  void recompute_whole(unsigned listed) {
+    for (unsigned level = listed; level < tree_.top(); ++level)
+      detail::enqueue_group_level(*h_, rule_, span(level), span(level + 1), pad(), zeros_[level]);
+  }
+
+  // The root into root_, blocking; the read's event.
+  cl::Event read_root() {
     const unsigned top = tree_.top();
+    cl::Event read;
     detail::call("clEnqueueReadBuffer", [&] {
       return h_->queue().enqueueReadBuffer(tree_.level_buffer(top), CL_TRUE,
                                            tree_.level_first(top) * node_bytes, node_bytes,
-                                           root_.data());
+                                           root_.data(), nullptr, &read);
     });
-    return root_;
+    return read;
+  }
+
+  // Level `level`'s nodes where they lie.
+  detail::node_span span(unsigned level) const {
+    return {tree_.level_buffer(level), tree_.level_first(level), tree_.level_sizes()[level]};
+  }
+
+  // The scratch a short group of shape zero is padded in (unused where the rule pads with zero
+  // bytes itself), made once.
+  const cl::Buffer &pad() {
+    if (!pad_() && !rule_.block.zero_pad)
+      pad_ = h_->device_buffer(rule_.block.block_bytes, "a group of children");
+    return pad_;
   }
 
   // The leaves and levels moved into buffers laid out for `capacity` leaves (level l from where
@@ -199,9 +312,7 @@ private:
   // Level `level + 1`'s dirty parents from level `level`'s nodes.
   void recompute(unsigned level, const kary_level_update &step) {
     const std::uint64_t size = tree_.level_sizes()[level], whole = size / arity();
-    const detail::node_span from{tree_.level_buffer(level), tree_.level_first(level), size};
-    const detail::node_span to{tree_.level_buffer(level + 1), tree_.level_first(level + 1),
-                               tree_.level_sizes()[level + 1]};
+    const detail::node_span from = span(level), to = span(level + 1);
     if (step.groups > 0) {
       detail::set_args(gather_, from.buffer, cl_ulong(from.first), list_, cl_ulong(step.first),
                        cl_ulong(step.groups), cl_uint(arity()), blocks_);
@@ -209,13 +320,10 @@ private:
       h_->enqueue_leaves(rule_.block, blocks_, 0, step.groups * arity() * node_bytes, hashed_, 0);
       scatter(hashed_, step.first, step.groups, to);
     }
-    if (step.short_group) {
-      if (!pad_() && !rule_.block.zero_pad)
-        pad_ = h_->device_buffer(rule_.block.block_bytes, "a group of children");
+    if (step.short_group)
       detail::enqueue_group_level(
           *h_, rule_, {from.buffer, from.first + whole * arity(), size - whole * arity()},
-          {to.buffer, to.first + whole, 1}, pad_, zeros_[level]);
-    }
+          {to.buffer, to.first + whole, 1}, pad(), zeros_[level]);
   }
 
   // Node g of `from` to node list[first + g] of `to`, for g < count.
@@ -239,6 +347,8 @@ private:
   std::vector<digest> zeros_; // zeros[l]: what shape zero pads level l's short group with
   digest root_{};
   cl::Kernel gather_, scatter_;
+  unsigned whole_percent_ = kary_whole_level_percent;
+  kary_update_split split_;
   // A call's scratch, grown as needed: the elected values, the lists, the gathered groups and
   // their hashes; and a short group padded with zero-subtree roots.
   cl::Buffer values_, list_, blocks_, hashed_, pad_;

@@ -99,6 +99,10 @@ struct tuning {
   // compute unit where rates_per_compute_unit.
   double start_ms;
   bool rates_per_compute_unit;
+  // A k-ary tree updated on the device (plan/kary_update_plan.hpp): once more than this
+  // percentage of a level's groups is dirty, that level and every one above are hashed whole
+  // rather than gathered from a list. About 100 / R for a listed group costing R whole ones.
+  unsigned kary_whole_level_percent;
 
   // The tree kernels' tuning of a class of node hash: its own where the row has it, else the
   // default.
@@ -183,6 +187,10 @@ inline const std::vector<tuning> &tuning_table() {
     nvidia.kernel_options = "-DMERKLIZE_B3_FMA_ADDS -DMERKLIZE_KECCAK_UNROLL=24";
     nvidia.start_ms = 350;
     nvidia.rates_per_compute_unit = false;
+    // A listed group's gather, hash and scatter move its k children about three times in device
+    // memory where a whole level's hash reads them once, plus its list entry: R about 4. Not
+    // measured yet (kary_update_bench prints the split and the path).
+    nvidia.kary_whole_level_percent = 25;
 
     tuning cpu = nvidia;
     cpu.row = "CPU (PoCL)";
@@ -211,6 +219,9 @@ inline const std::vector<tuning> &tuning_table() {
     cpu.kernel_options = ""; // a CPU's multiplies share its ports with its adds
     cpu.start_ms = 100;
     cpu.rates_per_compute_unit = true;
+    // Hashing dominates, not memory: kary_update_bench 16 5 sha256 with PoCL 3.1 on 2 cores,
+    // about 2.0 us a listed group against 1.7 a group of a whole level, R about 1.2.
+    cpu.kary_whole_level_percent = 75;
 
     tuning other = nvidia;
     other.row = "any other device";
