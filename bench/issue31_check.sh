@@ -4,7 +4,8 @@
 #   gpu:  the resident tests (binary, k-ary, host-engine path) compiled alone and run on the GPU,
 #         the device-tree C tests, the external memory and semaphore tests and the CUDA example
 #         (cuda.h from CUDA_INC), update_bench of 1% of 2^25 (batch and ordinary) beside the
-#         base's (build-base: `git archive BASE include bench`), kary_update_bench.
+#         base's (build-base: `git archive BASE include bench`), kary_update_bench with the
+#         device row's share of whole levels and with every level listed (share 1000).
 #   pocl: issue 31's PoCL target on the machine's CPU: update_bench --engine=host, the base's
 #         (build-base: include and bench of an earlier commit) and this tree's in turn, and
 #         --engine=kernels, beside BLAKE3's hash_many tree (merklize_bench cpu_blake3; BLAKE3_C_DIR, fetched
@@ -79,7 +80,9 @@ for round in 1 2; do
     timeout 100 build-ab/bench/update_bench $m 25 blake3 6 1 2>&1 | grep -E '^\| [0-9]|split|peak' | tee -a "$log"
   done
 done
-for args in "16 6 sha256 5 1" "4 12 sha256 5 1" "16 6 blake3 5 1"; do
-  echo "== kary_update_bench $args" | tee -a "$log"
-  timeout 100 build-ab/bench/kary_update_bench $args 2>&1 | tail -12 | tee -a "$log"
+for args in "16 6 sha256 5 1" "4 12 sha256 5 1" "16 6 blake3 5 1" "16 6 blake3 5 30"; do
+  for share in "" 1000; do # the device row's share, and every level listed (the old path)
+    echo "== kary_update_bench $args $share" | tee -a "$log"
+    timeout 100 build-ab/bench/kary_update_bench $args $share 2>&1 | tail -14 | tee -a "$log"
+  done
 done
