@@ -58,6 +58,13 @@ inline merklize::digest random_digest() {
   return d;
 }
 
+inline std::vector<merklize::digest> random_leaves(std::uint64_t n) {
+  std::vector<merklize::digest> leaves(static_cast<std::size_t>(n));
+  for (auto &leaf : leaves)
+    leaf = random_digest();
+  return leaves;
+}
+
 inline merklize::tree random_tree(std::uint64_t n, const merklize::tree_options &options) {
   const auto leaves = random_bytes(n * merklize::node_bytes);
   return merklize::reference_tree(leaves.data(), leaves.size(), options);

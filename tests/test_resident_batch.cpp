@@ -44,9 +44,7 @@ TEST_CASE("update batches filled in place equal the reference and ordinary updat
           merklize::tree_options{merklize::hash_kind::blake3_parent, merklize::shape::zero},
           merklize::tree_options{merklize::hash_kind::keccak256, merklize::shape::zero, 12}}) {
       INFO("n=" << n << " " << merklize::to_string(options.hash));
-      std::vector<merklize::digest> leaves(n);
-      for (auto &leaf : leaves)
-        leaf = test::random_digest();
+      std::vector<merklize::digest> leaves = test::random_leaves(n);
       merklize::resident_tree t(hasher(), leaves, merklize::config{options});
       merklize::resident_tree twin(hasher(), leaves, merklize::config{options});
       merklize::resident_batch b = t.make_update_batch(n + 12); // every batch below fits

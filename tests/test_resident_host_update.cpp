@@ -54,12 +54,8 @@ TEST_CASE("updates by the host's cores equal the reference and the kernels'",
   std::mt19937_64 random(36);
   for (std::uint64_t n : {1, 2, 3, 7, 8, 9, 255, 256, 257, 1023, 1024, 1025})
     for (const merklize::tree_options &options : host_trees(n)) {
-      INFO("n=" << n << " " << merklize::to_string(options.hash) << " "
-                << merklize::to_string(options.pad) << " depth "
-                << (options.depth ? std::to_string(*options.depth) : "natural"));
-      std::vector<merklize::digest> leaves(n);
-      for (auto &leaf : leaves)
-        leaf = test::random_digest();
+      INFO("n=" << n << " " << test::describe(options));
+      std::vector<merklize::digest> leaves = test::random_leaves(n);
       merklize::resident_tree on_host(hasher(), leaves,
                                       test::on_engine(options, resident_update::host));
       merklize::resident_tree kernels(hasher(), leaves,
@@ -105,9 +101,7 @@ TEST_CASE("a batch the host's cores refuse changes nothing", "[resident][host-up
 TEST_CASE("a batch refused by the grouping's check changes nothing", "[resident][host-update]") {
   // From 2^15 + 1 leaves the indices are checked by the grouping by block (host_updater's blocks).
   const std::uint64_t n = (1 << 16) + 1;
-  std::vector<merklize::digest> leaves(n);
-  for (auto &leaf : leaves)
-    leaf = test::random_digest();
+  std::vector<merklize::digest> leaves = test::random_leaves(n);
   merklize::resident_tree t(hasher(), leaves,
                             test::on_engine({merklize::hash_kind::sha256}, resident_update::host));
   const merklize::digest root = t.root();
@@ -160,9 +154,7 @@ TEST_CASE("large batches shared among the host's threads equal the reference",
           merklize::tree_options{merklize::hash_kind::blake3, merklize::shape::zero, 20}}) {
       INFO("n=" << n << " " << merklize::to_string(options.hash) << " "
                 << merklize::to_string(options.pad));
-      std::vector<merklize::digest> leaves(n);
-      for (auto &leaf : leaves)
-        leaf = test::random_digest();
+      std::vector<merklize::digest> leaves = test::random_leaves(n);
       merklize::resident_tree t(hasher(), leaves, test::on_engine(options, resident_update::host));
       for (const auto &batch : test::update_batches(n, random, 5)) {
         INFO("batch of " << batch.size());
@@ -185,9 +177,7 @@ TEST_CASE("a proved batch on the host's cores proves what prove_multi proves",
   for (std::uint64_t n : {2, 3, 257})
     for (const auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3}) {
       INFO("n=" << n << " " << merklize::to_string(hash));
-      std::vector<merklize::digest> leaves(n);
-      for (auto &leaf : leaves)
-        leaf = test::random_digest();
+      std::vector<merklize::digest> leaves = test::random_leaves(n);
       merklize::resident_tree t(hasher(), leaves, test::on_engine({hash}, resident_update::host));
       for (const auto &batch : test::update_batches(n, random, 100)) {
         std::vector<merklize::digest> values;

@@ -79,12 +79,8 @@ TEST_CASE("trees on the device updated in place equal the reference rebuilt", "[
   std::mt19937_64 random(31);
   for (std::uint64_t n : {1, 2, 3, 7, 8, 9, 255, 256, 257, 1000})
     for (const merklize::tree_options &options : binary_trees(n)) {
-      INFO("n=" << n << " " << merklize::to_string(options.hash) << " "
-                << merklize::to_string(options.pad) << " depth "
-                << (options.depth ? std::to_string(*options.depth) : "natural"));
-      std::vector<merklize::digest> leaves(n);
-      for (auto &leaf : leaves)
-        leaf = test::random_digest();
+      INFO("n=" << n << " " << test::describe(options));
+      std::vector<merklize::digest> leaves = test::random_leaves(n);
       merklize::resident_tree t(hasher(), leaves,
                                 test::on_engine(options, merklize::resident_update::kernels));
       test::check_tree(t, leaves, t.root());
@@ -214,9 +210,7 @@ TEST_CASE("appends to trees on the device equal the reference rebuilt", "[reside
       if (options.depth) continue; // below, with its limit
       INFO("n=" << n << " " << merklize::to_string(options.hash) << " "
                 << merklize::to_string(options.pad));
-      std::vector<merklize::digest> leaves(n);
-      for (auto &leaf : leaves)
-        leaf = test::random_digest();
+      std::vector<merklize::digest> leaves = test::random_leaves(n);
       merklize::resident_tree t(hasher(), leaves, merklize::config{options});
       for (std::uint64_t count : {1, 2, 3, 7, 8, 9, 1, 1})
         append_checked(t, leaves, count);
@@ -397,9 +391,7 @@ TEST_CASE("updates list the levels they can, and rebuild them for large batches"
 TEST_CASE("batches larger than the tree", "[resident]") {
   std::mt19937_64 random(9);
   for (std::uint64_t n : {1, 2, 3, 5}) {
-    std::vector<merklize::digest> leaves(n);
-    for (auto &leaf : leaves)
-      leaf = test::random_digest();
+    std::vector<merklize::digest> leaves = test::random_leaves(n);
     merklize::resident_tree t(hasher(), leaves,
                               merklize::config{{merklize::hash_kind::blake3_parent}});
     INFO("n=" << n);

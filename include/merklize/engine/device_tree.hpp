@@ -176,6 +176,31 @@ public:
     nodes_ = nodes;
   }
 
+  // The tree moved, on the device, into `leaves` and `nodes` (its owner's new buffers: room for
+  // `capacity` leaves, at least leaf_count(), and for the levels above them, laid out as
+  // adopt_layout lays them), then adopted there.
+  void move_into(const cl::Buffer &leaves, const cl::Buffer &nodes, std::uint64_t capacity) {
+    const unsigned k = rule_.arity();
+    const std::vector<std::uint64_t> room = kary_part_sizes(capacity, k, top());
+    std::uint64_t at = 0; // where level `level` starts in the new nodes
+    for (unsigned level = 0; level <= top(); ++level) {
+      enqueue_copy_level(level, level == 0 ? leaves : nodes, at * node_bytes);
+      if (level > 0) at += room[level];
+    }
+    adopt_layout(leaves, nodes, leaf_count(), capacity);
+  }
+
+  // The nodes at `positions` (levels and indices in them), a read each, waited for once: a
+  // consistency proof's few.
+  std::vector<digest> read_nodes(const std::vector<node_position> &positions) const {
+    std::vector<digest> nodes(positions.size());
+    const detail::drain_on_unwind drained(queue_); // no read may still be writing into nodes
+    for (std::size_t k = 0; k < positions.size(); ++k)
+      read(offsets_.at(positions[k].level) + positions[k].index, 1, &nodes[k], CL_FALSE);
+    detail::call("clFinish", [&] { return queue_.finish(); });
+    return nodes;
+  }
+
   // A binary tree's proof of leaf `index` (below leaf_count(), else refused before the device is
   // asked anything), equal to prove()'s of merkleizer's tree over the same leaves: the sibling
   // of each level read back, and above the stored tree a fixed depth's zero-subtree roots.

@@ -286,29 +286,14 @@ private:
   // The leaves and levels moved into buffers laid out for `capacity` leaves (level l from where
   // levels 1..l-1 of a tree of `capacity` leaves would end), on the device.
   void grow(std::uint64_t capacity) {
-    const unsigned k = arity();
-    const std::vector<std::uint64_t> room = kary_part_sizes(capacity, k, kary_height(capacity, k));
-    std::uint64_t above = 0;
-    for (std::size_t level = 1; level < room.size(); ++level)
-      above += room[level];
+    const std::uint64_t above = detail::resident_nodes_above(capacity, arity());
     cl::Buffer leaves = h_->device_buffer(capacity * node_bytes, "the tree's leaves");
     cl::Buffer nodes =
         h_->device_buffer(std::max<std::uint64_t>(above, 1) * node_bytes, "the tree's levels");
-    const cl::CommandQueue &queue = h_->queue();
-    std::uint64_t at = 0; // where level `level` starts in the new nodes
-    for (unsigned level = 0; level <= tree_.top(); ++level) {
-      const cl::Buffer &to = level == 0 ? leaves : nodes;
-      const std::uint64_t first = tree_.level_first(level), size = tree_.level_sizes()[level];
-      detail::call("clEnqueueCopyBuffer", [&] {
-        return queue.enqueueCopyBuffer(tree_.level_buffer(level), to, first * node_bytes,
-                                       (level == 0 ? 0 : at) * node_bytes, size * node_bytes);
-      });
-      if (level > 0) at += room[level];
-    }
+    tree_.move_into(leaves, nodes, capacity);
     leaves_ = leaves;
     nodes_ = nodes;
     capacity_ = capacity;
-    tree_.adopt_layout(leaves_, nodes_, leaf_count(), capacity_);
   }
 
   // Level `level + 1`'s dirty parents from level `level`'s nodes.

@@ -34,10 +34,10 @@ inline void check_resident_append(std::uint64_t n, std::uint64_t count, const tr
                 ")");
 }
 
-// Nodes above the leaves of a tree laid out for `room` leaves.
-inline std::uint64_t resident_nodes_above(std::uint64_t room) {
+// Nodes above the leaves of a tree of arity `arity` laid out for `room` leaves.
+inline std::uint64_t resident_nodes_above(std::uint64_t room, unsigned arity = 2) {
   std::uint64_t above = 0;
-  const auto sizes = kary_part_sizes(room, 2, kary_height(room, 2));
+  const auto sizes = kary_part_sizes(room, arity, kary_height(room, arity));
   for (std::size_t level = 1; level < sizes.size(); ++level)
     above += sizes[level];
   return above;

@@ -251,7 +251,7 @@ public:
   consistency_proof prove_consistency(std::uint64_t old_size) const {
     if (auto reason = why_no_consistency_proofs(cfg_.tree)) throw error(*reason);
     consistency_proof proof{cfg_.tree, old_size, leaf_count(), {}};
-    proof.nodes = read_nodes(consistency_positions(old_size, leaf_count()));
+    proof.nodes = tree_.read_nodes(consistency_positions(old_size, leaf_count()));
     return proof;
   }
 
@@ -356,26 +356,17 @@ private:
   }
 
   // New buffers for the leaves and the levels laid out for `room` leaves (at least the tree's),
-  // each level copied there on the device.
+  // the tree moved there on the device.
   void move_to(std::uint64_t room) {
     cl::Buffer leaves, nodes;
     std::uint64_t leaves_bytes = 0, nodes_bytes = 0;
-    const auto sizes = kary_part_sizes(room, 2, kary_height(room, 2));
     const std::uint64_t above = detail::resident_nodes_above(room);
     runtime_.grow(leaves, leaves_bytes, room * node_bytes);
     if (above > 0) runtime_.grow(nodes, nodes_bytes, above * node_bytes);
-    detail::call("clEnqueueCopyBuffer", [&] {
-      return queue_.enqueueCopyBuffer(leaves_, leaves, 0, 0, leaf_count() * node_bytes);
-    });
-    std::uint64_t at = 0;
-    for (unsigned level = 1; level <= tree_.top(); ++level) {
-      tree_.enqueue_copy_level(level, nodes, at * node_bytes);
-      at += sizes[level];
-    }
+    tree_.move_into(leaves, nodes, room);
     leaves_ = leaves;
     nodes_ = nodes;
     capacity_ = room;
-    tree_.adopt_layout(leaves_, nodes_, leaf_count(), capacity_);
     updater_.forget_layout();
   }
 
@@ -492,22 +483,6 @@ private:
       return queue_.enqueueWriteBuffer(to, CL_FALSE, at, bytes, from, nullptr, &done);
     });
     return done;
-  }
-
-  // The nodes at `positions`, a read each, waited for once: a consistency proof's few.
-  std::vector<digest> read_nodes(const std::vector<node_position> &positions) const {
-    std::vector<digest> nodes(positions.size());
-    const detail::drain_on_unwind drained(queue_); // no read may still be writing into nodes
-    for (std::size_t k = 0; k < positions.size(); ++k) {
-      const node_position &p = positions[k];
-      detail::call("clEnqueueReadBuffer", [&] {
-        return queue_.enqueueReadBuffer(tree_.level_buffer(p.level), CL_FALSE,
-                                        (tree_.level_first(p.level) + p.index) * node_bytes,
-                                        node_bytes, nodes[k].data());
-      });
-    }
-    detail::call("clFinish", [&] { return queue_.finish(); });
-    return nodes;
   }
 
   // The top stored node read back, raised to the fixed depth on the host as device_tree does.
