@@ -36,19 +36,18 @@ std::vector<digest> random_leaves(std::uint64_t n) {
   return test::as_digests(test::random_bytes(static_cast<std::size_t>(n) * merklize::node_bytes));
 }
 
-// Every option the cases run: two hashes, both shapes, arities 4, 8, 16.
-std::vector<merklize::kary_options> every_options() {
-  std::vector<merklize::kary_options> all;
+// `body(options, n)` for every case: sha256 and blake3, both shapes, arities 4, 8 and 16, at the
+// awkward sizes of arity k (1, k - 1, k, k + 1, k^2 + 1), each named in the failures.
+template <class Body> void for_each_case(const Body &body) {
   for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3})
     for (auto pad : {merklize::shape::promote, merklize::shape::zero})
       for (unsigned k : {4u, 8u, 16u})
-        all.push_back({hash, k, pad});
-  return all;
-}
-
-// The awkward sizes of arity k.
-std::vector<std::uint64_t> sizes_of(unsigned k) {
-  return {1, k - 1u, k, k + 1u, std::uint64_t(k) * k + 1};
+        for (const std::uint64_t n : std::vector<std::uint64_t>{1, k - 1u, k, k + 1u, k * k + 1u}) {
+          INFO(merklize::to_string(hash)
+               << " arity " << k << " shape " << (pad == merklize::shape::zero ? "zero" : "promote")
+               << ", " << n << " leaves");
+          body(merklize::kary_options{hash, k, pad}, n);
+        }
 }
 
 // The tree equal to the host reference over `host`: every level, the root (and `returned`).
@@ -116,56 +115,52 @@ digest update_from_buffers(resident_kary_tree &t, const std::vector<std::uint64_
 TEST_CASE("k-ary trees on the device roll back to their snapshots bit for bit",
           "[resident][kary][snapshot]") {
   std::mt19937_64 random(38);
-  for (const merklize::kary_options &options : every_options())
-    for (const std::uint64_t n : sizes_of(options.arity)) {
-      INFO(merklize::to_string(options.hash)
-           << " arity " << options.arity << " shape " << (options.pad == merklize::shape::zero)
-           << ", " << n << " leaves");
-      std::vector<digest> host = random_leaves(n);
-      resident_kary_tree t(hasher(), host, options);
-      const merklize::resident_snapshot first = t.snapshot();
-      CHECK(first.leaf_count() == n);
-      CHECK(first.root() == t.root());
-      const std::vector<digest> host_first = host;
-      const auto levels_first = t.levels();
+  for_each_case([&](const merklize::kary_options &options, std::uint64_t n) {
+    std::vector<digest> host = random_leaves(n);
+    resident_kary_tree t(hasher(), host, options);
+    const merklize::resident_snapshot first = t.snapshot();
+    CHECK(first.leaf_count() == n);
+    CHECK(first.root() == t.root());
+    const std::vector<digest> host_first = host;
+    const auto levels_first = t.levels();
 
-      // Updates, then appends past the room (the buffers replaced), then updates again.
-      for (const auto &indices : batches(n, random)) {
-        const std::vector<digest> values = random_leaves(indices.size());
-        apply_host(host, indices, values);
-        t.update(indices, values);
-      }
-      const std::vector<digest> more = random_leaves(options.arity + 1);
-      host.insert(host.end(), more.begin(), more.end());
-      t.append(more);
-      const std::vector<std::uint64_t> last = {host.size() - 1, 0};
-      const std::vector<digest> values = random_leaves(2);
-      apply_host(host, last, values);
-      check_reference(t, host, t.update(last, values));
-      const merklize::resident_snapshot second = t.snapshot();
-      const auto levels_second = t.levels();
-
-      t.rollback(first);
-      CHECK(t.levels() == levels_first);
-      check_reference(t, host_first, first.root());
-      CHECK(t.prove(n - 1).siblings == merklize::kary_prove(levels_first, options, n - 1).siblings);
-      // On from the rollback as a tree of those leaves: an update, an append.
-      std::vector<digest> again = host_first;
-      const std::vector<std::uint64_t> one = {n / 2};
-      const std::vector<digest> value = random_leaves(1);
-      apply_host(again, one, value);
-      test::poison(t, one);
-      check_reference(t, again, t.update(one, value));
-      const std::vector<digest> tail = random_leaves(2);
-      again.insert(again.end(), tail.begin(), tail.end());
-      check_reference(t, again, t.append(tail));
-
-      t.rollback(second); // forward, to the later snapshot
-      CHECK(t.levels() == levels_second);
-      check_reference(t, host, second.root());
-      t.rollback(first); // a snapshot serves any number of rollbacks
-      check_reference(t, host_first, first.root());
+    // Updates, then appends past the room (the buffers replaced), then updates again.
+    for (const auto &indices : batches(n, random)) {
+      const std::vector<digest> values = random_leaves(indices.size());
+      apply_host(host, indices, values);
+      t.update(indices, values);
     }
+    const std::vector<digest> more = random_leaves(options.arity + 1);
+    host.insert(host.end(), more.begin(), more.end());
+    t.append(more);
+    const std::vector<std::uint64_t> last = {host.size() - 1, 0};
+    const std::vector<digest> values = random_leaves(2);
+    apply_host(host, last, values);
+    check_reference(t, host, t.update(last, values));
+    const merklize::resident_snapshot second = t.snapshot();
+    const auto levels_second = t.levels();
+
+    t.rollback(first);
+    CHECK(t.levels() == levels_first);
+    check_reference(t, host_first, first.root());
+    CHECK(t.prove(n - 1).siblings == merklize::kary_prove(levels_first, options, n - 1).siblings);
+    // On from the rollback as a tree of those leaves: an update, an append.
+    std::vector<digest> again = host_first;
+    const std::vector<std::uint64_t> one = {n / 2};
+    const std::vector<digest> value = random_leaves(1);
+    apply_host(again, one, value);
+    test::poison(t, one);
+    check_reference(t, again, t.update(one, value));
+    const std::vector<digest> tail = random_leaves(2);
+    again.insert(again.end(), tail.begin(), tail.end());
+    check_reference(t, again, t.append(tail));
+
+    t.rollback(second); // forward, to the later snapshot
+    CHECK(t.levels() == levels_second);
+    check_reference(t, host, second.root());
+    t.rollback(first); // a snapshot serves any number of rollbacks
+    check_reference(t, host_first, first.root());
+  });
 }
 
 TEST_CASE("k-ary trees refuse another tree's snapshot and none, changing nothing",
@@ -193,23 +188,19 @@ TEST_CASE("k-ary trees refuse another tree's snapshot and none, changing nothing
 TEST_CASE("k-ary trees on the device update from device buffers as from host memory",
           "[resident][kary][cl]") {
   std::mt19937_64 random(3838);
-  for (const merklize::kary_options &options : every_options())
-    for (const std::uint64_t n : sizes_of(options.arity)) {
-      INFO(merklize::to_string(options.hash)
-           << " arity " << options.arity << " shape " << (options.pad == merklize::shape::zero)
-           << ", " << n << " leaves");
-      std::vector<digest> host = random_leaves(n);
-      resident_kary_tree t(hasher(), host, options), twin(hasher(), host, options);
-      for (const auto &indices : batches(n, random)) {
-        const std::vector<digest> values = random_leaves(indices.size());
-        apply_host(host, indices, values);
-        test::poison(t, indices);
-        const digest root = update_from_buffers(t, indices, values);
-        check_reference(t, host, root);
-        CHECK(twin.update(indices, values) == root);
-        CHECK(twin.levels() == t.levels());
-      }
+  for_each_case([&](const merklize::kary_options &options, std::uint64_t n) {
+    std::vector<digest> host = random_leaves(n);
+    resident_kary_tree t(hasher(), host, options), twin(hasher(), host, options);
+    for (const auto &indices : batches(n, random)) {
+      const std::vector<digest> values = random_leaves(indices.size());
+      apply_host(host, indices, values);
+      test::poison(t, indices);
+      const digest root = update_from_buffers(t, indices, values);
+      check_reference(t, host, root);
+      CHECK(twin.update(indices, values) == root);
+      CHECK(twin.levels() == t.levels());
     }
+  });
 }
 
 TEST_CASE("k-ary updates from device buffers refuse what binary ones do, changing nothing",
@@ -234,28 +225,25 @@ TEST_CASE("k-ary updates from device buffers refuse what binary ones do, changin
 
 TEST_CASE("k-ary trees on the device update from page-locked batches", "[resident][kary][batch]") {
   std::mt19937_64 random(380);
-  for (const merklize::kary_options &options : every_options())
-    for (const std::uint64_t n : sizes_of(options.arity)) {
-      INFO(merklize::to_string(options.hash)
-           << " arity " << options.arity << ", " << n << " leaves");
-      std::vector<digest> host = random_leaves(n);
-      resident_kary_tree t(hasher(), host, options);
-      merklize::resident_batch b = t.make_update_batch(n + 2); // reused by every call
-      for (const auto &indices : batches(n, random)) {
-        const std::vector<digest> values = random_leaves(indices.size());
-        apply_host(host, indices, values);
-        REQUIRE(indices.size() <= b.capacity());
-        for (std::size_t i = 0; i < indices.size(); ++i) {
-          b.indices()[i] = indices[i];
-          b.leaves()[i] = values[i];
-        }
-        test::poison(t, indices);
-        check_reference(t, host, t.update(b, indices.size()));
+  for_each_case([&](const merklize::kary_options &options, std::uint64_t n) {
+    std::vector<digest> host = random_leaves(n);
+    resident_kary_tree t(hasher(), host, options);
+    merklize::resident_batch b = t.make_update_batch(n + 2); // reused by every call
+    for (const auto &indices : batches(n, random)) {
+      const std::vector<digest> values = random_leaves(indices.size());
+      apply_host(host, indices, values);
+      REQUIRE(indices.size() <= b.capacity());
+      for (std::size_t i = 0; i < indices.size(); ++i) {
+        b.indices()[i] = indices[i];
+        b.leaves()[i] = values[i];
       }
-      const auto before = t.levels();
-      CHECK_THROWS_WITH(t.update(b, b.capacity() + 1), Contains("room for"));
-      b.indices()[0] = n; // out of range: refused before the tree is written
-      CHECK_THROWS_WITH(t.update(b, 1), Contains("out of range"));
-      CHECK(t.levels() == before);
+      test::poison(t, indices);
+      check_reference(t, host, t.update(b, indices.size()));
     }
+    const auto before = t.levels();
+    CHECK_THROWS_WITH(t.update(b, b.capacity() + 1), Contains("room for"));
+    b.indices()[0] = n; // out of range: refused before the tree is written
+    CHECK_THROWS_WITH(t.update(b, 1), Contains("out of range"));
+    CHECK(t.levels() == before);
+  });
 }
