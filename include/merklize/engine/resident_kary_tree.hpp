@@ -159,10 +159,8 @@ public:
 
   // A copy of the tree as it is now, on the device (resident_snapshot.hpp), for rollback().
   resident_snapshot snapshot() const {
-    return {id_,          detail::device_runtime(h_->context(), h_->device()),
-            h_->queue(),  {leaves_, nodes_},
-            leaf_count(), capacity_,
-            root_};
+    const resident_snapshot::tree_buffers buffers{leaves_, nodes_};
+    return {id_, runtime(), h_->queue(), buffers, leaf_count(), capacity_, root_};
   }
 
   // The tree as it was when `s` (a snapshot of this tree; another's is refused, changing
@@ -170,7 +168,7 @@ public:
   // appends since undone.
   void rollback(const resident_snapshot &s) {
     resident_snapshot::tree_buffers buffers{leaves_, nodes_};
-    s.restore(id_, detail::device_runtime(h_->context(), h_->device()), h_->queue(), buffers);
+    s.restore(id_, runtime(), h_->queue(), buffers);
     leaves_ = buffers.leaves;
     nodes_ = buffers.nodes;
     capacity_ = s.capacity_;
@@ -216,6 +214,9 @@ public:
 
 private:
   unsigned arity() const { return rule_.arity(); }
+
+  // The device's runtime, for the snapshots' copies and their errors.
+  detail::device_runtime runtime() const { return {h_->context(), h_->device()}; }
 
   static group_rule checked_rule(const kary_options &options) {
     check_kary(options);
