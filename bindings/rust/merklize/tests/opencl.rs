@@ -118,6 +118,16 @@ impl Cl {
         ok(error, "clCreateBuffer");
         buffer
     }
+
+    /// An update's indices (little-endian uint64) and leaves, each in a buffer of their own.
+    fn update_buffers(&self, indices: &[u64], leaves: &[[u8; 32]]) -> (Handle, Handle) {
+        let mut index_bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+        let mut leaf_bytes = leaves.concat();
+        (
+            self.buffer(&mut index_bytes, true),
+            self.buffer(&mut leaf_bytes, true),
+        )
+    }
 }
 
 impl Drop for Cl {
@@ -232,16 +242,8 @@ fn device_trees_append_and_update_from_the_caller_s_buffers() {
         assert_eq!(tree.leaf_count(), leaves.len() as u64);
     }
     // An update: a repeated index takes its last value.
-    let mut indices: Vec<u8> = [0u64, 519, 0]
-        .iter()
-        .flat_map(|i| i.to_le_bytes())
-        .collect();
     let values = random_leaves(3, 7);
-    let mut value_bytes = values.concat();
-    let (at, new) = (
-        cl.buffer(&mut indices, true),
-        cl.buffer(&mut value_bytes, true),
-    );
+    let (at, new) = cl.update_buffers(&[0, 519, 0], &values);
     let (root, done) = unsafe { tree.update_cl(at as ClMem, new as ClMem, 3, &[]) }.unwrap();
     unsafe { ok(clReleaseEvent(done as Handle), "clReleaseEvent") };
     leaves[519] = values[1];
@@ -276,16 +278,8 @@ fn device_trees_of_arity_k_update_from_the_caller_s_buffers() {
         let mut leaves = random_leaves(n, 38);
         let mut tree = DeviceTree::new(&builder, &leaves).unwrap();
         // A repeated index takes its last value.
-        let mut indices: Vec<u8> = [0u64, n as u64 - 1, 0]
-            .iter()
-            .flat_map(|i| i.to_le_bytes())
-            .collect();
         let values = random_leaves(3, 39);
-        let mut value_bytes = values.concat();
-        let (at, new) = (
-            cl.buffer(&mut indices, true),
-            cl.buffer(&mut value_bytes, true),
-        );
+        let (at, new) = cl.update_buffers(&[0, n as u64 - 1, 0], &values);
         let (root, done) = unsafe { tree.update_cl(at as ClMem, new as ClMem, 3, &[]) }.unwrap();
         unsafe { ok(clReleaseEvent(done as Handle), "clReleaseEvent") };
         leaves[n - 1] = values[1];
