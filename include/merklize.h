@@ -495,10 +495,12 @@ MERKLIZE_API merklize_status merklize_filecoin_piece_cid(
  * updates writes its leaves and recomputes only the nodes above them (docs/ARCHITECTURE.md,
  * "Trees kept on the device and changed in place"). The builder's configuration gives the tree:
  * any node hash, shape promote or zero, a fixed depth; or an arity k above 2 (a k-ary tree, as
- * merklize_build's), which _create, _root, _leaf_count, _depth, _update, _append, _prove (a
- * MERKLIZE_PROOF_KARY, merklize_prove's), _level_size and _read_level take, the other
- * merklize_device_tree_* calls refusing it (MERKLIZE_ERROR_ARGUMENT naming the arity); 32-byte
- * leaves (leaf_size 0) and no mix_in_length only. The tree owns its device memory and its own queue: the builder and the
+ * merklize_build's), which every merklize_device_tree_* call takes (_prove giving a
+ * MERKLIZE_PROOF_KARY, merklize_prove's; update batches, _update_cl, snapshots and rollbacks as
+ * a binary tree's) but three, which refuse it (MERKLIZE_ERROR_ARGUMENT naming the arity):
+ * _update_proved (there is no multiproof format of k-ary trees yet), _prove_consistency (its
+ * proofs are RFC 6962's, of binary trees) and _append_cl; 32-byte leaves (leaf_size 0) and no
+ * mix_in_length only. The tree owns its device memory and its own queue: the builder and the
  * device may be freed before it. Its calls are serialised (a mutex), so it may be used from
  * several threads. */
 typedef struct merklize_device_tree merklize_device_tree;
@@ -565,7 +567,10 @@ MERKLIZE_API merklize_status merklize_device_tree_append(merklize_device_tree *t
  * NULL `wait` (or event in it) where wait_count > 0, a buffer of another context or smaller than
  * count leaves (or indices), an append past what the tree may hold (as
  * merklize_device_tree_append), an index at or past the leaf count (found on the device, which
- * then writes nothing: the refusal names it). Leaves of a hash that takes field elements only
+ * then writes nothing: the refusal names it). A tree of arity k plans an update on the host, as
+ * its host-memory updates: it reads the indices back (count x 8 bytes, after `wait`) and refuses
+ * an index out of range there; the leaves stay on the device, each index's last value gathered
+ * there from the caller's buffer. Leaves of a hash that takes field elements only
  * (poseidon2) are read back and checked on the host before anything is written, as the host
  * calls check them; other hashes' leaves are never read back. */
 MERKLIZE_API merklize_status merklize_device_tree_append_cl(merklize_device_tree *tree,
@@ -625,8 +630,9 @@ MERKLIZE_API uint64_t *merklize_update_batch_indices(merklize_update_batch *batc
 MERKLIZE_API uint8_t *merklize_update_batch_leaves(merklize_update_batch *batch);
 /* merklize_device_tree_update of the batch's first `count` updates, the same tree bit for bit
  * (a repeated index takes its last value; count 0 changes nothing and gives the root); root
- * receives the new root (root may be NULL). The indices are checked on the device: one at or
- * past the leaf count is MERKLIZE_ERROR_ARGUMENT naming it, and the tree is as it was. A count
+ * receives the new root (root may be NULL). The indices are checked on the device (at arity k
+ * on the host, which plans the update): one at or past the leaf count is
+ * MERKLIZE_ERROR_ARGUMENT naming it, and the tree is as it was. A count
  * past the batch's capacity, a batch of another device, or a NULL batch is
  * MERKLIZE_ERROR_ARGUMENT, refused before the device is asked anything. */
 MERKLIZE_API merklize_status merklize_device_tree_update_batch(merklize_device_tree *tree,
@@ -649,7 +655,8 @@ MERKLIZE_API void merklize_tree_snapshot_free(merklize_tree_snapshot *snapshot);
 /* The leaf count the tree had when the snapshot was taken (0 for NULL). */
 MERKLIZE_API uint64_t merklize_tree_snapshot_leaf_count(const merklize_tree_snapshot *snapshot);
 /* The tree as it was when `snapshot` was taken; root receives that root (root may be NULL). A
- * snapshot of another tree, or NULL, is MERKLIZE_ERROR_ARGUMENT and changes nothing. */
+ * snapshot of another tree (of any arity, the same shape or not), or NULL, is
+ * MERKLIZE_ERROR_ARGUMENT and changes nothing. */
 MERKLIZE_API merklize_status merklize_device_tree_rollback(merklize_device_tree *tree,
                                                            const merklize_tree_snapshot *snapshot,
                                                            uint8_t root[MERKLIZE_DIGEST_SIZE]);

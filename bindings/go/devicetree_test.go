@@ -169,9 +169,10 @@ func checkRefusals(t *testing.T, tree *merklize.DeviceTree, leaves [][32]byte) {
 	}
 }
 
-// TestDeviceTreeOfArityK: k-ary trees kept on the device, updated (the last value wins) and
-// appended to, equal a fresh Build's of their leaves after each, every level; a multiproof of
-// an update is refused, naming the arity.
+// TestDeviceTreeOfArityK: k-ary trees kept on the device, updated (the last value wins, from a
+// slice and from an update batch) and appended to, equal a fresh Build's of their leaves after
+// each, every level; rolled back to a snapshot taken first, the tree of then; a multiproof of an
+// update is refused, naming the arity.
 func TestDeviceTreeOfArityK(t *testing.T) {
 	for _, k := range []int{4, 16} {
 		opts := []merklize.Option{merklize.WithArity(k), merklize.WithHash(merklize.HashSHA256)}
@@ -182,6 +183,25 @@ func TestDeviceTreeOfArityK(t *testing.T) {
 				t.Fatalf("NewDeviceTree: %v", err)
 			}
 			root, _ := tree.Root()
+			checkDeviceTree(t, tree, leaves, opts, nil, root, nil, nil)
+			snapshot, err := tree.Snapshot()
+			if err != nil {
+				t.Fatalf("Snapshot at arity %d: %v", k, err)
+			}
+			atSnapshot, snapshotRoot := append([][32]byte(nil), leaves...), root
+			batch, err := tree.NewUpdateBatch(3)
+			if err != nil {
+				t.Fatalf("NewUpdateBatch at arity %d: %v", k, err)
+			}
+			batchIndices, batchValues := []uint64{0, uint64(n / 2), 0}, asLeaves(randomBytes(32*3, 38))
+			fill(batch, batchIndices, batchValues, uint64(n))
+			for j, i := range batchIndices {
+				leaves[i] = batchValues[j]
+			}
+			if root, err = tree.UpdateBatch(batch, 3); err != nil {
+				t.Fatalf("UpdateBatch at arity %d: %v", k, err)
+			}
+			batch.Close()
 			checkDeviceTree(t, tree, leaves, opts, nil, root, nil, nil)
 			indices := []uint64{uint64(n - 1), 0, uint64(n - 1)}
 			values := asLeaves(randomBytes(32*3, 36))
@@ -202,6 +222,11 @@ func TestDeviceTreeOfArityK(t *testing.T) {
 				!strings.Contains(err.Error(), "arity") {
 				t.Fatalf("UpdateProved at arity %d: %v", k, err)
 			}
+			if err := tree.Rollback(snapshot); err != nil {
+				t.Fatalf("Rollback at arity %d: %v", k, err)
+			}
+			snapshot.Close()
+			checkDeviceTree(t, tree, atSnapshot, opts, nil, snapshotRoot, nil, nil)
 			tree.Close()
 		}
 	}

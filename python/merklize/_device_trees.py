@@ -96,8 +96,9 @@ class DeviceTree:
     place, without a copy; the tree keeps its own copy on the device). The options are
     :class:`merklize.Builder`'s: ``hash``, ``shape``, ``depth``, ``arity`` and ``device``. A tree
     of arity k (a power of two up to 128; hash sha256, blake3, keccak256 or sha3-256, no depth)
-    updates, appends, reads its levels and proves its leaves; its batch proofs, consistency
-    proofs, update batches, device buffers and snapshots are binary trees' only (refused).
+    updates, appends, reads its levels, proves its leaves, takes update batches and snapshots;
+    its batch proofs (no k-ary multiproof format yet) and consistency proofs (RFC 6962's, binary)
+    are binary trees' only (refused).
 
     Within one batch a repeated index takes its last value. A refused batch (an index out of
     range, a leaf count that is not the index count) or append (past a fixed depth) raises
@@ -153,7 +154,7 @@ class DeviceTree:
     def update_batch(self, batch: UpdateBatch, count: Optional[int] = None) -> Digest:
         """:meth:`update` of the batch's first ``count`` updates (all of them by default), written
         to the device straight from the batch's memory; returns the new root. The indices are
-        checked on the device: one out of range raises :class:`merklize.ArgumentError` and leaves
+        checked on the device (at arity k on the host, which plans the update): one out of range raises :class:`merklize.ArgumentError` and leaves
         the tree as it was, as does a count past the batch's capacity."""
         if not isinstance(batch, UpdateBatch):
             raise TypeError(f"batch must be a merklize.UpdateBatch, not {type(batch).__name__}")

@@ -6,7 +6,8 @@ value wins), written through the numpy views in place and reused; the views are 
 memory (a write shows through a second view) and keep it alive; and the refusals, which leave the
 tree as it was. Snapshots and rollbacks (DeviceTree.snapshot, rollback): after updates and appends
 past the room, the tree rolled back equals the tree at the snapshot (levels, root, size, proofs)
-and a fresh merklize.build; another tree's snapshot is refused, changing nothing."""
+and a fresh merklize.build; another tree's snapshot is refused, changing nothing. Trees of arity
+k (4 and 16) take batches and roll back the same, against a fresh merklize.build."""
 from __future__ import annotations
 
 import gc
@@ -135,3 +136,43 @@ def test_another_tree_s_snapshot_is_refused_and_changes_nothing():
     assert tree.root == before
     del other  # a snapshot outlives its tree
     assert theirs.leaf_count == 9 and "TreeSnapshot of 9 leaves" in repr(theirs)
+
+
+@pytest.mark.parametrize("arity,hash,shape", [(4, "sha256", "promote"), (16, "blake3", "zero")])
+def test_trees_of_arity_k_take_batches_and_roll_back(arity, hash, shape):
+    rng = random.Random(38)
+    for n in (1, arity - 1, arity, arity + 1, arity * arity + 1):
+        leaves = oracles.split(oracles.random_leaves(n))
+        tree = merklize.DeviceTree(b"".join(leaves), hash=hash, shape=shape, arity=arity)
+
+        def same() -> None:
+            fresh = merklize.build(b"".join(leaves), hash=hash, shape=shape, arity=arity)
+            assert tree.root == fresh.root and tree.leaf_count == len(leaves)
+            for k, level in enumerate(tree.levels()):
+                assert as_list(level) == as_list(fresh.level(k)), k
+
+        snapshot = tree.snapshot()
+        at_snapshot = list(leaves)
+        batch = tree.make_update_batch(n + 4)
+        for indices in ([0], [n - 1], list(range(n))[::-1], [0, n // 2, 0, n - 1]):
+            values = [rng.randbytes(32) for _ in indices]
+            for i, value in zip(indices, values):
+                leaves[i] = value  # in order: a repeated index ends with its last value
+            batch.indices[:len(indices)] = indices
+            batch.leaves[:len(indices)] = np.frombuffer(b"".join(values), np.uint8).reshape(-1, 32)
+            assert tree.update_batch(batch, len(indices)) == tree.root
+            same()
+        before = tree.root
+        batch.indices[0] = n
+        with pytest.raises(merklize.ArgumentError, match="out of range"):
+            tree.update_batch(batch, 1)
+        assert tree.root == before
+        more = [rng.randbytes(32) for _ in range(arity + 1)]
+        tree.append(b"".join(more))  # past the room: the memory grows
+        leaves += more
+        same()
+        assert tree.rollback(snapshot) == snapshot.root == tree.root
+        leaves = at_snapshot
+        same()
+        with pytest.raises(merklize.ArgumentError, match="arity"):
+            tree.update_proved([0], bytes(32))

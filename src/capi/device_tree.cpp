@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize_device_tree: the C ABI of resident_tree (engine/resident_tree.hpp), a binary tree
-// kept on the device and updated in place, and of resident_kary_tree (arity k: updates, appends,
-// reads and proofs from host memory; the rest refused by name). The handle owns a block_hasher of
-// its own (its queue, its programs) on the builder's device state, so that it outlives the builder
-// and the device and its commands never wait behind theirs; a mutex serialises its calls, since an
-// update or an append changes the tree. resident_tree refuses a bad batch or append before it asks
-// the device anything, and the checks here of the C arguments come before it, so a refused call
-// leaves the tree as it was.
+// kept on the device and updated in place, and of resident_kary_tree (arity k: all but
+// update_proved, prove_consistency and append_cl, which are refused by name). The handle owns a
+// block_hasher of its own (its queue, its programs) on the builder's device state, so that it
+// outlives the builder and the device and its commands never wait behind theirs; a mutex serialises
+// its calls, since an update or an append changes the tree. resident_tree refuses a bad batch or
+// append before it asks the device anything, and the checks here of the C arguments come before it,
+// so a refused call leaves the tree as it was.
 #include "device_tree.hpp"
 #include "cl_events.hpp"
 
@@ -81,7 +81,7 @@ std::uint64_t level_size(const device_tree &d, uint32_t level, const char *funct
 // hashes' leaves are never read here.
 void check_device_leaves(merklize_device_tree &t, const cl::Buffer &leaves, std::uint64_t count,
                          std::vector<cl::Event> &wait, const char *function) {
-  const hash_kind hash = t.binary(function).options().hash;
+  const hash_kind hash = t.either([](const auto &tree) { return tree.options().hash; });
   if (count == 0 || !row_of(hash).non_canonical) return;
   detail::check_buffer(t.device->context, leaves, "the leaves", count * node_bytes, "tree",
                        function);
@@ -274,10 +274,11 @@ merklize_status merklize_device_tree_update_cl(merklize_device_tree *tree, struc
                     [&](merklize_device_tree &t, std::vector<cl::Event> &waits) {
                       const cl::Buffer at = caller_buffer(indices, count, function, "indices");
                       const cl::Buffer values = caller_buffer(leaves, count, function, "leaves");
-                      resident_tree &binary = t.binary(function);
-                      if (count == 0) return binary.root();
-                      check_device_leaves(t, values, count, waits, function);
-                      return binary.update(at, values, count, waits);
+                      return t.either([&](auto &either) {
+                        if (count == 0) return either.root();
+                        check_device_leaves(t, values, count, waits, function);
+                        return either.update(at, values, count, waits);
+                      });
                     });
 }
 

@@ -32,18 +32,20 @@ struct merklize_device_tree {
   std::optional<merklize::resident_kary_tree> kary; // arity k: updates, appends, reads, proofs
   mutable std::mutex mutex; // held by every call on the tree (an append changes its size)
 
-  // The binary tree, for what only binary trees do yet; a k-ary one refused, naming `function`.
+  // The binary tree, for what only binary trees do; a k-ary one refused, naming `function`.
   merklize::resident_tree &binary(const char *function) {
     if (kary)
       throw merklize_capi::argument_error(
           std::string(function) + ": the tree has arity " + std::to_string(kary->options().arity) +
-          "; trees of arity k kept on the device update, append, read levels and prove leaves "
-          "(merklize_device_tree_update, _append, _read_level, _prove) from host memory only");
+          "; trees of arity k kept on the device take every merklize_device_tree call but "
+          "_update_proved (no multiproof format of k-ary trees yet), _prove_consistency "
+          "(RFC 6962's proofs, of binary trees) and _append_cl");
     return *tree;
   }
 
-  // `body` on whichever tree this is (both have root, leaf_count, on_device, update, append,
-  // prove and options().hash).
+  // `body` on whichever tree this is (both have root, leaf_count, on_device, options().hash,
+  // update (from host memory, device buffers or a batch), make_update_batch, append, prove,
+  // snapshot and rollback).
   template <class Body> decltype(auto) either(Body &&body) {
     return kary ? body(*kary) : body(*tree);
   }

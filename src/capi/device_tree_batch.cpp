@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// merklize_update_batch: resident_tree's update batches (engine/resident_batch.hpp), page-locked
-// memory the caller fills in place and an update writes to the device straight from. The batch
-// holds its memory by itself (a host_buffer keeps its context and queue), so it may outlive the
-// tree that made it. The checks here of the C arguments, and resident_tree's of the batch, come
-// before the device is asked anything; an index outside the tree is found on the device before
-// the tree is written.
+// merklize_update_batch: resident_tree's and resident_kary_tree's update batches
+// (engine/resident_batch.hpp), page-locked memory the caller fills in place and an update writes to
+// the device straight from. The batch holds its memory by itself (a host_buffer keeps its context
+// and queue), so it may outlive the tree that made it. The checks here of the C arguments, and
+// resident_tree's of the batch, come before the device is asked anything; an index outside the tree
+// is found on the device before the tree is written.
 #include "device_tree.hpp"
 
 #include <cstring>
@@ -25,7 +25,8 @@ merklize_status merklize_device_tree_batch_create(merklize_device_tree *tree, ui
     merklize_device_tree &t = required(tree, function, "tree");
     required(batch, function, "batch");
     const std::lock_guard<std::mutex> lock(t.mutex);
-    *batch = new merklize_update_batch{t.binary(function).make_update_batch(capacity)};
+    *batch = new merklize_update_batch{
+        t.either([&](const auto &either) { return either.make_update_batch(capacity); })};
   });
 }
 
@@ -55,8 +56,10 @@ merklize_status merklize_device_tree_update_batch(merklize_device_tree *tree,
     if (count > b.capacity())
       throw argument_error(std::string(function) + ": " + std::to_string(count) +
                            " updates from a batch of room for " + std::to_string(b.capacity()));
-    check_field_leaves(t.binary(function).options().hash, b.leaves(), count, "the batch's leaves");
-    const digest new_root = t.binary(function).update(b, count);
+    const digest new_root = t.either([&](auto &either) {
+      check_field_leaves(either.options().hash, b.leaves(), count, "the batch's leaves");
+      return either.update(b, count);
+    });
     if (root) std::memcpy(root, new_root.data(), new_root.size());
   });
 }

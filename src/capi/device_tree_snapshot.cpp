@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// merklize_tree_snapshot: resident_tree's snapshots (engine/resident_snapshot.hpp), copies of a
-// device tree's buffers on its device, and rollbacks to them. A snapshot holds its buffers by
-// itself (they keep their context), so it may outlive its tree; resident_tree refuses another
+// merklize_tree_snapshot: resident_tree's and resident_kary_tree's snapshots
+// (engine/resident_snapshot.hpp), copies of a device tree's buffers on its device, and
+// rollbacks to them. A snapshot holds its buffers by
+// itself (they keep their context), so it may outlive its tree; either tree refuses another
 // tree's snapshot before anything is written.
 #include "device_tree.hpp"
 
@@ -22,7 +23,8 @@ merklize_status merklize_device_tree_snapshot(merklize_device_tree *tree,
     merklize_device_tree &t = required(tree, function, "tree");
     required(snapshot, function, "snapshot");
     const std::lock_guard<std::mutex> lock(t.mutex);
-    *snapshot = new merklize_tree_snapshot{t.binary(function).snapshot()};
+    *snapshot =
+        new merklize_tree_snapshot{t.either([](const auto &either) { return either.snapshot(); })};
   });
 }
 
@@ -40,8 +42,10 @@ merklize_status merklize_device_tree_rollback(merklize_device_tree *tree,
     merklize_device_tree &t = required(tree, function, "tree");
     const resident_snapshot &s = required(snapshot, function, "snapshot").snapshot;
     const std::lock_guard<std::mutex> lock(t.mutex);
-    t.binary(function).rollback(s);
-    if (root) std::memcpy(root, t.binary(function).root().data(), t.binary(function).root().size());
+    t.either([&](auto &either) {
+      either.rollback(s);
+      if (root) std::memcpy(root, either.root().data(), either.root().size());
+    });
   });
 }
 

@@ -6,7 +6,8 @@
  * every leaf (in reverse) and repeats (the last value wins), then appends across k and k^2;
  * after each, the returned root, merklize_device_tree_root, every level read back and the last
  * leaf's proof equal the fresh build's. Outputs are poisoned first. Then the refusals: an index
- * out of range (the tree as it was), and what only binary trees do yet, named. */
+ * out of range (the tree as it was), and what only binary trees do, named (update_proved,
+ * prove_consistency). Batches, device buffers and snapshots: test_device_tree_kary_more.c. */
 #include "tree_cases.h"
 
 #include <stdio.h>
@@ -74,7 +75,6 @@ static void check_refusals(merklize_device_tree *t, const uint8_t *leaves, uint6
   uint8_t root[32], before[32], value[32];
   uint64_t indices[2] = {0, n};
   merklize_proof *proof = NULL;
-  merklize_tree_snapshot *snapshot = NULL;
   random_leaf(value);
   CHECK_OK(merklize_device_tree_root(t, before));
   test_poison(root, sizeof root);
@@ -86,7 +86,6 @@ static void check_refusals(merklize_device_tree *t, const uint8_t *leaves, uint6
   CHECK(proof == NULL, "a refused update wrote the proof");
   CHECK_FAILS(merklize_device_tree_prove_consistency(t, 1, &proof), MERKLIZE_ERROR_ARGUMENT,
               "arity");
-  CHECK_FAILS(merklize_device_tree_snapshot(t, &snapshot), MERKLIZE_ERROR_ARGUMENT, "arity");
   CHECK_FAILS(merklize_device_tree_prove(t, n, &proof), MERKLIZE_ERROR_ARGUMENT, "out of range");
   CHECK_OK(merklize_device_tree_root(t, root));
   CHECK(memcmp(root, before, 32) == 0, "a refused call changed the root");

@@ -6,6 +6,8 @@
 // move it (13.4 MB for 1% of 2^25 leaves, the larger part of that call's time on the H100);
 // here the caller's own writes of the batch are the only host work. The memory is reused from
 // call to call: make a batch once, of the most updates a call will carry.
+// resident_kary_tree::update(batch, count) takes one too, applied as its host-memory updates
+// are (the indices sorted on the host, the elected values written from the batch's memory).
 //
 //   merklize::resident_batch b = t.make_update_batch(1 << 20);
 //   for (std::uint64_t k = 0; k < count; ++k) { b.indices()[k] = ...; b.leaves()[k] = ...; }
@@ -47,6 +49,17 @@ public:
   // the batch).
   bool of_context(const cl::Context &context) const {
     return is_page_locked(context, memory_.data(), memory_.size());
+  }
+
+  // Refuses an update of `count` updates from this batch by a tree of `context`: a batch of
+  // another context, or more updates than its room, before anything is written.
+  void check_use(const cl::Context &context, std::uint64_t count) const {
+    if (!of_context(context))
+      throw error("update: the batch is not page-locked memory of this tree's context; make it "
+                  "with make_update_batch");
+    if (count > capacity_)
+      throw error("update: " + std::to_string(count) + " updates from a batch of room for " +
+                  std::to_string(capacity_));
   }
 
 private:

@@ -13,12 +13,19 @@
 // leaves' write. Only the root is read back; last_split() says where the time went. An append
 // writes its leaves after the last and recomputes each level's right edge the same way (a k-ary
 // tree of either shape is a prefix of its appended tree), the buffers growing geometrically.
+// As a binary resident_tree, it updates from device buffers (the indices read back to plan on
+// the host, count x 8 bytes; the leaves gathered on the device, never read back) and from
+// page-locked batches the caller fills (resident_batch.hpp), and rolls back to its snapshots
+// (resident_snapshot.hpp, the same code). No multiproof of an update (update_proved: no k-ary
+// multiproof format yet) nor consistency proof (RFC 6962's, binary).
 //
 //   merklize::block_hasher h(device);
 //   merklize::resident_kary_tree t(h, leaves, {merklize::hash_kind::sha256, 16});
 //   merklize::digest root = t.update({7, 9000}, {new_leaf_7, new_leaf_9000}); // == t.root()
 //   merklize::kary_proof p = t.prove(7);                                     // kary_prove's
 //   t.append(more_leaves);
+//   merklize::resident_snapshot s = t.snapshot();
+//   t.rollback(s);
 //
 // A refused batch (an index outside the tree, fewer leaves than indices) or append (past 2^32
 // leaves) changes nothing: it is checked before the tree is written. The block_hasher must
@@ -28,7 +35,9 @@
 #include "../plan/kary_update_plan.hpp"
 #include "../runtime/queue_drain.hpp"
 #include "device_tree.hpp"
+#include "resident_batch.hpp"
 #include "resident_memory.hpp"
+#include "resident_snapshot.hpp"
 
 #include <algorithm>
 #include <array>
@@ -45,7 +54,9 @@ namespace merklize {
 // the device's by markers between the phases on its in-order queue, profiled (NaN where the
 // driver gives no times).
 struct kary_update_split {
-  double plan_ms = 0;    // host: the batch sorted, the levels listed, the values elected
+  // host: the batch sorted (from device buffers, its indices read back first), the levels
+  // listed, the values elected
+  double plan_ms = 0;
   double enqueue_ms = 0; // host: the uploads and launches enqueued
   double wait_ms = 0;    // host: waiting for the root to come back
   // Device: the values' and lists' writes; the leaves written; the listed levels (gather, hash,
@@ -63,7 +74,8 @@ public:
                      const kary_options &options)
       : h_(&h), rule_(checked_rule(options)),
         leaves_(detail::resident_owned_leaves(h, count, leaves, nullptr)),
-        tree_(h, {leaves_, count, count * node_bytes, {}}, options), capacity_(count),
+        tree_(h, {leaves_, count, count * node_bytes, {}}, options),
+        nodes_(detail::resident_levels_of(tree_)), capacity_(count),
         zeros_(group_zero_roots(rule_, tree_.top())), root_(tree_.root()) {
     const detail::device_runtime runtime(h.context(), h.device());
     whole_percent_ = runtime.tuning_row().kary_whole_level_percent;
@@ -98,29 +110,71 @@ public:
 
   // The same from `count` indices and count x 32 bytes of leaves in host memory.
   digest update(const std::uint64_t *indices, const void *new_leaves, std::uint64_t count) {
-    auto at = std::chrono::steady_clock::now();
+    const auto at = std::chrono::steady_clock::now();
     const kary_update_plan plan =
         plan_kary_update(tree_.level_sizes(), arity(), indices, count, whole_percent_);
     if (count == 0) return root_;
     const std::vector<digest> &values = elect_values(plan.batch, new_leaves);
-    split_ = {};
-    split_.plan_ms = detail::ms_since(at);
-    at = std::chrono::steady_clock::now();
-    const detail::drain_on_unwind drained(h_->queue()); // no write may outlive the host's data
-    std::array<cl::Event, 5> marks; // the first write, after the uploads, the leaves, the lists
-    marks[0] = upload(values, plan);
-    marks[1] = mark();
-    scatter(values_, 0, values.size(), {leaves_, 0, leaf_count()});
-    marks[2] = mark();
-    const unsigned listed = recompute_listed(plan);
-    marks[3] = mark();
-    recompute_whole(listed);
-    split_.enqueue_ms = detail::ms_since(at);
-    at = std::chrono::steady_clock::now();
-    marks[4] = read_root();
-    split_.wait_ms = detail::ms_since(at);
-    split_device(plan, marks, listed);
-    return root_;
+    return apply(plan, at, [&] { return upload(values, plan); });
+  }
+
+  // The same from buffers of the tree's context: `count` indices (cl_ulong) and count x 32 bytes
+  // of leaves, read once the device is done with `wait` (the caller's writes of them). The plan
+  // is made on the host, as for a batch in host memory: the indices are read back (count x 8
+  // bytes) and sorted there, an index outside the tree refused before the tree is written. The
+  // leaves stay on the device: each leaf's last value, elected on the host from the indices
+  // alone, is gathered there from the caller's buffer. The call returns once the device is
+  // done with both buffers.
+  digest update(const cl::Buffer &indices, const cl::Buffer &new_leaves, std::uint64_t count,
+                const std::vector<cl::Event> &wait = {}) {
+    detail::check_buffer(h_->context(), indices, "the indices", count * sizeof(cl_ulong), "tree",
+                         "update");
+    detail::check_buffer(h_->context(), new_leaves, "the leaves", count * node_bytes, "tree",
+                         "update");
+    detail::check_batch_limits(leaf_count(), count);
+    if (count == 0) return root_;
+    const auto at = std::chrono::steady_clock::now();
+    kary_update_plan plan =
+        plan_kary_update(tree_.level_sizes(), arity(), read_indices(indices, count, wait).data(),
+                         count, whole_percent_);
+    // The sources after the lists, in their one write: what the values' gather reads.
+    const std::uint64_t sources = plan.list.size();
+    plan.list.insert(plan.list.end(), plan.batch.sources.begin(), plan.batch.sources.end());
+    return apply(plan, at, [&] { return gather_values(plan, sources, new_leaves); });
+  }
+
+  // A batch for up to `capacity` updates in page-locked memory of the tree's context, which the
+  // caller fills in place (resident_batch.hpp) and may reuse for every call.
+  resident_batch make_update_batch(std::uint64_t capacity) const {
+    return {h_->context(), h_->queue(), capacity};
+  }
+
+  // The batch's first `count` updates, applied as a batch in host memory is (the indices sorted
+  // on the host, the elected values written from the batch's page-locked memory); a count past
+  // the batch's capacity, or a batch of another context, is refused first.
+  digest update(const resident_batch &batch, std::uint64_t count) {
+    batch.check_use(h_->context(), count);
+    return update(batch.indices(), batch.leaves(), count);
+  }
+
+  // A copy of the tree as it is now, on the device (resident_snapshot.hpp), for rollback().
+  resident_snapshot snapshot() const {
+    const resident_snapshot::tree_buffers buffers{leaves_, nodes_};
+    return {id_, runtime(), h_->queue(), buffers, leaf_count(), capacity_, root_};
+  }
+
+  // The tree as it was when `s` (a snapshot of this tree; another's is refused, changing
+  // nothing) was taken, bit for bit: leaves, levels, size, room and root, the updates and
+  // appends since undone.
+  void rollback(const resident_snapshot &s) {
+    resident_snapshot::tree_buffers buffers{leaves_, nodes_};
+    s.restore(id_, runtime(), h_->queue(), buffers);
+    leaves_ = buffers.leaves;
+    nodes_ = buffers.nodes;
+    capacity_ = s.capacity_;
+    root_ = s.root();
+    tree_.adopt_layout(leaves_, nodes_, s.leaf_count(), capacity_);
+    zeros_ = group_zero_roots(rule_, tree_.top());
   }
 
   // Where the last update's time went.
@@ -161,9 +215,62 @@ public:
 private:
   unsigned arity() const { return rule_.arity(); }
 
+  // The device's runtime, for the snapshots' copies and their errors.
+  detail::device_runtime runtime() const { return {h_->context(), h_->device()}; }
+
   static group_rule checked_rule(const kary_options &options) {
     check_kary(options);
     return group_rule_of(options);
+  }
+
+  // A planned update (planned from `at` on), its values put on the device by `put` (which
+  // returns the first write's event): the leaves written, the levels recomputed, the root read.
+  template <class Put>
+  digest apply(const kary_update_plan &plan, std::chrono::steady_clock::time_point at,
+               const Put &put) {
+    split_ = {};
+    split_.plan_ms = detail::ms_since(at);
+    at = std::chrono::steady_clock::now();
+    const detail::drain_on_unwind drained(h_->queue()); // no write may outlive the host's data
+    std::array<cl::Event, 5> marks; // the first write, after the uploads, the leaves, the lists
+    marks[0] = put();
+    marks[1] = mark();
+    scatter(values_, 0, plan.batch.leaves.size(), {leaves_, 0, leaf_count()});
+    marks[2] = mark();
+    const unsigned listed = recompute_listed(plan);
+    marks[3] = mark();
+    recompute_whole(listed);
+    split_.enqueue_ms = detail::ms_since(at);
+    at = std::chrono::steady_clock::now();
+    marks[4] = read_root();
+    split_.wait_ms = detail::ms_since(at);
+    split_device(plan, marks, listed);
+    return root_;
+  }
+
+  // `count` indices of the caller's buffer, read back once the device is done with `wait`.
+  std::vector<std::uint64_t> read_indices(const cl::Buffer &indices, std::uint64_t count,
+                                          const std::vector<cl::Event> &wait) const {
+    std::vector<std::uint64_t> read(static_cast<std::size_t>(count));
+    detail::call("clEnqueueReadBuffer", [&] {
+      return h_->queue().enqueueReadBuffer(indices, CL_TRUE, 0, count * sizeof(cl_ulong),
+                                           read.data(), wait.empty() ? nullptr : &wait);
+    });
+    return read;
+  }
+
+  // The lists uploaded (the batch's sources from list[sources] on), then each distinct leaf's
+  // last value gathered from `from` into values_ (kary_gather of groups of one child: node
+  // sources[i] to node i); the first write's event.
+  cl::Event gather_values(const kary_update_plan &plan, std::uint64_t sources,
+                          const cl::Buffer &from) {
+    const std::uint64_t n = plan.batch.leaves.size();
+    detail::grow_buffer(h_->context(), values_, values_capacity_, n * node_bytes);
+    const cl::Event first = upload({}, plan);
+    detail::set_args(gather_, from, cl_ulong(0), list_, cl_ulong(sources), cl_ulong(n), cl_uint(1),
+                     values_);
+    launch(gather_, n);
+    return first;
   }
 
   // Each distinct leaf's last value, in the batch's ascending order of leaves, into elected_
@@ -329,7 +436,7 @@ private:
   group_rule rule_;           // what the block-leaf kernels hash each group by
   cl::Buffer leaves_;         // owned: updates and appends write them, room for capacity_
   device_tree tree_;          // its levels, changed in place
-  cl::Buffer nodes_;          // the levels once grown (before, the tree's own)
+  cl::Buffer nodes_;          // the levels above the leaves, laid out for capacity_ leaves
   std::uint64_t capacity_;    // the leaves the buffers have room for
   std::vector<digest> zeros_; // zeros[l]: what shape zero pads level l's short group with
   digest root_{};
@@ -342,6 +449,7 @@ private:
   std::vector<digest> elected_; // the host's copy of the elected values, for their write
   std::uint64_t values_capacity_ = 0, list_capacity_ = 0, blocks_capacity_ = 0,
                 hashed_capacity_ = 0;
+  std::uint64_t id_ = detail::next_resident_tree_id(); // what its snapshots know it by
 };
 
 } // namespace merklize

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// A snapshot of a resident_tree (issue 31): a copy on the device of its buffers, its leaves and
-// its levels (laid out for the room it had then), and its leaf count, room and root, so that
-// resident_tree::rollback can restore the tree bit for bit, undoing the updates and appends
-// made since. Nothing crosses the bus: the copies are clEnqueueCopyBuffer's, device to device,
-// at the device memory's speed (2 GiB, a tree of 2^25 leaves, in about a millisecond on an
+// A snapshot of a resident_tree or resident_kary_tree (issue 31): a copy on the device of its
+// buffers, its leaves and its levels (laid out for the room it had then), and its leaf count,
+// room and root, so that the tree's rollback can restore it bit for bit, undoing the updates and
+// appends made since. Nothing crosses the bus: the copies are clEnqueueCopyBuffer's, device to
+// device, at the device memory's speed (2 GiB, a tree of 2^25 leaves, in about a millisecond on an
 // H100), and the snapshot holds as much device memory as the tree did when it was taken.
 //
 //   merklize::resident_snapshot s = t.snapshot();
@@ -12,7 +12,8 @@
 //   t.rollback(s); // t's leaves, levels, size, root and proofs as they were at t.snapshot()
 //
 // A snapshot belongs to the tree it was taken of (a tree moved keeps its snapshots; another
-// tree refuses them) and may be rolled back to any number of times.
+// tree, of either kind, any arity or shape, refuses them) and may be rolled back to any number of
+// times.
 #pragma once
 
 #include "../runtime/error.hpp"
@@ -25,10 +26,12 @@
 namespace merklize {
 
 class resident_tree;
+class resident_kary_tree;
 
 namespace detail {
 
-// A number no other resident_tree of the process has: what a snapshot knows its tree by.
+// A number no other resident tree (binary or k-ary) of the process has: what a snapshot knows its
+// tree by.
 inline std::uint64_t next_resident_tree_id() {
   static std::atomic<std::uint64_t> last{0};
   return ++last;
@@ -47,6 +50,7 @@ public:
 
 private:
   friend class resident_tree;
+  friend class resident_kary_tree;
 
   // A tree's leaves (level 0, room for its capacity) and levels above them (none for one leaf).
   struct tree_buffers {

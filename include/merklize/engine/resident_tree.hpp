@@ -177,12 +177,7 @@ public:
   // batch's are (a bad one refused, the tree as it was); a count past the batch's capacity, or
   // a batch of another context, is refused first.
   digest update(const resident_batch &batch, std::uint64_t count) {
-    if (!batch.of_context(runtime_.context()))
-      throw error("update: the batch is not page-locked memory of this tree's context; make it "
-                  "with make_update_batch");
-    if (count > batch.capacity())
-      throw error("update: " + std::to_string(count) + " updates from a batch of room for " +
-                  std::to_string(batch.capacity()));
+    batch.check_use(runtime_.context(), count);
     check_batch(count);
     begin_call();
     if (count == 0) return root_;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 //! Trees of a caller's OpenCL buffers: a device of the test's own context (OpenCL's C API,
 //! declared here for the few calls needed, linked from libOpenCL), leaves in a device buffer,
-//! nodes written into another, against the tree built from host memory.
+//! nodes written into another, against the tree built from host memory; device trees, binary
+//! and of arity k, updated from the caller's buffers.
 
 mod common;
 
@@ -117,6 +118,16 @@ impl Cl {
         ok(error, "clCreateBuffer");
         buffer
     }
+
+    /// An update's indices (little-endian uint64) and leaves, each in a buffer of their own.
+    fn update_buffers(&self, indices: &[u64], leaves: &[[u8; 32]]) -> (Handle, Handle) {
+        let mut index_bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+        let mut leaf_bytes = leaves.concat();
+        (
+            self.buffer(&mut index_bytes, true),
+            self.buffer(&mut leaf_bytes, true),
+        )
+    }
 }
 
 impl Drop for Cl {
@@ -231,16 +242,8 @@ fn device_trees_append_and_update_from_the_caller_s_buffers() {
         assert_eq!(tree.leaf_count(), leaves.len() as u64);
     }
     // An update: a repeated index takes its last value.
-    let mut indices: Vec<u8> = [0u64, 519, 0]
-        .iter()
-        .flat_map(|i| i.to_le_bytes())
-        .collect();
     let values = random_leaves(3, 7);
-    let mut value_bytes = values.concat();
-    let (at, new) = (
-        cl.buffer(&mut indices, true),
-        cl.buffer(&mut value_bytes, true),
-    );
+    let (at, new) = cl.update_buffers(&[0, 519, 0], &values);
     let (root, done) = unsafe { tree.update_cl(at as ClMem, new as ClMem, 3, &[]) }.unwrap();
     unsafe { ok(clReleaseEvent(done as Handle), "clReleaseEvent") };
     leaves[519] = values[1];
@@ -260,5 +263,40 @@ fn device_trees_append_and_update_from_the_caller_s_buffers() {
         clReleaseMemObject(at);
         clReleaseMemObject(new);
         clReleaseMemObject(past_buffer);
+    }
+}
+
+#[test]
+fn device_trees_of_arity_k_update_from_the_caller_s_buffers() {
+    let cl = Cl::new();
+    let device =
+        unsafe { Device::from_cl(cl.context as ClContext, cl.device as ClDeviceId) }.unwrap();
+    for arity in [4u32, 16] {
+        let config = TreeConfig::new().hash(Hash::Sha256).arity(arity);
+        let builder = Builder::new(&device, &config).unwrap();
+        let n = arity as usize * arity as usize + 1;
+        let mut leaves = random_leaves(n, 38);
+        let mut tree = DeviceTree::new(&builder, &leaves).unwrap();
+        // A repeated index takes its last value.
+        let values = random_leaves(3, 39);
+        let (at, new) = cl.update_buffers(&[0, n as u64 - 1, 0], &values);
+        let (root, done) = unsafe { tree.update_cl(at as ClMem, new as ClMem, 3, &[]) }.unwrap();
+        unsafe { ok(clReleaseEvent(done as Handle), "clReleaseEvent") };
+        leaves[n - 1] = values[1];
+        leaves[0] = values[2];
+        assert_eq!(root, builder.build(Source::leaves(&leaves)).unwrap().root());
+        assert_eq!(tree.root(), root);
+        // An index past the tree is refused, the tree as it was.
+        let mut past: Vec<u8> = (n as u64).to_le_bytes().to_vec();
+        let past_buffer = cl.buffer(&mut past, true);
+        let e = unsafe { tree.update_cl(past_buffer as ClMem, new as ClMem, 1, &[]) }.unwrap_err();
+        assert_eq!(e.status(), Status::Argument);
+        assert!(e.message().contains("out of range"), "{}", e);
+        assert_eq!(tree.root(), root);
+        unsafe {
+            clReleaseMemObject(at);
+            clReleaseMemObject(new);
+            clReleaseMemObject(past_buffer);
+        }
     }
 }
