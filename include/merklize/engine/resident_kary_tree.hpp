@@ -34,6 +34,7 @@
 
 #include "../plan/kary_update_plan.hpp"
 #include "../runtime/queue_drain.hpp"
+#include "../runtime/worker_pool.hpp"
 #include "device_tree.hpp"
 #include "resident_batch.hpp"
 #include "resident_memory.hpp"
@@ -111,10 +112,11 @@ public:
   // The same from `count` indices and count x 32 bytes of leaves in host memory.
   digest update(const std::uint64_t *indices, const void *new_leaves, std::uint64_t count) {
     const auto at = std::chrono::steady_clock::now();
-    const kary_update_plan plan =
-        plan_kary_update(tree_.level_sizes(), arity(), indices, count, whole_percent_);
+    const unsigned slices = slices_for(count);
+    const kary_update_plan &plan = planner_.plan(tree_.level_sizes(), arity(), indices, count,
+                                                 whole_percent_, slices, on_cores);
     if (count == 0) return root_;
-    const std::vector<digest> &values = elect_values(plan.batch, new_leaves);
+    const std::vector<digest> &values = elect_values(plan.batch, new_leaves, slices);
     return apply(plan, at, [&] { return upload(values, plan); });
   }
 
@@ -273,14 +275,30 @@ private:
     return first;
   }
 
+  // Slices of a batch of `count` updates sorted and copied on the host's cores: one a core from
+  // 2^15 updates (fewer: one, on this thread, below a worker's wake-up cost).
+  static unsigned slices_for(std::uint64_t count) {
+    return count < (1u << 15) ? 1 : detail::worker_pool::cores().threads() + 1;
+  }
+
+  // work(s) for s < slices on the process's hashing workers and this thread.
+  static constexpr auto on_cores = [](unsigned slices, const auto &work) {
+    if (slices == 1) return work(0);
+    detail::worker_pool::cores().run(slices, work);
+  };
+
   // Each distinct leaf's last value, in the batch's ascending order of leaves, into elected_
   // (kept from call to call: fresh memory each call faulted in page by page took 2-3 ms of a 1%
-  // batch of 2^24 leaves, three times the copy itself).
-  const std::vector<digest> &elect_values(const update_batch &batch, const void *new_leaves) {
+  // batch of 2^24 leaves, three times the copy itself), in `slices` slices.
+  const std::vector<digest> &elect_values(const update_batch &batch, const void *new_leaves,
+                                          unsigned slices) {
     elected_.resize(batch.leaves.size());
     const auto *from = static_cast<const unsigned char *>(new_leaves);
-    for (std::size_t i = 0; i < elected_.size(); ++i)
-      std::memcpy(elected_[i].data(), from + batch.sources[i] * node_bytes, node_bytes);
+    const std::uint64_t n = elected_.size();
+    on_cores(slices, [&](unsigned s) {
+      for (std::uint64_t i = n * s / slices; i < n * (s + 1) / slices; ++i)
+        std::memcpy(elected_[i].data(), from + batch.sources[i] * node_bytes, node_bytes);
+    });
     return elected_;
   }
 
@@ -446,6 +464,7 @@ private:
   // A call's scratch, grown as needed: the elected values, the lists, the gathered groups and
   // their hashes; and a short group padded with zero-subtree roots.
   cl::Buffer values_, list_, blocks_, hashed_, pad_;
+  kary_update_planner planner_; // an update's plan, its host memory kept from call to call
   std::vector<digest> elected_; // the host's copy of the elected values, for their write
   std::uint64_t values_capacity_ = 0, list_capacity_ = 0, blocks_capacity_ = 0,
                 hashed_capacity_ = 0;

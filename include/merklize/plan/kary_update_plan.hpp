@@ -80,33 +80,62 @@ inline kary_level_update list_parents(std::vector<std::uint64_t> &list, std::uin
 
 } // namespace detail
 
-// The plan of an update of `indices` in a tree of `sizes` (level sizes, leaves first) of arity
-// `arity`, levels whose dirty groups pass `percent` of theirs hashed whole; an index outside the
-// tree is refused (update_batch's error). O(batch) on the host: the list reserved once, each
-// level's parents read from the level below's list.
+// Plans of updates of one tree, batch after batch, their memory kept from call to call (the
+// sort's keys, the batch, the lists: fresh memory each call, faulted in page by page, was half
+// of the plan of a 1% batch of a tree of 2^24 leaves).
+class kary_update_planner {
+public:
+  // The plan of an update of `indices` in a tree of `sizes` (level sizes, leaves first) of
+  // arity `arity`, levels whose dirty groups pass `percent` of theirs hashed whole; an index
+  // outside the tree is refused (update_batch's error). O(batch) on the host: the batch sorted
+  // in `slices` slices (`parallel(slices, work)` runs work(s) for each, as sort_batch_into), the
+  // list reserved once, each level's parents read from the level below's list. Valid until the
+  // next call.
+  template <class Parallel>
+  const kary_update_plan &plan(const std::vector<std::uint64_t> &sizes, unsigned arity,
+                               const std::uint64_t *indices, std::uint64_t count, unsigned percent,
+                               unsigned slices, const Parallel &parallel) {
+    sort_batch_into(plan_.batch, sort_, sizes.front(), indices, count, slices, parallel);
+    const std::vector<std::uint32_t> &leaves = plan_.batch.leaves;
+    std::uint64_t room = leaves.size();
+    for (std::size_t level = 1; level < sizes.size(); ++level)
+      room += std::min<std::uint64_t>(leaves.size(),
+                                      detail::kary_most_listed(sizes[level], percent) + 1);
+    plan_.list.clear();
+    plan_.list.reserve(static_cast<std::size_t>(room));
+    plan_.list.assign(leaves.begin(), leaves.end());
+    plan_.levels.clear();
+    kary_level_update below{0, leaves.size(), false, false}; // the leaves, all listed
+    for (std::size_t level = 0; level + 1 < sizes.size(); ++level) {
+      if (!below.whole) {
+        const std::uint64_t last = level > 0 && below.short_group ? sizes[level] - 1 : ~0ull;
+        below = detail::list_parents(plan_.list, below.first, below.first + below.groups, last,
+                                     arity, sizes[level] / arity,
+                                     detail::kary_most_listed(sizes[level + 1], percent));
+      }
+      plan_.levels.push_back(below);
+    }
+    return plan_;
+  }
+
+  // The same on this thread.
+  const kary_update_plan &plan(const std::vector<std::uint64_t> &sizes, unsigned arity,
+                               const std::uint64_t *indices, std::uint64_t count,
+                               unsigned percent = kary_whole_level_percent) {
+    return plan(sizes, arity, indices, count, percent, 1, serially);
+  }
+
+private:
+  kary_update_plan plan_;
+  batch_sort_memory sort_;
+};
+
+// One plan (kary_update_planner's, its memory not kept).
 inline kary_update_plan plan_kary_update(const std::vector<std::uint64_t> &sizes, unsigned arity,
                                          const std::uint64_t *indices, std::uint64_t count,
                                          unsigned percent = kary_whole_level_percent) {
-  kary_update_plan plan{sort_batch(sizes.front(), indices, count), {}, {}};
-  const std::vector<std::uint32_t> &leaves = plan.batch.leaves;
-  std::uint64_t room = leaves.size();
-  for (std::size_t level = 1; level < sizes.size(); ++level)
-    room +=
-        std::min<std::uint64_t>(leaves.size(), detail::kary_most_listed(sizes[level], percent) + 1);
-  plan.list.reserve(static_cast<std::size_t>(room));
-  plan.list.assign(leaves.begin(), leaves.end());
-  plan.levels.reserve(sizes.size());
-  kary_level_update below{0, leaves.size(), false, false}; // the leaves, all listed
-  for (std::size_t level = 0; level + 1 < sizes.size(); ++level) {
-    if (!below.whole) {
-      const std::uint64_t last = level > 0 && below.short_group ? sizes[level] - 1 : ~0ull;
-      below = detail::list_parents(plan.list, below.first, below.first + below.groups, last, arity,
-                                   sizes[level] / arity,
-                                   detail::kary_most_listed(sizes[level + 1], percent));
-    }
-    plan.levels.push_back(below);
-  }
-  return plan;
+  kary_update_planner planner;
+  return planner.plan(sizes, arity, indices, count, percent);
 }
 
 // The plan of an append to a tree of `old_count` leaves, now of `sizes` (level sizes, leaves
