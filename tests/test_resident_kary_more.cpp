@@ -7,10 +7,10 @@
 //    snapshot was taken and the host reference (kary_levels) over the leaves of then, and
 //    updates on from there as a fresh tree would; a later snapshot is rolled forward to; another
 //    tree's snapshot (k-ary or binary, either way), or none, is refused and changes nothing;
-//  - updates from device buffers, the device waiting for the caller's events (a user event
-//    released by a thread), against the host reference and a twin tree updated from host
-//    memory, the nodes the update writes poisoned first; repeats take the last value; an index
-//    out of range or a short buffer refused, the tree as it was;
+//  - updates and appends from device buffers, the device waiting for the caller's events (a
+//    user event released by a thread), against the host reference and a twin tree changed from
+//    host memory, the nodes the update writes poisoned first; repeats take the last value; an
+//    index out of range or a short buffer refused, the tree as it was;
 //  - update batches in page-locked memory, reused from call to call, the same; a count past the
 //    batch's room refused.
 #include "kary_resident_helpers.hpp"
@@ -200,6 +200,37 @@ TEST_CASE("k-ary trees on the device update from device buffers as from host mem
       CHECK(twin.update(indices, values) == root);
       CHECK(twin.levels() == t.levels());
     }
+  });
+}
+
+TEST_CASE("k-ary trees on the device append from device buffers as from host memory",
+          "[resident][kary][cl]") {
+  for_each_case([&](const merklize::kary_options &options, std::uint64_t n) {
+    std::vector<digest> host = random_leaves(n);
+    resident_kary_tree t(hasher(), host, options), twin(hasher(), host, options);
+    const unsigned k = options.arity;
+    for (const std::uint64_t count : {std::uint64_t(1), std::uint64_t(k), std::uint64_t(k) * k}) {
+      const std::vector<digest> more = random_leaves(count); // past the room: the memory grows
+      host.insert(host.end(), more.begin(), more.end());
+      const cl::CommandQueue other(hasher().context(), hasher().device());
+      cl::UserEvent gate(hasher().context());
+      cl::Buffer leaves;
+      const std::vector<cl::Event> wait = {
+          write_later(leaves, other, more.data(), more.size() * merklize::node_bytes, gate)};
+      std::thread release([gate]() mutable {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        gate.setStatus(CL_COMPLETE);
+      });
+      const digest root = t.append(leaves, count, wait);
+      release.join();
+      check_reference(t, host, root);
+      CHECK(twin.append(more) == root);
+    }
+    const cl::Buffer two(hasher().context(), CL_MEM_READ_WRITE, std::size_t(64));
+    const auto before = t.levels();
+    CHECK_THROWS_WITH(t.append(two, 3), Contains("too small"));
+    CHECK(t.append(two, 0) == t.root()); // none: nothing read, nothing written
+    CHECK(t.levels() == before);
   });
 }
 

@@ -24,8 +24,8 @@ type DeviceTree struct {
 // NewDeviceTree builds the tree of data (32-byte leaves back to back, at least one) on the
 // device of WithDevice and keeps it there. The options are NewBuilder's for trees of 32-byte
 // leaves: WithHash, WithShape, WithDepth, WithDevice, WithArity (a k-ary tree updates, appends,
-// proves, reads its levels, takes update batches, UpdateCL and snapshots; UpdateProved,
-// ProveConsistency and AppendCL refuse it, naming the arity). data is only read.
+// proves, reads its levels, takes update batches, UpdateCL, AppendCL and snapshots;
+// UpdateProved and ProveConsistency refuse it, naming the arity). data is only read.
 func NewDeviceTree(data []byte, opts ...Option) (*DeviceTree, error) {
 	s, err := forTree("NewDeviceTree", opts)
 	if err != nil {

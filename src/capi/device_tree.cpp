@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize_device_tree: the C ABI of resident_tree (engine/resident_tree.hpp), a binary tree
 // kept on the device and updated in place, and of resident_kary_tree (arity k: all but
-// update_proved, prove_consistency and append_cl, which are refused by name). The handle owns a
+// update_proved and prove_consistency, which are refused by name). The handle owns a
 // block_hasher of its own (its queue, its programs) on the builder's device state, so that it
 // outlives the builder and the device and its commands never wait behind theirs; a mutex serialises
 // its calls, since an update or an append changes the tree. resident_tree refuses a bad batch or
@@ -257,10 +257,11 @@ merklize_status merklize_device_tree_append_cl(merklize_device_tree *tree, struc
   return on_buffers(tree, function, count, wait_count, wait, done, root,
                     [&](merklize_device_tree &t, std::vector<cl::Event> &waits) {
                       const cl::Buffer buffer = caller_buffer(leaves, count, function, "leaves");
-                      resident_tree &binary = t.binary(function);
-                      if (count == 0) return binary.root();
-                      check_device_leaves(t, buffer, count, waits, function);
-                      return binary.append(buffer, count, waits);
+                      return t.either([&](auto &either) {
+                        if (count == 0) return either.root();
+                        check_device_leaves(t, buffer, count, waits, function);
+                        return either.append(buffer, count, waits);
+                      });
                     });
 }
 

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 OR MIT */
 /* Trees of arity k kept on the device, through the C ABI, take what binary ones take beyond
  * updates and appends from host memory: update batches filled in place
- * (merklize_device_tree_batch_create, _update_batch), updates from the caller's device buffers
- * written without blocking, their events waited for (merklize_device_tree_update_cl), and
+ * (merklize_device_tree_batch_create, _update_batch), updates and appends from the caller's
+ * device buffers written without blocking, their events waited for
+ * (merklize_device_tree_update_cl, _append_cl), and
  * snapshots rolled back to after updates and appends past the room (merklize_device_tree_snapshot,
  * _rollback). sha256 and blake3, shapes promote and zero, arities 4 and 16, at 1, k - 1, k, k + 1
  * and k^2 + 1 leaves: after each call the returned root, merklize_device_tree_root, every level
  * read back and the last leaf's proof equal a fresh merklize_build's of the host's copy (repeats:
  * the last value wins). Then the refusals (an index out of range in a device buffer or a batch, a
- * count past the batch's room, another tree's snapshot), each leaving the tree as it was. */
+ * count past the batch's room or a buffer's, another tree's snapshot), each leaving the tree as it
+ * was. */
 #include "c_test.h"
 #include "cl_caller.h"
 
@@ -99,6 +101,25 @@ static void update_cl(const struct caller *c, merklize_builder *builder, merkliz
   CL_CHECK(clReleaseMemObject(in));
 }
 
+/* leaves[n .. n + count) appended from the caller's buffer, its write waited for; the done
+ * event complete on return. */
+static void append_cl(const struct caller *c, merklize_builder *builder, merklize_device_tree *t,
+                      const uint8_t *leaves, uint64_t n, uint64_t count) {
+  cl_event write, done = NULL;
+  cl_int state = -1;
+  cl_mem in = written(c, leaves + n * 32, count * 32, &write);
+  uint8_t root[32];
+  test_poison(root, sizeof root);
+  CHECK_OK(merklize_device_tree_append_cl(t, in, count, 1, &write, &done, root));
+  CHECK(done != NULL, "no done event");
+  CL_CHECK(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL));
+  CHECK(state == CL_COMPLETE, "the done event is not complete on return: %d", state);
+  check_tree(builder, t, leaves, n + count, root);
+  CL_CHECK(clReleaseEvent(done));
+  CL_CHECK(clReleaseEvent(write));
+  CL_CHECK(clReleaseMemObject(in));
+}
+
 /* Refused calls leave the tree of `leaves` as it was and write no root. */
 static void check_refusals(const struct caller *c, merklize_builder *builder,
                            merklize_device_tree *t, merklize_device_tree *other,
@@ -113,6 +134,8 @@ static void check_refusals(const struct caller *c, merklize_builder *builder,
   test_poison(root, sizeof root);
   CHECK_FAILS(merklize_device_tree_update_cl(t, at, in, 2, 0, NULL, NULL, root),
               MERKLIZE_ERROR_ARGUMENT, "out of range");
+  CHECK_FAILS(merklize_device_tree_append_cl(t, in, 3, 0, NULL, NULL, root),
+              MERKLIZE_ERROR_ARGUMENT, "too small");
   memcpy(merklize_update_batch_indices(batch), bad, sizeof bad);
   CHECK_FAILS(merklize_device_tree_update_batch(t, batch, 2, root), MERKLIZE_ERROR_ARGUMENT,
               "out of range");
@@ -157,8 +180,9 @@ static void check_case(const struct caller *c, merklize_device *device, const ch
   check_refusals(c, builder, t, other, batch, leaves, n);
   for (i = n; i < n + k + 1; ++i)
     random_leaf(leaves + i * 32);
-  CHECK_OK(merklize_device_tree_append(t, leaves + n * 32, k + 1, root)); /* the room grows */
-  check_tree(builder, t, leaves, n + k + 1, root);
+  CHECK_OK(merklize_device_tree_append(t, leaves + n * 32, 2, root));
+  check_tree(builder, t, leaves, n + 2, root);
+  append_cl(c, builder, t, leaves, n + 2, k - 1); /* past the room at the small sizes */
   update_cl(c, builder, t, leaves, n + k + 1, ends, 3);
   test_poison(root, sizeof root);
   CHECK_OK(merklize_device_tree_rollback(t, s, root));

@@ -195,6 +195,34 @@ public:
 
   // The same from `count` x 32 bytes of leaves in host memory.
   digest append(const void *leaves, std::uint64_t count) {
+    return append_with(count, [&](std::uint64_t at) {
+      detail::call("clEnqueueWriteBuffer", [&] {
+        return h_->queue().enqueueWriteBuffer(leaves_, CL_FALSE, at * node_bytes,
+                                              count * node_bytes, leaves);
+      });
+    });
+  }
+
+  // The same from `count` leaves in a buffer of the tree's context, copied on the device once
+  // it is done with `wait` (the caller's writes of it); the call returns once the device is
+  // done with the buffer. Nothing crosses the bus but the root.
+  digest append(const cl::Buffer &leaves, std::uint64_t count,
+                const std::vector<cl::Event> &wait = {}) {
+    detail::check_buffer(h_->context(), leaves, "the leaves", count * node_bytes, "tree", "append");
+    return append_with(count, [&](std::uint64_t at) {
+      detail::call("clEnqueueCopyBuffer", [&] {
+        return h_->queue().enqueueCopyBuffer(leaves, leaves_, 0, at * node_bytes,
+                                             count * node_bytes, wait.empty() ? nullptr : &wait);
+      });
+    });
+  }
+
+private:
+  unsigned arity() const { return rule_.arity(); }
+
+  // An append of `count` leaves, refused past max_leaves before anything changes: room made,
+  // `put(at)` enqueueing their write at leaf `at`, the right edge of each level recomputed.
+  template <class Put> digest append_with(std::uint64_t count, const Put &put) {
     if (count == 0) return root_;
     const std::uint64_t old_count = leaf_count(), total = old_count + count;
     if (total < old_count || total > max_leaves)
@@ -203,19 +231,13 @@ public:
                   " leaves a k-ary tree on the device holds");
     const detail::drain_on_unwind drained(h_->queue());
     if (total > capacity_) grow(std::max(total, 2 * capacity_));
-    detail::call("clEnqueueWriteBuffer", [&] {
-      return h_->queue().enqueueWriteBuffer(leaves_, CL_FALSE, old_count * node_bytes,
-                                            count * node_bytes, leaves);
-    });
+    put(old_count);
     tree_.adopt_layout(leaves_, nodes_, total, capacity_);
     zeros_ = group_zero_roots(rule_, tree_.top());
     const kary_update_plan plan = plan_kary_append(old_count, tree_.level_sizes(), arity());
     upload({}, plan);
     return recompute(plan);
   }
-
-private:
-  unsigned arity() const { return rule_.arity(); }
 
   // The device's runtime, for the snapshots' copies and their errors.
   detail::device_runtime runtime() const { return {h_->context(), h_->device()}; }

@@ -17,9 +17,8 @@ use merklize_sys as sys;
 /// [`DeviceTree::append`] adds leaves after the last (a log: the old tree stays a prefix).
 ///
 /// The builder's configuration gives the tree (any hash, shape promote or zero, a fixed depth;
-/// or an arity k, whose tree takes every call but the multiproof of an update, consistency
-/// proofs and appends from device buffers, which are refused naming the arity; 32-byte leaves
-/// only). The tree outlives its builder and device. It is `Send` and
+/// or an arity k, whose tree takes every call but the multiproof of an update and consistency
+/// proofs, which are refused naming the arity; 32-byte leaves only). The tree outlives its builder and device. It is `Send` and
 /// `Sync` (libmerklize serialises its calls); updates and appends take `&mut self`.
 pub struct DeviceTree {
     raw: NonNull<sys::merklize_device_tree>,
