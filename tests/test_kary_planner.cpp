@@ -91,3 +91,13 @@ TEST_CASE("a batch sorted in slices refuses its first index outside the tree", "
   CHECK(b.leaves == std::vector<std::uint32_t>{0, 1, 2, 3, 4, 9, 10, 12});
   CHECK(b.sources == std::vector<std::uint32_t>{3, 1, 5, 0, 7, 2, 6, 4});
 }
+
+TEST_CASE("a batch's sort takes as few passes as its widest digit allows", "[kary_plan]") {
+  CHECK(merklize::detail::sort_digit_for(0) == 0); // one leaf: no pass
+  CHECK(merklize::detail::sort_digit_for(5) == 5);
+  CHECK(merklize::detail::sort_digit_for(12) == 12);
+  CHECK(merklize::detail::sort_digit_for(13) == 7); // two passes of 7 and 6
+  CHECK(merklize::detail::sort_digit_for(24) == 12);
+  CHECK(merklize::detail::sort_digit_for(25) == 9); // three passes of 9, 9 and 7
+  CHECK(merklize::detail::sort_digit_for(32) == 11);
+}

@@ -9,13 +9,13 @@
 //   const merklize::update_batch b = merklize::sort_batch(10, {4, 0, 4});
 //   // b.leaves == {0, 4}, b.sources == {1, 2}: leaf 4 takes update 2, the last
 //
-// An LSD radix sort of (index << 32 | position) keys on the index's bits alone, 11 bits a pass
-// (a 2048-entry count table stays in the first-level cache), as many passes as the tree's
-// largest index needs: stable, so each run of one index ends with its latest update. O(batch):
-// 335k indices of a tree of 2^25 leaves take three passes, about a millisecond on one core. A
-// caller that sorts batch after batch keeps the sort's memory and may sort in slices on its
-// threads (sort_batch_into): each pass then a stable counting sort in slices, counted, then
-// placed, slice by slice, as plan/leaf_blocks.hpp groups a batch.
+// An LSD radix sort of (index << 32 | position) keys on the index's bits alone, at most 12 bits
+// a pass, as few passes as the tree's largest index needs: stable, so each run of one index ends
+// with its latest update. O(batch): 335k indices of a tree of 2^25 leaves take three passes,
+// about a millisecond on one core; a tree of 2^24 leaves two. A caller that sorts batch after
+// batch keeps the sort's memory and may sort in slices on its threads (sort_batch_into): each
+// pass then a stable counting sort in slices, counted, then placed, slice by slice, as
+// plan/leaf_blocks.hpp groups a batch.
 #pragma once
 
 #include "../core/error_type.hpp"
@@ -35,8 +35,17 @@ struct update_batch {
 
 namespace detail {
 
-// A radix pass's digit: a 2048-entry count table a slice stays in the first-level cache.
-constexpr unsigned sort_digit_bits = 11;
+// A radix pass's widest digit: a 4096-entry count table a slice stays in the second-level cache
+// (its first-level lines the ones in use). Fewer, wider passes: each pass reads and scatters every
+// key once, so 24-bit indices (a tree of 2^24 leaves) sort in two passes of 12 bits, not three.
+constexpr unsigned sort_digit_bits = 12;
+
+// The digit of a sort of `bits`-bit indices: the passes as few as sort_digit_bits allows, their
+// digits as even as they can be (25 bits: three of 9, not two of 12 and one of 1).
+inline unsigned sort_digit_for(unsigned bits) {
+  const unsigned passes = std::max(1u, (bits + sort_digit_bits - 1) / sort_digit_bits);
+  return (bits + passes - 1) / passes;
+}
 
 // The most leaves a tree updated by sorted batches holds: indices are sorted as 32-bit numbers.
 constexpr std::uint64_t max_sorted_leaves = std::uint64_t(1) << 32;
@@ -89,17 +98,18 @@ inline std::uint64_t slice_start(std::uint64_t n, unsigned s, unsigned slices) {
   return n * s / slices;
 }
 
-// m.keys sorted stably by their digit at bit `shift` (sort_digit_bits wide), into m.scratch and
+// m.keys sorted stably by their digit at bit `shift` (`width` bits), into m.scratch and
 // swapped back: slice s of the keys counted, then placed, by work(s) (`parallel`).
 template <class Parallel>
-void radix_pass(batch_sort_memory &m, unsigned shift, unsigned slices, const Parallel &parallel) {
-  constexpr std::uint64_t digits = std::uint64_t(1) << sort_digit_bits;
+void radix_pass(batch_sort_memory &m, unsigned shift, unsigned width, unsigned slices,
+                const Parallel &parallel) {
+  const std::uint64_t digits = std::uint64_t(1) << width;
   const std::uint64_t n = m.keys.size();
   m.counts.assign(slices * digits, 0);
   // Raw pointers: through the vectors, each store into one would reload the others' data.
   const std::uint64_t *keys = m.keys.data();
   std::uint64_t *sorted = m.scratch.data(), *counts = m.counts.data();
-  const auto digit = [shift](std::uint64_t key) { return (key >> shift) & (digits - 1); };
+  const auto digit = [shift, digits](std::uint64_t key) { return (key >> shift) & (digits - 1); };
   parallel(slices, [&](unsigned s) {
     std::uint64_t *mine = counts + s * digits;
     for (std::uint64_t k = slice_start(n, s, slices); k < slice_start(n, s + 1, slices); ++k)
@@ -193,8 +203,9 @@ void sort_batch_into(update_batch &out, batch_sort_memory &m, std::uint64_t leaf
   unsigned bits = 0;
   while (bits < 32 && (leaf_count - 1) >> bits != 0)
     ++bits;
-  for (unsigned shift = 32; shift < 32 + bits; shift += detail::sort_digit_bits)
-    detail::radix_pass(m, shift, slices, parallel);
+  const unsigned width = detail::sort_digit_for(bits);
+  for (unsigned shift = 32; shift < 32 + bits; shift += width)
+    detail::radix_pass(m, shift, width, slices, parallel);
   out.batch = count;
   detail::keep_last(out, m, slices, parallel);
 }
