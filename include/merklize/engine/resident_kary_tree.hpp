@@ -14,9 +14,9 @@
 // writes its leaves after the last and recomputes each level's right edge the same way (a k-ary
 // tree of either shape is a prefix of its appended tree), the buffers growing geometrically.
 // As a binary resident_tree, it updates from device buffers (the indices read back to plan on
-// the host, count x 8 bytes; the leaves gathered on the device, never read back) and from
-// page-locked batches the caller fills (resident_batch.hpp), and rolls back to its snapshots
-// (resident_snapshot.hpp, the same code). No multiproof of an update (update_proved: no k-ary
+// the host, count x 8 bytes; the leaves gathered on the device, never read back), appends from
+// them (copied on the device), updates from page-locked batches the caller fills
+// (resident_batch.hpp), and rolls back to its snapshots (resident_snapshot.hpp, the same code). No multiproof of an update (update_proved: no k-ary
 // multiproof format yet) nor consistency proof (RFC 6962's, binary).
 //
 //   merklize::block_hasher h(device);
