@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unsafe"
@@ -227,6 +228,74 @@ func TestDeviceTreeCL(t *testing.T) {
 		cltest.ReleaseEvent(unsafe.Pointer(done))
 	}
 	checkCLRefusals(t, cl, tree, at, updated, root, leaves)
+}
+
+// TestDeviceTreeCLOfArityK: a tree of arity 16 appends from the caller's buffers, after a
+// write event, across its room, and updates from them (a repeated index: the last value), each
+// root and level equal to a twin tree's given the same leaves from host memory.
+func TestDeviceTreeCLOfArityK(t *testing.T) {
+	cl, device := openCL(t)
+	opts := []merklize.Option{merklize.WithHash(merklize.HashBlake3), merklize.WithArity(16)}
+	leaves := asLeaves(randomBytes(17*32, 38))
+	tree, err := merklize.NewDeviceTree(leavesBytes(leaves), append(opts, merklize.WithCLDevice(device))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	twin, err := merklize.NewDeviceTree(leavesBytes(leaves), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer twin.Close()
+	same := func(what string, root, want [32]byte) {
+		t.Helper()
+		if root != want || tree.LeafCount() != twin.LeafCount() {
+			t.Fatalf("%s: root %x, twin's %x; %d leaves, twin's %d", what, root, want, tree.LeafCount(), twin.LeafCount())
+		}
+		for level := 0; level <= tree.Depth(); level++ {
+			got, err := tree.Level(level)
+			want, err2 := twin.Level(level)
+			if err != nil || err2 != nil || !bytes.Equal(leavesBytes(got), leavesBytes(want)) {
+				t.Fatalf("%s: level %d differs from the twin's (%v, %v)", what, level, err, err2)
+			}
+		}
+	}
+	for _, count := range []int{1, 16, 300} {
+		more := randomBytes(32*count, int64(count))
+		buffer, err := cl.Buffer(len(more))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write, err := cl.Write(buffer, more)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root, done, err := tree.AppendCL(merklize.CLMem(buffer), uint64(count), []merklize.CLEvent{merklize.CLEvent(write)})
+		cltest.ReleaseEvent(write)
+		cltest.Release(buffer)
+		if err != nil {
+			t.Fatalf("append of %d: %v", count, err)
+		}
+		released(t, done)
+		want, err := twin.Append(asLeaves(more))
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(fmt.Sprintf("append of %d", count), root, want)
+	}
+	indices := []uint64{0, 333, 0}
+	values := asLeaves(randomBytes(3*32, 9))
+	at, updated := bufferOf(t, cl, indexBytes(indices)), bufferOf(t, cl, leavesBytes(values))
+	root, done, err := tree.UpdateCL(at, updated, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	released(t, done)
+	want, err := twin.Update(indices, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("update", root, want)
 }
 
 func indexBytes(indices []uint64) []byte {
