@@ -194,3 +194,21 @@ TEST_CASE("a k-ary multiproof of one leaf holds kary_prove's siblings", "[kary][
           }
         }
 }
+
+TEST_CASE("hostile k-ary multiproofs are refused, not hashed without end", "[kary][multiproof]") {
+  // The last group of a level of 2^64 - 1 leaves starts at 2^64 - k: shape zero pads it past
+  // 2^64 - 1, which the climb must count without wrapping (the last leaf: 3 members a level of
+  // 32, or 2 in its short group under promote).
+  const std::uint64_t n = ~std::uint64_t(0);
+  const digest root{};
+  for (auto pad : {merklize::shape::promote, merklize::shape::zero}) {
+    const kary_options o{merklize::hash_kind::sha256, 4, pad};
+    const std::vector<digest> leaves(2);
+    merklize::kary_multiproof p{o, n, {n - 2, n - 1}, {}};
+    CHECK_FALSE(merklize::kary_verify_multi(p, leaves, root));
+    p.nodes.assign(200, digest{});
+    CHECK_FALSE(merklize::kary_verify_multi(p, leaves, root));
+    CHECK(merklize::kary_multiproof_positions(o, n, {n - 1}).size() ==
+          (pad == merklize::shape::zero ? 3u * 32u : 2u + 3u * 31u));
+  }
+}

@@ -58,11 +58,11 @@ Value kary_climb(std::vector<std::pair<std::uint64_t, Value>> known, const kary_
       const std::uint64_t present = std::min<std::uint64_t>(k, size - first);
       const std::uint64_t width = options.pad == shape::zero ? k : present;
       group.clear();
-      for (std::uint64_t j = first; j < first + width; ++j)
-        if (i < known.size() && known[i].first == j)
+      for (std::uint64_t c = 0; c < width; ++c) // first + width may pass 2^64 - 1: count up
+        if (i < known.size() && known[i].first == first + c)
           group.push_back(std::move(known[i++].second));
         else
-          group.push_back(member(level, j));
+          group.push_back(member(level, first + c));
       known[parents++] = {first / k, width == 1 ? std::move(group.front()) : combine(level, group)};
     }
     known.resize(parents);
