@@ -16,13 +16,15 @@
 // As a binary resident_tree, it updates from device buffers (the indices read back to plan on
 // the host, count x 8 bytes; the leaves gathered on the device, never read back), appends from
 // them (copied on the device), updates from page-locked batches the caller fills
-// (resident_batch.hpp), and rolls back to its snapshots (resident_snapshot.hpp, the same code). No multiproof of an update (update_proved: no k-ary
-// multiproof format yet) nor consistency proof (RFC 6962's, binary).
+// (resident_batch.hpp), and rolls back to its snapshots (resident_snapshot.hpp, the same code).
+// update_proved returns the batch's k-ary multiproof (proofs/kary_multiproof.hpp); no
+// consistency proof (RFC 6962's, binary).
 //
 //   merklize::block_hasher h(device);
 //   merklize::resident_kary_tree t(h, leaves, {merklize::hash_kind::sha256, 16});
 //   merklize::digest root = t.update({7, 9000}, {new_leaf_7, new_leaf_9000}); // == t.root()
 //   merklize::kary_proof p = t.prove(7);                                     // kary_prove's
+//   auto [r, m] = t.update_proved({7, 8}, {leaf_7, leaf_8}); // kary_prove_multi's
 //   t.append(more_leaves);
 //   merklize::resident_snapshot s = t.snapshot();
 //   t.rollback(s);
@@ -36,6 +38,7 @@
 #include "../runtime/queue_drain.hpp"
 #include "../runtime/worker_pool.hpp"
 #include "device_tree.hpp"
+#include "kary_multiproof_gather.hpp"
 #include "resident_batch.hpp"
 #include "resident_memory.hpp"
 #include "resident_snapshot.hpp"
@@ -47,6 +50,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace merklize {
@@ -118,6 +122,20 @@ public:
     if (count == 0) return root_;
     const std::vector<digest> &values = elect_values(plan.batch, new_leaves, slices);
     return apply(plan, at, [&] { return upload(values, plan); });
+  }
+
+  // update(), and the multiproof of the updated leaves in the new tree (indices sorted, once
+  // each; an empty batch's holds the root alone), kary_prove_multi's over its levels bit for bit,
+  // its nodes gathered on the device (kary_multiproof_gather.hpp: five commands). A refused batch
+  // changes nothing: update's checks come first.
+  std::pair<digest, kary_multiproof> update_proved(const std::vector<std::uint64_t> &indices,
+                                                   const std::vector<digest> &new_leaves) {
+    const digest root = update(indices, new_leaves);
+    kary_multiproof proof{options(), leaf_count(), canonical_indices(indices, leaf_count()), {}};
+    proof.nodes =
+        proofs_.gather(h_->context(), h_->queue(), gather_, h_->work_group_size(), tree_, zeros_,
+                       kary_multiproof_positions(options(), leaf_count(), proof.indices));
+    return {root, std::move(proof)};
   }
 
   // The same from buffers of the tree's context: `count` indices (cl_ulong) and count x 32 bytes
@@ -487,6 +505,7 @@ private:
   // their hashes; and a short group padded with zero-subtree roots.
   cl::Buffer values_, list_, blocks_, hashed_, pad_;
   kary_update_planner planner_; // an update's plan, its host memory kept from call to call
+  detail::kary_multiproof_gatherer proofs_; // update_proved's, its buffers kept
   std::vector<digest> elected_; // the host's copy of the elected values, for their write
   std::uint64_t values_capacity_ = 0, list_capacity_ = 0, blocks_capacity_ = 0,
                 hashed_capacity_ = 0;
