@@ -39,6 +39,7 @@
 #include "../runtime/worker_pool.hpp"
 #include "device_tree.hpp"
 #include "kary_multiproof_gather.hpp"
+#include "kary_update_split.hpp"
 #include "resident_batch.hpp"
 #include "resident_memory.hpp"
 #include "resident_snapshot.hpp"
@@ -54,22 +55,6 @@
 #include <vector>
 
 namespace merklize {
-
-// Where the last update's time went (kary_update_bench prints it): the host's part by its clock,
-// the device's by markers between the phases on its in-order queue, profiled (NaN where the
-// driver gives no times).
-struct kary_update_split {
-  // host: the batch sorted (from device buffers, its indices read back first), the levels
-  // listed, the values elected
-  double plan_ms = 0;
-  double enqueue_ms = 0; // host: the uploads and launches enqueued
-  double wait_ms = 0;    // host: waiting for the root to come back
-  // Device: the values' and lists' writes; the leaves written; the listed levels (gather, hash,
-  // scatter); the levels hashed whole, up to the root's read.
-  double upload_ms = 0, leaves_ms = 0, listed_ms = 0, whole_ms = 0;
-  unsigned listed_levels = 0, whole_levels = 0; // the levels above the leaves, each way
-  std::uint64_t listed_groups = 0;              // the whole groups listed, every level
-};
 
 class resident_kary_tree {
 public:
@@ -286,7 +271,7 @@ private:
     at = std::chrono::steady_clock::now();
     marks[4] = read_root();
     split_.wait_ms = detail::ms_since(at);
-    split_device(plan, marks, listed);
+    detail::split_device(split_, plan, marks, listed, tree_.top());
     return root_;
   }
 
@@ -375,28 +360,6 @@ private:
     detail::call("clEnqueueMarkerWithWaitList",
                  [&] { return h_->queue().enqueueMarkerWithWaitList(nullptr, &marker); });
     return marker;
-  }
-
-  // The device's part of the last update from its marks (the first write, then the ends of the
-  // uploads, the leaves, the listed levels) and the root's read; NaN where a time is missing.
-  void split_device(const kary_update_plan &plan, const std::array<cl::Event, 5> &marks,
-                    unsigned listed) {
-    std::array<double, 5> ms; // each mark's end (the read's start) on the device's clock
-    double first = std::numeric_limits<double>::quiet_NaN();
-    for (std::size_t i = 0; i < marks.size(); ++i) {
-      const auto ns = marks[i]() ? detail::profiled_ns(marks[i]) : std::nullopt;
-      ms[i] = ns ? double(i == 4 ? ns->first : ns->second) * 1e-6
-                 : std::numeric_limits<double>::quiet_NaN();
-      if (i == 0 && ns) first = double(ns->first) * 1e-6;
-    }
-    split_.upload_ms = ms[1] - first;
-    split_.leaves_ms = ms[2] - ms[1];
-    split_.listed_ms = ms[3] - ms[2];
-    split_.whole_ms = ms[4] - ms[3];
-    split_.listed_levels = listed;
-    split_.whole_levels = tree_.top() - listed;
-    for (unsigned level = 0; level < listed; ++level)
-      split_.listed_groups += plan.levels[level].groups;
   }
 
   // The most leaves: what an update's sort takes (sort_batch's 32-bit indices).
