@@ -103,7 +103,7 @@ public:
     const auto at = std::chrono::steady_clock::now();
     const unsigned slices = slices_for(count);
     const kary_update_plan &plan = planner_.plan(tree_.level_sizes(), arity(), indices, count,
-                                                 whole_percent_, slices, on_cores);
+                                                 whole_percent_, slices, on_cores{});
     if (count == 0) return root_;
     const std::vector<digest> &values = elect_values(plan.batch, new_leaves, slices);
     return apply(plan, at, [&] { return upload(values, plan); });
@@ -306,10 +306,13 @@ private:
     return count < (1u << 15) ? 1 : detail::worker_pool::cores().threads() + 1;
   }
 
-  // work(s) for s < slices on the process's hashing workers and this thread.
-  static constexpr auto on_cores = [](unsigned slices, const auto &work) {
-    if (slices == 1) return work(0);
-    detail::worker_pool::cores().run(slices, work);
+  // work(s) for s < slices on the process's hashing workers and this thread (a class: see
+  // serially's note).
+  struct on_cores {
+    template <class Work> void operator()(unsigned slices, const Work &work) const {
+      if (slices == 1) return work(0);
+      detail::worker_pool::cores().run(slices, work);
+    }
   };
 
   // Each distinct leaf's last value, in the batch's ascending order of leaves, into elected_
@@ -320,7 +323,7 @@ private:
     elected_.resize(batch.leaves.size());
     const auto *from = static_cast<const unsigned char *>(new_leaves);
     const std::uint64_t n = elected_.size();
-    on_cores(slices, [&](unsigned s) {
+    on_cores{}(slices, [&](unsigned s) {
       for (std::uint64_t i = n * s / slices; i < n * (s + 1) / slices; ++i)
         std::memcpy(elected_[i].data(), from + batch.sources[i] * node_bytes, node_bytes);
     });

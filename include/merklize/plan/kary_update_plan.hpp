@@ -122,7 +122,7 @@ public:
   const kary_update_plan &plan(const std::vector<std::uint64_t> &sizes, unsigned arity,
                                const std::uint64_t *indices, std::uint64_t count,
                                unsigned percent = kary_whole_level_percent) {
-    return plan(sizes, arity, indices, count, percent, 1, serially);
+    return plan(sizes, arity, indices, count, percent, 1, serially{});
   }
 
 private:

@@ -186,10 +186,14 @@ void keep_last(update_batch &out, batch_sort_memory &m, unsigned slices, const P
 
 } // namespace detail
 
-// work(0 .. slices - 1) in order on this thread: a sort in slices without threads.
-inline constexpr auto serially = [](unsigned slices, const auto &work) {
-  for (unsigned s = 0; s < slices; ++s)
-    work(s);
+// work(0 .. slices - 1) in order on this thread: a sort in slices without threads. A class, not
+// a lambda in a variable: a closure type named by a header's variable or static member gave
+// GCC 12 COMDAT groups that a 100-file link rejected ("defined in discarded section").
+struct serially {
+  template <class Work> void operator()(unsigned slices, const Work &work) const {
+    for (unsigned s = 0; s < slices; ++s)
+      work(s);
+  }
 };
 
 // sort_batch into `out`, its memory `m` (both reused from call to call), in `slices` slices:
@@ -217,7 +221,7 @@ inline update_batch sort_batch(std::uint64_t leaf_count, const std::uint64_t *in
                                std::uint64_t count) {
   update_batch b;
   batch_sort_memory m;
-  sort_batch_into(b, m, leaf_count, indices, count, 1, serially);
+  sort_batch_into(b, m, leaf_count, indices, count, 1, serially{});
   return b;
 }
 
