@@ -498,7 +498,7 @@ MERKLIZE_API merklize_status merklize_filecoin_piece_cid(
  * merklize_build's), which every merklize_device_tree_* call takes (_prove giving a
  * MERKLIZE_PROOF_KARY, merklize_prove's; update batches, _update_cl, _append_cl, snapshots and
  * rollbacks as a binary tree's) but two, which refuse it (MERKLIZE_ERROR_ARGUMENT naming the
- * arity): _update_proved (there is no multiproof format of k-ary trees yet) and
+ * arity): _update_proved (the k-ary multiproof is C++'s alone yet: no encoding of it here) and
  * _prove_consistency (its proofs are RFC 6962's, of binary trees); 32-byte leaves (leaf_size 0) and no
  * mix_in_length only. The tree owns its device memory and its own queue: the builder and the
  * device may be freed before it. Its calls are serialised (a mutex), so it may be used from

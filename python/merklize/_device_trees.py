@@ -97,8 +97,8 @@ class DeviceTree:
     :class:`merklize.Builder`'s: ``hash``, ``shape``, ``depth``, ``arity`` and ``device``. A tree
     of arity k (a power of two up to 128; hash sha256, blake3, keccak256 or sha3-256, no depth)
     updates, appends, reads its levels, proves its leaves, takes update batches and snapshots;
-    its batch proofs (no k-ary multiproof format yet) and consistency proofs (RFC 6962's, binary)
-    are binary trees' only (refused).
+    its batch proofs (the k-ary multiproof is C++'s alone yet) and consistency proofs (RFC
+    6962's, binary) are binary trees' only (refused).
 
     Within one batch a repeated index takes its last value. A refused batch (an index out of
     range, a leaf count that is not the index count) or append (past a fixed depth) raises

@@ -38,7 +38,7 @@ struct merklize_device_tree {
       throw merklize_capi::argument_error(
           std::string(function) + ": the tree has arity " + std::to_string(kary->options().arity) +
           "; trees of arity k kept on the device take every merklize_device_tree call but "
-          "_update_proved (no multiproof format of k-ary trees yet) and _prove_consistency "
+          "_update_proved (the k-ary multiproof is C++'s alone yet) and _prove_consistency "
           "(RFC 6962's proofs, of binary trees)");
     return *tree;
   }
