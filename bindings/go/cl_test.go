@@ -164,6 +164,28 @@ func TestBuildCLRefusals(t *testing.T) {
 	}
 }
 
+// appendCL appends more (whole leaves) to tree from a buffer of the test's context written
+// after a write event the call waits for; the root, the done event checked and released.
+func appendCL(t *testing.T, cl *cltest.CL, tree *merklize.DeviceTree, more []byte) [32]byte {
+	t.Helper()
+	buffer, err := cl.Buffer(len(more))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cltest.Release(buffer)
+	write, err := cl.Write(buffer, more)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cltest.ReleaseEvent(write)
+	root, done, err := tree.AppendCL(merklize.CLMem(buffer), uint64(len(more)/32), []merklize.CLEvent{merklize.CLEvent(write)})
+	if err != nil {
+		t.Fatalf("append of %d leaves: %v", len(more)/32, err)
+	}
+	released(t, done)
+	return root
+}
+
 // TestDeviceTreeCL: appends across powers of two and an update from the caller's buffers, after
 // a write event, give the roots of the oracle (RFC 6962's MTH) and of a twin tree given the same
 // leaves from host memory (Append, Update); refused calls change nothing.
@@ -183,21 +205,7 @@ func TestDeviceTreeCL(t *testing.T) {
 	defer twin.Close()
 	for _, count := range []int{1, 4, 255, 257} {
 		more := randomBytes(32*count, int64(count))
-		buffer, err := cl.Buffer(len(more))
-		if err != nil {
-			t.Fatal(err)
-		}
-		write, err := cl.Write(buffer, more)
-		if err != nil {
-			t.Fatal(err)
-		}
-		root, done, err := tree.AppendCL(merklize.CLMem(buffer), uint64(count), []merklize.CLEvent{merklize.CLEvent(write)})
-		cltest.ReleaseEvent(write)
-		cltest.Release(buffer)
-		if err != nil {
-			t.Fatalf("append of %d: %v", count, err)
-		}
-		released(t, done)
+		root := appendCL(t, cl, tree, more)
 		leaves = append(leaves, asLeaves(more)...)
 		want, err := twin.Append(asLeaves(more))
 		if err != nil {
@@ -262,21 +270,7 @@ func TestDeviceTreeCLOfArityK(t *testing.T) {
 	}
 	for _, count := range []int{1, 16, 300} {
 		more := randomBytes(32*count, int64(count))
-		buffer, err := cl.Buffer(len(more))
-		if err != nil {
-			t.Fatal(err)
-		}
-		write, err := cl.Write(buffer, more)
-		if err != nil {
-			t.Fatal(err)
-		}
-		root, done, err := tree.AppendCL(merklize.CLMem(buffer), uint64(count), []merklize.CLEvent{merklize.CLEvent(write)})
-		cltest.ReleaseEvent(write)
-		cltest.Release(buffer)
-		if err != nil {
-			t.Fatalf("append of %d: %v", count, err)
-		}
-		released(t, done)
+		root := appendCL(t, cl, tree, more)
 		want, err := twin.Append(asLeaves(more))
 		if err != nil {
 			t.Fatal(err)
