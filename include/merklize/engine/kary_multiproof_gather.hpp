@@ -17,6 +17,7 @@
 #include "device_tree.hpp"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace merklize {
@@ -30,40 +31,39 @@ public:
                              cl::Kernel &gather, std::size_t local, const device_tree &tree,
                              const std::vector<digest> &zeros,
                              const std::vector<node_position> &positions) {
-    std::vector<digest> nodes(positions.size());
-    std::vector<std::uint64_t> list;       // the leaves' places, then those above, in nodes_
-    std::vector<std::size_t> below, above; // where each gathered node goes in `nodes`
-    for (std::size_t i = 0; i < positions.size(); ++i) {
-      const node_position &p = positions[i];
-      if (p.index >= tree.level_sizes()[p.level])
-        nodes[i] = zeros[p.level];
-      else
-        (p.level == 0 ? below : above).push_back(i);
+    // Proof order climbs from the leaves: the leaves' places come first, those above after.
+    // Each is gathered from its own buffer and read straight into the front of `nodes`; shape
+    // zero's zero-subtree roots, which take no place, are spread in after (a copy of the proof
+    // through vectors of its own would fault in as much fresh memory again: 64 MiB a million
+    // nodes).
+    std::vector<std::uint64_t> list;
+    list.reserve(positions.size());
+    std::size_t below = 0;
+    for (const node_position &p : positions) {
+      if (p.index >= tree.level_sizes()[p.level]) continue;
+      // A leaf's place counts from the leaves' first node in their buffer; a node above, from
+      // the start of the one buffer that holds every level above, back to back.
+      list.push_back(p.level == 0 ? p.index : tree.level_first(p.level) + p.index);
+      below += p.level == 0;
     }
-    for (const std::size_t i : below)
-      list.push_back(positions[i].index);
-    for (const std::size_t i : above)
-      list.push_back(tree.level_first(positions[i].level) + positions[i].index);
-    if (list.empty()) return nodes;
+    std::vector<digest> nodes(positions.size());
+    if (list.empty()) return spread_zeros(std::move(nodes), 0, tree, zeros, positions);
+    const std::size_t above = list.size() - below;
     grow_buffer(context, list_, list_bytes_, list.size() * sizeof(cl_ulong));
-    grow_buffer(context, below_, below_bytes_, std::max<std::size_t>(below.size(), 1) * node_bytes);
-    grow_buffer(context, above_, above_bytes_, std::max<std::size_t>(above.size(), 1) * node_bytes);
-    std::vector<digest> read_below(below.size()), read_above(above.size());
+    grow_buffer(context, below_, below_bytes_, std::max<std::size_t>(below, 1) * node_bytes);
+    grow_buffer(context, above_, above_bytes_, std::max<std::size_t>(above, 1) * node_bytes);
     const drain_on_unwind drained(queue); // no read may outlive the host's vectors
     call("clEnqueueWriteBuffer", [&] {
       return queue.enqueueWriteBuffer(list_, CL_FALSE, 0, list.size() * sizeof(cl_ulong),
                                       list.data());
     });
-    enqueue(queue, gather, local, {tree.level_buffer(0), tree.level_first(0)}, 0, below_,
-            read_below);
-    if (!above.empty()) // a tree of one leaf has no level above
-      enqueue(queue, gather, local, {tree.level_buffer(1), 0}, below.size(), above_, read_above);
+    enqueue(queue, gather, local, {tree.level_buffer(0), tree.level_first(0)}, {0, below}, below_,
+            nodes.data());
+    if (above > 0) // a tree of one leaf has no level above
+      enqueue(queue, gather, local, {tree.level_buffer(1), 0}, {below, above}, above_,
+              nodes.data() + below);
     call("clFinish", [&] { return queue.finish(); });
-    for (std::size_t j = 0; j < below.size(); ++j)
-      nodes[below[j]] = read_below[j];
-    for (std::size_t j = 0; j < above.size(); ++j)
-      nodes[above[j]] = read_above[j];
-    return nodes;
+    return spread_zeros(std::move(nodes), list.size(), tree, zeros, positions);
   }
 
 private:
@@ -71,19 +71,34 @@ private:
     const cl::Buffer &buffer;
     std::uint64_t first; // the node the list's places count from
   };
+  struct span {
+    std::size_t first, count; // places list[first .. first + count)
+  };
 
-  // The nodes at places list[first..first + into.size()) of `from` gathered into `out` and read
-  // back into `into`, not waited for; nothing where `into` is empty.
+  // The nodes at `places` of `from` gathered into `out` and read back into `into`, not waited
+  // for; nothing where there are none.
   void enqueue(const cl::CommandQueue &queue, cl::Kernel &gather, std::size_t local,
-               const source &from, std::uint64_t first, const cl::Buffer &out,
-               std::vector<digest> &into) {
-    if (into.empty()) return;
-    set_args(gather, from.buffer, cl_ulong(from.first), list_, cl_ulong(first),
-             cl_ulong(into.size()), cl_uint(1), out);
-    launch(queue, gather, into.size(), local, {});
+               const source &from, span places, const cl::Buffer &out, digest *into) {
+    if (places.count == 0) return;
+    set_args(gather, from.buffer, cl_ulong(from.first), list_, cl_ulong(places.first),
+             cl_ulong(places.count), cl_uint(1), out);
+    launch(queue, gather, places.count, local, {});
     call("clEnqueueReadBuffer", [&] {
-      return queue.enqueueReadBuffer(out, CL_FALSE, 0, into.size() * node_bytes, into.data());
+      return queue.enqueueReadBuffer(out, CL_FALSE, 0, places.count * node_bytes, into);
     });
+  }
+
+  // `nodes` whose first `gathered` hold the gathered nodes in proof order: the zero-subtree
+  // roots (positions past their level's size) put in their places, the gathered ones moved up
+  // to theirs, from the back (a node only ever moves to a later place).
+  static std::vector<digest> spread_zeros(std::vector<digest> nodes, std::size_t gathered,
+                                          const device_tree &tree, const std::vector<digest> &zeros,
+                                          const std::vector<node_position> &positions) {
+    for (std::size_t i = positions.size(); i-- > 0 && gathered < i + 1;) {
+      const node_position &p = positions[i];
+      nodes[i] = p.index >= tree.level_sizes()[p.level] ? zeros[p.level] : nodes[--gathered];
+    }
+    return nodes;
   }
 
   cl::Buffer list_, below_, above_; // the places; the nodes gathered from each buffer
