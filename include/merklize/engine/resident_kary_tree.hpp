@@ -10,9 +10,11 @@
 // build's own rule (group_level.hpp). Once a level's dirty groups pass the device's share
 // (tuning.hpp: kary_whole_level_percent), it and every level above are hashed whole as a build
 // hashes them, one launch a level and no list, so a large batch costs about a rebuild plus its
-// leaves' write. Only the root is read back; last_split() says where the time went. An append
-// writes its leaves after the last and recomputes each level's right edge the same way (a k-ary
-// tree of either shape is a prefix of its appended tree), the buffers growing geometrically.
+// leaves' write; a batch large beside the tree (tuning.hpp: kary_elect_per_mille) is not planned
+// at all: its leaves are elected on the device and every level hashed whole
+// (kary_leaf_election.hpp). Only the root is read back; last_split() says where the time went. An
+// append writes its leaves after the last and recomputes each level's right edge the same way (a
+// k-ary tree of either shape is a prefix of its appended tree), the buffers growing geometrically.
 // As a binary resident_tree, it updates from device buffers (the indices read back to plan on
 // the host, count x 8 bytes; the leaves gathered on the device, never read back), appends from
 // them (copied on the device), updates from page-locked batches the caller fills
@@ -38,6 +40,7 @@
 #include "../runtime/queue_drain.hpp"
 #include "../runtime/worker_pool.hpp"
 #include "device_tree.hpp"
+#include "kary_leaf_election.hpp"
 #include "kary_multiproof_gather.hpp"
 #include "kary_update_split.hpp"
 #include "resident_batch.hpp"
@@ -66,9 +69,11 @@ public:
         leaves_(detail::resident_owned_leaves(h, count, leaves, nullptr)),
         tree_(h, {leaves_, count, count * node_bytes, {}}, options),
         nodes_(detail::resident_levels_of(tree_)), capacity_(count),
-        zeros_(group_zero_roots(rule_, tree_.top())), root_(tree_.root()) {
+        zeros_(group_zero_roots(rule_, tree_.top())), root_(tree_.root()),
+        election_(runtime(), h.work_group_size()) {
     const detail::device_runtime runtime(h.context(), h.device());
     whole_percent_ = runtime.tuning_row().kary_whole_level_percent;
+    elect_per_mille_ = runtime.tuning_row().kary_elect_per_mille;
     gather_ = runtime.kernel(detail::kary_listed_program(), "kary_gather", h.work_group_size());
     scatter_ = runtime.kernel(detail::kary_listed_program(), "kary_scatter", h.work_group_size());
   }
@@ -101,6 +106,13 @@ public:
   // The same from `count` indices and count x 32 bytes of leaves in host memory.
   digest update(const std::uint64_t *indices, const void *new_leaves, std::uint64_t count) {
     const auto at = std::chrono::steady_clock::now();
+    if (elected(count)) {
+      detail::check_batch_limits(leaf_count(), count);
+      detail::check_indices(leaf_count(), indices, count);
+      return apply_elected(election_.indices(), election_.values(), count, at, [&] {
+        return election_.upload(h_->context(), h_->queue(), indices, new_leaves, count);
+      });
+    }
     const unsigned slices = slices_for(count);
     const kary_update_plan &plan = planner_.plan(tree_.level_sizes(), arity(), indices, count,
                                                  whole_percent_, slices, on_cores{});
@@ -139,6 +151,12 @@ public:
     detail::check_batch_limits(leaf_count(), count);
     if (count == 0) return root_;
     const auto at = std::chrono::steady_clock::now();
+    if (elected(count)) {
+      const digest &root =
+          apply_elected(indices, new_leaves, count, at, [&] { return mark(wait); });
+      if (const cl_uint bad = election_.bad_update()) refuse_index(indices, bad - 1, count);
+      return root;
+    }
     kary_update_plan plan =
         plan_kary_update(tree_.level_sizes(), arity(), read_indices(indices, count, wait).data(),
                          count, whole_percent_);
@@ -190,6 +208,10 @@ public:
   // 100: every level listed), for tests and benches that compare the paths.
   unsigned whole_level_percent() const { return whole_percent_; }
   void set_whole_level_percent(unsigned percent) { whole_percent_ = percent; }
+  // The batches elected on the device with every level hashed whole, no plan on the host: at
+  // least this many updates a thousand leaves (the device's tuning row's unless set; 0: none).
+  unsigned elect_per_mille() const { return elect_per_mille_; }
+  void set_elect_per_mille(unsigned per_mille) { elect_per_mille_ = per_mille; }
 
   // `leaves` added after the last (a log: the tree before them is a prefix of the tree after);
   // returns the new root. Only the right edge of each level is recomputed; the device memory
@@ -255,6 +277,15 @@ private:
   template <class Put>
   digest apply(const kary_update_plan &plan, std::chrono::steady_clock::time_point at,
                const Put &put) {
+    return apply(plan, at, put, [&] {
+      scatter(values_, 0, plan.batch.leaves.size(), {leaves_, 0, leaf_count()});
+    });
+  }
+
+  // The same, the leaves written by `write` (after the uploads).
+  template <class Put, class Write>
+  digest apply(const kary_update_plan &plan, std::chrono::steady_clock::time_point at,
+               const Put &put, const Write &write) {
     split_ = {};
     split_.plan_ms = detail::ms_since(at);
     at = std::chrono::steady_clock::now();
@@ -262,7 +293,7 @@ private:
     std::array<cl::Event, 5> marks; // the first write, after the uploads, the leaves, the lists
     marks[0] = put();
     marks[1] = mark();
-    scatter(values_, 0, plan.batch.leaves.size(), {leaves_, 0, leaf_count()});
+    write();
     marks[2] = mark();
     const unsigned listed = recompute_listed(plan);
     marks[3] = mark();
@@ -273,6 +304,37 @@ private:
     split_.wait_ms = detail::ms_since(at);
     detail::split_device(split_, plan, marks, listed, tree_.top());
     return root_;
+  }
+
+  // Whether a batch of `count` updates skips the host's plan (kary_leaf_election.hpp).
+  bool elected(std::uint64_t count) const {
+    return detail::kary_leaf_election::chosen(count, leaf_count(), elect_per_mille_);
+  }
+
+  // `count` updates in device buffers (indices, values) elected and written on the device after
+  // what `put` enqueues (returning its first command's event), every level hashed whole, the
+  // root read; checked on the host from `at`.
+  template <class Put>
+  const digest &apply_elected(const cl::Buffer &indices, const cl::Buffer &values,
+                              std::uint64_t count, std::chrono::steady_clock::time_point at,
+                              const Put &put) {
+    const kary_update_plan every_level_whole{{}, {}, {kary_level_update{0, 0, false, true}}};
+    apply(every_level_whole, at, put, [&] {
+      election_.enqueue(h_->context(), h_->queue(), leaves_, leaf_count(), capacity_, indices,
+                        values, count);
+    });
+    return root_;
+  }
+
+  // Update `k` of `count` in the caller's buffer `indices` was outside the tree (the device found
+  // it; nothing was written): refused, naming it.
+  [[noreturn]] void refuse_index(const cl::Buffer &indices, std::uint64_t k, std::uint64_t count) {
+    cl_ulong index = 0;
+    detail::call("clEnqueueReadBuffer", [&] {
+      return h_->queue().enqueueReadBuffer(indices, CL_TRUE, k * sizeof(cl_ulong), sizeof index,
+                                           &index);
+    });
+    throw detail::index_out_of_range(k, count, index, leaf_count());
   }
 
   // `count` indices of the caller's buffer, read back once the device is done with `wait`.
@@ -357,11 +419,13 @@ private:
     return values.empty() ? list_written : values_written;
   }
 
-  // A marker after every command enqueued so far: its end is theirs (an in-order queue).
-  cl::Event mark() {
+  // A marker after every command enqueued so far and `wait`: its end is theirs (an in-order
+  // queue).
+  cl::Event mark(const std::vector<cl::Event> &wait = {}) {
     cl::Event marker;
-    detail::call("clEnqueueMarkerWithWaitList",
-                 [&] { return h_->queue().enqueueMarkerWithWaitList(nullptr, &marker); });
+    detail::call("clEnqueueMarkerWithWaitList", [&] {
+      return h_->queue().enqueueMarkerWithWaitList(wait.empty() ? nullptr : &wait, &marker);
+    });
     return marker;
   }
 
@@ -466,6 +530,8 @@ private:
   digest root_{};
   cl::Kernel gather_, scatter_;
   unsigned whole_percent_ = kary_whole_level_percent;
+  unsigned elect_per_mille_ = 0;
+  detail::kary_leaf_election election_; // large batches' leaves, elected on the device
   kary_update_split split_;
   // A call's scratch, grown as needed: the elected values, the lists, the gathered groups and
   // their hashes; and a short group padded with zero-subtree roots.

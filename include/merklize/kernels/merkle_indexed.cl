@@ -2,11 +2,12 @@ R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* A binary Merkle tree changed in place (resident_tree.hpp, tree_updater.hpp): leaves written at
  * given indices, then, a launch a level, only the nodes above them recomputed. Nothing is sorted:
  * a batch's raw indices (ulong, any order, repeats allowed) go up with its leaves, and
- *  - update_elect: each update k offers k + 1 for its leaf (atomic_max into winner[], a uint a
- *    leaf kept zero between calls), so the last update of a repeated index wins;
+ *  - update_elect (update_elect.cl, built before this file): each update k offers k + 1 for its
+ *    leaf (atomic_max into winner[], a uint a leaf kept zero between calls), so the last update
+ *    of a repeated index wins;
  *  - update_write: the winner writes its leaf and claims its parent for level 1's list;
- *  - update_reset: winner[] back to zero (a launch of its own: every read of update_write is
- *    done before it);
+ *  - update_reset (update_elect.cl): winner[] back to zero (a launch of its own: every read of
+ *    update_write is done before it);
  *  - merkle_listed_level: a work-item per node of a level's list (its length on the device, the
  *    launch an upper bound) computes the node and claims its parent for the next list.
  * A node is claimed once a call: marks[] holds a uint per node of levels 1..top, and the claimer
@@ -70,18 +71,6 @@ inline void indexed_claim(int want, __global uint *marks, ulong marks_first, uin
   if (claimed) list[slots[1] + place] = p;
 }
 
-/* Update k (k < count) bids k + 1 for its leaf: the largest bid, the last update, wins. */
-__kernel void update_elect(__global const ulong *indices, ulong count, ulong leaf_count,
-                           __global uint *winner, __global uint *state) {
-  const ulong k = get_global_id(0);
-  if (k >= count) return; /* the global size is rounded up to the work-group size */
-  const ulong i = indices[k];
-  if (i >= leaf_count)
-    atomic_max(&state[0], (uint)(k + 1));
-  else
-    atomic_max(&winner[i], (uint)(k + 1));
-}
-
 /* The winning update of each leaf writes its value from `values` and, with `claim`, claims the
  * leaf's parent for level 1's list (marks from marks_first); nothing where an index was bad. */
 __kernel void update_write(__global uint4 *leaves, __global const uint4 *values,
@@ -96,15 +85,6 @@ __kernel void update_write(__global uint4 *leaves, __global const uint4 *values,
   const int wins = i < leaf_count && state[0] == 0 && winner[i] == (uint)(k + 1);
   if (wins) indexed_store(leaves, i, indexed_load(values, k));
   if (claim) indexed_claim(wins, marks, marks_first, gen, (uint)(i >> 1), list, &state[1], slots);
-}
-
-/* winner[] zero again for the batch's leaves, ready for the next call. */
-__kernel void update_reset(__global const ulong *indices, ulong count, ulong leaf_count,
-                           __global uint *winner) {
-  const ulong k = get_global_id(0);
-  if (k >= count) return;
-  const ulong i = indices[k];
-  if (i < leaf_count) winner[i] = 0;
 }
 
 /* The nodes of level `level` (the level above `in`) listed in `list_in`, state[level] of them;

@@ -93,6 +93,9 @@ inline constexpr embedded_kernel embedded_kernels[] = {
     {"sparse.cl",
 #include "sparse.cl"
     },
+    {"update_elect.cl",
+#include "update_elect.cl"
+    },
 };
 // clang-format on
 

@@ -103,6 +103,11 @@ struct tuning {
   // percentage of a level's groups is dirty, that level and every one above are hashed whole
   // rather than gathered from a list. About 100 / R for a listed group costing R whole ones.
   unsigned kary_whole_level_percent;
+  // A k-ary tree's batch of at least this many updates a thousand leaves skips the host's plan
+  // (its sort and lists): the device elects each leaf's last value and hashes every level whole
+  // (engine/kary_leaf_election.hpp). About the plan's cost an update over the device's rebuild's
+  // a leaf, times 1000; 0: never.
+  unsigned kary_elect_per_mille;
 
   // The tree kernels' tuning of a class of node hash: its own where the row has it, else the
   // default.
@@ -191,6 +196,9 @@ inline const std::vector<tuning> &tuning_table() {
     // memory where a whole level's hash reads them once, plus its list entry: R about 4. Not
     // measured yet (kary_update_bench prints the split and the path).
     nvidia.kary_whole_level_percent = 25;
+    // The plan 20-60 ns an update on 16 cores against a rebuild's 0.06 ns a leaf (blake3, arity
+    // 16, 2^24 leaves on an H100: 1 ms): even at 2 per mille, planning would cost about as much.
+    nvidia.kary_elect_per_mille = 2;
 
     tuning cpu = nvidia;
     cpu.row = "CPU (PoCL)";
@@ -222,6 +230,8 @@ inline const std::vector<tuning> &tuning_table() {
     // Hashing dominates, not memory: kary_update_bench 16 5 sha256 with PoCL 3.1 on 2 cores,
     // about 2.0 us a listed group against 1.7 a group of a whole level, R about 1.2.
     cpu.kary_whole_level_percent = 75;
+    // PoCL rebuilds a tree of 2^24 leaves in a second or so: the plan is always cheaper.
+    cpu.kary_elect_per_mille = 0;
 
     tuning other = nvidia;
     other.row = "any other device";

@@ -90,19 +90,21 @@ inline program_spec merkle_levels_program(hash_kind hash, std::size_t work_group
               std::to_string(levels) + (wide_index ? "-wide" : "")};
 }
 
-// The program holding the kernels that change a binary tree in place (merkle_indexed.cl:
-// update_elect, update_write, update_reset, merkle_listed_level, merkle_range_level;
-// tree_updater.hpp) for one node hash.
+// The program holding the kernels that change a binary tree in place (update_elect.cl:
+// update_elect, update_reset; merkle_indexed.cl: update_write, merkle_listed_level,
+// merkle_range_level; tree_updater.hpp) for one node hash.
 inline program_spec merkle_indexed_program(hash_kind hash) {
   const node_hash_row &node = row_of(hash);
-  return {node_files(node, "merkle_indexed.cl"), node_options(node),
-          std::string(node.program_name) + "-indexed"};
+  std::vector<std::string> files = node_files(node, "update_elect.cl");
+  files.push_back("merkle_indexed.cl");
+  return {files, node_options(node), std::string(node.program_name) + "-indexed"};
 }
 
-// The program moving the listed groups of a k-ary tree changed in place (kary_listed.cl:
-// kary_gather, kary_scatter; resident_kary_tree.hpp): no hash, the block-leaf kernels hash them.
+// The program changing a k-ary tree in place (update_elect.cl: update_elect,
+// update_write_elected, update_reset; kary_listed.cl: kary_gather, kary_scatter;
+// resident_kary_tree.hpp): no hash, the block-leaf kernels hash the groups.
 inline program_spec kary_listed_program() {
-  return {{"kary_listed.cl"}, base_build_options, "kary-listed"};
+  return {{"update_elect.cl", "kary_listed.cl"}, base_build_options, "kary-listed"};
 }
 
 // The program holding the kernels of a sparse tree (sparse.cl: sparse_leaf_edges,
