@@ -346,9 +346,9 @@ MERKLIZE_API merklize_status merklize_proof_decode(const void *data, size_t size
                                                    merklize_proof **proof);
 
 /* Verifies an inclusion, multi, k-ary or k-ary multi proof: `leaves` holds leaf_count leaves of
- * 32 bytes, one per proven index in the order of merklize_proof_indices. *valid receives 1 or 0; when 0,
- * merklize_last_error() says why (a proof that does not verify is not a failed call: the status
- * is MERKLIZE_OK). For a consistency proof use merklize_verify_consistency. */
+ * 32 bytes, one per proven index in the order of merklize_proof_indices. *valid receives 1 or 0;
+ * when 0, merklize_last_error() says why (a proof that does not verify is not a failed call:
+ * the status is MERKLIZE_OK). For a consistency proof use merklize_verify_consistency. */
 MERKLIZE_API merklize_status merklize_proof_verify(const merklize_proof *proof,
                                                    const uint8_t *leaves, size_t leaf_count,
                                                    const uint8_t root[MERKLIZE_DIGEST_SIZE],
@@ -505,8 +505,8 @@ MERKLIZE_API merklize_status merklize_filecoin_piece_cid(
  * MERKLIZE_PROOF_KARY, merklize_prove's; _update_proved a MERKLIZE_PROOF_KARY_MULTI,
  * merklize_prove_multi's; update batches, _update_cl, _append_cl, snapshots and rollbacks as a
  * binary tree's) but one, which refuses it (MERKLIZE_ERROR_ARGUMENT naming the arity):
- * _prove_consistency (its proofs are RFC 6962's, of binary trees); 32-byte leaves (leaf_size 0) and no
- * mix_in_length only. The tree owns its device memory and its own queue: the builder and the
+ * _prove_consistency (its proofs are RFC 6962's, of binary trees); 32-byte leaves (leaf_size 0)
+ * and no mix_in_length only. The tree owns its device memory and its own queue: the builder and the
  * device may be freed before it. Its calls are serialised (a mutex), so it may be used from
  * several threads. */
 typedef struct merklize_device_tree merklize_device_tree;

@@ -23,7 +23,8 @@ Bytes = Union[bytes, bytearray, memoryview]
 
 class Proof:
     """A proof that leaves are in a tree (``kind`` "inclusion", "multiproof", "kary-inclusion",
-    "kary-multiproof") or that an older tree is a prefix of a newer one ("consistency", RFC 9162 2.1.4).
+    "kary-multiproof") or that an older tree is a prefix of a newer one ("consistency", RFC 9162
+    2.1.4).
 
     Made by :meth:`Tree.prove`, :meth:`Tree.prove_multi`, :meth:`Tree.prove_consistency` and
     :func:`merklize.prove`, or decoded by :meth:`from_json` / :meth:`from_bytes` (untrusted input
@@ -65,8 +66,8 @@ class Proof:
         return self._impl.encode(JSON).decode("utf-8")
 
     def to_bytes(self) -> bytes:
-        """The proof's binary encoding (docs/PROOFS.md); k-ary proofs (inclusion or multi) have JSON only and raise
-        :class:`merklize.ArgumentError`."""
+        """The proof's binary encoding (docs/PROOFS.md); k-ary proofs (inclusion or multi) have
+        JSON only and raise :class:`merklize.ArgumentError`."""
         return self._impl.encode(BINARY)
 
     @classmethod
@@ -85,9 +86,9 @@ class Proof:
                *, raise_on_failure: bool = False) -> bool:
         """Whether the proof shows ``leaves`` at its indices under ``root`` (on the host).
 
-        ``leaves``: one 32-byte leaf for an inclusion or k-ary proof; for a multiproof (binary or k-ary) one leaf
-        per index in the order of :attr:`indices`, as a sequence of 32-byte objects or as
-        ``32 * n`` bytes (an (n, 32) array). ``root``: 32 bytes or 64 hex digits.
+        ``leaves``: one 32-byte leaf for an inclusion or k-ary proof; for a multiproof (binary or
+        k-ary) one leaf per index in the order of :attr:`indices`, as a sequence of 32-byte
+        objects or as ``32 * n`` bytes (an (n, 32) array). ``root``: 32 bytes or 64 hex digits.
 
         Returns ``False`` for a proof that does not hold, or with ``raise_on_failure=True``
         raises :class:`merklize.InvalidProofError` whose message is the library's reason.
