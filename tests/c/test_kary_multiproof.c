@@ -7,7 +7,8 @@
  * children, docs/PROOFS.md's climb) that computes the same root. Its JSON decodes to the same
  * proof and encodes to the same text; the binary encoding is refused; a change to any one node
  * (through the JSON) or any one leaf makes it invalid. Then the decoder's refusals of hostile
- * JSON, each naming what is wrong. */
+ * JSON, each naming what is wrong, and merklize_prove_multi's of a tree that kept its root alone.
+ */
 #include "tree_cases.h"
 
 #include <stdio.h>
@@ -201,6 +202,25 @@ static void check_refused(const char *text, const char *from, const char *to, co
   CHECK(proof == NULL, "a refused decode wrote the proof");
 }
 
+/* merklize_prove_multi of a k-ary tree that kept its root alone: refused, the proof untouched. */
+static void check_root_only_refused(merklize_device *device, const uint8_t *leaves) {
+  merklize_tree_config config = test_config("sha256", "promote");
+  const merklize_source source = merklize_source_memory(leaves, 20 * 32);
+  const uint64_t indices[] = {1};
+  merklize_builder *builder;
+  merklize_tree *tree = NULL;
+  merklize_proof *proof = NULL;
+  config.arity = 4;
+  config.keep = MERKLIZE_KEEP_ROOT_ONLY;
+  builder = test_builder(device, &config);
+  CHECK_OK(merklize_build(builder, &source, &tree));
+  CHECK_FAILS(merklize_prove_multi(tree, indices, 1, &proof), MERKLIZE_ERROR_ARGUMENT,
+              "MERKLIZE_KEEP_ALL");
+  CHECK(proof == NULL, "a refused proof was written");
+  merklize_tree_free(tree);
+  merklize_builder_free(builder);
+}
+
 /* Hostile JSON, from a proof of leaves 1 and 6 of 20 at arity 4 (shape promote). */
 static void check_decode_refusals(merklize_device *device) {
   static uint8_t leaves[20 * 32];
@@ -244,6 +264,7 @@ static void check_decode_refusals(merklize_device *device) {
   merklize_proof_free(proof);
   merklize_tree_free(tree);
   merklize_builder_free(builder);
+  check_root_only_refused(device, leaves);
 }
 
 int main(void) {
