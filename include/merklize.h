@@ -290,12 +290,15 @@ typedef enum merklize_proof_kind {
                                      the consensus specs' branch for an SSZ list) */
   MERKLIZE_PROOF_MULTI = 2,       /* several leaves of a binary tree */
   MERKLIZE_PROOF_CONSISTENCY = 3, /* an old tree is a prefix of a new one (RFC 9162 2.1.4) */
-  MERKLIZE_PROOF_KARY = 4         /* one leaf of a k-ary tree */
+  MERKLIZE_PROOF_KARY = 4,        /* one leaf of a k-ary tree */
+  MERKLIZE_PROOF_KARY_MULTI = 5   /* several leaves of a k-ary tree (docs/PROOFS.md, "k-ary
+                                     multiproofs"; JSON "kind":"kary-multiproof") */
 } merklize_proof_kind;
 
 typedef enum merklize_encoding {
   MERKLIZE_ENCODING_JSON = 0,  /* one line of JSON, as `merklize proof` prints it */
-  MERKLIZE_ENCODING_BINARY = 1 /* docs/PROOFS.md's binary form (not for k-ary proofs) */
+  MERKLIZE_ENCODING_BINARY = 1 /* docs/PROOFS.md's binary form (not for k-ary proofs, inclusion
+                                  or multi: encoding one so is MERKLIZE_ERROR_ARGUMENT) */
 } merklize_encoding;
 
 typedef struct merklize_proof merklize_proof;
@@ -303,7 +306,8 @@ typedef struct merklize_proof merklize_proof;
 /* Proofs from a tree that kept every level (MERKLIZE_KEEP_ALL). */
 MERKLIZE_API merklize_status merklize_prove(const merklize_tree *tree, uint64_t index,
                                             merklize_proof **proof);
-/* `indices`: count leaf indices, any order, repeats allowed (the proof holds them sorted). */
+/* `indices`: count leaf indices, any order, repeats allowed (the proof holds them sorted). A
+ * binary tree gives a MERKLIZE_PROOF_MULTI, a tree of arity k a MERKLIZE_PROOF_KARY_MULTI. */
 MERKLIZE_API merklize_status merklize_prove_multi(const merklize_tree *tree,
                                                   const uint64_t *indices, size_t count,
                                                   merklize_proof **proof);
@@ -321,12 +325,14 @@ MERKLIZE_API void merklize_proof_free(merklize_proof *proof);
 MERKLIZE_API merklize_proof_kind merklize_proof_get_kind(const merklize_proof *proof);
 /* Leaves of the tree the proof is about (the new tree's for a consistency proof). */
 MERKLIZE_API uint64_t merklize_proof_leaf_count(const merklize_proof *proof);
-/* The proven leaf indices (one for inclusion and k-ary proofs; the old size for a consistency
- * proof), in the proof's own memory. */
+/* The proven leaf indices (one for inclusion and k-ary inclusion proofs, sorted for
+ * multiproofs of either arity; the old size for a consistency proof), in the proof's own
+ * memory. */
 MERKLIZE_API merklize_status merklize_proof_indices(const merklize_proof *proof,
                                                     const uint64_t **indices, size_t *count);
 /* The nodes the proof carries (siblings, from the leaves up), 32 bytes each, in the proof's own
- * memory. For a k-ary proof: every level's siblings, back to back. */
+ * memory. For a k-ary proof: every level's siblings, back to back; for a k-ary multiproof, its
+ * nodes in proof order (docs/PROOFS.md). */
 MERKLIZE_API merklize_status merklize_proof_nodes(const merklize_proof *proof,
                                                   const uint8_t **nodes, size_t *count);
 
@@ -339,10 +345,10 @@ MERKLIZE_API merklize_status merklize_proof_decode(const void *data, size_t size
                                                    merklize_encoding encoding,
                                                    merklize_proof **proof);
 
-/* Verifies an inclusion, multi or k-ary proof: `leaves` holds leaf_count leaves of 32 bytes, one
- * per proven index in the order of merklize_proof_indices. *valid receives 1 or 0; when 0,
- * merklize_last_error() says why (a proof that does not verify is not a failed call: the status
- * is MERKLIZE_OK). For a consistency proof use merklize_verify_consistency. */
+/* Verifies an inclusion, multi, k-ary or k-ary multi proof: `leaves` holds leaf_count leaves of
+ * 32 bytes, one per proven index in the order of merklize_proof_indices. *valid receives 1 or 0;
+ * when 0, merklize_last_error() says why (a proof that does not verify is not a failed call:
+ * the status is MERKLIZE_OK). For a consistency proof use merklize_verify_consistency. */
 MERKLIZE_API merklize_status merklize_proof_verify(const merklize_proof *proof,
                                                    const uint8_t *leaves, size_t leaf_count,
                                                    const uint8_t root[MERKLIZE_DIGEST_SIZE],
@@ -496,11 +502,11 @@ MERKLIZE_API merklize_status merklize_filecoin_piece_cid(
  * "Trees kept on the device and changed in place"). The builder's configuration gives the tree:
  * any node hash, shape promote or zero, a fixed depth; or an arity k above 2 (a k-ary tree, as
  * merklize_build's), which every merklize_device_tree_* call takes (_prove giving a
- * MERKLIZE_PROOF_KARY, merklize_prove's; update batches, _update_cl, _append_cl, snapshots and
- * rollbacks as a binary tree's) but two, which refuse it (MERKLIZE_ERROR_ARGUMENT naming the
- * arity): _update_proved (the k-ary multiproof is C++'s alone yet: no encoding of it here) and
- * _prove_consistency (its proofs are RFC 6962's, of binary trees); 32-byte leaves (leaf_size 0) and no
- * mix_in_length only. The tree owns its device memory and its own queue: the builder and the
+ * MERKLIZE_PROOF_KARY, merklize_prove's; _update_proved a MERKLIZE_PROOF_KARY_MULTI,
+ * merklize_prove_multi's; update batches, _update_cl, _append_cl, snapshots and rollbacks as a
+ * binary tree's) but one, which refuses it (MERKLIZE_ERROR_ARGUMENT naming the arity):
+ * _prove_consistency (its proofs are RFC 6962's, of binary trees); 32-byte leaves (leaf_size 0)
+ * and no mix_in_length only. The tree owns its device memory and its own queue: the builder and the
  * device may be freed before it. Its calls are serialised (a mutex), so it may be used from
  * several threads. */
 typedef struct merklize_device_tree merklize_device_tree;
@@ -528,9 +534,10 @@ MERKLIZE_API merklize_status merklize_device_tree_update(merklize_device_tree *t
                                                          const uint64_t *indices,
                                                          const void *leaves, uint64_t count,
                                                          uint8_t root[MERKLIZE_DIGEST_SIZE]);
-/* The same, and *proof receives the multiproof (MERKLIZE_PROOF_MULTI) of the updated leaves in
- * the new tree, merklize_prove_multi's of a tree built over the new leaves (indices sorted, once
- * each). count 0 gives a proof of no leaves (merklize_proof_indices' count 0). */
+/* The same, and *proof receives the multiproof (MERKLIZE_PROOF_MULTI; at arity k a
+ * MERKLIZE_PROOF_KARY_MULTI) of the updated leaves in the new tree, merklize_prove_multi's of a
+ * tree built over the new leaves (indices sorted, once each). count 0 gives a proof of no leaves
+ * (merklize_proof_indices' count 0). A refused batch changes neither the tree nor *proof. */
 MERKLIZE_API merklize_status merklize_device_tree_update_proved(merklize_device_tree *tree,
                                                                 const uint64_t *indices,
                                                                 const void *leaves,

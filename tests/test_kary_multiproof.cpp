@@ -4,19 +4,23 @@
 // k-ary hash, shapes promote and zero, arities 2, 4, 8 and 16, at 1, k - 1, k, k + 1, k^2 - 1
 // and k^2 + 1 leaves; one leaf, the last, every leaf, random with repeats, none) that verify,
 // and every single node tampered, a wrong leaf, a wrong root, a changed index list, too few or
-// too many nodes or leaves that do not; a proof of one leaf holds kary_prove's siblings. Built
-// without OpenCL, sanitized.
+// too many nodes or leaves that do not; a proof of one leaf holds kary_prove's siblings. Their
+// JSON (kary_multiproof_encoding.hpp): round trips (sha256 and blake3, both shapes, arities 2, 4
+// and 16, at 1, k + 1 and k^2 + 1 leaves) that decode to the same proof, encode to the same text
+// and verify; hostile text refused naming the member; a node count checked against a shape of
+// 2^64 - 1 leaves without the work or memory that shape would ask. Built without OpenCL,
+// sanitized.
 #include "host_helpers.hpp"
 #include "kary_batches.hpp"
 
-#include <merklize/proofs/kary_multiproof.hpp>
+#include <merklize/proofs/kary_multiproof_encoding.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <random>
 
 #if defined(CL_VERSION_1_0)
-#error "merklize/proofs/kary_multiproof.hpp must not pull in the OpenCL headers"
+#error "merklize/proofs/kary_multiproof_encoding.hpp must not pull in the OpenCL headers"
 #endif
 
 using Catch::Matchers::Contains;
@@ -102,6 +106,12 @@ void check_tampered(const merklize::kary_multiproof &p, const std::vector<digest
         break;
       }
   }
+}
+
+std::string replaced(std::string text, const std::string &from, const std::string &to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
 }
 
 } // namespace
@@ -211,4 +221,77 @@ TEST_CASE("hostile k-ary multiproofs are refused, not hashed without end", "[kar
     CHECK(merklize::kary_multiproof_positions(o, n, {n - 1}).size() ==
           (pad == merklize::shape::zero ? 3u * 32u : 2u + 3u * 31u));
   }
+}
+
+TEST_CASE("k-ary multiproofs in JSON: round trip", "[kary][multiproof][json]") {
+  for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3})
+    for (auto pad : {merklize::shape::promote, merklize::shape::zero})
+      for (unsigned k : {2u, 4u, 16u})
+        for (std::uint64_t n : {std::uint64_t(1), std::uint64_t(k) + 1, std::uint64_t(k) * k + 1}) {
+          const kary_options o{hash, k, pad};
+          const auto leaves = random_leaves(n);
+          const auto levels = merklize::kary_levels(leaves, o);
+          std::vector<std::uint64_t> every(n);
+          for (std::uint64_t i = 0; i < n; ++i)
+            every[i] = n - 1 - i;
+          for (const auto &indices : std::vector<std::vector<std::uint64_t>>{
+                   {0}, {n - 1}, every, {n / 2, 0, n / 2}, {}}) {
+            const auto proof = merklize::kary_prove_multi(levels, o, indices);
+            const std::string json = merklize::to_json(proof);
+            CAPTURE(json);
+            CHECK(merklize::is_kary_multiproof_json(json));
+            CHECK_FALSE(merklize::is_kary_proof_json(json));
+            const auto decoded = merklize::kary_multiproof_from_json(json);
+            CHECK(decoded == proof);
+            CHECK(merklize::to_json(decoded) == json);
+            std::vector<digest> proven;
+            for (const std::uint64_t i : decoded.indices)
+              proven.push_back(leaves[i]);
+            CHECK(merklize::kary_verify_multi(decoded, proven, levels.back().front()));
+          }
+        }
+}
+
+TEST_CASE("hostile k-ary multiproof JSON is refused, naming what is wrong",
+          "[kary][multiproof][json]") {
+  const kary_options o{merklize::hash_kind::sha256, 4, merklize::shape::zero};
+  const auto levels = merklize::kary_levels(random_leaves(20), o);
+  const std::string json = merklize::to_json(merklize::kary_prove_multi(levels, o, {6, 1}));
+  REQUIRE(json.find("\"indices\":[1,6]") != std::string::npos);
+  const auto refused = [&](const std::string &from, const std::string &to, const char *why) {
+    CHECK_THROWS_WITH(merklize::kary_multiproof_from_json(replaced(json, from, to)), Contains(why));
+  };
+  refused("kary-multiproof", "kary-inclusion", "is not \"kary-multiproof\"");
+  refused("[1,6]", "[6,1]", "\"indices\" are not strictly increasing: 1 follows 6");
+  refused("[1,6]", "[1,1]", "not strictly increasing");
+  refused("[1,6]", "[1,20]", "20 is not below the leaf count 20");
+  refused("[1,6]", "[1,6,7]", "\"nodes\" holds");
+  refused("[1,6]", "[]", "and 1 are the multiproof");
+  refused("\"leaf_count\":20", "\"leaf_count\":0", "\"leaf_count\" is 0");
+  refused("\"arity\":4", "\"arity\":3", "arity 3");
+  refused("\"arity\":4", "\"arity\":256", "arity 0");
+  refused("\"arity\":4", "\"arity\":\"4\"", "arity");
+  refused("\"hash\":\"sha256\"", "\"hash\":\"sha256-keyed\"", "sha256-keyed");
+  refused("\"nodes\":[\"", "\"nodes\":[\"zz", "nodes");
+  refused("\"nodes\":[", "\"nodes\":[1,", "nodes");
+  refused("\"nodes\":[", "\"nodes\":[\"" + std::string(64, '0') + "\",", "\"nodes\" holds");
+  refused("\"kind\"", "\"extra\":1,\"kind\"", "unknown member \"extra\"");
+  refused("\"pad\":\"zero\",", "\"pad\":\"zero\",\"pad\":\"zero\",", "\"pad\" given twice");
+  refused("\"indices\":[1,6],", "", "no \"indices\"");
+  CHECK_THROWS_WITH(merklize::kary_multiproof_from_json("[1]"), Contains("is not an object"));
+}
+
+TEST_CASE("a k-ary multiproof's node count is checked without the work its shape would ask",
+          "[kary][multiproof][json]") {
+  // 2^64 - 1 leaves at arity 128: 10,000 leaves 2^50 apart need ~127 nodes a level each, 10
+  // levels; a text of one node is refused after one node past it is counted, not millions.
+  const std::uint64_t n = ~std::uint64_t(0);
+  std::string json = "{\"kind\":\"kary-multiproof\",\"arity\":128,\"hash\":\"blake3\",\"pad\":"
+                     "\"zero\",\"leaf_count\":" +
+                     std::to_string(n) + ",\"indices\":[";
+  for (std::uint64_t i = 0; i < 10000; ++i)
+    json += (i ? "," : "") + std::to_string(i << 50);
+  json += "],\"nodes\":[\"" + std::string(64, 'a') + "\"]}";
+  CHECK_THROWS_WITH(merklize::kary_multiproof_from_json(json),
+                    Contains("\"nodes\" holds 1 nodes, and more are the multiproof"));
 }

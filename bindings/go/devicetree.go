@@ -24,8 +24,9 @@ type DeviceTree struct {
 // NewDeviceTree builds the tree of data (32-byte leaves back to back, at least one) on the
 // device of WithDevice and keeps it there. The options are NewBuilder's for trees of 32-byte
 // leaves: WithHash, WithShape, WithDepth, WithDevice, WithArity (a k-ary tree updates, appends,
-// proves, reads its levels, takes update batches, UpdateCL, AppendCL and snapshots;
-// UpdateProved and ProveConsistency refuse it, naming the arity). data is only read.
+// proves, reads its levels, takes update batches, UpdateCL, AppendCL and snapshots, and its
+// UpdateProved gives a ProofKaryMulti; ProveConsistency refuses it, naming the arity). data is
+// only read.
 func NewDeviceTree(data []byte, opts ...Option) (*DeviceTree, error) {
 	s, err := forTree("NewDeviceTree", opts)
 	if err != nil {
@@ -120,7 +121,8 @@ func (t *DeviceTree) Update(indices []uint64, leaves [][32]byte) (root [32]byte,
 }
 
 // UpdateProved is Update, and the multiproof of the updated leaves in the new tree (indices
-// sorted, once each): Tree.ProveMulti's of a tree built over the new leaves.
+// sorted, once each): Tree.ProveMulti's of a tree built over the new leaves (a ProofMulti, or
+// at arity k a ProofKaryMulti).
 func (t *DeviceTree) UpdateProved(indices []uint64, leaves [][32]byte) (root [32]byte, proof *Proof, err error) {
 	var out [32]byte
 	var p *C.merklize_proof

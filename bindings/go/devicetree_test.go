@@ -171,8 +171,8 @@ func checkRefusals(t *testing.T, tree *merklize.DeviceTree, leaves [][32]byte) {
 
 // TestDeviceTreeOfArityK: k-ary trees kept on the device, updated (the last value wins, from a
 // slice and from an update batch) and appended to, equal a fresh Build's of their leaves after
-// each, every level; rolled back to a snapshot taken first, the tree of then; a multiproof of an
-// update is refused, naming the arity.
+// each, every level, the k-ary multiproof of an update ProveMulti's; rolled back to a snapshot
+// taken first, the tree of then; a consistency proof is refused, naming the arity.
 func TestDeviceTreeOfArityK(t *testing.T) {
 	for _, k := range []int{4, 16} {
 		opts := []merklize.Option{merklize.WithArity(k), merklize.WithHash(merklize.HashSHA256)}
@@ -218,9 +218,10 @@ func TestDeviceTreeOfArityK(t *testing.T) {
 			}
 			leaves = append(leaves, more...)
 			checkDeviceTree(t, tree, leaves, opts, nil, root, nil, nil)
-			if _, _, err := tree.UpdateProved([]uint64{0}, values[:1]); !errors.Is(err, merklize.ErrArgument) ||
+			checkKaryUpdateProved(t, tree, leaves, opts, n)
+			if _, err := tree.ProveConsistency(1); !errors.Is(err, merklize.ErrArgument) ||
 				!strings.Contains(err.Error(), "arity") {
-				t.Fatalf("UpdateProved at arity %d: %v", k, err)
+				t.Fatalf("ProveConsistency at arity %d: %v", k, err)
 			}
 			if err := tree.Rollback(snapshot); err != nil {
 				t.Fatalf("Rollback at arity %d: %v", k, err)
@@ -230,6 +231,36 @@ func TestDeviceTreeOfArityK(t *testing.T) {
 			tree.Close()
 		}
 	}
+}
+
+// checkKaryUpdateProved: UpdateProved of a batch with repeats (the last value wins) at arity k
+// gives a ProofKaryMulti that verifies under the new root, not with another leaf, and equals
+// ProveMulti's of a tree built over the updated leaves (checkDeviceTree).
+func checkKaryUpdateProved(t *testing.T, tree *merklize.DeviceTree, leaves [][32]byte,
+	opts []merklize.Option, n int) {
+	t.Helper()
+	indices := []uint64{uint64(n - 1), 0, uint64(n / 2), 0}
+	values := asLeaves(randomBytes(32*len(indices), 39))
+	for j, i := range indices {
+		leaves[i] = values[j] // in order: the last value wins
+	}
+	root, proof, err := tree.UpdateProved(indices, values)
+	if err != nil || proof.Kind() != merklize.ProofKaryMulti {
+		t.Fatalf("UpdateProved: %v, %v", proof.Kind(), err)
+	}
+	proven, _ := proof.Indices()
+	shown := make([][32]byte, len(proven))
+	for j, i := range proven {
+		shown[j] = leaves[i]
+	}
+	if err := proof.Verify(shown, root); err != nil {
+		t.Fatalf("the k-ary multiproof of %v: %v", proven, err)
+	}
+	shown[0][0] ^= 1
+	if err := proof.Verify(shown, root); !errors.Is(err, merklize.ErrInvalidProof) {
+		t.Fatalf("a changed leaf: %v", err)
+	}
+	checkDeviceTree(t, tree, leaves, opts, nil, root, proof, indices)
 }
 
 // TestDeviceTreeRefusedAndClosed: what NewDeviceTree refuses, and calls after Close.

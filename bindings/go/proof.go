@@ -21,6 +21,7 @@ const (
 	ProofMulti       ProofKind = C.MERKLIZE_PROOF_MULTI       // several leaves of a binary tree
 	ProofConsistency ProofKind = C.MERKLIZE_PROOF_CONSISTENCY // an old tree is a prefix of a new one
 	ProofKary        ProofKind = C.MERKLIZE_PROOF_KARY        // one leaf of a k-ary tree
+	ProofKaryMulti   ProofKind = C.MERKLIZE_PROOF_KARY_MULTI  // several leaves of a k-ary tree
 )
 
 func (k ProofKind) String() string {
@@ -33,15 +34,18 @@ func (k ProofKind) String() string {
 		return "consistency"
 	case ProofKary:
 		return "k-ary"
+	case ProofKaryMulti:
+		return "k-ary multi"
 	}
 	return fmt.Sprintf("ProofKind(%d)", int(k))
 }
 
-// A Proof is an inclusion proof, a multiproof, a k-ary proof or a consistency proof, made by a
+// A Proof is an inclusion proof, a multiproof, a k-ary proof, a k-ary multiproof or a
+// consistency proof, made by a
 // Tree or a Builder, or decoded with UnmarshalJSON or UnmarshalBinary (a zero Proof is ready to
 // decode into). It implements json.Marshaler, json.Unmarshaler, encoding.BinaryMarshaler and
 // encoding.BinaryUnmarshaler: the JSON is the one line `merklize proof` prints, the binary form
-// docs/PROOFS.md's (not for k-ary proofs). Close frees it; the garbage collector frees an
+// docs/PROOFS.md's (not for k-ary proofs, inclusion or multi). Close frees it; the garbage collector frees an
 // unreachable Proof too.
 type Proof struct {
 	h         *handle[C.merklize_proof]
@@ -109,7 +113,7 @@ func (p *Proof) Indices() ([]uint64, error) {
 }
 
 // Nodes are the nodes the proof carries, siblings from the leaves up (a k-ary proof: every
-// level's siblings, back to back).
+// level's siblings, back to back; a k-ary multiproof: its nodes in proof order, docs/PROOFS.md).
 func (p *Proof) Nodes() ([][32]byte, error) {
 	var nodes [][32]byte
 	err := p.handle().with(func(proof *C.merklize_proof) error {

@@ -155,7 +155,7 @@ func (t *Tree) Prove(index uint64) (*Proof, error) {
 }
 
 // ProveMulti is the proof of several leaves at once, in any order, repeats allowed (the proof
-// holds them sorted: Proof.Indices).
+// holds them sorted: Proof.Indices): a ProofMulti, or at arity k a ProofKaryMulti.
 func (t *Tree) ProveMulti(indices []uint64) (*Proof, error) {
 	return t.proof(func(tree *C.merklize_tree, proof **C.merklize_proof) C.merklize_status {
 		var first *C.uint64_t

@@ -96,9 +96,9 @@ class DeviceTree:
     place, without a copy; the tree keeps its own copy on the device). The options are
     :class:`merklize.Builder`'s: ``hash``, ``shape``, ``depth``, ``arity`` and ``device``. A tree
     of arity k (a power of two up to 128; hash sha256, blake3, keccak256 or sha3-256, no depth)
-    updates, appends, reads its levels, proves its leaves, takes update batches and snapshots;
-    its batch proofs (the k-ary multiproof is C++'s alone yet) and consistency proofs (RFC
-    6962's, binary) are binary trees' only (refused).
+    updates, appends, reads its levels, proves its leaves, takes update batches and snapshots,
+    and its :meth:`update_proved` gives a k-ary multiproof ("kary-multiproof"); consistency
+    proofs (RFC 6962's) are binary trees' only (refused).
 
     Within one batch a repeated index takes its last value. A refused batch (an index out of
     range, a leaf count that is not the index count) or append (past a fixed depth) raises
@@ -141,7 +141,9 @@ class DeviceTree:
 
     def update_proved(self, indices: Any, new_leaves: Any) -> Tuple[Digest, Proof]:
         """:meth:`update`, and the multiproof of the updated leaves in the new tree (indices
-        sorted, once each), :meth:`merklize.Tree.prove_multi`'s of a tree built over them."""
+        sorted, once each), :meth:`merklize.Tree.prove_multi`'s of a tree built over them: a
+        "multiproof", or at arity k a "kary-multiproof". A refused batch raises and changes
+        nothing."""
         root, proof = self._impl.update_proved(_indices(indices), new_leaves)
         return Digest(root), Proof(proof)
 

@@ -225,7 +225,7 @@ class _Proof:
 
     def kind(self) -> int:
         """
-        merklize_proof_get_kind(): 1 inclusion, 2 multi, 3 consistency, 4 k-ary.
+        merklize_proof_get_kind(): 1 inclusion, 2 multi, 3 consistency, 4 k-ary, 5 k-ary multi.
         """
 
     def leaf_count(self) -> int:

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-"""Proofs: inclusion proofs, multiproofs, consistency proofs and k-ary proofs, their encodings
+"""Proofs: inclusion proofs, multiproofs, consistency proofs, k-ary proofs and k-ary
+multiproofs, their encodings
 (docs/PROOFS.md) and their verification on the host."""
 from __future__ import annotations
 
@@ -13,15 +14,17 @@ from ._errors import ArgumentError, InvalidProofError
 
 JSON, BINARY = 0, 1  # merklize_encoding
 
-#: The kinds of proofs, as their JSON's "kind" spells them (merklize_proof_kind 1..4).
-KINDS = {1: "inclusion", 2: "multiproof", 3: "consistency", 4: "kary-inclusion"}
+#: The kinds of proofs, as their JSON's "kind" spells them (merklize_proof_kind 1..5).
+KINDS = {1: "inclusion", 2: "multiproof", 3: "consistency", 4: "kary-inclusion",
+         5: "kary-multiproof"}
 
 Bytes = Union[bytes, bytearray, memoryview]
 
 
 class Proof:
-    """A proof that leaves are in a tree (``kind`` "inclusion", "multiproof", "kary-inclusion")
-    or that an older tree is a prefix of a newer one ("consistency", RFC 9162 2.1.4).
+    """A proof that leaves are in a tree (``kind`` "inclusion", "multiproof", "kary-inclusion",
+    "kary-multiproof") or that an older tree is a prefix of a newer one ("consistency", RFC 9162
+    2.1.4).
 
     Made by :meth:`Tree.prove`, :meth:`Tree.prove_multi`, :meth:`Tree.prove_consistency` and
     :func:`merklize.prove`, or decoded by :meth:`from_json` / :meth:`from_bytes` (untrusted input
@@ -36,7 +39,7 @@ class Proof:
 
     @property
     def kind(self) -> str:
-        """"inclusion", "multiproof", "consistency" or "kary-inclusion"."""
+        """"inclusion", "multiproof", "consistency", "kary-inclusion" or "kary-multiproof"."""
         return KINDS[self._impl.kind()]
 
     @property
@@ -47,14 +50,15 @@ class Proof:
     @property
     def indices(self) -> List[int]:
         """The proven leaf indices, sorted (one for an inclusion or k-ary proof; the older
-        tree's size for a consistency proof)."""
+        tree's size for a consistency proof; several for either multiproof)."""
         return self._impl.indices()
 
     @property
     def nodes(self) -> np.ndarray:
         """The nodes the proof carries (siblings, from the leaves up; a k-ary proof's every
-        level's siblings back to back): a read-only ``uint8`` array of shape (n, 32) over the
-        proof's own memory, which it keeps alive."""
+        level's siblings back to back; a k-ary multiproof's nodes in proof order, docs/PROOFS.md):
+        a read-only ``uint8`` array of shape (n, 32) over the proof's own memory, which it keeps
+        alive."""
         return self._impl.nodes()
 
     def to_json(self) -> str:
@@ -62,8 +66,8 @@ class Proof:
         return self._impl.encode(JSON).decode("utf-8")
 
     def to_bytes(self) -> bytes:
-        """The proof's binary encoding (docs/PROOFS.md); k-ary proofs have JSON only and raise
-        :class:`merklize.ArgumentError`."""
+        """The proof's binary encoding (docs/PROOFS.md); k-ary proofs (inclusion or multi) have
+        JSON only and raise :class:`merklize.ArgumentError`."""
         return self._impl.encode(BINARY)
 
     @classmethod
@@ -82,9 +86,9 @@ class Proof:
                *, raise_on_failure: bool = False) -> bool:
         """Whether the proof shows ``leaves`` at its indices under ``root`` (on the host).
 
-        ``leaves``: one 32-byte leaf for an inclusion or k-ary proof; for a multiproof one leaf
-        per index in the order of :attr:`indices`, as a sequence of 32-byte objects or as
-        ``32 * n`` bytes (an (n, 32) array). ``root``: 32 bytes or 64 hex digits.
+        ``leaves``: one 32-byte leaf for an inclusion or k-ary proof; for a multiproof (binary or
+        k-ary) one leaf per index in the order of :attr:`indices`, as a sequence of 32-byte
+        objects or as ``32 * n`` bytes (an (n, 32) array). ``root``: 32 bytes or 64 hex digits.
 
         Returns ``False`` for a proof that does not hold, or with ``raise_on_failure=True``
         raises :class:`merklize.InvalidProofError` whose message is the library's reason.

@@ -178,7 +178,8 @@ class Tree:
 
     def prove_multi(self, indices: Iterable[int]) -> Proof:
         """One proof of several leaves (any order, repeats allowed; the proof holds them
-        sorted), of a binary tree that kept every level."""
+        sorted), of a tree that kept every level: a "multiproof", or at arity k a
+        "kary-multiproof" (docs/PROOFS.md)."""
         checked = [_args.count(i, f"indices[{k}]") for k, i in enumerate(indices)]
         return Proof(self._impl.prove_multi(checked))
 

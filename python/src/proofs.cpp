@@ -82,7 +82,7 @@ void bind_proofs(nb::module_ &m) {
           [](const proof_object &p) {
             return static_cast<int>(merklize_proof_get_kind(p.handle.get()));
           },
-          "merklize_proof_get_kind(): 1 inclusion, 2 multi, 3 consistency, 4 k-ary.")
+          "merklize_proof_get_kind(): 1 inclusion, 2 multi, 3 consistency, 4 k-ary, 5 k-ary multi.")
       .def(
           "leaf_count",
           [](const proof_object &p) { return merklize_proof_leaf_count(p.handle.get()); },

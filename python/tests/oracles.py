@@ -121,6 +121,32 @@ def kary_levels(leaves: list, node, arity: int, shape: str = "promote") -> list:
     return out
 
 
+def kary_multiproof(tree_levels: list, indices: list, node, arity: int,
+                    shape: str = "promote") -> list:
+    """The nodes of the k-ary multiproof of `indices` in kary_levels' `tree_levels`, as
+    docs/PROOFS.md ("k-ary multiproofs") orders them: level by level from the leaves, for each
+    group of `arity` children holding a known node, its other members, ascending (shape zero:
+    a short group padded with the level's zero-subtree root; promote: a lone child moves up).
+    No indices: the root alone."""
+    known = sorted(set(indices))
+    if not known:
+        return [tree_levels[-1][0]]
+    nodes, zero = [], ZERO
+    for below in tree_levels[:-1]:
+        parents, i = [], 0
+        while i < len(known):
+            first = known[i] - known[i] % arity
+            width = arity if shape == "zero" else min(arity, len(below) - first)
+            for c in range(first, first + width):
+                if i < len(known) and known[i] == c:
+                    i += 1
+                else:
+                    nodes.append(below[c] if c < len(below) else zero)
+            parents.append(first // arity)
+        known, zero = parents, node(zero * arity)
+    return nodes
+
+
 def siblings(tree_levels: list, index: int, node=None, shape: str = "promote") -> list:
     """The audit path of leaf `index` in a binary tree's levels: its sibling on each level below
     the root; past a level's end none (promote: the node moved up) or a zero subtree's root."""

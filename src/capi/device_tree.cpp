@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize_device_tree: the C ABI of resident_tree (engine/resident_tree.hpp), a binary tree
 // kept on the device and updated in place, and of resident_kary_tree (arity k: all but
-// update_proved and prove_consistency, which are refused by name). The handle owns a
-// block_hasher of its own (its queue, its programs) on the builder's device state, so that it
-// outlives the builder and the device and its commands never wait behind theirs; a mutex serialises
-// its calls, since an update or an append changes the tree. resident_tree refuses a bad batch or
-// append before it asks the device anything, and the checks here of the C arguments come before it,
-// so a refused call leaves the tree as it was.
+// prove_consistency, RFC 6962's, which is refused by name; its update_proved gives a k-ary
+// multiproof). The handle owns a block_hasher of its own (its queue, its programs) on the
+// builder's device state, so that it outlives the builder and the device and its commands never
+// wait behind theirs; a mutex serialises its calls, since an update or an append changes the tree.
+// resident_tree refuses a bad batch or append before it asks the device anything, and the checks
+// here of the C arguments come before it, so a refused call leaves the tree as it was.
 #include "device_tree.hpp"
 #include "cl_events.hpp"
 
@@ -181,7 +181,7 @@ merklize_status merklize_device_tree_update_proved(merklize_device_tree *tree,
                                                    uint64_t count,
                                                    uint8_t root[MERKLIZE_DIGEST_SIZE],
                                                    merklize_proof **proof) {
-  return locked(tree, "merklize_device_tree_update_proved", [&](resident_tree &t) {
+  return locked_either(tree, "merklize_device_tree_update_proved", [&](auto &t) {
     required(proof, "merklize_device_tree_update_proved", "proof");
     check_batch(t.options().hash, indices, leaves, count, "merklize_device_tree_update_proved");
     const std::vector<std::uint64_t> batch(indices, indices + count);

@@ -38,14 +38,13 @@ struct merklize_device_tree {
       throw merklize_capi::argument_error(
           std::string(function) + ": the tree has arity " + std::to_string(kary->options().arity) +
           "; trees of arity k kept on the device take every merklize_device_tree call but "
-          "_update_proved (the k-ary multiproof is C++'s alone yet) and _prove_consistency "
-          "(RFC 6962's proofs, of binary trees)");
+          "_prove_consistency (RFC 6962's proofs, of binary trees)");
     return *tree;
   }
 
   // `body` on whichever tree this is (both have root, leaf_count, on_device, options().hash,
-  // update (from host memory, device buffers or a batch), make_update_batch, append, prove,
-  // snapshot and rollback).
+  // update (from host memory, device buffers or a batch), update_proved, make_update_batch,
+  // append, prove, snapshot and rollback).
   template <class Body> decltype(auto) either(Body &&body) {
     return kary ? body(*kary) : body(*tree);
   }

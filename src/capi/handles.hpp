@@ -14,6 +14,7 @@
 #include "settings.hpp"
 
 #include <merklize/proofs/consistency.hpp>
+#include <merklize/proofs/kary_multiproof.hpp>
 #include <merklize/proofs/proof_model.hpp>
 #include <merklize/runtime/opencl.hpp>
 
@@ -96,8 +97,9 @@ struct merklize_tree {
 };
 
 struct merklize_proof {
-  using value_type = std::variant<merklize::inclusion_proof, merklize::multiproof,
-                                  merklize::consistency_proof, merklize::kary_proof>;
+  using value_type =
+      std::variant<merklize::inclusion_proof, merklize::multiproof, merklize::consistency_proof,
+                   merklize::kary_proof, merklize::kary_multiproof>;
   value_type value;
   std::vector<std::uint64_t> indices;  // merklize_proof_indices'
   std::vector<merklize::digest> nodes; // merklize_proof_nodes'

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // Proofs: made from a tree that kept every level (proof_model.hpp, consistency.hpp, kary.hpp) or
 // streamed from a source (builds.hpp), encoded and decoded (docs/PROOFS.md; k-ary proofs in
-// JSON, kary_proof_encoding.hpp), and verified on the host as untrusted input.
+// JSON, kary_proof_encoding.hpp and kary_multiproof_encoding.hpp), and verified on the host as
+// untrusted input.
 #include "builds.hpp"
 
-#include <merklize/proofs/kary_proof_encoding.hpp>
+#include <merklize/proofs/kary_multiproof_encoding.hpp>
 #include <merklize/proofs/proof.hpp>
 
 #include <cstring>
 #include <functional>
 #include <string_view>
+#include <type_traits>
 
 namespace merklize_capi {
 namespace {
@@ -54,6 +56,8 @@ merklize_proof::value_type decode(const void *data, std::size_t size, merklize_e
     const auto kind = json_proof_kind({static_cast<const char *>(data), size});
     if (kind == "kary-inclusion")
       return kary_proof_from_json({static_cast<const char *>(data), size});
+    if (kind == "kary-multiproof")
+      return kary_multiproof_from_json({static_cast<const char *>(data), size});
     if (kind == "multiproof")
       return decoded(data, size, encoding, multiproof_from_binary, multiproof_from_json);
     if (kind == "consistency")
@@ -61,7 +65,8 @@ merklize_proof::value_type decode(const void *data, std::size_t size, merklize_e
                      consistency_proof_from_json);
     if (kind && kind != "inclusion")
       throw decode_error("proof JSON: unknown kind \"" + std::string(kind->substr(0, 64)) +
-                         "\" (known: inclusion, multiproof, consistency, kary-inclusion)");
+                         "\" (known: inclusion, multiproof, consistency, kary-inclusion, "
+                         "kary-multiproof)");
   } else if (size >= 6 && std::memcmp(data, "MKLP", 4) == 0) {
     const unsigned kind = static_cast<const std::uint8_t *>(data)[5];
     if (kind == 2)
@@ -75,19 +80,20 @@ merklize_proof::value_type decode(const void *data, std::size_t size, merklize_e
 }
 
 std::vector<std::uint8_t> encode(const merklize_proof &p, merklize_encoding encoding) {
-  return std::visit(overloaded{[&](const kary_proof &k) -> std::vector<std::uint8_t> {
-                                 if (encoding == MERKLIZE_ENCODING_BINARY)
-                                   throw argument_error("a k-ary proof has a JSON encoding only "
-                                                        "(MERKLIZE_ENCODING_JSON)");
-                                 const std::string json = to_json(k);
-                                 return {json.begin(), json.end()};
-                               },
-                               [&](const auto &proof) -> std::vector<std::uint8_t> {
-                                 if (encoding == MERKLIZE_ENCODING_BINARY) return to_binary(proof);
-                                 const std::string json = to_json(proof);
-                                 return {json.begin(), json.end()};
-                               }},
-                    p.value);
+  return std::visit(
+      [&](const auto &proof) -> std::vector<std::uint8_t> {
+        using type = std::decay_t<decltype(proof)>;
+        constexpr bool kary =
+            std::is_same_v<type, kary_proof> || std::is_same_v<type, kary_multiproof>;
+        if constexpr (!kary) {
+          if (encoding == MERKLIZE_ENCODING_BINARY) return to_binary(proof);
+        } else if (encoding == MERKLIZE_ENCODING_BINARY) {
+          throw argument_error("a k-ary proof has a JSON encoding only (MERKLIZE_ENCODING_JSON)");
+        }
+        const std::string json = to_json(proof);
+        return {json.begin(), json.end()};
+      },
+      p.value);
 }
 
 std::vector<digest> digests_of(const uint8_t *bytes, std::size_t count) {
@@ -133,6 +139,13 @@ verification verified(const merklize_proof &p, const std::vector<digest> &leaves
                        "siblings do not fit a k-ary tree of " +
                        std::to_string(proof.leaf_count) + " leaves");
                  },
+                 [&](const kary_multiproof &proof) {
+                   if (kary_verify_multi(proof, leaves, root)) return verification{true, {}};
+                   return detail::reject(
+                       "the leaves and the nodes do not hash to the root, or the nodes do not "
+                       "fit a k-ary tree of " +
+                       std::to_string(proof.leaf_count) + " leaves");
+                 },
                  [&](const consistency_proof &) -> verification {
                    throw argument_error("merklize_proof_verify: a consistency proof is verified by "
                                         "merklize_verify_consistency");
@@ -162,6 +175,10 @@ std::unique_ptr<merklize_proof> proof_handle(merklize_proof::value_type value) {
                         },
                         [&](const consistency_proof &proof) {
                           p->indices = {proof.old_size};
+                          p->nodes = proof.nodes;
+                        },
+                        [&](const kary_multiproof &proof) {
+                          p->indices = proof.indices;
                           p->nodes = proof.nodes;
                         },
                         [&](const kary_proof &proof) {
@@ -199,6 +216,11 @@ merklize_status merklize_prove_multi(const merklize_tree *tree, const uint64_t *
     const merklize_tree &t = required(tree, "merklize_prove_multi", "tree");
     if (count > 0) required(indices, "merklize_prove_multi", "indices");
     if (count == 0) throw argument_error("merklize_prove_multi: count is 0: no leaf to prove");
+    if (t.settings.kary()) {
+      check_every_level(t, "merklize_prove_multi");
+      return merklize::kary_prove_multi(t.kary, t.settings.kary_tree(),
+                                        std::vector<std::uint64_t>(indices, indices + count));
+    }
     const merklize::tree &binary = binary_of(t, "merklize_prove_multi");
     if (t.settings.spec.mix_in_length)
       throw argument_error("merklize_prove_multi: a multiproof has no length chunk: prove an SSZ "
@@ -233,7 +255,8 @@ void merklize_proof_free(merklize_proof *proof) { delete proof; }
 merklize_proof_kind merklize_proof_get_kind(const merklize_proof *proof) {
   if (!proof) return static_cast<merklize_proof_kind>(0);
   static constexpr merklize_proof_kind kinds[] = {MERKLIZE_PROOF_INCLUSION, MERKLIZE_PROOF_MULTI,
-                                                  MERKLIZE_PROOF_CONSISTENCY, MERKLIZE_PROOF_KARY};
+                                                  MERKLIZE_PROOF_CONSISTENCY, MERKLIZE_PROOF_KARY,
+                                                  MERKLIZE_PROOF_KARY_MULTI};
   return kinds[proof->value.index()];
 }
 

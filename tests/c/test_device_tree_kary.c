@@ -6,8 +6,9 @@
  * every leaf (in reverse) and repeats (the last value wins), then appends across k and k^2;
  * after each, the returned root, merklize_device_tree_root, every level read back and the last
  * leaf's proof equal the fresh build's. Outputs are poisoned first. Then the refusals: an index
- * out of range (the tree as it was), and what only binary trees do, named (update_proved,
- * prove_consistency). Batches, device buffers and snapshots: test_device_tree_kary_more.c. */
+ * out of range (the tree as it was, no proof written), and what only binary trees do, named
+ * (prove_consistency). Batches, device buffers and snapshots: test_device_tree_kary_more.c;
+ * update_proved's k-ary multiproofs: test_kary_multiproof.c. */
 #include "tree_cases.h"
 
 #include <stdio.h>
@@ -69,21 +70,22 @@ static uint64_t append(merklize_builder *builder, merklize_device_tree *t, uint8
   return n + count;
 }
 
-/* A refused call leaves the root and leaves as they were; what binary trees alone do is named. */
+/* A refused call leaves the root, the leaves and the proof as they were; what binary trees alone
+ * do is named. */
 static void check_refusals(merklize_device_tree *t, const uint8_t *leaves, uint64_t n) {
   static uint8_t nodes[MAX_LEAVES * 32];
-  uint8_t root[32], before[32], value[32];
+  uint8_t root[32], before[32];
   uint64_t indices[2] = {0, n};
   merklize_proof *proof = NULL;
-  random_leaf(value);
   CHECK_OK(merklize_device_tree_root(t, before));
   test_poison(root, sizeof root);
   CHECK_FAILS(merklize_device_tree_update(t, indices, nodes, 2, root), MERKLIZE_ERROR_ARGUMENT,
               "leaf index");
   CHECK(test_is_poisoned(root, sizeof root), "a refused update wrote the root");
-  CHECK_FAILS(merklize_device_tree_update_proved(t, indices, value, 1, root, &proof),
-              MERKLIZE_ERROR_ARGUMENT, "arity");
+  CHECK_FAILS(merklize_device_tree_update_proved(t, indices, nodes, 2, root, &proof),
+              MERKLIZE_ERROR_ARGUMENT, "leaf index");
   CHECK(proof == NULL, "a refused update wrote the proof");
+  CHECK(test_is_poisoned(root, sizeof root), "a refused update wrote the root");
   CHECK_FAILS(merklize_device_tree_prove_consistency(t, 1, &proof), MERKLIZE_ERROR_ARGUMENT,
               "arity");
   CHECK_FAILS(merklize_device_tree_prove(t, n, &proof), MERKLIZE_ERROR_ARGUMENT, "out of range");

@@ -12,9 +12,11 @@
 #include "../core/json.hpp"
 #include "../core/kary.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace merklize {
 
@@ -33,7 +35,8 @@ inline std::string to_json(const kary_proof &proof) {
   return out + "]}";
 }
 
-// The "kind" of a JSON object ("inclusion", "multiproof", "consistency", "kary-inclusion"), or
+// The "kind" of a JSON object ("inclusion", "multiproof", "consistency", "kary-inclusion",
+// "kary-multiproof"), or
 // nothing where `text` is no object or has no string "kind" (malformed text included: the
 // decoder of the kind reports that).
 inline std::optional<std::string> json_proof_kind(std::string_view text) {
@@ -95,27 +98,40 @@ inline void read_kary_member(json::reader &r, const std::string &key, kary_proof
 
 } // namespace detail
 
-// The proof a text of to_json(kary_proof) holds; throws merklize::error naming what is wrong.
-inline kary_proof kary_proof_from_json(std::string_view text) {
-  static const char *const members[] = {"kind",       "arity", "hash",    "pad",
-                                        "leaf_count", "index", "siblings"};
-  kary_proof proof;
-  detail::json::reader r(text);
-  detail::json::expect_kind(r, detail::json::kind::object, {"proof", {}}, "an object");
+namespace detail {
+
+// A k-ary proof's object (`what`: "k-ary proof") read from untrusted text: each of `members`
+// once, nothing else, read_member(reader, key) reading each; its options then checked.
+template <class Proof, std::size_t count, class ReadMember>
+Proof read_kary_object(std::string_view text, const char *what, const char *const (&members)[count],
+                       ReadMember read_member) {
+  Proof proof;
+  json::reader r(text);
+  json::expect_kind(r, json::kind::object, {"proof", {}}, "an object");
   r.begin_object();
   std::vector<std::string> seen;
   for (std::string key; r.next_key(key);) {
     if (std::find(seen.begin(), seen.end(), key) != seen.end())
-      throw error("k-ary proof: " + detail::quoted(key) + " given twice");
-    detail::read_kary_member(r, key, proof);
+      throw error(std::string(what) + ": " + detail::quoted(key) + " given twice");
+    read_member(r, key, proof);
     seen.push_back(key);
   }
   r.finish();
   for (const char *member : members)
     if (std::find(seen.begin(), seen.end(), member) == seen.end())
-      throw error(std::string("k-ary proof: no \"") + member + "\"");
+      throw error(std::string(what) + ": no \"" + member + "\"");
   check_kary(proof.options);
   return proof;
+}
+
+} // namespace detail
+
+// The proof a text of to_json(kary_proof) holds; throws merklize::error naming what is wrong.
+inline kary_proof kary_proof_from_json(std::string_view text) {
+  static const char *const members[] = {"kind",       "arity", "hash",    "pad",
+                                        "leaf_count", "index", "siblings"};
+  return detail::read_kary_object<kary_proof>(text, "k-ary proof", members,
+                                              detail::read_kary_member);
 }
 
 } // namespace merklize

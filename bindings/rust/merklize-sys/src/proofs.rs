@@ -11,6 +11,7 @@ pub const MERKLIZE_PROOF_INCLUSION: merklize_proof_kind = 1;
 pub const MERKLIZE_PROOF_MULTI: merklize_proof_kind = 2;
 pub const MERKLIZE_PROOF_CONSISTENCY: merklize_proof_kind = 3;
 pub const MERKLIZE_PROOF_KARY: merklize_proof_kind = 4;
+pub const MERKLIZE_PROOF_KARY_MULTI: merklize_proof_kind = 5;
 
 /// `enum merklize_encoding`.
 pub type merklize_encoding = c_int;

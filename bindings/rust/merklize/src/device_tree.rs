@@ -17,9 +17,9 @@ use merklize_sys as sys;
 /// [`DeviceTree::append`] adds leaves after the last (a log: the old tree stays a prefix).
 ///
 /// The builder's configuration gives the tree (any hash, shape promote or zero, a fixed depth;
-/// or an arity k, whose tree takes every call but the multiproof of an update and consistency
-/// proofs, which are refused naming the arity; 32-byte leaves only). The tree outlives its builder and device. It is `Send` and
-/// `Sync` (libmerklize serialises its calls); updates and appends take `&mut self`.
+/// or an arity k, whose tree takes every call but consistency proofs, which are refused naming
+/// the arity, its update's multiproof a [`crate::ProofKind::KaryMulti`]; 32-byte leaves only).
+/// The tree outlives its builder and device. It is `Send` and `Sync` (libmerklize serialises its calls); updates and appends take `&mut self`.
 pub struct DeviceTree {
     raw: NonNull<sys::merklize_device_tree>,
     root: [u8; 32],
@@ -90,7 +90,8 @@ impl DeviceTree {
     }
 
     /// [`DeviceTree::update`], and the multiproof of the updated leaves in the new tree
-    /// (indices sorted, once each): [`crate::Tree::prove_multi`]'s of a tree built over them.
+    /// (indices sorted, once each): [`crate::Tree::prove_multi`]'s of a tree built over them
+    /// (at arity k a [`crate::ProofKind::KaryMulti`]).
     pub fn update_proved(
         &mut self,
         indices: &[u64],

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-//! [`Proof`]: inclusion proofs, multiproofs, consistency proofs and k-ary proofs; their
-//! encodings (docs/PROOFS.md) and their verification on the host.
+//! [`Proof`]: inclusion proofs, multiproofs, consistency proofs, k-ary proofs and k-ary
+//! multiproofs; their encodings (docs/PROOFS.md) and their verification on the host.
 
 use std::fmt;
 use std::os::raw::c_int;
@@ -24,6 +24,8 @@ pub enum ProofKind {
     Consistency,
     /// One leaf of a k-ary tree.
     Kary,
+    /// Several leaves of a k-ary tree (docs/PROOFS.md, "k-ary multiproofs").
+    KaryMulti,
     /// A kind this crate does not know (from a later libmerklize), by its number.
     Other(i32),
 }
@@ -52,6 +54,7 @@ impl Proof {
             sys::MERKLIZE_PROOF_MULTI => ProofKind::Multi,
             sys::MERKLIZE_PROOF_CONSISTENCY => ProofKind::Consistency,
             sys::MERKLIZE_PROOF_KARY => ProofKind::Kary,
+            sys::MERKLIZE_PROOF_KARY_MULTI => ProofKind::KaryMulti,
             other => ProofKind::Other(other),
         }
     }
@@ -78,7 +81,8 @@ impl Proof {
     }
 
     /// The nodes the proof carries (siblings, from the leaves up; for a k-ary proof every
-    /// level's siblings, back to back), borrowed from the proof.
+    /// level's siblings, back to back; for a k-ary multiproof its nodes in proof order),
+    /// borrowed from the proof.
     pub fn nodes(&self) -> &[[u8; 32]] {
         let mut nodes: *const u8 = ptr::null();
         let mut count = 0usize;
@@ -103,7 +107,7 @@ impl Proof {
         })
     }
 
-    /// The proof in docs/PROOFS.md's binary form (a k-ary proof has none:
+    /// The proof in docs/PROOFS.md's binary form (a k-ary proof, inclusion or multi, has none:
     /// [`crate::Status::Argument`]).
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         Ok(self.encoded(sys::MERKLIZE_ENCODING_BINARY)?.to_vec())
@@ -134,7 +138,7 @@ impl Proof {
     }
 
     /// Checks that the proof shows `leaves` under `root`: one leaf per proven index, in the
-    /// order of [`Proof::indices`] (an inclusion, multi or k-ary proof).
+    /// order of [`Proof::indices`] (an inclusion, multi, k-ary or k-ary multi proof).
     ///
     /// `Ok(())` if it does. A proof that does not is `Err` with [`Status::InvalidProof`] and
     /// the library's reason ("invalid proof: ..."); a call that cannot be made (the wrong number

@@ -96,7 +96,8 @@ impl Tree {
     }
 
     /// The multiproof of several leaves, in any order, repeats allowed (the proof holds them
-    /// sorted, without repeats: verify with the leaves in [`Proof::indices`]' order).
+    /// sorted, without repeats: verify with the leaves in [`Proof::indices`]' order); a
+    /// [`crate::ProofKind::KaryMulti`] for a k-ary tree.
     pub fn prove_multi(&self, indices: &[u64]) -> Result<Proof> {
         if indices.is_empty() {
             return Err(Error::argument(

@@ -4,15 +4,17 @@
 //! root, every level and the multiproof equal a fresh build's of the updated leaves, and the
 //! SHA-256 root the one computed here. Trees grown by appends through 1, 2, 3, 2^k - 1, 2^k and
 //! 2^k + 1 leaves equal fresh builds (an RFC 6962 log the root computed here), with consistency
-//! proofs from every earlier size equal to a fresh tree's and verified. Refused updates and
-//! appends leave the tree as it was.
+//! proofs from every earlier size equal to a fresh tree's and verified. Trees of arity k: the
+//! same against fresh builds, and update_proved's k-ary multiproof (ProofKind::KaryMulti)
+//! verified and equal to prove_multi's of a fresh build. Refused updates and appends leave the
+//! tree as it was.
 
 mod common;
 
 use common::device;
 use common::hashes::sha256_of;
 use common::random_leaves;
-use merklize::{Builder, DeviceTree, Hash, Shape, Source, Status, TreeConfig};
+use merklize::{Builder, DeviceTree, Hash, ProofKind, Shape, Source, Status, TreeConfig};
 
 /// RFC 6962's MTH over leaf hashes, computed here: SHA-256(0x01 || left || right), the left
 /// subtree the largest power of two below n.
@@ -161,6 +163,7 @@ fn trees_of_arity_k_equal_fresh_builds() {
             }
             tree.update(&indices, &values).unwrap();
             check(&builder, &tree, &leaves, Hash::Blake3);
+            update_proved_at_arity_k(&builder, &mut tree, &mut leaves);
             let more = random_leaves(arity as usize + 1, 37);
             tree.append(&more).unwrap();
             leaves.extend_from_slice(&more);
@@ -169,6 +172,36 @@ fn trees_of_arity_k_equal_fresh_builds() {
             assert!(e.message().contains("arity"), "{}", e);
         }
     }
+}
+
+/// update_proved at arity k of a batch with repeats (the last value wins): a k-ary multiproof
+/// that verifies under the new root, not with another leaf, and equals prove_multi's of a tree
+/// built over the updated leaves.
+fn update_proved_at_arity_k(builder: &Builder, tree: &mut DeviceTree, leaves: &mut [[u8; 32]]) {
+    let n = leaves.len() as u64;
+    let indices = [n - 1, 0, n / 2, 0];
+    let values = random_leaves(indices.len(), 39);
+    for (i, v) in indices.iter().zip(&values) {
+        leaves[*i as usize] = *v;
+    }
+    let (root, proof) = tree.update_proved(&indices, &values).unwrap();
+    assert_eq!(proof.kind(), ProofKind::KaryMulti);
+    let mut shown: Vec<[u8; 32]> = proof
+        .indices()
+        .iter()
+        .map(|&i| leaves[i as usize])
+        .collect();
+    proof.verify(&shown, &root).unwrap();
+    shown[0][0] ^= 1;
+    assert_eq!(
+        proof.verify(&shown, &root).unwrap_err().status(),
+        Status::InvalidProof
+    );
+    let fresh = builder.build(Source::leaves(leaves)).unwrap();
+    assert_eq!(root, fresh.root());
+    let want = fresh.prove_multi(&indices).unwrap();
+    assert_eq!(proof.to_json().unwrap(), want.to_json().unwrap());
+    check(builder, tree, leaves, Hash::Blake3);
 }
 
 /// The sizes appended trees grow through, one append each.
