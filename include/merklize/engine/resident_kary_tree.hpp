@@ -113,9 +113,9 @@ public:
         return election_.upload(h_->context(), h_->queue(), indices, new_leaves, count);
       });
     }
-    const unsigned slices = slices_for(count);
+    const unsigned slices = detail::batch_slices(count);
     const kary_update_plan &plan = planner_.plan(tree_.level_sizes(), arity(), indices, count,
-                                                 whole_percent_, slices, on_cores{});
+                                                 whole_percent_, slices, detail::on_cores{});
     if (count == 0) return root_;
     const std::vector<digest> &values = elect_values(plan.batch, new_leaves, slices);
     return apply(plan, at, [&] { return upload(values, plan); });
@@ -154,12 +154,13 @@ public:
     if (elected(count)) {
       const digest &root =
           apply_elected(indices, new_leaves, count, at, [&] { return mark(wait); });
-      if (const cl_uint bad = election_.bad_update()) refuse_index(indices, bad - 1, count);
+      if (const cl_uint bad = election_.bad_update())
+        detail::refuse_device_index(h_->queue(), indices, bad - 1, count, leaf_count());
       return root;
     }
-    kary_update_plan plan =
-        plan_kary_update(tree_.level_sizes(), arity(), read_indices(indices, count, wait).data(),
-                         count, whole_percent_);
+    kary_update_plan plan = plan_kary_update(
+        tree_.level_sizes(), arity(),
+        detail::read_indices(h_->queue(), indices, 0, count, wait).data(), count, whole_percent_);
     // The sources after the lists, in their one write: what the values' gather reads.
     const std::uint64_t sources = plan.list.size();
     plan.list.insert(plan.list.end(), plan.batch.sources.begin(), plan.batch.sources.end());
@@ -326,28 +327,6 @@ private:
     return root_;
   }
 
-  // Update `k` of `count` in the caller's buffer `indices` was outside the tree (the device found
-  // it; nothing was written): refused, naming it.
-  [[noreturn]] void refuse_index(const cl::Buffer &indices, std::uint64_t k, std::uint64_t count) {
-    cl_ulong index = 0;
-    detail::call("clEnqueueReadBuffer", [&] {
-      return h_->queue().enqueueReadBuffer(indices, CL_TRUE, k * sizeof(cl_ulong), sizeof index,
-                                           &index);
-    });
-    throw detail::index_out_of_range(k, count, index, leaf_count());
-  }
-
-  // `count` indices of the caller's buffer, read back once the device is done with `wait`.
-  std::vector<std::uint64_t> read_indices(const cl::Buffer &indices, std::uint64_t count,
-                                          const std::vector<cl::Event> &wait) const {
-    std::vector<std::uint64_t> read(static_cast<std::size_t>(count));
-    detail::call("clEnqueueReadBuffer", [&] {
-      return h_->queue().enqueueReadBuffer(indices, CL_TRUE, 0, count * sizeof(cl_ulong),
-                                           read.data(), wait.empty() ? nullptr : &wait);
-    });
-    return read;
-  }
-
   // The lists uploaded (the batch's sources from list[sources] on), then each distinct leaf's
   // last value gathered from `from` into values_ (kary_gather of groups of one child: node
   // sources[i] to node i); the first write's event.
@@ -362,21 +341,6 @@ private:
     return first;
   }
 
-  // Slices of a batch of `count` updates sorted and copied on the host's cores: one a core from
-  // 2^15 updates (fewer: one, on this thread, below a worker's wake-up cost).
-  static unsigned slices_for(std::uint64_t count) {
-    return count < (1u << 15) ? 1 : detail::worker_pool::cores().threads() + 1;
-  }
-
-  // work(s) for s < slices on the process's hashing workers and this thread (a class: see
-  // serially's note).
-  struct on_cores {
-    template <class Work> void operator()(unsigned slices, const Work &work) const {
-      if (slices == 1) return work(0);
-      detail::worker_pool::cores().run(slices, work);
-    }
-  };
-
   // Each distinct leaf's last value, in the batch's ascending order of leaves, into elected_
   // (kept from call to call: fresh memory each call faulted in page by page took 2-3 ms of a 1%
   // batch of 2^24 leaves, three times the copy itself), in `slices` slices.
@@ -385,7 +349,7 @@ private:
     elected_.resize(batch.leaves.size());
     const auto *from = static_cast<const unsigned char *>(new_leaves);
     const std::uint64_t n = elected_.size();
-    on_cores{}(slices, [&](unsigned s) {
+    detail::on_cores{}(slices, [&](unsigned s) {
       for (std::uint64_t i = n * s / slices; i < n * (s + 1) / slices; ++i)
         std::memcpy(elected_[i].data(), from + batch.sources[i] * node_bytes, node_bytes);
     });

@@ -445,19 +445,10 @@ private:
           at = clock_type::now();
           const digest root = read_root();
           events_.wait_ms = detail::ms_since(at);
-          if (const cl_uint bad = updater_.bad_update()) refuse_index(indices, bad - 1, count);
+          if (const cl_uint bad = updater_.bad_update())
+            detail::refuse_device_index(queue_, indices, bad - 1, count, leaf_count());
           return root_ = root;
         });
-  }
-
-  // Refuses update k of a device batch, whose index the device found outside the tree.
-  [[noreturn]] void refuse_index(const cl::Buffer &indices, std::uint64_t k, std::uint64_t count) {
-    cl_ulong index = 0;
-    detail::call("clEnqueueReadBuffer", [&] {
-      return queue_.enqueueReadBuffer(indices, CL_TRUE, k * sizeof(cl_ulong), sizeof(cl_ulong),
-                                      &index);
-    });
-    throw detail::index_out_of_range(k, count, index, leaf_count());
   }
 
   // The last update's batch sorted: its indices read back (none after an append).

@@ -161,5 +161,21 @@ private:
   std::vector<std::thread> threads_;
 };
 
+// work(s) for s < slices on the process's hashing workers and this thread, where a pure pass
+// takes a `parallel(slices, work)` (sort_batch_into, group_by_block). A class: see serially's
+// note (plan/update_batch.hpp).
+struct on_cores {
+  template <class Work> void operator()(unsigned slices, const Work &work) const {
+    if (slices == 1) return work(0);
+    worker_pool::cores().run(slices, work);
+  }
+};
+
+// Slices of a batch of `count` updates sorted and copied on the host's cores: one a core from
+// 2^15 updates (fewer: one, on this thread, below a worker's wake-up cost).
+inline unsigned batch_slices(std::uint64_t count) {
+  return count < (1u << 15) ? 1 : worker_pool::cores().threads() + 1;
+}
+
 } // namespace detail
 } // namespace merklize
