@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// What the tests of k-ary trees kept on the device (test_resident_kary*.cpp) share: the nodes an
-// update writes, poisoned on the device before it, so that a node the update leaves out shows.
+// What the tests of k-ary trees kept on the device (test_resident_kary*.cpp) share: random
+// leaves, and the nodes an update writes, poisoned on the device before it, so that a node the
+// update leaves out shows.
 #pragma once
 
 #include "block_helpers.hpp"
@@ -11,6 +12,11 @@
 #include <vector>
 
 namespace test {
+
+// `n` random leaves.
+inline std::vector<merklize::digest> random_leaves(std::uint64_t n) {
+  return as_digests(random_bytes(static_cast<std::size_t>(n) * merklize::node_bytes));
+}
 
 // The nodes an update of `indices` writes, a level each (leaves first), from its plan: a level
 // hashed whole writes every node.

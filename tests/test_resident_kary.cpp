@@ -43,9 +43,7 @@ void poison_edge(const merklize::resident_kary_tree &t, std::uint64_t total) {
   }
 }
 
-std::vector<merklize::digest> random_leaves(std::uint64_t n) {
-  return test::as_digests(test::random_bytes(static_cast<std::size_t>(n) * merklize::node_bytes));
-}
+using test::random_leaves;
 
 // Applies `indices` <- `values` to the tree and the host copy, then checks every level.
 void check_update(merklize::resident_kary_tree &t, std::vector<merklize::digest> &host,

@@ -27,9 +27,7 @@ using merklize::digest;
 using merklize::resident_kary_tree;
 using test::hasher;
 
-std::vector<digest> random_leaves(std::uint64_t n) {
-  return test::as_digests(test::random_bytes(static_cast<std::size_t>(n) * merklize::node_bytes));
-}
+using test::random_leaves;
 
 // Every level above the leaves, and the leaves at `indices`, poisoned on the device: an elected
 // batch rewrites all of them.

@@ -32,9 +32,7 @@ using merklize::digest;
 using merklize::resident_kary_tree;
 using test::hasher;
 
-std::vector<digest> random_leaves(std::uint64_t n) {
-  return test::as_digests(test::random_bytes(static_cast<std::size_t>(n) * merklize::node_bytes));
-}
+using test::random_leaves;
 
 // `body(options, n)` for every case: sha256 and blake3, both shapes, arities 4, 8 and 16, at the
 // awkward sizes of arity k (1, k - 1, k, k + 1, k^2 + 1), each named in the failures.

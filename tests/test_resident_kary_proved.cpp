@@ -20,9 +20,7 @@ namespace {
 
 using merklize::digest;
 
-std::vector<digest> random_leaves(std::uint64_t n) {
-  return test::as_digests(test::random_bytes(static_cast<std::size_t>(n) * merklize::node_bytes));
-}
+using test::random_leaves;
 
 } // namespace
 

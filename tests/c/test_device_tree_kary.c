@@ -23,13 +23,6 @@ static const uint32_t arities[] = {4, 8, 16};
 static uint32_t seed = 36;
 static void random_leaf(uint8_t *leaf) { tree_case_random_leaf(&seed, leaf); }
 
-static merklize_builder *kary_builder(merklize_device *device, const char *hash, const char *shape,
-                                      uint32_t arity) {
-  merklize_tree_config config = test_config(hash, shape);
-  config.arity = arity;
-  return test_builder(device, &config);
-}
-
 /* The device tree equal to a fresh build of `leaves`: roots, every level, the last proof. */
 static void check_tree(merklize_builder *builder, merklize_device_tree *t, const uint8_t *leaves,
                        uint64_t n, const uint8_t *returned) {
@@ -100,7 +93,7 @@ static void check_case(merklize_device *device, const char *hash, const char *sh
   static uint8_t leaves[MAX_LEAVES * 32];
   uint64_t every[MAX_LEAVES], last = n - 1, i;
   const uint64_t repeats[] = {0, n / 2, 0, n - 1, 0};
-  merklize_builder *builder = kary_builder(device, hash, shape, k);
+  merklize_builder *builder = tree_case_kary_builder(device, hash, shape, k);
   merklize_device_tree *t = NULL;
   uint8_t root[32];
   printf("%s %s arity %u, %llu leaves\n", hash, shape, k, (unsigned long long)n);

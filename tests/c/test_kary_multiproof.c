@@ -25,13 +25,6 @@ static const uint32_t arities[] = {4, 8, 16};
 static uint32_t seed = 39;
 static void random_leaf(uint8_t *leaf) { tree_case_random_leaf(&seed, leaf); }
 
-static merklize_builder *kary_builder(merklize_device *device, const char *hash, const char *shape,
-                                      uint32_t arity) {
-  merklize_tree_config config = test_config(hash, shape);
-  config.arity = arity;
-  return test_builder(device, &config);
-}
-
 /* The root a sha256 k-ary multiproof shows for `leaves` (in its index order), computed here:
  * level by level, each group of k (shape zero) or of the children present (promote) holding a
  * known node takes its other members from the proof in order, a lone child moving up. 0 where
@@ -146,7 +139,7 @@ static void check_case(merklize_device *device, const char *hash, const char *sh
   static uint8_t leaves[MAX_LEAVES * 32], values[8 * 32], proven[8 * 32];
   const uint64_t batch[] = {n - 1, 0, n / 2, n / 3, 0, n - 1, n / 2};
   const size_t count = sizeof batch / sizeof batch[0];
-  merklize_builder *builder = kary_builder(device, hash, shape, k);
+  merklize_builder *builder = tree_case_kary_builder(device, hash, shape, k);
   merklize_device_tree *t = NULL;
   merklize_tree *fresh = NULL;
   merklize_proof *proof = NULL, *want = NULL;
@@ -226,7 +219,7 @@ static void check_decode_refusals(merklize_device *device) {
   static uint8_t leaves[20 * 32];
   static char text[MAX_TEXT];
   const uint64_t indices[] = {6, 1};
-  merklize_builder *builder = kary_builder(device, "sha256", "promote", 4);
+  merklize_builder *builder = tree_case_kary_builder(device, "sha256", "promote", 4);
   const merklize_source source = merklize_source_memory(leaves, sizeof leaves);
   merklize_tree *tree = NULL;
   merklize_proof *proof = NULL;

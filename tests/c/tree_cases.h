@@ -32,6 +32,14 @@ static inline merklize_builder *tree_case_builder(merklize_device *device,
   return test_builder(device, &config);
 }
 
+/* A builder of k-ary trees of `arity` on `device`. */
+static inline merklize_builder *tree_case_kary_builder(merklize_device *device, const char *hash,
+                                                       const char *shape, uint32_t arity) {
+  merklize_tree_config config = test_config(hash, shape);
+  config.arity = arity;
+  return test_builder(device, &config);
+}
+
 /* A device-tree test's main(): on the default device, first(device) (if not NULL), then
  * check(device, case, size) for every case and size, each named as it starts. */
 static inline int

@@ -21,10 +21,7 @@ namespace merklize {
 
 inline std::string to_json(const kary_multiproof &proof) {
   std::string out =
-      "{\"kind\":\"kary-multiproof\",\"arity\":" + std::to_string(proof.options.arity) +
-      ",\"hash\":\"" + to_string(proof.options.hash) + "\",\"pad\":\"" +
-      to_string(proof.options.pad) + "\",\"leaf_count\":" + std::to_string(proof.leaf_count) +
-      ",\"indices\":[";
+      detail::kary_json_head("kary-multiproof", proof.options, proof.leaf_count) + "\"indices\":[";
   for (std::size_t i = 0; i < proof.indices.size(); ++i)
     out += (i ? "," : "") + std::to_string(proof.indices[i]);
   out += "],\"nodes\":[";

@@ -20,12 +20,22 @@
 
 namespace merklize {
 
+namespace detail {
+
+// The members every k-ary proof's JSON opens with: its kind, the tree's options and leaf count,
+// and the comma after them.
+inline std::string kary_json_head(const char *kind, const kary_options &options,
+                                  std::uint64_t leaf_count) {
+  return std::string("{\"kind\":\"") + kind + "\",\"arity\":" + std::to_string(options.arity) +
+         ",\"hash\":\"" + to_string(options.hash) + "\",\"pad\":\"" + to_string(options.pad) +
+         "\",\"leaf_count\":" + std::to_string(leaf_count) + ",";
+}
+
+} // namespace detail
+
 inline std::string to_json(const kary_proof &proof) {
-  std::string out =
-      "{\"kind\":\"kary-inclusion\",\"arity\":" + std::to_string(proof.options.arity) +
-      ",\"hash\":\"" + to_string(proof.options.hash) + "\",\"pad\":\"" +
-      to_string(proof.options.pad) + "\",\"leaf_count\":" + std::to_string(proof.leaf_count) +
-      ",\"index\":" + std::to_string(proof.index) + ",\"siblings\":[";
+  std::string out = detail::kary_json_head("kary-inclusion", proof.options, proof.leaf_count) +
+                    "\"index\":" + std::to_string(proof.index) + ",\"siblings\":[";
   for (std::size_t level = 0; level < proof.siblings.size(); ++level) {
     out += level ? ",[" : "[";
     for (std::size_t i = 0; i < proof.siblings[level].size(); ++i)
