@@ -9,9 +9,10 @@
 //   positions: multiproof_positions / kary_multiproof_positions. Before: a list grown by
 //     push_back; after: the visitor's count pass, one exact reserve, its fill pass.
 //   places: the gatherer's flat list of places. Before: from the positions (their list made
-//     first); after: the gatherers' own code (listed_visits, list_kary_proof_places), straight
-//     from the visitor (count pass, exact reserve, fill), the k-ary one recording shape zero's
-//     zero-subtree places apart, its memory kept from call to call as the gatherer keeps it.
+//     first); after: the gatherers' own code (list_visits_into, list_kary_proof_places),
+//     straight from the visitor in one climb into a list reserved for a bound, its memory kept
+//     from call to call as the gatherers keep it, the k-ary one recording shape zero's
+//     zero-subtree places apart.
 // Each row the median of ROUNDS runs, in ms. Prints a table.
 //   multiproof_places_bench [LOG2 [K [LEVELS [PCT [ROUNDS]]]]]  (defaults 25 8 8 1 7)
 #include "update_helpers.hpp"
@@ -122,6 +123,7 @@ void binary_rows(std::uint64_t n, const std::vector<std::uint64_t> &batch, int r
       median_ms(rounds, [&] { return merklize::multiproof_positions(n, sorted).size(); }));
   const auto first = level_firsts(n, 2);
   const std::uint64_t capacity = n;
+  std::vector<std::uint64_t> offsets; // its memory kept, as the gatherer keeps it
   row("binary: places",
       median_ms(rounds,
                 [&] {
@@ -131,12 +133,13 @@ void binary_rows(std::uint64_t n, const std::vector<std::uint64_t> &batch, int r
                   return offsets.size();
                 }),
       median_ms(rounds, [&] {
-        return merklize::detail::listed_visits<std::uint64_t>(
-                   [&](const auto &visit) { merklize::detail::visit_multiproof(n, sorted, visit); },
-                   [&](unsigned level, std::uint64_t index) {
-                     return level == 0 ? index : capacity + first[level] + index;
-                   })
-            .size();
+        merklize::detail::list_visits_into(
+            offsets, merklize::detail::multiproof_bound(n, sorted.size()),
+            [&](const auto &visit) { merklize::detail::visit_multiproof(n, sorted, visit); },
+            [&](unsigned level, std::uint64_t index) {
+              return level == 0 ? index : capacity + first[level] + index;
+            });
+        return offsets.size();
       }));
 }
 

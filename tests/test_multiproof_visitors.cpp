@@ -2,9 +2,10 @@
 // The multiproof planners' visitors (detail::visit_multiproof, detail::visit_kary_multiproof),
 // which the device gatherers list their places from, without a device: each visits, in order,
 // the places an independent brute-force oracle lists (sets of known nodes, level by level), and
-// multiproof_positions / kary_multiproof_positions list exactly the visits. Binary trees at 1,
-// 2, 3 and 2^k - 1, 2^k, 2^k + 1 leaves; k-ary ones of arities 2, 4, 8 and 16, both shapes, at 1,
-// k - 1, k, k + 1, k^2 + 1 and k^3 + 1 leaves; batches of one leaf, the last, every leaf, random
+// multiproof_positions / kary_multiproof_positions list exactly the visits, no more of them than
+// the bounds the gatherers reserve for (multiproof_bound, kary_multiproof_bound). Binary trees at
+// 1, 2, 3 and 2^k - 1, 2^k, 2^k + 1 leaves; k-ary ones of arities 2, 4, 8 and 16, both shapes, at
+// 1, k - 1, k, k + 1, k^2 + 1 and k^3 + 1 leaves; batches of one leaf, the last, every leaf, random
 // with repeats. Bad indices are refused before any visit. The k-ary gatherer's places
 // (list_kary_proof_places) read from a host copy of the device's layout (the leaves; every level
 // above back to back) and spread with the zero-subtree roots (spread_kary_zeros) are
@@ -80,6 +81,7 @@ TEST_CASE("visit_multiproof visits the brute-force multiproof's places, in order
       const auto seen =
           visits([&](const auto &visit) { merklize::detail::visit_multiproof(n, sorted, visit); });
       CHECK(seen == test::expected_multiproof_positions(n, unique));
+      CHECK(seen.size() <= merklize::detail::multiproof_bound(n, sorted.size()));
       CHECK(as_places(merklize::multiproof_positions(n, sorted)) == seen);
     }
 }
@@ -101,6 +103,10 @@ TEST_CASE("visit_kary_multiproof visits the brute-force k-ary multiproof's place
             merklize::detail::visit_kary_multiproof(o, n, sorted, visit);
           });
           CHECK(seen == kary_oracle(o, n, unique));
+          std::vector<std::uint64_t> sizes{n};
+          while (sizes.back() > 1)
+            sizes.push_back((sizes.back() + k - 1) / k);
+          CHECK(seen.size() <= merklize::detail::kary_multiproof_bound(sizes, k, sorted.size()));
           CHECK(as_places(merklize::kary_multiproof_positions(o, n, sorted)) == seen);
         }
 }

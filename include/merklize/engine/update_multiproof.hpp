@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The multiproof of a batch's leaves in a tree kept on the device (resident_tree::update_proved):
-// the places of its nodes in the tree (visit_multiproof's, listed straight from its visits)
-// uploaded, the nodes gathered into one buffer by proof.cl's proof_gather_nodes in one launch and
-// read back with them, prove_multi's proof bit for bit. Its kernel is built on first use, its
-// buffers kept for the next.
+// the places of its nodes in the tree (visit_multiproof's, listed straight from its visits in
+// one climb) uploaded, the nodes gathered into one buffer by proof.cl's proof_gather_nodes in one
+// launch and read back with them, prove_multi's proof bit for bit. Its kernel is built on first
+// use, its buffers kept for the next.
 #pragma once
 
 #include "../proofs/proof_model.hpp"
@@ -28,9 +28,12 @@ public:
                     update_events &events) {
     multiproof proof{options, tree.leaf_count(), {sorted.begin(), sorted.end()}, {}};
     if (proof.indices.empty()) return proof;
-    // The places straight from the planner's visits (counted, reserved once, filled): a leaf's
-    // in the leaves' buffer, a node above's in the levels' buffer laid out for `capacity`.
-    const std::vector<std::uint64_t> offsets = listed_visits<std::uint64_t>(
+    // The places straight from the planner's visits, one climb into memory kept from call to
+    // call: a leaf's in the leaves' buffer, a node above's in the levels' buffer laid out for
+    // `capacity`.
+    std::vector<std::uint64_t> &offsets = offsets_host_;
+    list_visits_into(
+        offsets, multiproof_bound(tree.leaf_count(), proof.indices.size()),
         [&](const auto &visit) { visit_multiproof(tree.leaf_count(), proof.indices, visit); },
         [&](unsigned level, std::uint64_t index) {
           return level == 0 ? index : capacity + tree.level_first(level) + index;
@@ -65,7 +68,8 @@ public:
 
 private:
   cl::Kernel gather_;
-  cl::Buffer offsets_, nodes_; // where the nodes are; the nodes gathered
+  cl::Buffer offsets_, nodes_;              // where the nodes are; the nodes gathered
+  std::vector<std::uint64_t> offsets_host_; // the last proof's places, their memory kept
   std::uint64_t offsets_bytes_ = 0, nodes_bytes_ = 0;
 };
 

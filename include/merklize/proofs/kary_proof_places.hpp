@@ -4,10 +4,10 @@
 // zero's zero-subtree roots are put back in proof order. Pure, no OpenCL: the gatherer and
 // bench/multiproof_places_bench run this code.
 //
-// The places are listed straight from the planner's visits (visit_kary_multiproof: counted, the
-// list reserved once, filled), no list of positions between; a zero-subtree root (an index past
-// its level's size) takes no place and is recorded apart: few, a level's short group has at most
-// k - 1.
+// The places are listed straight from the planner's visits (visit_kary_multiproof, one climb
+// into a list reserved once for a bound), no list of positions between; a zero-subtree root (an
+// index past its level's size) takes no place and is recorded apart: few, a level's short group has
+// at most k - 1.
 #pragma once
 
 #include "kary_multiproof.hpp"
@@ -31,27 +31,33 @@ struct kary_proof_places {
   std::vector<zero_place> zeros;   // the zero-subtree roots', ascending
 };
 
+// At least as many nodes as the multiproof of `m` leaves of a k-ary tree of level sizes `sizes`
+// holds: a level's known nodes (at most m, at most the level) each lists at most k - 1 members,
+// at most the level's nodes and a short group's k - 1 zero-subtree roots; the root alone where m
+// is 0.
+inline std::uint64_t kary_multiproof_bound(const std::vector<std::uint64_t> &sizes, unsigned k,
+                                           std::uint64_t m) {
+  std::uint64_t bound = 1;
+  for (std::size_t l = 0; l + 1 < sizes.size(); ++l)
+    bound += std::min(std::min(m, sizes[l]) * (k - 1), sizes[l] + k - 1);
+  return bound;
+}
+
 // The places of the multiproof of `sorted` (strictly increasing, each below sizes[0]) of a
 // k-ary tree of `options` whose level sizes are `sizes`, into `out` (its memory reused): a leaf's
-// its index, a node above's first(level) + its index.
+// its index, a node above's first(level) + its index. One climb: the list reserved for
+// kary_multiproof_bound's places first (address space only: the pages past those written are
+// never touched), not counted by a climb of its own.
 template <class First>
 void list_kary_proof_places(kary_proof_places &out, const kary_options &options,
                             const std::vector<std::uint64_t> &sizes,
                             const std::vector<std::uint64_t> &sorted, const First &first) {
-  const auto visitor = [&](const auto &visit) {
-    visit_kary_multiproof(options, sizes.front(), sorted, visit);
-  };
-  std::size_t zeros = 0;
-  out.total = 0;
-  visitor([&](unsigned level, std::uint64_t index) {
-    ++out.total;
-    zeros += index >= sizes[level];
-  });
   out.list.clear();
-  out.list.reserve(out.total - zeros);
+  out.list.reserve(
+      static_cast<std::size_t>(kary_multiproof_bound(sizes, options.arity, sorted.size())));
   out.zeros.clear();
   out.below = 0;
-  visitor([&](unsigned level, std::uint64_t index) {
+  visit_kary_multiproof(options, sizes.front(), sorted, [&](unsigned level, std::uint64_t index) {
     if (index >= sizes[level]) {
       out.zeros.push_back({level, out.list.size() + out.zeros.size()});
     } else {
@@ -59,6 +65,7 @@ void list_kary_proof_places(kary_proof_places &out, const kary_options &options,
       out.below += level == 0;
     }
   });
+  out.total = out.list.size() + out.zeros.size();
 }
 
 // `nodes` (places.total of them) whose front holds the gathered nodes in proof order: the

@@ -214,6 +214,26 @@ std::vector<Item> listed_visits(const Visitor &visitor, const Make &make) {
 
 inline node_position as_position(unsigned level, std::uint64_t index) { return {level, index}; }
 
+// At least as many nodes as the multiproof of `m` leaves of a tree of `leaf_count` holds: a
+// level's known nodes (at most m, at most the level) each need at most one sibling.
+inline std::uint64_t multiproof_bound(std::uint64_t leaf_count, std::uint64_t m) {
+  std::uint64_t bound = 0;
+  for (std::uint64_t size = leaf_count; size > 1; size = parent_level_size(size))
+    bound += std::min(m, size);
+  return bound;
+}
+
+// The same as listed_visits into `out`, its memory reused from call to call, in one climb: `out`
+// reserved for `bound` items first (address space only: the pages past those written are never
+// touched), not counted by a climb of its own.
+template <class Item, class Visitor, class Make>
+void list_visits_into(std::vector<Item> &out, std::uint64_t bound, const Visitor &visitor,
+                      const Make &make) {
+  out.clear();
+  out.reserve(static_cast<std::size_t>(bound));
+  visitor([&](unsigned level, std::uint64_t index) { out.push_back(make(level, index)); });
+}
+
 } // namespace detail
 
 // Where the nodes of a multiproof for `indices` (strictly increasing, each below leaf_count) lie
