@@ -17,6 +17,10 @@
 // Batch mode: the same updates filled in place in the tree's page-locked update batch
 // (resident_batch.hpp), written to the device from there with no host copy (the ordinary mode
 // stages them through page-locked memory first).
+// Proved mode: each update is update_proved (the batch's multiproof gathered on the device and
+// read back: the batch sorted on the host's cores, its places listed from the planner's visits,
+// one launch, one read); after the table, the proofs' mean node count, each proof verified
+// against the new root outside the timed call.
 // Between two updates (UPDATE_BENCH_BETWEEN): `rebuild` (the default, the baseline's row),
 // `none` (back to back; the rebuild once at the end, for the root's check) or `sleep` (60 ms
 // idle, the rebuild's length without its work): whether what runs between calls slows them.
@@ -29,6 +33,7 @@
 //   update_bench [--engine=E] [LOG2 [HASH [ROUNDS [PCT]]]]  (defaults 25 blake3 5 1;
 //   MERKLIZE_DEVICE)
 //   update_bench [--engine=E] batch LOG2 HASH ROUNDS PCT
+//   update_bench [--engine=E] proved LOG2 HASH ROUNDS PCT
 //   update_bench [--engine=E] append LOG2 HASH ROUNDS COUNT
 #include "update_helpers.hpp"
 
@@ -200,15 +205,33 @@ struct round_batch {
     fill_random(value_data(), batch * merklize::node_bytes, rng);
   }
 
-  void update(merklize::resident_tree &t, std::uint64_t batch) {
-    if (pinned.capacity())
+  // The update, or (proved) update_proved, whose proof is kept in `proof`.
+  void update(merklize::resident_tree &t, std::uint64_t batch, bool proved) {
+    if (proved)
+      proof = t.update_proved(indices, values).second;
+    else if (pinned.capacity())
       t.update(pinned, batch);
     else
       t.update(indices, values);
   }
+
+  merklize::multiproof proof; // proved mode: the last update's
+
+  // The last proof checked against `leaves` as they are now and the new root.
+  void check_proof(const std::vector<merklize::digest> &leaves, const merklize::digest &root) {
+    if (proof.indices.empty()) return; // an empty batch proves nothing
+    std::vector<merklize::digest> proven(proof.indices.size());
+    for (std::size_t i = 0; i < proven.size(); ++i)
+      proven[i] = leaves[static_cast<std::size_t>(proof.indices[i])];
+    if (!merklize::verify(proof, proven, root))
+      throw merklize::error("the update's multiproof does not verify");
+  }
 };
 
-int run_updates(const bench_setup &b, double pct, bool in_place) {
+enum class update_mode { ordinary, in_place, proved };
+
+int run_updates(const bench_setup &b, double pct, update_mode mode) {
+  const bool in_place = mode == update_mode::in_place, proved = mode == update_mode::proved;
   const std::uint64_t n = std::uint64_t(1) << b.log2;
   const auto batch = static_cast<std::uint64_t>(double(n) * pct / 100);
   bench_trees trees(b, n);
@@ -219,14 +242,16 @@ int run_updates(const bench_setup &b, double pct, bool in_place) {
               merklize::device_name(m.device()).c_str(), b.hash.c_str(), b.log2,
               static_cast<unsigned long long>(batch), pct,
               in_place ? "filled in place in page-locked memory" : "from ordinary memory", built_ms,
-              table_head("update"));
+              table_head(proved ? "update_proved" : "update"));
+  std::uint64_t proof_nodes = 0;
   merklize::digest rebuilt{};
   host_split split;
   for (int r = 0; r < b.rounds; ++r) {
     round.fill(batch, n, rng);
     auto at = clock_type::now();
-    round.update(t, batch);
+    round.update(t, batch, proved);
     const double update_ms = ms_since(at);
+    proof_nodes += round.proof.nodes.size();
     const double host_ms = update_ms - t.last_events().wait_ms;
     split.add(t.last_events());
     for (std::uint64_t k = 0; k < batch; ++k)
@@ -244,12 +269,16 @@ int run_updates(const bench_setup &b, double pct, bool in_place) {
         throw merklize::error("the host engine's root differs from the rebuild's");
       split.host_rebuild += ms_since(at);
     }
+    if (proved) round.check_proof(leaves, t.root());
     const std::uint64_t nodes =
         recomputed(t, std::vector<std::uint64_t>(round.index_data(), round.index_data() + batch));
     print_row(r + 1, update_ms, host_ms, t.last_events(), nodes, rebuild_ms,
               rebuild ? m.last_times().kernel_ms : 0);
   }
   split.print(b.rounds, t.last_events());
+  if (proved)
+    std::printf("proofs: %.0f nodes a call (mean), each verified against the new root\n",
+                double(proof_nodes) / b.rounds);
   if (rebuilt != t.root()) {
     std::fprintf(stderr, "update_bench: the updated root differs from the rebuild's\n");
     return 1;
@@ -309,8 +338,8 @@ int main(int argc, char **argv) {
   try {
     const merklize::resident_update engine = engine_flag(argc, argv);
     const std::string mode = argc > 1 ? argv[1] : "";
-    const bool append = mode == "append", in_place = mode == "batch";
-    const int a = append || in_place ? 2 : 1; // the first argument after the mode
+    const bool append = mode == "append", in_place = mode == "batch", proved = mode == "proved";
+    const int a = append || in_place || proved ? 2 : 1; // the first argument after the mode
     const char *between = std::getenv("UPDATE_BENCH_BETWEEN");
     const bench_setup b{argc > a ? static_cast<unsigned>(std::atoi(argv[a])) : 25u,
                         argc > a + 1 ? argv[a + 1] : "blake3",
@@ -320,7 +349,10 @@ int main(int argc, char **argv) {
       throw std::runtime_error("UPDATE_BENCH_BETWEEN is " + b.between + ": rebuild, none or sleep");
     if (append)
       return run_appends(b, argc > a + 3 ? std::strtoull(argv[a + 3], nullptr, 10) : 65536);
-    return run_updates(b, argc > a + 3 ? std::atof(argv[a + 3]) : 1.0, in_place);
+    return run_updates(b, argc > a + 3 ? std::atof(argv[a + 3]) : 1.0,
+                       proved     ? update_mode::proved
+                       : in_place ? update_mode::in_place
+                                  : update_mode::ordinary);
   } catch (const std::exception &e) {
     std::fprintf(stderr, "update_bench: %s\n", e.what());
     return 1;

@@ -2,7 +2,8 @@
 // k-ary trees kept on the device prove their updates (resident_kary_tree::update_proved): for
 // sha256 and blake3, shapes promote and zero, arities 2, 4, 8 and 16, at 1, k - 1, k, k + 1,
 // k^2 - 1 and k^2 + 1 leaves, batches of one leaf, the last leaf, every leaf, random with
-// repeats (the last value taken) and none, the nodes the update writes poisoned first: the root
+// repeats (the last value taken) and none, each planned on the host and elected on the device
+// (kary_leaf_election.hpp), the nodes the update writes poisoned first: the root
 // is the host reference's over the updated leaves, the proof kary_prove_multi's over its levels
 // bit for bit, and it verifies against the returned root. A refused batch changes nothing.
 #include "kary_batches.hpp"
@@ -35,24 +36,27 @@ TEST_CASE("k-ary resident trees prove their updates: kary_prove_multi's proof",
           const merklize::kary_options o{hash, k, pad};
           auto host = random_leaves(n);
           merklize::resident_kary_tree t(test::hasher(), host, o);
-          for (const auto &batch : test::kary_batches(n, rng)) {
-            INFO(merklize::to_string(hash)
-                 << " arity " << k << (pad == merklize::shape::zero ? " zero " : " promote ") << n
-                 << " leaves, a batch of " << batch.size());
-            const auto values = random_leaves(batch.size());
-            for (std::size_t i = 0; i < batch.size(); ++i)
-              host[batch[i]] = values[i];
-            test::poison(t, batch);
-            const auto [root, proof] = t.update_proved(batch, values);
-            const auto levels = merklize::kary_levels(host, o);
-            REQUIRE(root == levels.back().front());
-            CHECK(root == t.root());
-            CHECK(proof == merklize::kary_prove_multi(levels, o, batch));
-            std::vector<digest> proven;
-            for (const std::uint64_t i : proof.indices)
-              proven.push_back(host[i]);
-            CHECK(merklize::kary_verify_multi(proof, proven, root));
-          }
+          // Planned batches take the plan's sorted batch; elected ones (no plan) sort their own.
+          for (const unsigned per_mille : {0u, 1u})
+            for (const auto &batch : test::kary_batches(n, rng)) {
+              t.set_elect_per_mille(per_mille);
+              INFO(merklize::to_string(hash)
+                   << " arity " << k << (pad == merklize::shape::zero ? " zero " : " promote ") << n
+                   << " leaves, a batch of " << batch.size() << (per_mille ? " elected" : ""));
+              const auto values = random_leaves(batch.size());
+              for (std::size_t i = 0; i < batch.size(); ++i)
+                host[batch[i]] = values[i];
+              test::poison(t, batch);
+              const auto [root, proof] = t.update_proved(batch, values);
+              const auto levels = merklize::kary_levels(host, o);
+              REQUIRE(root == levels.back().front());
+              CHECK(root == t.root());
+              CHECK(proof == merklize::kary_prove_multi(levels, o, batch));
+              std::vector<digest> proven;
+              for (const std::uint64_t i : proof.indices)
+                proven.push_back(host[i]);
+              CHECK(merklize::kary_verify_multi(proof, proven, root));
+            }
         }
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The multiproof of a batch's leaves in a k-ary tree kept on the device
-// (resident_kary_tree::update_proved): kary_multiproof_positions's nodes gathered on the device
-// by kary_listed.cl's kary_gather in groups of one child, kary_prove_multi's proof bit for bit.
+// (resident_kary_tree::update_proved): visit_kary_multiproof's nodes gathered on the device by
+// kary_listed.cl's kary_gather in groups of one child, kary_prove_multi's proof bit for bit.
 //
 // Cost, whatever the batch: the places uploaded in one write, one launch for the leaves (their
 // own buffer) and one for the levels above (one buffer, back to back), one read of each, waited
@@ -10,12 +10,13 @@
 // group, a few hundred thousand for 1% of 2^25 leaves.
 #pragma once
 
-#include "../proofs/kary_multiproof.hpp"
+#include "../proofs/kary_proof_places.hpp"
 #include "../runtime/buffers.hpp"
 #include "../runtime/kernel_call.hpp"
 #include "../runtime/queue_drain.hpp"
 #include "device_tree.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -25,29 +26,28 @@ namespace detail {
 
 class kary_multiproof_gatherer {
 public:
-  // The nodes at `positions` (kary_multiproof_positions's over `tree`) in their order, by
-  // `gather` (kary_gather) on `queue`; zeros[l]: the zero-subtree root of height l.
+  // The nodes of the multiproof of `sorted` (strictly increasing leaves of `tree`, of
+  // `options`) in proof order (visit_kary_multiproof's), by `gather` (kary_gather) on `queue`;
+  // zeros[l]: the zero-subtree root of height l.
   std::vector<digest> gather(const cl::Context &context, const cl::CommandQueue &queue,
                              cl::Kernel &gather, std::size_t local, const device_tree &tree,
-                             const std::vector<digest> &zeros,
-                             const std::vector<node_position> &positions) {
+                             const std::vector<digest> &zeros, const kary_options &options,
+                             const std::vector<std::uint64_t> &sorted) {
     // Proof order climbs from the leaves: the leaves' places come first, those above after.
     // Each is gathered from its own buffer and read straight into the front of `nodes`; shape
     // zero's zero-subtree roots, which take no place, are spread in after (a copy of the proof
     // through vectors of its own would fault in as much fresh memory again: 64 MiB a million
-    // nodes).
-    std::vector<std::uint64_t> list;
-    list.reserve(positions.size());
-    std::size_t below = 0;
-    for (const node_position &p : positions) {
-      if (p.index >= tree.level_sizes()[p.level]) continue;
-      // A leaf's place counts from the leaves' first node in their buffer; a node above, from
-      // the start of the one buffer that holds every level above, back to back.
-      list.push_back(p.level == 0 ? p.index : tree.level_first(p.level) + p.index);
-      below += p.level == 0;
+    // nodes). A leaf's place counts from the leaves' first node in their buffer; a node above,
+    // from the start of the one buffer that holds every level above, back to back.
+    list_kary_proof_places(places_, options, tree.level_sizes(), sorted,
+                           [&](unsigned level) { return tree.level_first(level); });
+    const std::vector<std::uint64_t> &list = places_.list;
+    const std::size_t below = places_.below;
+    std::vector<digest> nodes(places_.total);
+    if (list.empty()) {
+      spread_kary_zeros(nodes, places_, zeros);
+      return nodes;
     }
-    std::vector<digest> nodes(positions.size());
-    if (list.empty()) return spread_zeros(std::move(nodes), 0, tree, zeros, positions);
     const std::size_t above = list.size() - below;
     grow_buffer(context, list_, list_bytes_, list.size() * sizeof(cl_ulong));
     grow_buffer(context, below_, below_bytes_, std::max<std::size_t>(below, 1) * node_bytes);
@@ -63,7 +63,8 @@ public:
       enqueue(queue, gather, local, {tree.level_buffer(1), 0}, {below, above}, above_,
               nodes.data() + below);
     call("clFinish", [&] { return queue.finish(); });
-    return spread_zeros(std::move(nodes), list.size(), tree, zeros, positions);
+    spread_kary_zeros(nodes, places_, zeros);
+    return nodes;
   }
 
 private:
@@ -88,20 +89,8 @@ private:
     });
   }
 
-  // `nodes` whose first `gathered` hold the gathered nodes in proof order: the zero-subtree
-  // roots (positions past their level's size) put in their places, the gathered ones moved up
-  // to theirs, from the back (a node only ever moves to a later place).
-  static std::vector<digest> spread_zeros(std::vector<digest> nodes, std::size_t gathered,
-                                          const device_tree &tree, const std::vector<digest> &zeros,
-                                          const std::vector<node_position> &positions) {
-    for (std::size_t i = positions.size(); i-- > 0 && gathered < i + 1;) {
-      const node_position &p = positions[i];
-      nodes[i] = p.index >= tree.level_sizes()[p.level] ? zeros[p.level] : nodes[--gathered];
-    }
-    return nodes;
-  }
-
   cl::Buffer list_, below_, above_; // the places; the nodes gathered from each buffer
+  kary_proof_places places_;        // the last proof's places, their memory kept
   std::uint64_t list_bytes_ = 0, below_bytes_ = 0, above_bytes_ = 0;
 };
 

@@ -123,15 +123,17 @@ public:
 
   // update(), and the multiproof of the updated leaves in the new tree (indices sorted, once
   // each; an empty batch's holds the root alone), kary_prove_multi's over its levels bit for bit,
-  // its nodes gathered on the device (kary_multiproof_gather.hpp: five commands). A refused batch
-  // changes nothing: update's checks come first.
+  // its nodes gathered on the device (kary_multiproof_gather.hpp: five commands). The sorted
+  // batch is the plan's, sorted once (an elected batch's sorted on the host's cores), its
+  // proof's places listed straight from the planner's visits. A refused batch changes nothing:
+  // update's checks come first.
   std::pair<digest, kary_multiproof> update_proved(const std::vector<std::uint64_t> &indices,
                                                    const std::vector<digest> &new_leaves) {
     const digest root = update(indices, new_leaves);
-    kary_multiproof proof{options(), leaf_count(), canonical_indices(indices, leaf_count()), {}};
-    proof.nodes =
-        proofs_.gather(h_->context(), h_->queue(), gather_, h_->work_group_size(), tree_, zeros_,
-                       kary_multiproof_positions(options(), leaf_count(), proof.indices));
+    const std::vector<std::uint32_t> &sorted = sorted_batch(indices);
+    kary_multiproof proof{options(), leaf_count(), {sorted.begin(), sorted.end()}, {}};
+    proof.nodes = proofs_.gather(h_->context(), h_->queue(), gather_, h_->work_group_size(), tree_,
+                                 zeros_, options(), proof.indices);
     return {root, std::move(proof)};
   }
 
@@ -305,6 +307,16 @@ private:
     split_.wait_ms = detail::ms_since(at);
     detail::split_device(split_, plan, marks, listed, tree_.top());
     return root_;
+  }
+
+  // The distinct leaves of `indices`, the batch update() just applied, ascending: its plan's
+  // (valid until the next plan), unless update() elected it on the device with no plan; then
+  // sorted here, in slices on the host's cores.
+  const std::vector<std::uint32_t> &sorted_batch(const std::vector<std::uint64_t> &indices) {
+    if (!elected(indices.size())) return planner_.batch().leaves;
+    sort_batch_into(proved_batch_, proved_sort_, leaf_count(), indices.data(), indices.size(),
+                    detail::batch_slices(indices.size()), detail::on_cores{});
+    return proved_batch_.leaves;
   }
 
   // Whether a batch of `count` updates skips the host's plan (kary_leaf_election.hpp).
@@ -502,6 +514,8 @@ private:
   cl::Buffer values_, list_, blocks_, hashed_, pad_;
   kary_update_planner planner_; // an update's plan, its host memory kept from call to call
   detail::kary_multiproof_gatherer proofs_; // update_proved's, its buffers kept
+  update_batch proved_batch_; // update_proved's sort of an elected batch, and its memory
+  batch_sort_memory proved_sort_;
   std::vector<digest> elected_; // the host's copy of the elected values, for their write
   std::uint64_t values_capacity_ = 0, list_capacity_ = 0, blocks_capacity_ = 0,
                 hashed_capacity_ = 0;

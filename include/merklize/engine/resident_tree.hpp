@@ -28,6 +28,7 @@
 #include "../proofs/consistency.hpp"
 #include "../runtime/profiling.hpp"
 #include "../runtime/staged_upload.hpp"
+#include "../runtime/worker_pool.hpp"
 #include "device_tree.hpp"
 #include "host_updater.hpp"
 #include "resident_batch.hpp"
@@ -194,13 +195,17 @@ public:
 
   // update(), and the multiproof of the updated leaves in the new tree, prove_multi's bit for
   // bit (indices sorted, once each; an empty batch's has none), its nodes gathered on the
-  // device by one launch and read back with them.
+  // device by one launch and read back with them. The batch is sorted in slices on the host's
+  // cores into memory kept from call to call; the proof's places are listed straight from the
+  // planner's visits (update_multiproof.hpp).
   std::pair<digest, multiproof> update_proved(const std::vector<std::uint64_t> &indices,
                                               const std::vector<digest> &new_leaves) {
     const digest root = update(indices, new_leaves);
     prepare(); // the launch settings (local_), which the host's path never needed
+    sort_batch_into(proved_batch_, proved_sort_, leaf_count(), indices.data(), indices.size(),
+                    detail::batch_slices(indices.size()), detail::on_cores{});
     return {root, gatherer_.gather(runtime_, queue_, tree_, cfg_.tree, capacity_, local_,
-                                   sort_batch(leaf_count(), indices).leaves, events_)};
+                                   proved_batch_.leaves, events_)};
   }
 
   // `count` leaves (count x 32 bytes in host memory) after the last: the tree of the first
@@ -511,6 +516,8 @@ private:
   cl::Buffer indices_, values_;          // a host batch's indices and leaves
   detail::multiproof_gatherer gatherer_; // built on the first update_proved
   detail::staged_upload up_;             // pageable leaves and indices go up
+  update_batch proved_batch_;            // update_proved's sorted batch, and its sort's memory
+  batch_sort_memory proved_sort_;
   std::uint64_t indices_capacity_ = 0, values_capacity_ = 0;
   std::uint64_t id_ = detail::next_resident_tree_id(); // what its snapshots know it by
 };

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The multiproof of a batch's leaves in a tree kept on the device (resident_tree::update_proved):
-// the places of its nodes in the tree (multiproof_positions) uploaded, the nodes gathered into one
-// buffer by proof.cl's proof_gather_nodes in one launch and read back with them, prove_multi's
-// proof bit for bit. Its kernel is built on first use, its buffers kept for the next.
+// the places of its nodes in the tree (visit_multiproof's, listed straight from its visits in
+// one climb) uploaded, the nodes gathered into one buffer by proof.cl's proof_gather_nodes in one
+// launch and read back with them, prove_multi's proof bit for bit. Its kernel is built on first
+// use, its buffers kept for the next.
 #pragma once
 
 #include "../proofs/proof_model.hpp"
@@ -27,9 +28,16 @@ public:
                     update_events &events) {
     multiproof proof{options, tree.leaf_count(), {sorted.begin(), sorted.end()}, {}};
     if (proof.indices.empty()) return proof;
-    std::vector<std::uint64_t> offsets;
-    for (const node_position &p : multiproof_positions(tree.leaf_count(), proof.indices))
-      offsets.push_back(p.level == 0 ? p.index : capacity + tree.level_first(p.level) + p.index);
+    // The places straight from the planner's visits, one climb into memory kept from call to
+    // call: a leaf's in the leaves' buffer, a node above's in the levels' buffer laid out for
+    // `capacity`.
+    std::vector<std::uint64_t> &offsets = offsets_host_;
+    list_visits_into(
+        offsets, multiproof_bound(tree.leaf_count(), proof.indices.size()),
+        [&](const auto &visit) { visit_multiproof(tree.leaf_count(), proof.indices, visit); },
+        [&](unsigned level, std::uint64_t index) {
+          return level == 0 ? index : capacity + tree.level_first(level) + index;
+        });
     if (offsets.empty()) return proof; // one leaf: nothing to prove it with
     if (!gather_())
       gather_ = runtime.kernel(proof_program(options.hash), "proof_gather_nodes", local);
@@ -60,7 +68,8 @@ public:
 
 private:
   cl::Kernel gather_;
-  cl::Buffer offsets_, nodes_; // where the nodes are; the nodes gathered
+  cl::Buffer offsets_, nodes_;              // where the nodes are; the nodes gathered
+  std::vector<std::uint64_t> offsets_host_; // the last proof's places, their memory kept
   std::uint64_t offsets_bytes_ = 0, nodes_bytes_ = 0;
 };
 

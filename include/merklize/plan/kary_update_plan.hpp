@@ -125,6 +125,9 @@ public:
     return plan(sizes, arity, indices, count, percent, 1, serially{});
   }
 
+  // The last plan's batch sorted (its distinct leaves ascending): valid until the next call.
+  const update_batch &batch() const { return plan_.batch; }
+
 private:
   kary_update_plan plan_;
   batch_sort_memory sort_;

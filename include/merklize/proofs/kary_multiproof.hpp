@@ -72,6 +72,35 @@ Value kary_climb(std::vector<std::pair<std::uint64_t, Value>> known, const kary_
 
 struct kary_position_only {}; // the value the planner climbs with: it only records positions
 
+// visit(level, index) for each node of the multiproof of `indices` (strictly increasing, each
+// below leaf_count, else refused before any visit) of a k-ary tree of `options`, in proof order
+// (kary_multiproof_positions's), storing none of them: the gatherer builds its own lists from it
+// (kary_multiproof_gather.hpp). No indices: the root alone, (height, 0).
+template <class Visit>
+void visit_kary_multiproof(const kary_options &options, std::uint64_t leaf_count,
+                           const std::vector<std::uint64_t> &indices, const Visit &visit) {
+  check_kary(options);
+  if (leaf_count == 0) throw error("no leaves: a tree needs at least one leaf (N = 0)");
+  if (indices.empty()) return visit(natural_height(leaf_count, options.arity), std::uint64_t(0));
+  using value = kary_position_only;
+  std::vector<std::pair<std::uint64_t, value>> known;
+  known.reserve(indices.size());
+  for (const std::uint64_t index : indices) {
+    check_kary_index(index, leaf_count);
+    if (!known.empty() && index <= known.back().first)
+      throw error("multiproof leaf indices must be strictly increasing: " + std::to_string(index) +
+                  " follows " + std::to_string(known.back().first));
+    known.emplace_back(index, value{});
+  }
+  kary_climb<value>(
+      std::move(known), options, leaf_count,
+      [&](unsigned level, std::uint64_t index) {
+        visit(level, index);
+        return value{};
+      },
+      [](unsigned, const std::vector<value> &) { return value{}; });
+}
+
 } // namespace detail
 
 // Where the nodes of the multiproof of `indices` (strictly increasing, each below leaf_count, else
@@ -81,27 +110,11 @@ struct kary_position_only {}; // the value the planner climbs with: it only reco
 inline std::vector<node_position>
 kary_multiproof_positions(const kary_options &options, std::uint64_t leaf_count,
                           const std::vector<std::uint64_t> &indices) {
-  check_kary(options);
-  if (leaf_count == 0) throw error("no leaves: a tree needs at least one leaf (N = 0)");
-  if (indices.empty()) return {{natural_height(leaf_count, options.arity), 0}};
-  using value = detail::kary_position_only;
-  std::vector<std::pair<std::uint64_t, value>> known;
-  for (const std::uint64_t index : indices) {
-    check_kary_index(index, leaf_count);
-    if (!known.empty() && index <= known.back().first)
-      throw error("multiproof leaf indices must be strictly increasing: " + std::to_string(index) +
-                  " follows " + std::to_string(known.back().first));
-    known.emplace_back(index, value{});
-  }
-  std::vector<node_position> positions;
-  detail::kary_climb<value>(
-      std::move(known), options, leaf_count,
-      [&](unsigned level, std::uint64_t index) {
-        positions.push_back({level, index});
-        return value{};
+  return detail::listed_visits<node_position>(
+      [&](const auto &visit) {
+        detail::visit_kary_multiproof(options, leaf_count, indices, visit);
       },
-      [](unsigned, const std::vector<value> &) { return value{}; });
-  return positions;
+      detail::as_position);
 }
 
 // The multiproof of the leaves at `indices` (any order, repeats allowed: the proof lists them

@@ -171,30 +171,78 @@ inline inclusion_proof mix_in_length(inclusion_proof proof, std::uint64_t length
   return proof;
 }
 
+namespace detail {
+
+// visit(level, index) for each node of a multiproof for `indices` (strictly increasing, each
+// below leaf_count, else refused before any visit) in proof order, storing none of them: the
+// gatherers build their own lists from it (update_multiproof.hpp), no list of places between.
+template <class Visit>
+void visit_multiproof(std::uint64_t leaf_count, const std::vector<std::uint64_t> &indices,
+                      const Visit &visit) {
+  if (indices.empty()) throw error("a multiproof needs at least one leaf index");
+  std::vector<std::pair<std::uint64_t, nothing>> known;
+  known.reserve(indices.size());
+  for (const std::uint64_t index : indices) {
+    check_leaf_index(index, leaf_count);
+    if (!known.empty() && index <= known.back().first)
+      throw error("multiproof leaf indices must be strictly increasing: " + std::to_string(index) +
+                  " follows " + std::to_string(known.back().first));
+    known.emplace_back(index, nothing{});
+  }
+  climb<nothing>(
+      std::move(known), leaf_count, depth_of(leaf_count),
+      [](unsigned, nothing, nothing) { return nothing{}; },
+      [&](unsigned level, std::uint64_t i, nothing) {
+        visit(level, i ^ 1);
+        return nothing{};
+      },
+      [](unsigned, nothing) { return nothing{}; });
+}
+
+// What `visitor` (visit_multiproof or visit_kary_multiproof, its arguments bound) visits, each
+// place made an item by make(level, index), in its order: a count pass, one exact reserve, a
+// fill pass (a list grown by push_back moves and faults in its memory over and over).
+template <class Item, class Visitor, class Make>
+std::vector<Item> listed_visits(const Visitor &visitor, const Make &make) {
+  std::size_t count = 0;
+  visitor([&](unsigned, std::uint64_t) { ++count; });
+  std::vector<Item> items;
+  items.reserve(count);
+  visitor([&](unsigned level, std::uint64_t index) { items.push_back(make(level, index)); });
+  return items;
+}
+
+inline node_position as_position(unsigned level, std::uint64_t index) { return {level, index}; }
+
+// At least as many nodes as the multiproof of `m` leaves of a tree of `leaf_count` holds: a
+// level's known nodes (at most m, at most the level) each need at most one sibling.
+inline std::uint64_t multiproof_bound(std::uint64_t leaf_count, std::uint64_t m) {
+  std::uint64_t bound = 0;
+  for (std::uint64_t size = leaf_count; size > 1; size = parent_level_size(size))
+    bound += std::min(m, size);
+  return bound;
+}
+
+// The same as listed_visits into `out`, its memory reused from call to call, in one climb: `out`
+// reserved for `bound` items first (address space only: the pages past those written are never
+// touched), not counted by a climb of its own.
+template <class Item, class Visitor, class Make>
+void list_visits_into(std::vector<Item> &out, std::uint64_t bound, const Visitor &visitor,
+                      const Make &make) {
+  out.clear();
+  out.reserve(static_cast<std::size_t>(bound));
+  visitor([&](unsigned level, std::uint64_t index) { out.push_back(make(level, index)); });
+}
+
+} // namespace detail
+
 // Where the nodes of a multiproof for `indices` (strictly increasing, each below leaf_count) lie
 // in the tree, in proof order.
 inline std::vector<node_position> multiproof_positions(std::uint64_t leaf_count,
                                                        const std::vector<std::uint64_t> &indices) {
-  if (indices.empty()) throw error("a multiproof needs at least one leaf index");
-  std::vector<std::pair<std::uint64_t, detail::nothing>> known;
-  for (const std::uint64_t index : indices) {
-    detail::check_leaf_index(index, leaf_count);
-    if (!known.empty() && index <= known.back().first)
-      throw error("multiproof leaf indices must be strictly increasing: " + std::to_string(index) +
-                  " follows " + std::to_string(known.back().first));
-    known.emplace_back(index, detail::nothing{});
-  }
-  std::vector<node_position> positions;
-  using detail::nothing;
-  detail::climb<nothing>(
-      std::move(known), leaf_count, detail::depth_of(leaf_count),
-      [](unsigned, nothing, nothing) { return nothing{}; },
-      [&](unsigned level, std::uint64_t i, nothing) {
-        positions.push_back({level, i ^ 1});
-        return nothing{};
-      },
-      [](unsigned, nothing) { return nothing{}; });
-  return positions;
+  return detail::listed_visits<node_position>(
+      [&](const auto &visit) { detail::visit_multiproof(leaf_count, indices, visit); },
+      detail::as_position);
 }
 
 // Indices sorted, without repeats, each checked against the tree's leaf count.
