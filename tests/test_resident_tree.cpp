@@ -452,25 +452,3 @@ TEST_CASE("a batch of several MiB staged by several threads, piece by piece", "[
   test::check_tree(t, leaves, t.update(indices, values));
   CHECK(t.last_events().transfers.size() >= 5 + 2); // a write a piece, the root's read
 }
-
-TEST_CASE("an append of 2^16 leaves is staged in eighths, by several threads", "[resident]") {
-  using merklize::detail::staged_upload;
-  CHECK(staged_upload::piece_bytes_for(2 << 20) == 256 << 10); // 2 MiB: 8 pieces
-  CHECK(staged_upload::piece_bytes_for(4 << 20) == 512 << 10);
-  CHECK(staged_upload::piece_bytes_for(1000) == staged_upload::least_piece_bytes);
-  CHECK(staged_upload::piece_bytes_for(13 << 20) == staged_upload::piece_bytes);
-  CHECK(staged_upload::piece_bytes_for((5 << 20) + 1) % 4096 == 0);
-  std::vector<merklize::digest> leaves(1000);
-  for (auto &leaf : leaves)
-    leaf = test::random_digest();
-  merklize::resident_tree t(hasher(), leaves, merklize::config{{merklize::hash_kind::sha256}});
-  std::vector<merklize::digest> more(1 << 16);
-  for (auto &leaf : more)
-    leaf = test::random_digest();
-  leaves.insert(leaves.end(), more.begin(), more.end());
-  test::check_tree(t, leaves, t.append(more));
-  std::size_t writes = 0; // the pieces' writes: 8 of 256 KiB
-  for (const cl::Event &e : t.last_events().transfers)
-    writes += e.getInfo<CL_EVENT_COMMAND_TYPE>() == CL_COMMAND_WRITE_BUFFER;
-  CHECK(writes == 8);
-}

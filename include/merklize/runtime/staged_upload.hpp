@@ -5,13 +5,11 @@
 // pageable memory is many times slower than the bus (about 1.3 GB/s on an H200, stream_memory.hpp);
 // a batch of 335k leaves (10.7 MB) would spend 8 ms there. Data already page-locked (a
 // host_buffer's) is written directly. Pieces of 1 MiB: small enough that the first write starts
-// early, large enough that a write's own cost (microseconds) is small beside its bytes; a call of
-// fewer than 8 MiB is cut in 8 pieces of at least 256 KiB instead, so that an append of 2^16
-// leaves (2 MiB) is copied by several threads too, not 0.25 ms on one. From 4 pieces up the
-// pieces are copied by the process's copy workers (worker_pool.hpp: up to 7 threads, kept from
-// call to call, taking the pieces in order) while this one enqueues each as it lands, in order:
-// one core copies about 8 GB/s (1.4-1.8 ms for a 1% batch of 2^25 leaves and its indices on the
-// H100 machine's host), four about 30-40 GB/s.
+// early, large enough that a write's own cost (microseconds) is small beside its bytes. From 4
+// pieces up the pieces are copied by the process's copy workers (worker_pool.hpp: up to 7
+// threads, kept from call to call, taking the pieces in order) while this one enqueues each as it
+// lands, in order: one core copies about 8 GB/s (1.4-1.8 ms for a 1% batch of 2^25 leaves and its
+// indices on the H100 machine's host), four about 30-40 GB/s.
 //
 // Each call's uploads get room in one buffer (begin), reused by the next call's: its owner waits
 // for the writes before then (resident_tree's calls end with a blocking read on the same
@@ -38,15 +36,7 @@ namespace detail {
 
 class staged_upload {
 public:
-  static constexpr std::uint64_t piece_bytes = std::uint64_t(1) << 20; // the most a piece holds
-  static constexpr std::uint64_t least_piece_bytes = std::uint64_t(1) << 18;
-
-  // The pieces of a call of `bytes` pageable bytes: 1 MiB, or an eighth of a smaller call (at
-  // least 256 KiB, rounded up to 4 KiB pages).
-  static std::uint64_t piece_bytes_for(std::uint64_t bytes) {
-    const std::uint64_t eighth = (bytes / 8 + 4095) / 4096 * 4096;
-    return std::min(piece_bytes, std::max(least_piece_bytes, eighth));
-  }
+  static constexpr std::uint64_t piece_bytes = std::uint64_t(1) << 20;
 
   // Room for the next `bytes` bytes of uploads (one call's), from the start of the staging
   // buffer: the writes of the last ones must be done.
@@ -73,27 +63,19 @@ public:
   void write(const cl::CommandQueue &queue, std::initializer_list<part> parts,
              std::vector<cl::Event> &events) {
     const cl::Context context = context_of(queue);
-    std::vector<const part *> pageable;
-    std::uint64_t pageable_bytes = 0;
+    std::vector<piece> pieces;
     for (const part &p : parts) {
       if (p.bytes == 0) continue;
       if (is_page_locked(context, p.from, p.bytes)) {
         events.push_back(enqueue(queue, p.to, p.at, p.from, p.bytes));
         continue;
       }
-      pageable.push_back(&p);
-      pageable_bytes += p.bytes;
-    }
-    const std::uint64_t piece_size = piece_bytes_for(pageable_bytes);
-    std::vector<piece> pieces;
-    for (const part *q : pageable) {
-      const part &p = *q;
       if (used_ + p.bytes > staging_.size())
         throw error("staged upload: " + std::to_string(p.bytes) +
                     " bytes more than begin() made room for"); // a bug of the caller's
-      for (std::uint64_t done = 0; done < p.bytes; done += piece_size)
+      for (std::uint64_t done = 0; done < p.bytes; done += piece_bytes)
         pieces.push_back({&p.to, p.at + done, static_cast<const std::uint8_t *>(p.from) + done,
-                          staging_.data() + used_ + done, std::min(piece_size, p.bytes - done)});
+                          staging_.data() + used_ + done, std::min(piece_bytes, p.bytes - done)});
       used_ += p.bytes;
     }
     copy_pieces(pieces, [&](const piece &p, bool first) {
