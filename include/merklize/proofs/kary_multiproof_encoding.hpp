@@ -39,20 +39,8 @@ namespace detail {
 
 inline void read_kary_multi_member(json::reader &r, const std::string &key,
                                    kary_multiproof &proof) {
-  const json::place where{key.c_str(), {}};
-  if (key == "kind") {
-    if (json::read_string(r, where) != "kary-multiproof")
-      throw error("\"kind\" is not \"kary-multiproof\"");
-  } else if (key == "arity") {
-    const std::uint64_t k = json::read_u64(r, where);
-    proof.options.arity = k > 128 ? 0 : static_cast<unsigned>(k);
-  } else if (key == "hash") {
-    proof.options.hash = parse_hash_kind(json::read_string(r, where));
-  } else if (key == "pad") {
-    proof.options.pad = parse_shape(json::read_string(r, where));
-  } else if (key == "leaf_count") {
-    proof.leaf_count = json::read_u64(r, where);
-  } else if (key == "indices") {
+  if (read_kary_head_member(r, key, "kary-multiproof", proof.options, proof.leaf_count)) return;
+  if (key == "indices") {
     proof.indices = json::read_array(r, "indices", 1, [](json::reader &in, const json::place &at) {
       return json::read_u64(in, at);
     });

@@ -81,21 +81,33 @@ inline digest read_kary_digest(json::reader &r, const json::place &where) {
   }
 }
 
-inline void read_kary_member(json::reader &r, const std::string &key, kary_proof &proof) {
+// One of the members every k-ary proof's JSON opens with (kary_json_head's) read into `options`
+// and `leaf_count`, the kind checked against `kind`; false where `key` is none of them.
+inline bool read_kary_head_member(json::reader &r, const std::string &key, const char *kind,
+                                  kary_options &options, std::uint64_t &leaf_count) {
   const json::place where{key.c_str(), {}};
   if (key == "kind") {
-    if (json::read_string(r, where) != "kary-inclusion")
-      throw error("\"kind\" is not \"kary-inclusion\"");
+    if (json::read_string(r, where) != kind)
+      throw error(std::string("\"kind\" is not \"") + kind + "\"");
   } else if (key == "arity") {
     const std::uint64_t k = json::read_u64(r, where);
-    proof.options.arity = k > 128 ? 0 : static_cast<unsigned>(k);
+    options.arity = k > 128 ? 0 : static_cast<unsigned>(k);
   } else if (key == "hash") {
-    proof.options.hash = parse_hash_kind(json::read_string(r, where));
+    options.hash = parse_hash_kind(json::read_string(r, where));
   } else if (key == "pad") {
-    proof.options.pad = parse_shape(json::read_string(r, where));
+    options.pad = parse_shape(json::read_string(r, where));
   } else if (key == "leaf_count") {
-    proof.leaf_count = json::read_u64(r, where);
-  } else if (key == "index") {
+    leaf_count = json::read_u64(r, where);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+inline void read_kary_member(json::reader &r, const std::string &key, kary_proof &proof) {
+  const json::place where{key.c_str(), {}};
+  if (read_kary_head_member(r, key, "kary-inclusion", proof.options, proof.leaf_count)) return;
+  if (key == "index") {
     proof.index = json::read_u64(r, where);
   } else if (key == "siblings") {
     proof.siblings = json::read_array(r, "siblings", 2, [](json::reader &in, const json::place &) {
