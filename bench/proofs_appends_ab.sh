@@ -5,10 +5,12 @@
 # and this tree in turn:
 #   update_proved of both trees (update_bench proved 25 blake3 5 1; kary_update_bench --proved
 #   8 8 blake3 5 1 25 with the batches planned (ELECT 0) and as the tuning row says);
-#   appends of 2^16 leaves to a log of 2^LOG_LOG2 leaves (log_bench LOG_LOG2 rfc6962 5 65536);
+#   appends of 2^16 leaves to a log of 2^LOG_LOG2 leaves, in parts of 2^PART_LOG2 (log_bench
+#   LOG_LOG2 rfc6962 6 65536 PART_LOG2; an H100 refuses the 32 GiB buffers of one 2^30 tree:
+#   PART_LOG2=29 there), twice;
 # then the resident and multiproof tests compiled alone and run on the GPU.
 # Usage, from the project root there, .device-debs carried:
-#   LOG_LOG2=30 bash bench/proofs_appends_ab.sh
+#   LOG_LOG2=30 PART_LOG2=29 bash bench/proofs_appends_ab.sh
 set -uo pipefail
 export MERKLIZE_OCL=nvidia
 source .device-debs/env.sh > /dev/null
@@ -45,10 +47,13 @@ for name in base this; do
       grep -E '^\| [0-9]' | tee -a "$log"
   done
 done
-for name in base this; do
-  echo "== $name: log_bench ${LOG_LOG2:-30} rfc6962 5 65536" | tee -a "$log"
-  timeout 200 "/tmp/log_bench_$name" "${LOG_LOG2:-30}" rfc6962 5 65536 2>&1 |
-    grep -E '^\| [0-9]|agree|root|MAX|full' | tee -a "$log"
+logs=${LOG_LOG2:-30}
+for run in 1 2; do
+  for name in base this; do
+    echo "== $name: log_bench $logs rfc6962 6 65536 ${PART_LOG2:-$logs} (run $run)" | tee -a "$log"
+    timeout 200 "/tmp/log_bench_$name" "$logs" rfc6962 6 65536 "${PART_LOG2:-$logs}" 2>&1 |
+      grep -E '^\| [0-9]|agree|root|MAX|full' | tee -a "$log"
+  done
 done
 for t in "${tests[@]}"; do
   echo "== test_$t" | tee -a "$log"
