@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Sourced by the A/B scripts (engine_ab.sh, multi_ab.sh, prover_ab.sh): their setup, where the
+# Sourced by the A/B scripts (ab_builds.sh, ab_updates.sh, ab_cli.sh): their setup, where the
 # base (A) is, and how both sides are built.
 #   ab_setup NAME SCRATCH [BASE_TREE]
 # sets the GPU machine's environment, $OUT (default /tmp/out), the log $log ($OUT/NAME.log,

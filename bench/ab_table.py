@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# The A/B scripts' table (engine_ab.sh, multi_ab.sh): from lines "SIDE ROUND ROW MILLISECONDS",
-# one line per row with A's and B's times per round, then B / A of the best of each side (above
-# 1: B slower).
+# The A/B scripts' table (ab_builds.sh, and ab_base.sh's ab_hyperfine): from lines
+# "SIDE ROUND ROW MILLISECONDS", one line per row with A's and B's times per round, then B / A of
+# the best of each side (above 1: B slower).
 #   python3 bench/ab_table.py ROWS_FILE
 # With --hyperfine, the rows of hyperfine's JSON export instead (commands named "SIDE NAME"),
 # each row PREFIX + NAME, to append to ROWS_FILE:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Sourced by the GPU machine's run scripts (device_run.sh, closing_run.sh): every OpenCL
+# Sourced by the GPU machine's run script (device_run.sh): every OpenCL
 # platform, the carried Debian packages, logs in $OUT (run.log begun with the GPU and the host's
 # cores), the largest size 2^max from the first argument, and a Release build.
 set -uo pipefail

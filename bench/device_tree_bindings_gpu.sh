@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Issue 31, item 6, on the GPU machine: the tree kept on the device through the C ABI and Python
+# On the GPU machine: the tree kept on the device through the C ABI and Python
 # against the C++ call under them, in one run. Builds this tree (Release, benchmarks on; build-dt),
 # runs the C ABI's tests of it and of sparse trees (c_api_device_tree, c_api_device_tree_append:
 # appends and consistency proofs, c_api_sparse_tree: against tests/sparse_model.py) on the GPU,

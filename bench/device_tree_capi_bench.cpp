@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Issue 31, item 6: the cost of the C ABI's tree kept on the device. merklize_device_tree_update
+// The cost of the C ABI's tree kept on the device. merklize_device_tree_update
 // (include/merklize.h) against resident_tree::update, the C++ call behind it, on two trees of
 // the same leaves on the same device, interleaved round by round so that both see the same
 // machine: PCT% of 2^LOG2 leaves at random indices (repeats possible), new random values from

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-"""Issue 31, item 6: the cost of merklize.DeviceTree.update against the C call behind it,
+"""The cost of merklize.DeviceTree.update against the C call behind it,
 merklize_device_tree_update of libmerklize.so through ctypes, on two trees of the same leaves on
 the default device, interleaved (python_overhead.compare): PCT% of 2^LOG2 leaves at random
 indices, one batch applied again each call (the work of an update does not depend on the values).

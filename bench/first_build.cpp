@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Issue 29's "first call in a process": the first merkleizer::build(std::vector) of 2^LOG2 leaves
+// The first call in a process: the first merkleizer::build(std::vector) of 2^LOG2 leaves
 // (default 25, 1 GiB) against the next ones, in one process, each by the host's clock, the
 // merkleizer made before the first (its context and queues) timed apart; every root checked
 // against the first; then the allocation of fresh page-locked memory of a build's size, and the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Issue 29's first build: the floor that fresh host memory sets under it, no OpenCL. A first
+// The first build of a process: the floor that fresh host memory sets under it, no OpenCL. A first
 // build(std::vector) of 2^LOG2 leaves returns a tree holding the leaves and every level
 // (2 x 2^LOG2 x 32 bytes) that the process has never touched; whatever the upload path, those
 // pages are faulted in and written once. Timed by the host's clock, on THREADS threads (default

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Issue 31 at arity k: a k-ary tree kept on the device (resident_kary_tree.hpp) changed in place,
-// against building it again, interleaved in one run. Per round, PCT% of K^LEVELS leaves at random
-// indices (repeats possible) get new random values from host memory; the update is timed whole
-// by the host's clock (the host's sort and lists, the uploads, three launches a listed level or
-// one a level hashed whole, the root read back) and split (resident_kary_tree::last_split: the
-// host's plan, enqueueing and wait; the device's uploads, leaves, listed and whole levels, with
-// the levels each way and the groups listed); then two rebuilds of the same leaves: on the device
-// over the leaves already there (device_tree's build alone) and from host memory (a new
-// resident_kary_tree: upload and build). After the last round the updated root must equal the
-// rebuilds'. Prints a table. WHOLE sets the share of a level's dirty groups past which levels are
-// hashed whole, in percent (default: the device's tuning row's; 1000: every level listed, the path
-// before issue 31's fix). ELECT sets the batches elected on the device with every level hashed
-// whole, no plan on the host, in updates a thousand leaves (default: the tuning row's; 0: none,
-// every batch planned on the host). --proved: each round's update is update_proved (the batch's
-// k-ary multiproof gathered on the device and read back; its node count in the last column), and
-// the proof must verify against the new root.
+// A k-ary tree kept on the device (resident_kary_tree.hpp) changed in place, against building it
+// again, interleaved in one run. Per round, PCT% of K^LEVELS leaves at random indices (repeats
+// possible) get new random values from host memory; the update is timed whole by the host's clock
+// (the host's sort and lists, the uploads, three launches a listed level or one a level hashed
+// whole, the root read back) and split (resident_kary_tree::last_split: the host's plan, enqueueing
+// and wait; the device's uploads, leaves, listed and whole levels, with the levels each way and the
+// groups listed); then two rebuilds of the same leaves: on the device over the leaves already there
+// (device_tree's build alone) and from host memory (a new resident_kary_tree: upload and build).
+// After the last round the updated root must equal the rebuilds'. Prints a table. WHOLE sets the
+// share of a level's dirty groups past which levels are hashed whole, in percent (default: the
+// device's tuning row's; 1000: every level listed, the path of a plan without whole levels). ELECT
+// sets the batches elected on the device with every level hashed whole, no plan on the host, in
+// updates a thousand leaves (default: the tuning row's; 0: none, every batch planned on the host).
+// --proved: each round's update is update_proved (the batch's k-ary multiproof gathered on the
+// device and read back; its node count in the last column), and the proof must verify against the
+// new root.
 //   kary_update_bench [--proved] [K [LEVELS [HASH [ROUNDS [PCT [WHOLE [ELECT]]]]]]]  (defaults
 //                                                        16 6 sha256 5 1; MERKLIZE_DEVICE)
 #include "update_helpers.hpp"

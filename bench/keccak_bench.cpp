@@ -8,13 +8,12 @@
 //   sha3_256/<k>:      the same as a sha3-256 tree.
 // Device times are the kernels' own, from OpenCL event profiling (UseManualTime). The permutation
 // rows report permutations per second (perms/s); the tree rows node hashes per second (hashes/s,
-// one permutation each) and their share of the permutation rate of the same run (x_perms), the
-// figure issue 30 asks to be at least 0.90. Every tree row checks its root against the host
-// reference (keccak.hpp, on every host thread) and every permutation row a sample of its
-// work-items against the host permutation, and fails if they differ. Build options from the
-// environment's MERKLIZE_KERNEL_OPTIONS reach every program here, the permutation kernel's too,
-// so bench/keccak_run.sh times kernel variants with it.
-//
+// one permutation each) and their share of the permutation rate of the same run (x_perms: at 0.90
+// or more the tree runs at the permutation's rate). Every tree row checks its root against the host
+// reference (keccak.hpp, on every host thread) and every permutation row a sample of its work-items
+// against the host permutation, and fails if they differ. Build options from the environment's
+// MERKLIZE_KERNEL_OPTIONS reach every program here, the permutation kernel's too, so
+// bench/keccak_run.sh times kernel variants with it.
 //   keccak_bench [--log2_min=K] [--log2_max=K] [--perm_log2=K] [--perm_count=C] [benchmark flags]
 //   keccak_bench --build_log=OPTIONS   keccak.cl's program as the device's tuning row (or
 //                                      MERKLIZE_KERNEL_OPTIONS) has it, OPTIONS appended (e.g.
@@ -50,7 +49,7 @@ cl::Device &bench_device() {
 
 int perm_log2 = 20, perm_count = 32;
 double perms_per_s = 0; // the last permutations row's rate, for the trees' share
-// One line per tree row, printed after the table: the ratio that issue 30's target is about,
+// One line per tree row, printed after the table: the share of the permutation rate,
 // in plain numbers (the table's counters print 0.93 as "930m"). Keyed by row: the library runs a
 // row's function more than once, finding its iteration count, and the last run is the row's.
 std::map<std::pair<merklize::hash_kind, unsigned>, std::string> summary;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Issue 30's Keccak item in one run on the GPU machine (docs/BENCHMARKS.md, "Keccak-256"), in
+# The Keccak-256 and SHA3-256 trees in one run on the GPU machine (docs/BENCHMARKS.md), in
 # order of importance, each part logged to $OUT/keccak.log as it ends:
 #   1. build (Release), then the GPU tests of the Keccak trees: merklize_gpu_test (every tree of
 #      every hash, keccak256 and sha3-256 among them, with the defaults, merkle_level x1/x2/x4,
@@ -11,7 +11,8 @@
 #   2. keccak_bench with the defaults: the permutation-only kernel's rate (2^20 work-items of 32
 #      permutations in registers, no memory traffic) and, in the same process, the keccak256 and
 #      sha3-256 trees of 2^20 .. 2^25 leaves (kernels), each root checked against the host; the
-#      tree's share of the permutation rate (x_perms; the issue's target: >= 0.90 at 2^25);
+#      tree's share of the permutation rate (x_perms; 0.90 or more at 2^25: the tree at the
+#      permutation's rate);
 #   3. kernel variants of keccak.cl (build options through MERKLIZE_KERNEL_OPTIONS, which reach
 #      every program, the permutation kernel's too), each first through the [keccak] tests, then
 #      keccak_bench at 2^25, sets alternating, ROUNDS rounds (default 2): VARIANTS below (the
@@ -105,7 +106,7 @@ root=$PWD
 done) 2>&1 | tee -a "$log"
 
 say "summary: the Keccak trees of 2^25 leaves against the permutation-only kernel of the same run"
-echo "target: the keccak256 tree at >= 0.90 of the permutation rate (issue 30)" | tee -a "$log"
+echo "aim: the keccak256 tree at >= 0.90 of the permutation rate" | tee -a "$log"
 # Part 2's rows (the tuning row's options), then part 3's (set S, round R: "setS.R ratio ...").
 grep -E "ratio (keccak256|sha3-256) 2\^25" "$log" > "$OUT/summary.txt"
 tee -a "$log" < "$OUT/summary.txt"

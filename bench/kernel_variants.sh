@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# The GPU machine's kernel-variant run (issue 3; docs/BENCHMARKS.md): builds Release, checks the
-# trees of every kernel configuration against the host reference on the GPU (merklize_gpu_test,
-# and the level-kernel and streaming tests of merklize_tests), then times every kernel variant at
-# 2^20 and 2^25 leaves with NVIDIA's register report and the default's launches
+# The GPU machine's kernel-variant run (docs/BENCHMARKS.md, "Trees on a GPU"): builds Release,
+# checks the trees of every kernel configuration against the host reference on the GPU
+# (merklize_gpu_test, and the level-kernel and streaming tests of merklize_tests), then times every
+# kernel variant at 2^20 and 2^25 leaves with NVIDIA's register report and the default's launches
 # (merklize_bench --variants), and where a pinned build of 2^25 leaves spends its time, by chunk
 # size (merklize_bench --timeline); with --pocl, also PoCL's variants at 2^24 leaves.
 # Logs go to $OUT: variants.log (the summary), variants.stderr (progress, errors).

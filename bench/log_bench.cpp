@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Issue 31: "append 2^16 leaves to a 2^30-leaf log held on the device: <= 0.5 ms plus the
-// upload". The log's 2^LOG2 leaves are made on the device (a small kernel, splitmix64 of the
-// leaf's index: no upload of them); a full build of their tree from there (device_tree, the level
-// kernels; twice, the first building the programs) is the baseline, its root kept. Then the log
-// adopts the leaves' buffers (no second copy) and must have the same root: one resident_tree
-// whose levels are laid out for exactly the rounds' appends (so none moves anything), or with
-// PART_LOG2 < LOG2 a resident_log in parts of 2^PART_LOG2 leaves, a buffer each (for a device
-// whose buffers are smaller than the log's leaves: an H100's OpenCL may allow a quarter of its
-// memory a buffer, and 2^30 leaves are 32 GiB). Each round appends COUNT leaves from host memory
-// (uploaded through page-locked staging), then COUNT from a device buffer (filled by the same
-// kernel beforehand, copied on the device): the call whole by the host's clock, its kernels, its
-// upload or copy and its root read by profiled events. Peak device memory by arithmetic. Up to
-// 2^22 leaves the leaves are made on the host as well and the final root checked against the
-// host reference (RFC 6962's tree for rfc6962). Prints a table.
+// Appends of 2^16 leaves to a log of 2^30 leaves held on the device, against building it again. The
+// log's 2^LOG2 leaves are made on the device (a small kernel, splitmix64 of the leaf's index: no
+// upload of them); a full build of their tree from there (device_tree, the level kernels; twice,
+// the first building the programs) is the baseline, its root kept. Then the log adopts the leaves'
+// buffers (no second copy) and must have the same root: one resident_tree whose levels are laid out
+// for exactly the rounds' appends (so none moves anything), or with PART_LOG2 < LOG2 a resident_log
+// in parts of 2^PART_LOG2 leaves, a buffer each (for a device whose buffers are smaller than the
+// log's leaves: an H100's OpenCL may allow a quarter of its memory a buffer, and 2^30 leaves are 32
+// GiB). Each round appends COUNT leaves from host memory (uploaded through page-locked staging),
+// then COUNT from a device buffer (filled by the same kernel beforehand, copied on the device): the
+// call whole by the host's clock, its kernels, its upload or copy and its root read by profiled
+// events. Peak device memory by arithmetic. Up to 2^22 leaves the leaves are made on the host as
+// well and the final root checked against the host reference (RFC 6962's tree for rfc6962). Prints
+// a table.
 //   log_bench [LOG2 [HASH [ROUNDS [COUNT [PART_LOG2]]]]]   (defaults 30 rfc6962 5 65536 LOG2;
 //                                                            the device: MERKLIZE_DEVICE)
 // CL_DEVICE_MAX_MEM_ALLOC_SIZE is printed first: one tree of 2^30 leaves needs 32 GiB buffers

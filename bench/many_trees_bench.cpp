@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Issue 31, item 2: many small trees at once (many_trees.hpp) beside one tree over all their
+// Many small trees at once (many_trees.hpp) beside one tree over all their
 // leaves (device_tree, the throughput limit) and the CPU baselines over the same leaves, in one
 // run. For each shape B x n given (default 2^16 x 2^8 and 2^10 x 2^14): roots_many from host
 // memory (whole call: upload, kernels, roots read back) and from a device buffer (kernels, whole

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Issue 31, item 2: many small trees at once on the GPU machine, in one run. Builds this tree
+# Many small trees at once on the GPU machine, in one run. Builds this tree
 # (build-ab, Release), runs the many-trees tests and the plan's on the GPU, then
 # bench/many_trees_bench.cpp for blake3 and sha256: 2^16 trees of 2^8 leaves and 2^10 trees of
 # 2^14 leaves, roots_many from host memory and from a device buffer (whole call and kernels),
-# beside one device_tree over all 2^24 leaves (kernels: the throughput limit; issue 31 asks
-# roots_many's kernels within 1.2x of it) and the CPU baselines over the same leaves (BLAKE3's
+# beside one device_tree over all 2^24 leaves (kernels: the throughput limit, which roots_many's
+# kernels should come within 1.2x of) and the CPU baselines over the same leaves (BLAKE3's
 # hash_many where its C sources are found, OpenSSL), sample roots checked against the host
 # reference. Logs in $OUT (default /tmp/out).
 #   bash bench/many_trees_run.sh

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Issue 32: Plonky3's MMCS commitment of one matrix of field elements on the device
+// Plonky3's MMCS commitment of one matrix of field elements on the device
 // (engine/mmcs.hpp commit_on), the whole call by the host's clock: the matrix copied from host
 // memory (pageable; page-locked with MMCS_FROM=pinned in the environment) or already in device
 // memory (MMCS_FROM=device), every row sponged and its elements checked, the compression

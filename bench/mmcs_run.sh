@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Issue 32's matrix commitments on the GPU machine, in one run, logged to $OUT/mmcs.log:
+# Plonky3's matrix commitments (MMCS) on the GPU machine, in one run, logged to $OUT/mmcs.log:
 #   1. the MMCS tests on the GPU (merklize_poseidon2_tests "[mmcs]": every layer against the host
 #      reference, host matrices in pieces and device buffers, the refusals) and the CLI's (ctest
 #      mmcs_cli);

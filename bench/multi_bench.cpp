@@ -142,7 +142,7 @@ void all(benchmark::State &state, unsigned log2) {
     state.counters["dev" + std::to_string(i) + "_kernel_ms"] = device_kernels[i] / runs;
     state.counters["dev" + std::to_string(i) + "_share"] = shares[i] / runs;
     // Each device's copies (summed busy time of its queues) against its part's wall time: where
-    // the two devices slow each other down (issue 19).
+    // the two devices slow each other down.
     state.counters["dev" + std::to_string(i) + "_upload_ms"] = device_sums[i].upload_ms / runs;
     state.counters["dev" + std::to_string(i) + "_download_ms"] = device_sums[i].download_ms / runs;
     state.counters["dev" + std::to_string(i) + "_wall_ms"] = device_sums[i].wall_ms / runs;
@@ -153,7 +153,7 @@ void all(benchmark::State &state, unsigned log2) {
 // With the raw rates: each build's floor, the bytes it must copy (the leaves up; with every node
 // kept, as many bytes of nodes down) at the raw rate of its devices, and the build's share of
 // it. A drop in that share is a regression of ours; a speedup under 2x with the share high is the
-// host's limit (docs/PERFORMANCE_LOG.md, "Several devices").
+// host's limit (docs/BENCHMARKS.md, "Several devices").
 void print_floors(const raw_rates &raw, bool every_node) {
   std::printf("\n%-6s %14s %10s %14s %10s %16s\n", "leaves", "1 dev floor ms", "of floor",
               "all floor ms", "of floor", "floor speedup");

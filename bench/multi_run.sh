@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# The several-device run of issue 8 (docs/BENCHMARKS.md), on the machine with two GPUs (kind
+# The several-device run (docs/BENCHMARKS.md, docs/DEVICES.md), on the machine with two GPUs (kind
 # nvidia-h200-x2): build, the multi-device tests on the GPUs, multi_bench from 2^22 to 2^max
 # leaves (one GPU against both; every internal node, then the root only), the CLI's root on both
 # GPUs against one, and a GPU with PoCL as uneven devices. Logs go to $OUT.

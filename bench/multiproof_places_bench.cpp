@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Issue 31, update_proved's host part without a device: what the host does before a batch's
+// update_proved's host part without a device: what the host does before a batch's
 // multiproof is gathered, the way it was (the before rows: the bench's own copies) and the way
 // it is (the after rows: the library's), for the binary tree of 2^LOG2 leaves and the k-ary one
 // of K^LEVELS leaves (shapes promote and zero), PCT% of the leaves at random (repeats possible).

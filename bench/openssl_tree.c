@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// The baseline of issue 29: the root of the SHA-256 tree (merklize's sha256 nodes, shape promote)
+// A CPU baseline: the root of the SHA-256 tree (merklize's sha256 nodes, shape promote)
 // of a file of 32-byte leaves by one thread, SHA256_Init/Update/Final per node (OpenSSL's code,
 // on the SHA extensions where the CPU has them), reading the file included. Prints the root.
 //   cc -O2 bench/openssl_tree.c -lcrypto -o openssl_tree && ./openssl_tree leaves.bin

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Poseidon2 on the device against its own bound, in one run (issue 32):
+// Poseidon2 on the device against its own bound, in one run:
 //   permutations_<field>/<k>:  poseidon2_permute over 2^k states in device memory, each
 //                              permuted --perm_count times in registers between one read and one
 //                              write (memory traffic amortised away): the permutation rate of
@@ -7,14 +7,14 @@
 //                              Goldilocks width 8, BN254 width 3), the bound of its tree;
 //   poseidon2_<field>/<k>:     the poseidon2-<field> compression tree of 2^k leaves through
 //                              enqueue_build (kernels; 2^k leaves: every shape agrees).
-// Device times are the kernels' own, from OpenCL event profiling (UseManualTime). Permutation
-// rows report permutations per second (perms/s); tree rows node hashes per second (hashes/s, one
-// permutation each) and their share of the permutation rate of the same run (x_perms: issue 32
-// asks >= 0.90 for BabyBear at 2^24). Every permutation row checks a sample of its states against
-// the host permutation, every tree row a sample of its first level's nodes against the host
-// compression and its root's level against the nodes below it (core/poseidon2.hpp, written for
-// clarity, too slow to recompute 2^24 leaves), and fails if they differ. MERKLIZE_KERNEL_OPTIONS
-// reaches every program here.
+// Device times are the kernels' own, from OpenCL event profiling (UseManualTime). Permutation rows
+// report permutations per second (perms/s); tree rows node hashes per second (hashes/s, one
+// permutation each) and their share of the permutation rate of the same run (x_perms: 0.90 or more
+// for BabyBear at 2^24 means the tree runs at the permutation's rate). Every permutation row checks
+// a sample of its states against the host permutation, every tree row a sample of its first level's
+// nodes against the host compression and its root's level against the nodes below it
+// (core/poseidon2.hpp, written for clarity, too slow to recompute 2^24 leaves), and fails if they
+// differ. MERKLIZE_KERNEL_OPTIONS reaches every program here.
 //
 //   poseidon2_bench [--log2_min=K] [--log2_max=K] [--perm_log2=K] [--perm_count=C] [flags]
 // Default: trees of 2^20 .. 2^24 leaves on a GPU (2^10 .. 2^14 elsewhere, a CPU through PoCL),

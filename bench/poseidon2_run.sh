@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Issue 32's first GPU numbers in one run on the GPU machine (docs/BENCHMARKS.md, "Poseidon2"),
+# Poseidon2's trees and permutations in one run on the GPU machine (docs/BENCHMARKS.md),
 # each part logged to $OUT/poseidon2.log as it ends:
 #   1. build (Release), then the Poseidon2 tests on the GPU: merklize_poseidon2_tests (every
 #      permutation kernel against Plonky3's known answers and the host reference, the compression
@@ -10,8 +10,8 @@
 #   2. poseidon2_bench with the defaults: per field (BabyBear, KoalaBear width 16; Goldilocks
 #      width 8; BN254 width 3) the permutation kernel's rate (2^20 states of 16 permutations in registers) and,
 #      in the same process, its compression tree of 2^20 .. 2^24 leaves (kernels), each checked
-#      against the host; the tree's share of the permutation rate (x_perms; issue 32's target:
-#      >= 0.90 for BabyBear at 2^24);
+#      against the host; the tree's share of the permutation rate (x_perms; 0.90 or more
+#      for BabyBear at 2^24: the tree at the permutation's rate);
 #   3. the CLI end to end: merklize root --hash poseidon2-babybear over 2^24 canonical leaves
 #      (512 MiB, read whole and checked before the build), -v for its phases;
 #   4. the summary: poseidon2_bench's "ratio" lines at 2^24, also in $OUT/summary.txt.
@@ -57,7 +57,7 @@ done
 rm -f "$OUT/leaves.bin"
 
 say "summary: the Poseidon2 trees of 2^24 leaves against the permutation kernel of the same run"
-echo "target: the poseidon2-babybear tree at >= 0.90 of the permutation rate (issue 32)" |
+echo "aim: the poseidon2-babybear tree at >= 0.90 of the permutation rate" |
   tee -a "$log"
 grep -E "ratio poseidon2-[a-z0-9]+ 2\^24" "$log" > "$OUT/summary.txt"
 grep -E "^permutations_" "$log" >> "$OUT/summary.txt"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Issue 31: batches of updates to a sparse Merkle tree on the device (sparse_tree.hpp) against
+// Batches of updates to a sparse Merkle tree on the device (sparse_tree.hpp) against
 // building the same tree again from all its keys in one batch, interleaved in one run. The tree
 // starts with 2^LOG2 random keys of DEPTH bits (one batch, timed); each round then changes PCT%
 // of its keys' values and inserts as many new keys, timed whole by the host's clock (the trie's

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Issue 29's GPU targets, for the lead on the GPU machine, each beside its baseline in one run:
-# merklize root of 2 leaves (<= 250 ms), of 1 GiB in /dev/shm (<= 350 ms) against b3sum, stdin
-# 1 GiB (<= 450 ms) against cat > /dev/null, merklize proof, the SHA-256 tree on each engine, the
-# split of a run by phase (--verbose), and the first build of 2^25 leaves in a process against
-# the next ones (bench/first_build.cpp, <= 90 ms). Needs hyperfine; builds merklize and
+# Start-up and first use on the GPU machine, each beside its baseline in one run: merklize root of 2
+# leaves, of 1 GiB in /dev/shm against b3sum, stdin 1 GiB against cat > /dev/null, merklize proof,
+# the SHA-256 tree on each engine, the split of a run by phase (--verbose), and the first build of
+# 2^25 leaves in a process against the next ones (bench/first_build.cpp). With DEVICE host or a
+# GPU's spec instead of auto, the same on that engine alone. Needs hyperfine; builds merklize and
 # first_build in $BUILD (default build) with the benches on.
 # With BASELINE=PATH (a merklize built from an earlier commit), the stdin and 1 GiB commands run
 # beside it in the same hyperfine calls.

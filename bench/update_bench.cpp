@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Issue 31: a tree kept on the device (resident_tree.hpp) changed in place, against a full
+// A tree kept on the device (resident_tree.hpp) changed in place, against a full
 // rebuild of the same leaves from host memory (merkleizer::build, the root only), interleaved in
 // one run.
 //

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Issue 31's CPU-device target (an update of 1% of 2^25 leaves >= 10x faster than BLAKE3's
-// hash_many rebuilding the tree): the two floors under the host engine's update
+// How fast a CPU device can update a tree in place (1% of 2^25 leaves, beside BLAKE3's hash_many
+// rebuilding the tree): the two floors under the host engine's update
 // (host_updater.hpp), measured apart, no OpenCL. The tree is one array of levels in touched
 // ordinary memory (4 KiB pages, as PoCL's buffers); PCT% of its leaves at random indices are
 // grouped by block of 2^INSIDE leaves as host_updater groups them (group_by_block), and each

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Issue 31 on the GPU machine, one call (docs/BENCHMARKS.md, session 14):
+# Updates of kept trees against their floors, on the GPU machine, one call (docs/BENCHMARKS.md):
 #   PoCL (the machine's CPU): update_floor (the memory and hashing floors under the host
 #   engine's update of 1% of 2^25) and update_bench --engine=host (the update itself) in turn,
 #   twice, then BLAKE3's hash_many tree (merklize_bench cpu_blake3; BLAKE3_C_DIR, fetched outside
-#   the project): whether the 10x target is above this layout's memory floor.
+#   the project): how near the update comes to what the levels' layout allows.
 #   NVIDIA: kary_update_bench with update_proved and with update, in turn (arities 8 and 16).
 # Usage, from the project root there, .device-debs carried:
 #   BLAKE3_C_DIR=$PWD/build-blake3c/c bash bench/update_floor.sh

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The presets (--log, --ssz-list LIMIT, --ssz-vector) against the host's trees, and each default
-// that used to give another tree's root without a word (issue 28), now an error or the right
+// that used to give another tree's root without a word, now an error or the right
 // answer: leaf-hash without --entries, --mix-in-length without --depth, consistency without
 // --hash, --hash rfc6962 --pad zero, and device lists written with line breaks.
 #include "cli_helpers.hpp"

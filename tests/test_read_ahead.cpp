@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Issue 29's input path and first call: a stream read ahead on a thread of its own
-// (input::read_ahead, detail/stream_prefetch.hpp) gives its bytes in order however the writer
+// The input path and first call: a stream read ahead on a thread of its own
+// (input::read_ahead, io/stream_prefetch.hpp) gives its bytes in order however the writer
 // cuts and delays them, stops with a silent writer, and passes the reader's failure on; the device
 // path's root of such a pipe is the file path's and the host reference's at awkward sizes, in
 // the library and in the CLI; the first build in a process (fresh page-locked memory pinned side

@@ -35,8 +35,9 @@ int main(int argc, char **argv) {
       cli::run_main("merklize", [&] { return cli::parse_merklize_command_line(argc, argv)(); });
   // The command's own objects are gone and its output written (run_main closed stdout; stdio's
   // other streams are flushed here). What is left is the process-wide OpenCL context and program
-  // cache, whose release makes the NVIDIA driver tear its context down: 0.12 s of a 0.33 s
-  // command on the H200 (docs/BENCHMARKS.md). The system frees all of it at exit anyway.
+  // cache, whose release makes the NVIDIA driver tear its context down (leaving without it took
+  // a root of 2 leaves on the H200 from 328 to 304 ms: docs/BENCHMARKS.md). The system frees all
+  // of it at exit anyway.
   std::cout.flush();
   std::fflush(nullptr);
   std::_Exit(status);

@@ -16,7 +16,7 @@
 // partial rounds (x0 += c, x0 <- x0^5, x <- M_I x); 4 full rounds; M_E = circ(2, 1, 1),
 // M_I = J + diag(V) with V the copied internal diagonal (1, 1, 2).
 //
-// The tree (issue 32 item 2): a digest is one element, its canonical value's 32 bytes
+// The tree: a digest is one element, its canonical value's 32 bytes
 // little-endian; a node is element 0 of the permutation of [left, right, 0] (Plonky3's
 // TruncatedPermutation<_, 2, 1, 3>). A leaf of p or more is refused by the callers
 // (leaf_refusal in hashes.hpp); taken mod p where it reaches the compression, as the kernel

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Sparse Merkle trees (issue 31): a tree of 2^depth leaves addressed by key, almost all of them
+// Sparse Merkle trees: a tree of 2^depth leaves addressed by key, almost all of them
 // empty, computed on the host. The rule, which the device's sparse tree and every proof follow:
 //
 //   - a key is a depth-bit number, written as 32 bytes big-endian (its top 256 - depth bits zero);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// A resident tree's update batch applied by the host's cores (issue 31 on CPU devices): where
+// A resident tree's update batch applied by the host's cores, on CPU devices: where
 // the device is the CPU (PoCL), its buffers are host memory, and the kernels' one node a
 // work-item hashes scattered nodes several times slower than the host engine's SIMD pair
 // hashers (host_blake3_simd.hpp, sha256_pairs.hpp). So the levels are mapped (no copy on PoCL:

@@ -158,7 +158,7 @@ inline std::string streaming(const std::string &what, const input &in, const blo
 // over h.leaves_as_given: the file read by several threads and uploaded whole) than streamed: a
 // regular file whose leaves fit in one buffer of the device and, with their levels, in half its
 // memory. Kept is faster there (1 GiB on an H100: 430-450 ms kept, 500-630 ms streamed,
-// docs/BENCHMARKS.md); streamed holds two chunks whatever the input, and takes pipes.
+// dev/PERFORMANCE_LOG.md); streamed holds two chunks whatever the input, and takes pipes.
 inline bool kary_fits_on_device(const block_hasher &h, const input &in,
                                 const kary_options &options) {
   if (!in.read_at_offsets() || !in.size()) return false;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Many small binary trees built at once (issue 31): B trees of n leaves each, tree k over leaves
+// Many small binary trees built at once: B trees of n leaves each, tree k over leaves
 // [k n, (k + 1) n) of one buffer (Celestia's row trees, one tree per block), every node hash,
 // shapes promote and zero and a fixed depth: root k is, bit for bit, the root device_tree and
 // merkleizer give the tree of those n leaves, for any n >= 1. The work is spread over all the

@@ -5,8 +5,8 @@
 //   merklize::tree t = m.build(leaves);              // N x 32 bytes in, every node out
 //   std::cout << merklize::to_hex(t.root()) << "\n";
 //
-// The builds are compositions of the pieces under detail/ (docs/ARCHITECTURE.md): the launch
-// planner (launch_plan.hpp) decides which kernel computes which levels and the level runner
+// The builds are compositions of the pieces of plan/ and pipeline/ (docs/ARCHITECTURE.md): the
+// launch planner (launch_plan.hpp) decides which kernel computes which levels and the level runner
 // (level_runner.hpp) enqueues them; host builds stream the tree through the device in chunks
 // (stream_plan.hpp plans them, stream.hpp runs them) with leaves from a source
 // (leaf_sources.hpp: page-locked or pageable memory) and nodes to a sink (node_sinks.hpp: a host

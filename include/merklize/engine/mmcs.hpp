@@ -18,7 +18,7 @@
 // refuses, sizes); the elements where the absorbing kernel reads them (an element of p or more
 // sets a flag read back with the cap; the host then finds and names it, with the host check's
 // words), since a scan of a gigabyte on the host took 18 times the kernels' time (H100, 1 GiB:
-// 270 ms against 15.6 ms; docs/BENCHMARKS.md). A matrix in host memory moves in pieces of the
+// 270 ms against 15.6 ms; dev/PERFORMANCE_LOG.md). A matrix in host memory moves in pieces of the
 // tuning row's block_piece_bytes or more on a second queue, two device buffers in turn, so the bus
 // moves a piece while the previous one is absorbed (pieces of at least the row's sponge_piece_waves
 // waves of rows: a launch of fewer leaves the device idle); the device holds the matrices in

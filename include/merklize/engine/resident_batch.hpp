@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // A batch of leaf updates that the caller fills in place, in page-locked memory of the tree's
-// context (issue 31): resident_tree::update(batch, count) writes its indices and leaves to the
+// context: resident_tree::update(batch, count) writes its indices and leaves to the
 // device straight from there, nothing copied on the host first. The ordinary update from the
 // caller's pageable memory copies the whole batch into page-locked staging before the bus can
 // move it (13.4 MB for 1% of 2^25 leaves, the larger part of that call's time on the H100);

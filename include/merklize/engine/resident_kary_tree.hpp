@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// A k-ary tree that lives on the device and changes in place (issue 31): built once, as
+// A k-ary tree that lives on the device and changes in place: built once, as
 // device_tree builds a k-ary tree (kary.hpp: every k-ary hash, shapes promote and zero, arities
 // the powers of two from 2 to 128), over leaves that the tree owns, since it writes them. An
 // update sorts its batch on the host (a repeated index takes its last value) and lists, a level

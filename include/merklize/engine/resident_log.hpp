@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// A log kept on the device in parts (issue 31): for a log larger than the device allows one
+// A log kept on the device in parts: for a log larger than the device allows one
 // buffer (2^30 leaves are 32 GiB of leaves and 32 GiB of levels, where an H100's OpenCL may allow
 // buffers of a quarter of its memory). Its leaves are cut into parts of 2^part_log2 leaves, each
 // a resident_tree of its own buffers; the last part takes the appends, and a new part starts

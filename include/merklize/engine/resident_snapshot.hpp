@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// A snapshot of a resident_tree or resident_kary_tree (issue 31): a copy on the device of its
+// A snapshot of a resident_tree or resident_kary_tree: a copy on the device of its
 // buffers, its leaves and its levels (laid out for the room it had then), and its leaf count,
 // room and root, so that the tree's rollback can restore it bit for bit, undoing the updates and
 // appends made since. Nothing crosses the bus: the copies are clEnqueueCopyBuffer's, device to

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// A binary tree that lives on the device and changes in place (issue 31): built once, as
+// A binary tree that lives on the device and changes in place: built once, as
 // device_tree builds it (every node hash, shapes promote and zero, a fixed depth), over leaves
 // that the tree owns, since it writes them. A batch of updates goes up as given (indices and
 // leaves, the host only checking the indices, O(batch)); the last value of each leaf is elected

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// A sparse Merkle tree on the device (issue 31), changed by batches: the rule and the host
+// A sparse Merkle tree on the device, changed by batches: the rule and the host
 // reference in core/sparse.hpp, the trie and each batch's plan in plan/sparse_trie.hpp, the
 // kernels in kernels/sparse.cl.
 //

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// The launches that change a binary tree on the device in place (resident_tree.hpp, issue 31),
+// The launches that change a binary tree on the device in place (resident_tree.hpp),
 // with nothing sorted or read back on the way: a batch's raw indices and leaves go up, the last
 // update of each leaf is elected on the device, and the dirty nodes of each level are listed on
 // the device as they are claimed (merkle_indexed.cl). A launch per level: over the previous
@@ -28,7 +28,7 @@
 
 // A level is recomputed whole where it has at most this many nodes per update of the batch
 // (merkle_range_level reads its children in order; a listed node costs a claim and a gather).
-// Measured on PoCL (docs/BENCHMARKS.md: F = 1 / ln(R / (R - 1)) for a cost ratio R of 4).
+// Measured on PoCL (dev/PERFORMANCE_LOG.md: F = 1 / ln(R / (R - 1)) for a cost ratio R of 4).
 #ifndef MERKLIZE_WHOLE_LEVEL_FACTOR
 #define MERKLIZE_WHOLE_LEVEL_FACTOR 4
 #endif

@@ -67,7 +67,7 @@ public:
 
   // Starts reading the input ahead of its readers on a thread of its own, so that the reading
   // overlaps what the caller does first (a device's start) and then the work on what was read
-  // (detail/stream_prefetch.hpp): a stream of unknown size (stdin, a pipe) into ordinary memory,
+  // (io/stream_prefetch.hpp): a stream of unknown size (stdin, a pipe) into ordinary memory,
   // at most `max_held` bytes held at once (0: 1 GiB, or an eighth of the memory where that is
   // less), which read_some takes first; a file read at offsets is only advised to the system; a
   // regular file of 1 MiB or less is left alone (it is read in microseconds). Again: sets

@@ -42,8 +42,8 @@ R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
  * xors and rotations are all ALU work. x * one + y, `one` being get_num_groups(1) (1 in the
  * one-dimensional launches of every kernel here, and a value the compiler cannot know), must be
  * issued as a multiply-add. On an H200 that took full BLAKE3 of 1 GiB from 0.702 to 0.658 ms and
- * the 2^20-leaf tree from 0.075 to 0.072 ms; the 2^25-leaf tree stayed at 1.24 ms, and moving
- * rotations too (a multiply-add and a mul_hi each) was slower (docs/BENCHMARKS.md, item 16). */
+ * the 2^20-leaf tree from 0.075 to 0.072 ms; the 2^25-leaf tree stayed at 1.24 ms. Moving the
+ * rotations too (a multiply-add and a mul_hi each) was slower (dev/PERFORMANCE_LOG.md). */
 #if defined(MERKLIZE_B3_FMA_ADDS)
 #define B3_ADD(x, y) ((x) * (uint)get_num_groups(1) + (y))
 #else

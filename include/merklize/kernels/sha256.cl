@@ -105,7 +105,7 @@ inline uint8 sha256_iv(void) {
 /* The big-endian word of the four bytes of a uint as it lies in memory. On a little-endian
  * device that is a byte swap, written as a swizzle because NVIDIA's compiler makes one byte
  * permute (PRMT) of it, where the shifts and ors of the portable form cost about five
- * instructions: 24 swaps a node, 8% of the SHA-256 tree's time (docs/BENCHMARKS.md). */
+ * instructions: 24 swaps a node, 8% of the SHA-256 tree's time (dev/PERFORMANCE_LOG.md). */
 inline uint sha256_word(uint memory_word) {
 #if defined(__ENDIAN_LITTLE__)
   return as_uint(as_uchar4(memory_word).s3210);

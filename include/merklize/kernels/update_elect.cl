@@ -1,6 +1,6 @@
 R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* A batch of updates to a tree's leaves, its last value of each leaf elected on the device, with
- * nothing sorted on the host (issue 31): a batch's raw indices (ulong, any order, repeats
+ * nothing sorted on the host: a batch's raw indices (ulong, any order, repeats
  * allowed) go up with its leaves, and
  *  - update_elect: each update k offers k + 1 for its leaf (atomic_max into winner[], a uint a
  *    leaf kept zero between calls), so the last update of a repeated index wins; an index

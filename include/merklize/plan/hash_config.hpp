@@ -48,7 +48,7 @@ inline chunk_strategy parse_chunk_strategy(const std::string &name) {
 // 1, 2, 4, 8 or 16 (PoCL's work-group vectorizer does not turn one chunk per work-item into SIMD
 // code: PoCL 3.1 on an AVX-512 EPYC, one-chunk 0.3 GB/s, lanes8 1.5-3 GB/s, lanes16 as fast or a
 // little faster). GPUs take one chunk per work-item: on an H200 at 1 GiB, one-chunk 1.53 TB/s,
-// lanes2 1.50, lanes4 1.39, lanes8 1.10, lanes16 0.20 (docs/BENCHMARKS.md); more lanes cost
+// lanes2 1.50, lanes4 1.39, lanes8 1.10, lanes16 0.20 (dev/PERFORMANCE_LOG.md); more lanes cost
 // registers and occupancy.
 inline chunk_strategy default_chunk_strategy(const device_facts &device, const tuning &row) {
   const unsigned wanted =

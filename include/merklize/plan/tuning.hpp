@@ -134,7 +134,7 @@ inline const host_engine_tuning &host_engine_row() {
       "by CPU time; BLAKE3 in 16 lanes (AVX-512) of 1 GiB in /dev/shm on the 2-core Xeon "
       "machine under load 5: 0.80 s wall (0.67 GB/s a thread), 0.52 s of CPU (2.0 GB/s a "
       "CPU-second), taken as 1.0; AVX2's 8 lanes half of that, as hashing alone measured "
-      "(docs/BENCHMARKS.md)",
+      "(dev/PERFORMANCE_LOG.md)",
       1,
       0.3,
       0.1,
@@ -154,9 +154,9 @@ inline const std::vector<tuning> &tuning_table() {
     nvidia.vendor = "nvidia";
     nvidia.name = "";
     nvidia.measured_by =
-        "bench/kernel_variants.sh, bench/closing_run.sh and hash_bench on an NVIDIA H200 "
-        "(docs/BENCHMARKS.md): merkle_levels x2 at 128 work-items 1.242 / 0.073 ms at 2^25 / 2^20 "
-        "leaves, x3 1.439 / 0.090 (72 registers), merkle_level x2 1.323 / 0.082, merkle_subtree "
+        "bench/kernel_variants.sh, bench/device_run.sh and hash_bench on an NVIDIA H200 "
+        "(dev/PERFORMANCE_LOG.md): merkle_levels x2 at 128 work-items 1.242 / 0.073 ms at 2^25 / "
+        "2^20 leaves, x3 1.439 / 0.090 (72 registers), merkle_level x2 1.323 / 0.082, merkle_subtree "
         "1.419 / 0.082; SHA-256 nodes (merklize_bench --variants --hash=sha256): merkle_level x1 "
         "4.413 ms at 2^25, merkle_subtree 4.486, merkle_levels x2 4.728; chunks of 2^21 the best "
         "end to end of 2^18 .. 2^22; one chunk per work-item 1.53 TB/s against lanes2 1.50; block "
@@ -172,7 +172,7 @@ inline const std::vector<tuning> &tuning_table() {
     nvidia.level_kernel_waves = 16;
     nvidia.fuse_waves = 2;
     nvidia.levels_per_item = 2;
-    // issue 29 on the H200: root of 2 leaves 351 ms, of 1 GiB 566 ms (files in /dev/shm).
+    // On the H200 (files in /dev/shm): root of 2 leaves 351 ms, of 1 GiB 566 ms.
     nvidia.nodes = {level_kernel_kind::level, 1, 4.7, 1, 0};
     nvidia.light_nodes = node_tuning{level_kernel_kind::levels, 2, 4.7, 1, 0};
     nvidia.chunk_log2 = 21;
@@ -211,7 +211,7 @@ inline const std::vector<tuning> &tuning_table() {
         "2^20 for files and pipes, where the staging is host memory too; the start and rates of "
         "--device auto from merklize root of 2 leaves (100 ms, programs from the cache) and of "
         "2^24 leaves (512 MiB) with PoCL 3.1 on 2 Xeon cores (sha_ni, AVX-512) under load "
-        "(docs/BENCHMARKS.md, issue 29); BLAKE3's rate from merklize root --device cpu of 1 GiB "
+        "(dev/PERFORMANCE_LOG.md); BLAKE3's rate from merklize root --device cpu of 1 GiB "
         "in /dev/shm there, 1.0-1.2 s whole (0.55 GB/s a compute unit after the start); sha256 "
         "nodes in 16 lanes (kernels/sha256_lanes.cl): merklize_bench --hash=sha256 kernels of "
         "2^24 leaves 8364 -> 875 ms against one node a work-item, and merklize root --hash sha256 "

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// A batch of leaf updates sorted once (issue 31): its distinct leaf indices ascending, as 32-bit
+// A batch of leaf updates sorted once: its distinct leaf indices ascending, as 32-bit
 // numbers, each with the position in the batch of its last update (a repeated index takes its
 // last value). resident_tree.hpp updates without it (the last value elected on the device,
 // tree_updater.hpp) and sorts only for what needs the indices in order: the multiproof of

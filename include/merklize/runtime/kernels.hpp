@@ -208,8 +208,8 @@ inline pair_node_kernel pair_node_kernel_of(pair_hash hash) {
   throw error("no kernels for this pair hash");
 }
 
-// Whether this build has every kernel file of a pair hash: keccak256_sorted's keccak.cl comes
-// with the device Keccak-256 (issue 30); until then OpenZeppelin's pairs are hashed on the host.
+// Whether this build embeds every kernel file of a pair hash (keccak256_sorted: keccak.cl and
+// sorted_pairs.cl); where one is missing, OpenZeppelin's pairs are hashed on the host.
 inline bool has_pair_kernels(pair_hash hash) {
   const pair_node_kernel node = pair_node_kernel_of(hash);
   return std::all_of(node.files.begin(), node.files.end(), has_embedded_kernel);

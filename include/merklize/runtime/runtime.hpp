@@ -104,7 +104,7 @@ public:
   // In order, with profiling. In-order queues: a build's launches depend on each other anyway,
   // and on an H200 an out-of-order kernel queue held a chunk's launches back until the download
   // queue had finished the chunk before (0.07 ms a chunk; 24.16 against 23.39 ms end to end for
-  // 2^25 leaves, docs/BENCHMARKS.md).
+  // 2^25 leaves, dev/PERFORMANCE_LOG.md).
   cl::CommandQueue make_queue() const { return detail::make_queue(context_, device_); }
 
   // The spec's program for this device with its tuning row's options, built once per process

@@ -1,30 +1,31 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Issue 30, the CLI's dispatch as a table of runners (tools/dispatch.hpp), on the GPU machine:
-# builds merklize of the base (A) and of this tree (B), runs tests/cli_dispatch_cases.sh's 107
-# command lines with each on the default device (the GPU; its --device pocl lines fail alike
-# where PoCL is absent) and diffs the two transcripts, which must be identical; then times small
+# The CLI of this tree (B) beside a base commit (A) on the GPU machine, for a change to how the
+# CLI reaches the engine (tools/dispatch.cpp): builds merklize of both, runs the command lines of
+# tests/cli_dispatch_cases.sh with each on the default device (the GPU; its --device pocl lines
+# fail alike where PoCL is absent) and diffs the two transcripts, which must be identical; then
+# times small
 # commands of every root runner, A beside B in one hyperfine call each (the request is read once
 # per process: no difference is expected beyond noise).
-#   bash bench/dispatch_gpu.sh [BASE_TREE]     (logs in $OUT, default /tmp/out)
+#   bash bench/ab_cli.sh [BASE_TREE]     (logs in $OUT, default /tmp/out)
 # BASE_TREE as bench/ab_base.sh takes it (default: `git merge-base HEAD main` exported).
 set -uo pipefail
 [ -f .device-debs/env.sh ] && source .device-debs/env.sh > /dev/null
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-log=$OUT/dispatch_gpu.log
+log=$OUT/ab_cli.log
 : > "$log"
 source bench/ab_base.sh
-ab_base_tree "$log" /tmp/dispatch-ab-base "${1:-}"
+ab_base_tree "$log" /tmp/ab-cli-base "${1:-}"
 
 build() { # SOURCE BUILD
   cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DMERKLIZE_BUILD_BENCH=OFF \
     -DMERKLIZE_BUILD_TESTS=OFF > /dev/null &&
     cmake --build "$2" -j"$(nproc)" --target merklize_cli > /dev/null
 }
-build "$base" /tmp/dispatch-ab-base-build || { echo "A does not build" | tee -a "$log"; exit 1; }
+build "$base" /tmp/ab-cli-base-build || { echo "A does not build" | tee -a "$log"; exit 1; }
 build . build-dispatch-ab || { echo "B does not build" | tee -a "$log"; exit 1; }
-a=/tmp/dispatch-ab-base-build/tools/merklize
+a=/tmp/ab-cli-base-build/tools/merklize
 b=$(realpath build-dispatch-ab/tools/merklize)
 
 echo "== transcripts (tests/cli_dispatch_cases.sh), A against B" | tee -a "$log"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Issue 30, item 2: the engine's commits beside the commit they start from, in one run on the GPU
-# machine. Builds both trees (A: the base, B: this tree), checks B on the GPU tests, then times
-# both in turn, ROUNDS times (default 2):
+# Tree builds of this tree (B) beside a base commit (A), in one run on the GPU machine: for a
+# change that must not slow the kernels or the CLI. Builds both trees, checks B on the GPU tests,
+# then times both in turn, ROUNDS times (default 2):
 #   - the tree kernels (merklize_bench kernels/ rows) with BLAKE3 and SHA-256 nodes at 2^20 and
 #     2^25 leaves;
 #   - leaves from data blocks and their tree (merklize_block_bench, 1 GiB of 4 KiB blocks: the
@@ -10,16 +10,16 @@
 #   - whole processes with hyperfine: `merklize root` of 1 GiB in /dev/shm (BLAKE3 and SHA-256
 #     nodes), the same as an 8-ary tree (--arity 8) and as fs-verity (--format fs-verity);
 # and prints each row's times side by side: A's and B's, then B / A of the best of each.
-#   bash bench/engine_ab.sh [BASE_TREE]     (logs in $OUT, default /tmp/out)
+#   bash bench/ab_builds.sh [BASE_TREE]     (logs in $OUT, default /tmp/out)
 # BASE_TREE is a source tree of the base commit. Without it, the script exports the commit
 # $BASE (default: where this branch left main, `git merge-base HEAD main`) with git, which
 # needs .git: where the tree was carried without it, export the base first, e.g.
 #   git archive "$(git merge-base HEAD main)" | (mkdir -p .ab-base && tar -x -C .ab-base)
-# and pass .ab-base (carry it). Only the GPU machine's numbers count (issue 30: within 3%).
+# and pass .ab-base (carry it). Only the GPU machine's numbers count.
 set -uo pipefail
 ROUNDS=${ROUNDS:-2}
 source bench/ab_base.sh
-ab_setup engine_ab /tmp/engine-ab-base "${1:-}"
+ab_setup ab_builds /tmp/ab-builds-base "${1:-}"
 
 targets=(merklize_bench merklize_block_bench merklize_cli merklize_gpu_test merklize_gpu_hash_test)
 ab_build "$base" "$OUT/build.log" "${targets[@]}" && ab_build . "$OUT/build.log" "${targets[@]}"

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0 OR MIT
-# Issue 19's table in one run on the GPU machine (docs/PERFORMANCE_LOG.md, "Issue 19's table"), in
+# The kernels table of docs/BENCHMARKS.md ("Trees on a GPU") in one run on the GPU machine, in
 # order of importance, each part logged to $OUT/close.log as it ends:
 #   1. the GPU tests with the defaults (bit-exact against the host reference), then the rows:
 #      BLAKE3 tree kernels at 2^20 and 2^25 leaves, a page-locked build of every node at 2^25,
 #      the SHA-256 tree, rfc6962 tree and layer at 2^25 (checked against OpenSSL), full BLAKE3
 #      of 1 GiB, and the raw copies both ways at once that floor the page-locked build;
-#   2. the same kernels without the NVIDIA row's kernel options (MERKLIZE_KERNEL_OPTIONS=""), the
-#      baseline of this session's change;
+#   2. the same kernels without the NVIDIA row's kernel options (MERKLIZE_KERNEL_OPTIONS=""): what
+#      those options are worth;
 #   3. the plain CUDA tree and compression-only kernel (.baseline/cuda_tree.cu, written for the
 #      comparison and kept outside the project, carried with .baseline), its roots checked
 #      against `merklize root`;
@@ -16,7 +16,7 @@
 #   5. PoCL on the machine's cores against BLAKE3's own hash_many tree (.baseline/blake3c, the
 #      official C code fetched and built outside the project);
 #   6. the SASS of the tree and hash programs by kernel (bench/sass.sh).
-# Usage, from the project root:  bash bench/issue19_run.sh
+# Usage, from the project root:  bash bench/gpu_kernels.sh
 set -uo pipefail
 export MERKLIZE_OCL=all
 source .device-debs/env.sh > /dev/null
