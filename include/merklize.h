@@ -11,11 +11,16 @@
  *  - Objects are opaque handles, created by a function that writes them through an out-pointer
  *    and released by their own _free function (each accepts NULL). Handles hold what they need:
  *    a builder keeps its device alive, a tree keeps its memory, so they may be freed in any order.
+ *    A handle of another type, or one freed (lately: the last 64 frees), is refused where it can
+ *    be told (MERKLIZE_ERROR_ARGUMENT, "`builder` is not a live merklize_builder handle: it was
+ *    freed"; an accessor gives what it gives for NULL, a _free frees nothing); docs/C_API.md,
+ *    "Handles", says what cannot be told.
  *  - A device, a builder and a log may be used from several threads: their calls are serialised.
  *    Trees, proofs and byte buffers are read-only after creation and can be read concurrently.
  *  - A failed call changes nothing the caller owns: out-pointers are written only on success, and
  *    no caller buffer is written unless the call succeeds (merklize_sha256_layer, merklize_blake3
- *    and the roots of merklize_tree_root etc. write their output at the end).
+ *    and the roots of merklize_tree_root etc. write their output at the end). A count past its
+ *    limit (a batch, an append, leaf_count) is refused before anything of the caller's is read.
  *  - Configuration structs begin with a `size` member set by their _init function, so that a
  *    program built against this header keeps working with a later libmerklize that appended
  *    members. Always call the _init function, then set the members you need.
@@ -374,7 +379,8 @@ typedef struct merklize_blake3_mode {
 } merklize_blake3_mode;
 
 /* Full BLAKE3 of a source on the device (b3sum's result): out_size bytes of output (BLAKE3's
- * extendable output; 32 is the usual digest). `mode` NULL: the plain hash. */
+ * extendable output; 32 is the usual digest), made in out_size bytes of scratch memory and
+ * copied to `out` once the call has succeeded. `mode` NULL: the plain hash. */
 MERKLIZE_API merklize_status merklize_blake3(merklize_device *device,
                                              const merklize_blake3_mode *mode,
                                              const merklize_source *source, uint8_t *out,
@@ -511,8 +517,9 @@ MERKLIZE_API merklize_status merklize_filecoin_piece_cid(
  * several threads. */
 typedef struct merklize_device_tree merklize_device_tree;
 
-/* The tree of `size` bytes of leaves in host memory (size a multiple of 32, at least one leaf),
- * copied to the device; the caller's bytes are only read. */
+/* The tree of `size` bytes of leaves in host memory (size a multiple of 32, at least one leaf, at
+ * most the leaves the tree may hold: 2^32, or 2^depth for a fixed depth below 32), copied to the
+ * device; the caller's bytes are only read. */
 MERKLIZE_API merklize_status merklize_device_tree_create(merklize_builder *builder,
                                                          const void *leaves, uint64_t size,
                                                          merklize_device_tree **tree);
@@ -528,8 +535,9 @@ MERKLIZE_API uint32_t merklize_device_tree_depth(const merklize_device_tree *tre
 /* Leaf indices[k] becomes leaves[k * 32 .. k * 32 + 32) for k < count; root receives the new
  * root (root may be NULL). Within one batch a repeated index takes its last value; count 0
  * changes nothing and gives the root. A refused batch (an index at or past the leaf count, a NULL
- * pointer where count > 0) is MERKLIZE_ERROR_ARGUMENT and leaves the tree as it was: it is
- * checked before the tree is written. */
+ * pointer where count > 0, a count past what a batch holds: fewer than 2^32 updates, 2^32 at
+ * arity k, refused before the batch is read) is MERKLIZE_ERROR_ARGUMENT and leaves the tree as it
+ * was: it is checked before the tree is written. */
 MERKLIZE_API merklize_status merklize_device_tree_update(merklize_device_tree *tree,
                                                          const uint64_t *indices,
                                                          const void *leaves, uint64_t count,

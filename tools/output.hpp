@@ -28,7 +28,9 @@ void close_stdout();
 // Writes `text` as the whole content of `path`. A regular file (or a new one, or the target of a
 // symbolic link) gets it through an unnamed temporary file in its folder, flushed to disk, then
 // renamed over it: it holds the old content or the whole new one, never a part, whatever fails,
-// and no temporary file outlives the process. A device, a FIFO or a socket is written in place,
+// and no temporary file outlives the process. A file that is there is written over as cp writes
+// over it: refused where the user may not write it ("Permission denied", the file untouched),
+// else its mode, and its owner where the process may keep it, stay. A device, a FIFO or a socket is written in place,
 // as cp and tee write (merklize/io/replace_file.hpp); the file stdout is (/dev/stdout, or
 // the file it was redirected to) gets `text` through stdout, after what was printed before it.
 void write_file_replacing(const std::string &path, std::string_view text);

@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // What the files of the C ABI (include/merklize.h) share: the one guard that turns every C++
 // exception into a merklize_status and a message for merklize_last_error, the errors that pick a
-// status of their own, and the checks of pointer arguments. The handles are in handles.hpp.
+// status of their own, and the checks of pointer arguments (handles' tags: handle_tags.hpp). The
+// handles are in handles.hpp.
 //
 // Every exported function that can fail is `return guarded([&] { ... });`: nothing thrown
 // crosses the ABI, and since the out-pointers and caller buffers are written by the lambda's
 // last statements, a call that fails leaves them as they were.
 #pragma once
 
+#include "handle_tags.hpp"
+
 #include <merklize.h>
 
 #include <merklize/runtime/error.hpp>
 
+#include <cstring>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 // Not namespace merklize: the library exports merklize::* for C++ users (cmake/merklize.map.in),
 // and these are libmerklize's own.
@@ -77,9 +82,15 @@ template <class Body> merklize_status guarded(Body &&body) noexcept {
   }
 }
 
-// Refuses a NULL pointer argument: "merklize_build: `source` is NULL".
+// Refuses a NULL pointer argument: "merklize_build: `source` is NULL"; and a handle that is not
+// a live one of its type (handle_tags.hpp): "merklize_build: `builder` is not a live
+// merklize_builder handle: it was freed".
 template <class T> T &required(T *pointer, const char *function, const char *name) {
   if (!pointer) throw argument_error(std::string(function) + ": `" + name + "` is NULL");
+  if constexpr (is_handle<std::remove_const_t<T>>::value) {
+    const std::string refusal = handle_refusal(static_cast<const std::remove_const_t<T> *>(pointer));
+    if (!refusal.empty()) throw argument_error(std::string(function) + ": `" + name + "`" + refusal);
+  }
   return *pointer;
 }
 
@@ -87,6 +98,16 @@ template <class T> T &required(T *pointer, const char *function, const char *nam
 inline const void *required(const void *pointer, const char *function, const char *name) {
   if (!pointer) throw argument_error(std::string(function) + ": `" + name + "` is NULL");
   return pointer;
+}
+
+// The integer a C caller stored in an enum member, read as an int, never as the enum: a value
+// outside the enum's (merklize_source_kind 7) read as the enum would be undefined behaviour in
+// C++ before any check could refuse it.
+template <class Enum> int stored_value(const Enum &member) {
+  static_assert(std::is_enum<Enum>::value && sizeof(Enum) == sizeof(int));
+  int value = 0;
+  std::memcpy(&value, &member, sizeof value);
+  return value;
 }
 
 // Refuses a configuration struct whose `size` is not this header's (a caller that did not call

@@ -36,6 +36,14 @@ oz::standard_tree oz_tree(merklize_device &d, const char *json, std::size_t size
   }
 }
 
+// Refuses `count` indices of values to prove where there are only `most` (values, or bytes of
+// text): some value would be proved twice, or one past the values named.
+[[noreturn]] void refuse_value_count(std::uint64_t count, std::uint64_t most, const char *what) {
+  throw argument_error("merklize_oz_standard_proof: `count` is " + std::to_string(count) +
+                       ", more than the " + std::to_string(most) + " " + what +
+                       ": each value is proved once");
+}
+
 // A source's txids in internal order: 32 bytes each, or display-order hex lines.
 std::vector<digest> txids_of(opened_source &source, int display_order) {
   const byte_view all = source.whole();
@@ -94,9 +102,13 @@ merklize_status merklize_oz_standard_proof(merklize_device *device, const char *
     required(static_cast<const void *>(indices), "merklize_oz_standard_proof", "indices");
     if (count == 0)
       throw argument_error("merklize_oz_standard_proof: `count` is 0: a proof proves a value");
-    const std::vector<std::uint64_t> values(indices, indices + count);
+    // A value is proved once: more indices than the text can hold values (a byte each, at the
+    // least) are refused before the text is read, more than its values before they are copied.
+    if (count > size) refuse_value_count(count, size, "bytes of JSON text");
     const std::lock_guard<std::mutex> lock(d.mutex);
     const auto t = oz_tree(d, json, size, sort_leaves, "merklize_oz_standard_proof");
+    if (count > t.values.size()) refuse_value_count(count, t.values.size(), "values");
+    const std::vector<std::uint64_t> values(indices, indices + count);
     auto held =
         bytes_of(count == 1 ? oz::proof_json(t, values.front()) : oz::multiproof_json(t, values));
     *proof = held.release();

@@ -48,6 +48,35 @@ merklize_status locked_either(merklize_device_tree *tree, const char *function, 
   });
 }
 
+// The most leaves a tree may hold, and the most updates one batch of it takes: resident_tree
+// holds 2^depth leaves for a fixed depth below 32, else 2^32, and elects a leaf's last update by
+// its position + 1, a 32-bit number (fewer than 2^32 updates); resident_kary_tree holds and takes
+// 2^32 (its sort's 32-bit indices).
+std::uint64_t most_leaves(const tree_settings &s) {
+  return s.kary() ? detail::max_sorted_leaves : detail::resident_leaf_limit(s.tree());
+}
+std::uint64_t most_updates(const resident_tree &) { return detail::max_sorted_leaves - 1; }
+std::uint64_t most_updates(const resident_kary_tree &) { return detail::max_sorted_leaves; }
+
+// Refuses a batch of more updates than the tree takes, before the caller's indices or leaves are
+// read, checked or copied (a count of 2^62 is refused at once, not after copying 2^62 leaves).
+template <class Tree> void check_update_count(const Tree &t, uint64_t count, const char *function) {
+  if (count > most_updates(t))
+    throw argument_error(std::string(function) + ": count is " + std::to_string(count) +
+                         ": a batch of this tree holds at most " +
+                         std::to_string(most_updates(t)) + " updates");
+}
+
+// The same for an append past what the tree may hold: the trees' own check, made before the
+// caller's leaves are read (their field check). A k-ary tree's bound is the 2^32 of a tree of no
+// fixed depth.
+void check_append_count(const resident_tree &t, uint64_t count) {
+  detail::check_resident_append(t.leaf_count(), count, t.options());
+}
+void check_append_count(const resident_kary_tree &t, uint64_t count) {
+  detail::check_resident_append(t.leaf_count(), count, tree_options{});
+}
+
 // A batch's pointers (NULL refused only where there is something to read), and its leaves as the
 // tree's hash takes them.
 void check_batch(hash_kind hash, const uint64_t *indices, const void *leaves, uint64_t count,
@@ -141,12 +170,18 @@ merklize_status merklize_device_tree_create(merklize_builder *builder, const voi
     if (size > 0) required(leaves, "merklize_device_tree_create", "leaves");
     check_resident(b.settings);
     for_field("leaves", [&] { leaf_count_of(size); }); // whole leaves, at least one
+    if (size / node_bytes > most_leaves(b.settings))
+      throw argument_error("merklize_device_tree_create: size is " + std::to_string(size) +
+                           " bytes, " + std::to_string(size / node_bytes) + " leaves: the tree "
+                           "may hold " + std::to_string(most_leaves(b.settings)));
     check_field_leaves(b.settings.tree().hash, leaves, size / node_bytes, "leaves");
     *tree = new merklize_device_tree(b.device, b.settings, leaves, size);
   });
 }
 
-void merklize_device_tree_free(merklize_device_tree *tree) { delete tree; }
+void merklize_device_tree_free(merklize_device_tree *tree) {
+  free_handle(tree, "merklize_device_tree_free", "tree");
+}
 
 merklize_status merklize_device_tree_root(merklize_device_tree *tree,
                                           uint8_t root[MERKLIZE_DIGEST_SIZE]) {
@@ -156,21 +191,24 @@ merklize_status merklize_device_tree_root(merklize_device_tree *tree,
 }
 
 uint64_t merklize_device_tree_leaf_count(const merklize_device_tree *tree) {
-  if (!tree) return 0;
-  const std::lock_guard<std::mutex> lock(tree->mutex); // an append changes it
-  return tree->either([](const auto &t) { return t.leaf_count(); });
+  const auto *t = live_or_null(tree, "merklize_device_tree_leaf_count", "tree");
+  if (!t) return 0;
+  const std::lock_guard<std::mutex> lock(t->mutex); // an append changes it
+  return t->either([](const auto &either) { return either.leaf_count(); });
 }
 
 uint32_t merklize_device_tree_depth(const merklize_device_tree *tree) {
-  if (!tree) return 0;
-  const std::lock_guard<std::mutex> lock(tree->mutex);
-  return tree->either([](const auto &t) { return t.on_device().top(); });
+  const auto *t = live_or_null(tree, "merklize_device_tree_depth", "tree");
+  if (!t) return 0;
+  const std::lock_guard<std::mutex> lock(t->mutex);
+  return t->either([](const auto &either) { return either.on_device().top(); });
 }
 
 merklize_status merklize_device_tree_update(merklize_device_tree *tree, const uint64_t *indices,
                                             const void *leaves, uint64_t count,
                                             uint8_t root[MERKLIZE_DIGEST_SIZE]) {
   return locked_either(tree, "merklize_device_tree_update", [&](auto &t) {
+    check_update_count(t, count, "merklize_device_tree_update");
     check_batch(t.options().hash, indices, leaves, count, "merklize_device_tree_update");
     write_root(root, t.update(indices, leaves, count));
   });
@@ -183,6 +221,7 @@ merklize_status merklize_device_tree_update_proved(merklize_device_tree *tree,
                                                    merklize_proof **proof) {
   return locked_either(tree, "merklize_device_tree_update_proved", [&](auto &t) {
     required(proof, "merklize_device_tree_update_proved", "proof");
+    check_update_count(t, count, "merklize_device_tree_update_proved");
     check_batch(t.options().hash, indices, leaves, count, "merklize_device_tree_update_proved");
     const std::vector<std::uint64_t> batch(indices, indices + count);
     auto [new_root, multi] = t.update_proved(batch, digests_of(leaves, count));
@@ -205,6 +244,7 @@ merklize_status merklize_device_tree_append(merklize_device_tree *tree, const vo
                                             uint64_t count, uint8_t root[MERKLIZE_DIGEST_SIZE]) {
   return locked_either(tree, "merklize_device_tree_append", [&](auto &t) {
     if (count > 0) required(leaves, "merklize_device_tree_append", "leaves");
+    check_append_count(t, count);
     check_field_leaves(t.options().hash, leaves, count, "leaves");
     write_root(root, t.append(leaves, count)); // refuses a tree it would overfill first
   });
@@ -259,6 +299,7 @@ merklize_status merklize_device_tree_append_cl(merklize_device_tree *tree, struc
                       const cl::Buffer buffer = caller_buffer(leaves, count, function, "leaves");
                       return t.either([&](auto &either) {
                         if (count == 0) return either.root();
+                        check_append_count(either, count);
                         check_device_leaves(t, buffer, count, waits, function);
                         return either.append(buffer, count, waits);
                       });
@@ -277,6 +318,7 @@ merklize_status merklize_device_tree_update_cl(merklize_device_tree *tree, struc
                       const cl::Buffer values = caller_buffer(leaves, count, function, "leaves");
                       return t.either([&](auto &either) {
                         if (count == 0) return either.root();
+                        check_update_count(either, count, function);
                         check_device_leaves(t, values, count, waits, function);
                         return either.update(at, values, count, waits);
                       });

@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-struct merklize_device_tree {
+struct merklize_device_tree : merklize_capi::tagged<merklize_device_tree> {
   merklize_device_tree(std::shared_ptr<const merklize_capi::device_state> d,
                        const merklize_capi::tree_settings &s, const void *leaves,
                        std::uint64_t size)

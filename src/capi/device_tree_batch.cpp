@@ -10,7 +10,7 @@
 #include <cstring>
 #include <string>
 
-struct merklize_update_batch {
+struct merklize_update_batch : merklize_capi::tagged<merklize_update_batch> {
   merklize::resident_batch batch;
 };
 
@@ -26,22 +26,27 @@ merklize_status merklize_device_tree_batch_create(merklize_device_tree *tree, ui
     required(batch, function, "batch");
     const std::lock_guard<std::mutex> lock(t.mutex);
     *batch = new merklize_update_batch{
-        t.either([&](const auto &either) { return either.make_update_batch(capacity); })};
+        {}, t.either([&](const auto &either) { return either.make_update_batch(capacity); })};
   });
 }
 
-void merklize_update_batch_free(merklize_update_batch *batch) { delete batch; }
+void merklize_update_batch_free(merklize_update_batch *batch) {
+  free_handle(batch, "merklize_update_batch_free", "batch");
+}
 
 uint64_t merklize_update_batch_capacity(const merklize_update_batch *batch) {
-  return batch ? batch->batch.capacity() : 0;
+  const auto *b = live_or_null(batch, "merklize_update_batch_capacity", "batch");
+  return b ? b->batch.capacity() : 0;
 }
 
 uint64_t *merklize_update_batch_indices(merklize_update_batch *batch) {
-  return batch ? batch->batch.indices() : nullptr;
+  auto *b = live_or_null(batch, "merklize_update_batch_indices", "batch");
+  return b ? b->batch.indices() : nullptr;
 }
 
 uint8_t *merklize_update_batch_leaves(merklize_update_batch *batch) {
-  return batch ? batch->batch.leaves()->data() : nullptr;
+  auto *b = live_or_null(batch, "merklize_update_batch_leaves", "batch");
+  return b ? b->batch.leaves()->data() : nullptr;
 }
 
 merklize_status merklize_device_tree_update_batch(merklize_device_tree *tree,

@@ -8,7 +8,7 @@
 
 #include <cstring>
 
-struct merklize_tree_snapshot {
+struct merklize_tree_snapshot : merklize_capi::tagged<merklize_tree_snapshot> {
   merklize::resident_snapshot snapshot;
 };
 
@@ -23,15 +23,18 @@ merklize_status merklize_device_tree_snapshot(merklize_device_tree *tree,
     merklize_device_tree &t = required(tree, function, "tree");
     required(snapshot, function, "snapshot");
     const std::lock_guard<std::mutex> lock(t.mutex);
-    *snapshot =
-        new merklize_tree_snapshot{t.either([](const auto &either) { return either.snapshot(); })};
+    *snapshot = new merklize_tree_snapshot{
+        {}, t.either([](const auto &either) { return either.snapshot(); })};
   });
 }
 
-void merklize_tree_snapshot_free(merklize_tree_snapshot *snapshot) { delete snapshot; }
+void merklize_tree_snapshot_free(merklize_tree_snapshot *snapshot) {
+  free_handle(snapshot, "merklize_tree_snapshot_free", "snapshot");
+}
 
 uint64_t merklize_tree_snapshot_leaf_count(const merklize_tree_snapshot *snapshot) {
-  return snapshot ? snapshot->snapshot.leaf_count() : 0;
+  const auto *s = live_or_null(snapshot, "merklize_tree_snapshot_leaf_count", "snapshot");
+  return s ? s->snapshot.leaf_count() : 0;
 }
 
 merklize_status merklize_device_tree_rollback(merklize_device_tree *tree,

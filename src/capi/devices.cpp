@@ -128,14 +128,16 @@ merklize_status merklize_device_open_cl(struct _cl_context *context,
   });
 }
 
-void merklize_device_free(merklize_device *device) { delete device; }
+void merklize_device_free(merklize_device *device) {
+  free_handle(device, "merklize_device_free", "device");
+}
 
 merklize_status merklize_device_describe(const merklize_device *device,
                                          merklize_device_info *info) {
   return guarded([&] {
-    required(device, "merklize_device_describe", "device");
+    const merklize_device &d = required(device, "merklize_device_describe", "device");
     required(info, "merklize_device_describe", "info");
-    write_info(device->state->info, info);
+    write_info(d.state->info, info);
   });
 }
 

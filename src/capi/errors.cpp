@@ -75,11 +75,17 @@ const char *merklize_leaf_hash_names(void) {
 }
 
 const uint8_t *merklize_bytes_data(const merklize_bytes *bytes) {
-  return bytes ? bytes->data.data() : nullptr;
+  const merklize_bytes *b = merklize_capi::live_or_null(bytes, "merklize_bytes_data", "bytes");
+  return b ? b->data.data() : nullptr;
 }
 
-size_t merklize_bytes_size(const merklize_bytes *bytes) { return bytes ? bytes->data.size() : 0; }
+size_t merklize_bytes_size(const merklize_bytes *bytes) {
+  const merklize_bytes *b = merklize_capi::live_or_null(bytes, "merklize_bytes_size", "bytes");
+  return b ? b->data.size() : 0;
+}
 
-void merklize_bytes_free(merklize_bytes *bytes) { delete bytes; }
+void merklize_bytes_free(merklize_bytes *bytes) {
+  merklize_capi::free_handle(bytes, "merklize_bytes_free", "bytes");
+}
 
 } // extern "C"

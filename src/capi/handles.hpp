@@ -44,7 +44,7 @@ struct device_state {
 
 } // namespace merklize_capi
 
-struct merklize_device {
+struct merklize_device : merklize_capi::tagged<merklize_device> {
   explicit merklize_device(std::shared_ptr<const merklize_capi::device_state> s);
   ~merklize_device();
 
@@ -63,7 +63,7 @@ private:
   std::optional<cl::CommandQueue> queue_;
 };
 
-struct merklize_builder {
+struct merklize_builder : merklize_capi::tagged<merklize_builder> {
   merklize_builder(std::shared_ptr<const merklize_capi::device_state> d,
                    merklize_capi::tree_settings s);
   ~merklize_builder();
@@ -85,7 +85,7 @@ private:
 
 // A built tree: a binary tree's kept levels (merklize::tree), a k-ary tree's (leaves first, the
 // levels below first_level empty), or for a tree streamed for its root the root alone.
-struct merklize_tree {
+struct merklize_tree : merklize_capi::tagged<merklize_tree> {
   std::optional<merklize::tree> binary;
   std::vector<std::vector<merklize::digest>> kary;
   merklize_capi::tree_settings settings;
@@ -96,7 +96,7 @@ struct merklize_tree {
   merklize::digest root{};      // merklize_tree_root's: tree_root, with the length mixed in
 };
 
-struct merklize_proof {
+struct merklize_proof : merklize_capi::tagged<merklize_proof> {
   using value_type =
       std::variant<merklize::inclusion_proof, merklize::multiproof, merklize::consistency_proof,
                    merklize::kary_proof, merklize::kary_multiproof>;
@@ -105,7 +105,7 @@ struct merklize_proof {
   std::vector<merklize::digest> nodes; // merklize_proof_nodes'
 };
 
-struct merklize_bytes {
+struct merklize_bytes : merklize_capi::tagged<merklize_bytes> {
   std::vector<std::uint8_t> data;
 };
 

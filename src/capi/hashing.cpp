@@ -11,35 +11,43 @@
 #include <merklize/engine/leaf_hash.hpp>
 
 #include <cstring>
+#include <vector>
 
 namespace merklize_capi {
 namespace {
 
 blake3_mode mode_of(const merklize_blake3_mode *mode) {
-  if (!mode || mode->kind == MERKLIZE_BLAKE3_HASH) return blake3_mode::hash();
-  if (mode->kind == MERKLIZE_BLAKE3_KEYED) {
+  const int kind = mode ? stored_value(mode->kind) : MERKLIZE_BLAKE3_HASH;
+  if (kind == MERKLIZE_BLAKE3_HASH) return blake3_mode::hash();
+  if (kind == MERKLIZE_BLAKE3_KEYED) {
     required(mode->key, "merklize_blake3", "mode->key");
     return blake3_mode::keyed(mode->key);
   }
-  if (mode->kind == MERKLIZE_BLAKE3_DERIVE_KEY) {
+  if (kind == MERKLIZE_BLAKE3_DERIVE_KEY) {
     required(mode->context, "merklize_blake3", "mode->context");
     return blake3_mode::derive_key(mode->context);
   }
-  throw argument_error("merklize_blake3: mode->kind is " +
-                       std::to_string(static_cast<int>(mode->kind)) +
+  throw argument_error("merklize_blake3: mode->kind is " + std::to_string(kind) +
                        ": MERKLIZE_BLAKE3_HASH (0), MERKLIZE_BLAKE3_KEYED (1) or "
                        "MERKLIZE_BLAKE3_DERIVE_KEY (2)");
 }
 
 // The blocks are copied to the device before any digest comes back, so `digests` may overlap
 // `chunks`: a level is hashed in place as gohashtree's callers do, its parents written over its
-// first half.
-void check_layer(const uint8_t *digests, const uint8_t *chunks, uint64_t count) {
+// first half. The layer is one buffer on the device: a count past what it allocates at once is
+// refused before anything is copied.
+void check_layer(const cl::Device &device, const uint8_t *digests, const uint8_t *chunks,
+                 uint64_t count) {
   required(digests, "merklize_sha256_layer", "digests");
   required(chunks, "merklize_sha256_layer", "chunks");
   if (count > UINT64_MAX / sha256::block_len || count * sha256::block_len > SIZE_MAX)
     throw argument_error("merklize_sha256_layer: count " + std::to_string(count) +
                          " blocks of 64 bytes are more than memory can hold");
+  const cl_ulong most = detail::device_info<CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong>(device);
+  if (count * sha256::block_len > most)
+    throw argument_error("merklize_sha256_layer: count " + std::to_string(count) +
+                         " blocks of 64 bytes are more than the device allocates at once (" +
+                         std::to_string(most) + " bytes)");
 }
 
 } // namespace
@@ -58,15 +66,22 @@ merklize_status merklize_blake3(merklize_device *device, const merklize_blake3_m
     const std::lock_guard<std::mutex> lock(d.mutex);
     opened_source opened(source, "merklize_blake3");
     merklize::blake3_device &b3 = d.blake3();
-    if (opened.in_memory()) return b3.hash(m, opened.data(), opened.size(), out, out_size);
-    std::size_t written = 0; // the output comes in pieces, once the input is all read
-    b3.hash(
-        m, opened.input(),
-        [&](const std::uint8_t *bytes, std::size_t size) {
-          std::memcpy(out + written, bytes, size);
-          written += size;
-        },
-        out_size);
+    // The output is made in scratch memory and copied to `out` once the call has succeeded: it
+    // comes in pieces, and the device may fail after some of them (or when the work is done).
+    std::vector<std::uint8_t> scratch(out_size);
+    if (opened.in_memory()) {
+      b3.hash(m, opened.data(), opened.size(), scratch.data(), out_size);
+    } else {
+      std::size_t written = 0;
+      b3.hash(
+          m, opened.input(),
+          [&](const std::uint8_t *bytes, std::size_t size) {
+            std::memcpy(scratch.data() + written, bytes, size);
+            written += size;
+          },
+          out_size);
+    }
+    if (out_size > 0) std::memcpy(out, scratch.data(), out_size);
   });
 }
 
@@ -75,7 +90,7 @@ merklize_status merklize_sha256_layer(merklize_device *device, uint8_t *digests,
   return guarded([&] {
     merklize_device &d = required(device, "merklize_sha256_layer", "device");
     if (count == 0) return;
-    check_layer(digests, chunks, count);
+    check_layer(d.state->device, digests, chunks, count);
     const std::lock_guard<std::mutex> lock(d.mutex);
     merklize::hash_layer(d.queue(), digests, count * merklize::node_bytes, chunks,
                          count * merklize::sha256::block_len);

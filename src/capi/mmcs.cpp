@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-struct merklize_mmcs {
+struct merklize_mmcs : merklize_capi::tagged<merklize_mmcs> {
   const merklize::poseidon2::instance *instance = nullptr;
   unsigned cap_height = 0;
   std::vector<std::vector<std::uint8_t>> data; // the matrices' elements, copied
@@ -42,22 +42,24 @@ const merklize::poseidon2::instance &instance_named(const char *hash, const char
 }
 
 // a * b, refused where it overflows (a matrix or a row run too large to address).
-std::size_t product(std::uint64_t a, std::uint64_t b, const std::string &what) {
+std::size_t product(std::uint64_t a, std::uint64_t b, const std::string &what,
+                    const char *function) {
   if (a != 0 && b > SIZE_MAX / a)
-    throw argument_error("merklize_mmcs_commit: " + what + " is too large to address");
+    throw argument_error(std::string(function) + ": " + what + " is too large to address");
   return static_cast<std::size_t>(a * b);
 }
 
 // The caller's matrices as views of their bytes (checked after: mmcs::check_matrices).
 std::vector<merklize::mmcs::matrix_view> views_of(const merklize_matrix *matrices, size_t count,
-                                                  const merklize::poseidon2::instance &in) {
-  const char *function = "merklize_mmcs_commit";
+                                                  const merklize::poseidon2::instance &in,
+                                                  const char *function) {
   if (count > 0) required(matrices, function, "matrices");
   std::vector<merklize::mmcs::matrix_view> out;
   for (std::size_t m = 0; m < count; ++m) {
     const std::string what = "matrices[" + std::to_string(m) + "]";
-    const std::size_t bytes = product(product(matrices[m].height, matrices[m].width, what),
-                                      merklize::poseidon2::limb_bytes(in), what);
+    const std::size_t bytes =
+        product(product(matrices[m].height, matrices[m].width, what, function),
+                merklize::poseidon2::limb_bytes(in), what, function);
     if (bytes > 0 && !matrices[m].data)
       throw argument_error(std::string(function) + ": `" + what + ".data` is NULL");
     out.push_back({static_cast<const std::uint8_t *>(matrices[m].data),
@@ -104,22 +106,11 @@ merklize::mmcs::opening opening_of(const std::vector<merklize::mmcs::dimensions>
   return out;
 }
 
-} // namespace
-
-extern "C" {
-
-merklize_status merklize_mmcs_element_size(const char *hash, size_t *size) {
-  return guarded([&] {
-    const merklize::poseidon2::instance &in = instance_named(hash, "merklize_mmcs_element_size");
-    required(size, "merklize_mmcs_element_size", "size") = merklize::poseidon2::limb_bytes(in);
-  });
-}
-
-merklize_status merklize_mmcs_commit_dropping(merklize_device *device, const char *hash,
-                                              const merklize_matrix *matrices, size_t matrix_count,
-                                              uint32_t cap_height, uint32_t drop_layers,
-                                              merklize_mmcs **mmcs) {
-  const char *function = "merklize_mmcs_commit_dropping";
+// merklize_mmcs_commit and _dropping, refusals naming `function`, the one called.
+merklize_status committed(merklize_device *device, const char *hash,
+                          const merklize_matrix *matrices, size_t matrix_count,
+                          uint32_t cap_height, uint32_t drop_layers, merklize_mmcs **mmcs,
+                          const char *function) {
   return guarded([&] {
     merklize_device &d = required(device, function, "device");
     required(mmcs, function, "mmcs");
@@ -127,7 +118,7 @@ merklize_status merklize_mmcs_commit_dropping(merklize_device *device, const cha
     out->instance = &instance_named(hash, function);
     out->cap_height = cap_height;
     const std::vector<merklize::mmcs::matrix_view> views =
-        views_of(matrices, matrix_count, *out->instance);
+        views_of(matrices, matrix_count, *out->instance, function);
     out->tallest = for_field("matrices",
                              [&] { return merklize::mmcs::check_matrices(views, *out->instance); });
     for (const merklize::mmcs::matrix_view &v : views) {
@@ -149,26 +140,52 @@ merklize_status merklize_mmcs_commit_dropping(merklize_device *device, const cha
   });
 }
 
+} // namespace
+
+extern "C" {
+
+merklize_status merklize_mmcs_element_size(const char *hash, size_t *size) {
+  return guarded([&] {
+    const merklize::poseidon2::instance &in = instance_named(hash, "merklize_mmcs_element_size");
+    required(size, "merklize_mmcs_element_size", "size") = merklize::poseidon2::limb_bytes(in);
+  });
+}
+
+merklize_status merklize_mmcs_commit_dropping(merklize_device *device, const char *hash,
+                                              const merklize_matrix *matrices, size_t matrix_count,
+                                              uint32_t cap_height, uint32_t drop_layers,
+                                              merklize_mmcs **mmcs) {
+  return committed(device, hash, matrices, matrix_count, cap_height, drop_layers, mmcs,
+                   "merklize_mmcs_commit_dropping");
+}
+
 merklize_status merklize_mmcs_commit(merklize_device *device, const char *hash,
                                      const merklize_matrix *matrices, size_t matrix_count,
                                      uint32_t cap_height, merklize_mmcs **mmcs) {
-  return merklize_mmcs_commit_dropping(device, hash, matrices, matrix_count, cap_height, 0, mmcs);
+  return committed(device, hash, matrices, matrix_count, cap_height, 0, mmcs,
+                   "merklize_mmcs_commit");
 }
 
-void merklize_mmcs_free(merklize_mmcs *mmcs) { delete mmcs; }
+void merklize_mmcs_free(merklize_mmcs *mmcs) { free_handle(mmcs, "merklize_mmcs_free", "mmcs"); }
 
 uint64_t merklize_mmcs_cap_count(const merklize_mmcs *mmcs) {
-  return mmcs ? mmcs->commitment.cap.size() : 0;
+  const merklize_mmcs *c = live_or_null(mmcs, "merklize_mmcs_cap_count", "mmcs");
+  return c ? c->commitment.cap.size() : 0;
 }
 
-uint64_t merklize_mmcs_height(const merklize_mmcs *mmcs) { return mmcs ? mmcs->tallest : 0; }
+uint64_t merklize_mmcs_height(const merklize_mmcs *mmcs) {
+  const merklize_mmcs *c = live_or_null(mmcs, "merklize_mmcs_height", "mmcs");
+  return c ? c->tallest : 0;
+}
 
 uint32_t merklize_mmcs_path_length(const merklize_mmcs *mmcs) {
-  return mmcs ? merklize::mmcs::cap_layer(mmcs->tallest, mmcs->cap_height) : 0;
+  const merklize_mmcs *c = live_or_null(mmcs, "merklize_mmcs_path_length", "mmcs");
+  return c ? merklize::mmcs::cap_layer(c->tallest, c->cap_height) : 0;
 }
 
 uint64_t merklize_mmcs_row_size(const merklize_mmcs *mmcs) {
-  return mmcs ? mmcs->row_elements * merklize::poseidon2::limb_bytes(*mmcs->instance) : 0;
+  const merklize_mmcs *c = live_or_null(mmcs, "merklize_mmcs_row_size", "mmcs");
+  return c ? c->row_elements * merklize::poseidon2::limb_bytes(*c->instance) : 0;
 }
 
 merklize_status merklize_mmcs_cap(const merklize_mmcs *mmcs, uint8_t *cap, size_t cap_size) {

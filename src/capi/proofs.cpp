@@ -120,13 +120,10 @@ std::string field_leaf_refusal(const merklize_proof &p, const std::vector<digest
   return "";
 }
 
-// Whether the proof shows leaves[k] at index k of the proof's indices under `root`, and why not.
+// Whether the proof shows leaves[k] at index k of the proof's indices under `root`, and why not
+// (one leaf per index: the caller checked the count).
 verification verified(const merklize_proof &p, const std::vector<digest> &leaves,
                       const digest &root) {
-  if (leaves.size() != p.indices.size())
-    throw argument_error("merklize_proof_verify: leaf_count is " + std::to_string(leaves.size()) +
-                         ", and the proof proves " + std::to_string(p.indices.size()) +
-                         " leaves: one leaf per proven index");
   const std::string refused = field_leaf_refusal(p, leaves);
   if (!refused.empty()) return detail::reject(refused);
   return std::visit(
@@ -250,9 +247,12 @@ merklize_status merklize_prove_source(merklize_builder *builder, const merklize_
   });
 }
 
-void merklize_proof_free(merklize_proof *proof) { delete proof; }
+void merklize_proof_free(merklize_proof *proof) {
+  free_handle(proof, "merklize_proof_free", "proof");
+}
 
 merklize_proof_kind merklize_proof_get_kind(const merklize_proof *proof) {
+  proof = live_or_null(proof, "merklize_proof_get_kind", "proof");
   if (!proof) return static_cast<merklize_proof_kind>(0);
   static constexpr merklize_proof_kind kinds[] = {MERKLIZE_PROOF_INCLUSION, MERKLIZE_PROOF_MULTI,
                                                   MERKLIZE_PROOF_CONSISTENCY, MERKLIZE_PROOF_KARY,
@@ -261,6 +261,7 @@ merklize_proof_kind merklize_proof_get_kind(const merklize_proof *proof) {
 }
 
 uint64_t merklize_proof_leaf_count(const merklize_proof *proof) {
+  proof = live_or_null(proof, "merklize_proof_leaf_count", "proof");
   if (!proof) return 0;
   return std::visit(overloaded{[](const merklize::consistency_proof &p) { return p.new_size; },
                                [](const auto &p) { return p.leaf_count; }},
@@ -312,6 +313,11 @@ merklize_status merklize_proof_decode(const void *data, size_t size, merklize_en
       throw argument_error("merklize_proof_decode: encoding " +
                            std::to_string(static_cast<int>(encoding)) +
                            ": MERKLIZE_ENCODING_JSON (0) or MERKLIZE_ENCODING_BINARY (1)");
+    // Before a decoder copies the text: a size past what they read is refused unread.
+    if (encoding == MERKLIZE_ENCODING_JSON && size > merklize::max_json_proof_bytes)
+      throw decode_error("proof JSON: the text is " + std::to_string(size) +
+                         " bytes, more than the " + std::to_string(merklize::max_json_proof_bytes) +
+                         " a proof's JSON may hold");
     try {
       return decode(size ? data : "", size, encoding);
     } catch (const merklize::error &e) {
@@ -328,6 +334,10 @@ merklize_status merklize_proof_verify(const merklize_proof *proof, const uint8_t
     if (leaf_count > 0) required(leaves, "merklize_proof_verify", "leaves");
     required(root, "merklize_proof_verify", "root");
     required(valid, "merklize_proof_verify", "valid");
+    if (leaf_count != p.indices.size()) // before the leaves are copied: a count of 2^62 too
+      throw argument_error("merklize_proof_verify: leaf_count is " + std::to_string(leaf_count) +
+                           ", and the proof proves " + std::to_string(p.indices.size()) +
+                           " leaves: one leaf per proven index");
     const merklize::verification result =
         verified(p, digests_of(leaves, leaf_count), digest_of(root));
     if (!result) set_last_error("invalid proof: " + result.reason);

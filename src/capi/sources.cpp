@@ -10,8 +10,10 @@ namespace {
 
 const char *const memory_name = "the data in memory";
 
-std::unique_ptr<merklize::input> input_of(const merklize_source &source, const char *function) {
-  if (source.kind == MERKLIZE_SOURCE_PATH) {
+// `kind` is MERKLIZE_SOURCE_PATH or MERKLIZE_SOURCE_FD.
+std::unique_ptr<merklize::input> input_of(const merklize_source &source, int kind,
+                                          const char *function) {
+  if (kind == MERKLIZE_SOURCE_PATH) {
     required(source.path, function, "source->path");
     return std::make_unique<merklize::input>(source.path);
   }
@@ -26,7 +28,8 @@ std::unique_ptr<merklize::input> input_of(const merklize_source &source, const c
 
 opened_source::opened_source(const merklize_source *source, const char *function) {
   const merklize_source &s = required(source, function, "source");
-  if (s.kind == MERKLIZE_SOURCE_MEMORY) {
+  const int kind = stored_value(s.kind);
+  if (kind == MERKLIZE_SOURCE_MEMORY) {
     if (!s.data && s.size > 0)
       throw argument_error(std::string(function) + ": source->data is NULL and source->size is " +
                            std::to_string(s.size));
@@ -35,12 +38,11 @@ opened_source::opened_source(const merklize_source *source, const char *function
     name_ = memory_name;
     return;
   }
-  if (s.kind != MERKLIZE_SOURCE_PATH && s.kind != MERKLIZE_SOURCE_FD)
-    throw argument_error(std::string(function) + ": source->kind is " +
-                         std::to_string(static_cast<int>(s.kind)) +
+  if (kind != MERKLIZE_SOURCE_PATH && kind != MERKLIZE_SOURCE_FD)
+    throw argument_error(std::string(function) + ": source->kind is " + std::to_string(kind) +
                          ": MERKLIZE_SOURCE_MEMORY (0), MERKLIZE_SOURCE_PATH (1) or "
                          "MERKLIZE_SOURCE_FD (2)");
-  input_ = input_of(s, function);
+  input_ = input_of(s, kind, function);
   name_ = input_->name();
   input_->set_progress([read = read_](std::uint64_t bytes) { *read = bytes; });
 }

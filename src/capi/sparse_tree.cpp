@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-struct merklize_sparse_tree {
+struct merklize_sparse_tree : merklize_capi::tagged<merklize_sparse_tree> {
   merklize_sparse_tree(std::shared_ptr<const merklize_capi::device_state> d,
                        const merklize::sparse_options &options)
       : device(std::move(d)),
@@ -77,7 +77,9 @@ merklize_status merklize_sparse_tree_create(merklize_device *device, const char 
   });
 }
 
-void merklize_sparse_tree_free(merklize_sparse_tree *tree) { delete tree; }
+void merklize_sparse_tree_free(merklize_sparse_tree *tree) {
+  free_handle(tree, "merklize_sparse_tree_free", "tree");
+}
 
 merklize_status merklize_sparse_tree_root(merklize_sparse_tree *tree,
                                           uint8_t root[MERKLIZE_DIGEST_SIZE]) {
@@ -87,9 +89,10 @@ merklize_status merklize_sparse_tree_root(merklize_sparse_tree *tree,
 }
 
 uint64_t merklize_sparse_tree_size(const merklize_sparse_tree *tree) {
-  if (!tree) return 0;
-  const std::lock_guard<std::mutex> lock(tree->mutex);
-  return tree->tree.size();
+  const auto *t = live_or_null(tree, "merklize_sparse_tree_size", "tree");
+  if (!t) return 0;
+  const std::lock_guard<std::mutex> lock(t->mutex);
+  return t->tree.size();
 }
 
 merklize_status merklize_sparse_tree_update(merklize_sparse_tree *tree, const uint8_t *keys,

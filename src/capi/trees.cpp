@@ -67,7 +67,9 @@ merklize_status merklize_builder_create(merklize_device *device, const merklize_
   });
 }
 
-void merklize_builder_free(merklize_builder *builder) { delete builder; }
+void merklize_builder_free(merklize_builder *builder) {
+  free_handle(builder, "merklize_builder_free", "builder");
+}
 
 merklize_status merklize_build(merklize_builder *builder, const merklize_source *source,
                                merklize_tree **tree) {
@@ -92,7 +94,7 @@ merklize_status merklize_root(merklize_builder *builder, const merklize_source *
   });
 }
 
-void merklize_tree_free(merklize_tree *tree) { delete tree; }
+void merklize_tree_free(merklize_tree *tree) { free_handle(tree, "merklize_tree_free", "tree"); }
 
 merklize_status merklize_tree_root(const merklize_tree *tree, uint8_t root[MERKLIZE_DIGEST_SIZE]) {
   return guarded([&] {
@@ -102,12 +104,19 @@ merklize_status merklize_tree_root(const merklize_tree *tree, uint8_t root[MERKL
   });
 }
 
-uint64_t merklize_tree_leaf_count(const merklize_tree *tree) { return tree ? tree->leaf_count : 0; }
+uint64_t merklize_tree_leaf_count(const merklize_tree *tree) {
+  const merklize_tree *t = live_or_null(tree, "merklize_tree_leaf_count", "tree");
+  return t ? t->leaf_count : 0;
+}
 
-uint32_t merklize_tree_depth(const merklize_tree *tree) { return tree ? tree->depth : 0; }
+uint32_t merklize_tree_depth(const merklize_tree *tree) {
+  const merklize_tree *t = live_or_null(tree, "merklize_tree_depth", "tree");
+  return t ? t->depth : 0;
+}
 
 uint32_t merklize_tree_first_level(const merklize_tree *tree) {
-  return tree ? tree->first_level : 0;
+  const merklize_tree *t = live_or_null(tree, "merklize_tree_first_level", "tree");
+  return t ? t->first_level : 0;
 }
 
 merklize_status merklize_tree_level(const merklize_tree *tree, uint32_t level,
@@ -150,6 +159,9 @@ merklize_status merklize_build_cl(merklize_builder *builder, struct _cl_mem *lea
     check_cl_builder(b);
     if (leaf_count == 0)
       throw argument_error("merklize_build_cl: leaf_count is 0: a tree needs at least one leaf");
+    if (leaf_count > UINT64_MAX / (2 * node_bytes)) // the buffers' sizes would pass 2^64 bytes
+      throw argument_error("merklize_build_cl: leaf_count is " + std::to_string(leaf_count) +
+                           ": more leaves than a buffer can hold");
     check_context_of(b, leaves, "leaves");
     check_context_of(b, nodes, "nodes");
     const std::vector<cl::Event> waits = events_of(wait_count, wait, "merklize_build_cl");

@@ -231,6 +231,58 @@ static void bad_sources(merklize_device *device) {
          "and levels and nodes out of range are refused, outputs untouched\n");
 }
 
+/* A message names the function the caller called, also where two share a helper: _commit and
+ * _commit_dropping share their checks, and every call of a source opens it alike. */
+static void function_names(merklize_device *device) {
+  merklize_tree_config config = test_config("sha256", NULL);
+  merklize_builder *builder = test_builder(device, &config);
+  const merklize_matrix no_data = {NULL, 2, 2}, huge = {NULL, UINT64_C(1) << 40, 1u << 30};
+  merklize_source bad = merklize_source_memory(NULL, 0);
+  merklize_mmcs *mmcs = NULL;
+  merklize_tree *tree = NULL;
+  merklize_proof *proof = NULL;
+  merklize_bytes *bytes = NULL;
+  uint8_t out[32];
+  const int nine = 9;
+  memcpy(&bad.kind, &nine, sizeof bad.kind);
+  CHECK_FAILS(merklize_mmcs_commit(NULL, "poseidon2-babybear", &no_data, 1, 0, &mmcs),
+              MERKLIZE_ERROR_ARGUMENT, "merklize_mmcs_commit: `device` is NULL");
+  CHECK_FAILS(merklize_mmcs_commit(device, "sha256", &no_data, 1, 0, &mmcs),
+              MERKLIZE_ERROR_ARGUMENT, "merklize_mmcs_commit: hash sha256");
+  CHECK_FAILS(merklize_mmcs_commit(device, "poseidon2-babybear", &no_data, 1, 0, &mmcs),
+              MERKLIZE_ERROR_ARGUMENT, "merklize_mmcs_commit: `matrices[0].data` is NULL");
+  CHECK_FAILS(merklize_mmcs_commit_dropping(device, "poseidon2-babybear", &no_data, 1, 0, 0, &mmcs),
+              MERKLIZE_ERROR_ARGUMENT, "merklize_mmcs_commit_dropping: `matrices[0].data` is NULL");
+  CHECK_FAILS(merklize_mmcs_commit_dropping(device, "poseidon2-babybear", &huge, 1, 0, 0, &mmcs),
+              MERKLIZE_ERROR_ARGUMENT,
+              "merklize_mmcs_commit_dropping: matrices[0] is too large to address");
+  CHECK_FAILS(merklize_mmcs_commit_dropping(NULL, "poseidon2-babybear", &no_data, 1, 0, 0, &mmcs),
+              MERKLIZE_ERROR_ARGUMENT, "merklize_mmcs_commit_dropping: `device` is NULL");
+  CHECK_FAILS(merklize_build(builder, &bad, &tree), MERKLIZE_ERROR_ARGUMENT,
+              "merklize_build: source->kind is 9");
+  CHECK_FAILS(merklize_prove_source(builder, &bad, 0, &proof), MERKLIZE_ERROR_ARGUMENT,
+              "merklize_prove_source: source->kind is 9");
+  CHECK_FAILS(merklize_blake3(device, NULL, &bad, out, 32), MERKLIZE_ERROR_ARGUMENT,
+              "merklize_blake3: source->kind is 9");
+  CHECK_FAILS(merklize_log_leaves(device, &bad, "lines", &bytes), MERKLIZE_ERROR_ARGUMENT,
+              "merklize_log_leaves: source->kind is 9");
+  CHECK_FAILS(merklize_dm_verity(device, NULL, &bad, out, NULL), MERKLIZE_ERROR_ARGUMENT,
+              "merklize_dm_verity: source->kind is 9");
+  CHECK_FAILS(merklize_fs_verity(device, NULL, &bad, out, NULL), MERKLIZE_ERROR_ARGUMENT,
+              "merklize_fs_verity: source->kind is 9");
+  CHECK_FAILS(merklize_bao_outboard(device, &bad, out, NULL), MERKLIZE_ERROR_ARGUMENT,
+              "merklize_bao_outboard: source->kind is 9");
+  CHECK_FAILS(merklize_bitcoin_root(device, &bad, 0, out, NULL), MERKLIZE_ERROR_ARGUMENT,
+              "merklize_bitcoin_root: source->kind is 9");
+  CHECK_FAILS(merklize_bitcoin_proof(device, &bad, 0, 0, &bytes), MERKLIZE_ERROR_ARGUMENT,
+              "merklize_bitcoin_proof: source->kind is 9");
+  CHECK_FAILS(merklize_filecoin_commitment(device, &bad, out, NULL), MERKLIZE_ERROR_ARGUMENT,
+              "merklize_filecoin_commitment: source->kind is 9");
+  CHECK(!mmcs && !tree && !proof && !bytes, "a refused call wrote an out-pointer");
+  merklize_builder_free(builder);
+  printf("ok: each message names the function called, where two share their checks too\n");
+}
+
 static void bad_devices(void) {
   merklize_device *device = (merklize_device *)&device;
   CHECK_FAILS(merklize_device_open("no-such-device-anywhere", &device), MERKLIZE_ERROR_NO_DEVICE,
@@ -305,6 +357,7 @@ int main(void) {
   bad_configs(device);
   null_arguments(device);
   bad_sources(device);
+  function_names(device);
   bad_devices();
   threads(device);
   merklize_device_free(device);

@@ -13,6 +13,10 @@
  *                          made (a shared mapping: the counts survive _Exit and crashes), and
  *                          whether the fault fired
  *
+ * A program may also sweep its own calls, in one process: merklize_fault_calls and
+ * merklize_fault_arm (at the end of this file) count an entry point's calls and arm a fault at
+ * one of the next ones.
+ *
  * Functions returning an object report the error through errcode_ret and return NULL;
  * clGetExtensionFunctionAddressForPlatform returns NULL. Retain and release are not wrapped:
  * they fail only on invalid handles, and failing them here would corrupt reference counts in a
@@ -110,6 +114,12 @@ static void map_counts(const char *path) {
   strncpy((char *)fault.counts + entry_point_count * slot_bytes, "fired", name_bytes - 1);
 }
 
+static int entry_point_id(const char *call) {
+  for (int i = 0; call && i < entry_point_count; ++i)
+    if (strcmp(call, entry_point_names[i]) == 0) return i;
+  return -1;
+}
+
 /* Reads the settings once; the first entry point called does it (a constructor could run after
  * another library's constructor that already calls OpenCL). */
 static void fault_init(void) {
@@ -118,10 +128,8 @@ static void fault_init(void) {
   while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE))
     ;
   if (!fault.ready) {
-    fault.target = -1;
     const char *call = getenv("MERKLIZE_FAULT_CALL");
-    for (int i = 0; call && i < entry_point_count; ++i)
-      if (strcmp(call, entry_point_names[i]) == 0) fault.target = i;
+    fault.target = entry_point_id(call);
     if (call && *call && fault.target < 0) {
       fprintf(stderr, "fault_shim: MERKLIZE_FAULT_CALL=%s is not an entry point it wraps\n", call);
       abort();
@@ -146,7 +154,8 @@ static int fault_here(int id) {
   fault_init();
   const uint64_t n = __atomic_add_fetch(&fault.calls[id], 1, __ATOMIC_RELAXED);
   if (fault.counts) __atomic_add_fetch(count_slot(id), 1, __ATOMIC_RELAXED);
-  if (id != fault.target || n < fault.nth || (fault.times && n >= fault.nth + fault.times))
+  if (id != __atomic_load_n(&fault.target, __ATOMIC_ACQUIRE) || n < fault.nth ||
+      (fault.times && n >= fault.nth + fault.times))
     return 0;
   if (fault.counts) __atomic_add_fetch(count_slot(entry_point_count), 1, __ATOMIC_RELAXED);
   return 1;
@@ -291,4 +300,26 @@ CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platf
   REAL(clGetExtensionFunctionAddressForPlatform)
   if (fault_here(id_clGetExtensionFunctionAddressForPlatform)) return NULL;
   return real(p, name);
+}
+
+/* The calls of entry point `call` made so far; -1 for a name the shim does not wrap. */
+int64_t merklize_fault_calls(const char *call) {
+  fault_init();
+  const int id = entry_point_id(call);
+  return id < 0 ? -1 : (int64_t)__atomic_load_n(&fault.calls[id], __ATOMIC_RELAXED);
+}
+
+/* Arms the fault at the nth call of `call` from now (once), in place of the variables' fault;
+ * nth 0 disarms it. 0, or -1 for a name the shim does not wrap. Made between calls: a call in
+ * flight on another thread may see the old fault or the new one. */
+int merklize_fault_arm(const char *call, uint64_t nth) {
+  fault_init();
+  const int id = entry_point_id(call);
+  if (id < 0) return -1;
+  __atomic_store_n(&fault.target, -1, __ATOMIC_RELEASE);
+  if (nth == 0) return 0;
+  fault.nth = __atomic_load_n(&fault.calls[id], __ATOMIC_RELAXED) + nth;
+  fault.times = 1;
+  __atomic_store_n(&fault.target, id, __ATOMIC_RELEASE);
+  return 0;
 }

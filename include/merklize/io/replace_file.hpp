@@ -5,6 +5,13 @@
 //     which gets a name only to be renamed over the file at once; where the filesystem has no
 //     O_TMPFILE, to "<file>.tmp-PID-N", removed if SIGINT, SIGTERM or SIGHUP ends the process;
 //     either way a temporary file of a process that has ended is removed by the next write;
+//   - where asked (write_options::as_cp, the command line's outputs), a file that is there is
+//     replaced as cp writes over it: one the process may not write (no write permission for it:
+//     root may write any) is refused before anything is made, and the new file keeps the old
+//     one's permission bits, and its owner and group where the process may give them (root;
+//     else the group where the process is in it); the library's own files (the program cache's
+//     entries) are new files of the process's own instead, as an untrusted entry's replacement
+//     must be;
 //   - a symbolic link is followed to its target, which is written as above (the link stays);
 //   - anything else (a character device, a FIFO, a socket) and what is reached through /dev or
 //     /proc (/dev/stdout) is written in place, as cp and tee write: it is never replaced.
@@ -168,8 +175,9 @@ inline destination destination_of(const std::filesystem::path &given) {
 }
 
 struct write_options {
-  mode_t mode = 0644; // less the umask
+  mode_t mode = 0644; // a new file's, less the umask (with as_cp, one that is there keeps its own)
   bool sync = false;  // flushed to the disk before it takes the file's place
+  bool as_cp = false; // a file that is there written over as cp writes over it (the top)
 };
 
 [[noreturn]] inline void write_failed(const std::filesystem::path &path, int code) {
@@ -204,8 +212,49 @@ inline bool link_over(int fd, const std::filesystem::path &target) {
   return true;
 }
 
-// The data in `fd`, flushed if asked; 0 or the error.
-inline int fill(int fd, const void *data, std::size_t size, const write_options &options) {
+// What the new content of a file that is there keeps of it.
+struct kept_attributes {
+  mode_t mode; // its permission bits, set-user-ID and the like included
+  uid_t owner;
+  gid_t group;
+};
+
+// The attributes of the file at `target`, nothing where there is none yet. A file the process
+// may not write is refused, as cp, tee and the shell's > refuse it ("Permission denied"): its
+// folder's permission would let the file be replaced, but its own says it is not to be written.
+inline std::optional<kept_attributes> existing_attributes(const std::filesystem::path &target) {
+  struct stat status {};
+  if (::stat(target.c_str(), &status) != 0) return std::nullopt; // a new file
+  if (::faccessat(AT_FDCWD, target.c_str(), W_OK, AT_EACCESS) != 0 && errno != ENOENT)
+    write_failed(target, errno);
+  return kept_attributes{status.st_mode & 07777, status.st_uid, status.st_gid};
+}
+
+// Gives the new file `fd` the old one's owner (where the process may: root), else its group
+// (where the process is in it), and its permission bits, before any byte is written: a file of
+// mode 0600 is never readable by others, not even for a moment. The set-user-ID and set-group-ID
+// bits are kept only with the owner, as the kernel drops them where another user writes a file.
+inline int keep_attributes(int fd, const kept_attributes &old) {
+  const auto set_mode = [fd](mode_t mode) { return ::fchmod(fd, mode) != 0 ? errno : 0; };
+  if (::fchown(fd, old.owner, old.group) == 0) return set_mode(old.mode);
+  // Where the process is not in the group either, the new file's is the process's, as for a
+  // file it creates.
+  if (::fchown(fd, static_cast<uid_t>(-1), old.group) != 0 && errno != EPERM) return errno;
+  return set_mode(old.mode & ~mode_t(S_ISUID | S_ISGID));
+}
+
+// The mode a replacing file is made with: private until keep_attributes gives it the old one's.
+inline mode_t creation_mode(const std::optional<kept_attributes> &old,
+                            const write_options &options) {
+  return old ? mode_t(0600) : options.mode;
+}
+
+// The data in `fd` (given the old file's attributes first, where there was one), flushed if
+// asked; 0 or the error.
+inline int fill(int fd, const void *data, std::size_t size, const write_options &options,
+                const std::optional<kept_attributes> &old) {
+  if (old)
+    if (const int failure = keep_attributes(fd, *old)) return failure;
   const int failure = write_all(fd, static_cast<const unsigned char *>(data), size);
   if (failure) return failure;
   return options.sync && ::fsync(fd) != 0 ? errno : 0;
@@ -213,13 +262,15 @@ inline int fill(int fd, const void *data, std::size_t size, const write_options 
 
 // A regular file's new content through "<target>.tmp-PID-N", which the signals remove.
 inline void replace_through_named(const std::filesystem::path &target, const void *data,
-                                  std::size_t size, const write_options &options) {
+                                  std::size_t size, const write_options &options,
+                                  const std::optional<kept_attributes> &old = std::nullopt) {
   const std::filesystem::path temp = temp_name(target);
   const removed_on_signal removal(temp.string());
   // O_EXCL: never write through whatever (a link, say) already has the temporary name.
-  fd_guard named(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, options.mode));
+  fd_guard named(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                        creation_mode(old, options)));
   if (named.get() < 0) write_failed(target, errno);
-  int failure = fill(named.get(), data, size, options);
+  int failure = fill(named.get(), data, size, options, old);
   const int closing = named.close();
   if (!failure) failure = closing;
   if (!failure && ::rename(temp.c_str(), target.c_str()) != 0) failure = errno;
@@ -233,16 +284,20 @@ inline void replace_through_named(const std::filesystem::path &target, const voi
 // filesystem makes one (O_TMPFILE), else a named one.
 inline void replace_regular(const std::filesystem::path &target, const void *data, std::size_t size,
                             const write_options &options) {
+  const std::optional<kept_attributes> old =
+      options.as_cp ? existing_attributes(target) : std::nullopt;
   remove_stale_temps(target);
   const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
-  fd_guard unnamed(::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, options.mode));
+  fd_guard unnamed(
+      ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, creation_mode(old, options)));
   if (unnamed.get() >= 0) {
-    if (const int failure = fill(unnamed.get(), data, size, options)) write_failed(target, failure);
+    if (const int failure = fill(unnamed.get(), data, size, options, old))
+      write_failed(target, failure);
     if (link_over(unnamed.get(), target)) return;
   } else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
     write_failed(target, errno);
   }
-  replace_through_named(target, data, size, options);
+  replace_through_named(target, data, size, options, old);
 }
 
 // Writes `size` bytes at `data` as the whole content of `path` (see the top of this file). A
