@@ -8,9 +8,10 @@
 # test_cli_memory.cpp runs merklize); and --leaf-domain separates a data tree's leaves from its
 # nodes, which without it a file and the file of its leaf hashes share. The trees are made here
 # with Python's hashlib.
-# Usage: cli_pins.sh MERKLIZE
+# Usage: cli_pins.sh MERKLIZE TESTS_DIR (tests/, for poseidon2_model.py and its vectors)
 set -eu
 merklize=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tests=$(cd "$2" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 if ! command -v python3 > /dev/null; then
@@ -123,6 +124,38 @@ separated=$("$merklize" root --hash sha256 --leaf-size 64 --leaf-domain "$dir/da
 expect 1 "cannot be separated from the nodes" \
   "$merklize" root --hash keccak256 --leaf-size 64 --leaf-domain "$dir/data"
 expect 2 "excludes --salt" "$merklize" root --leaf-size 64 --leaf-domain --salt 00 "$dir/data"
+
+# Poseidon2 over BabyBear, 4 leaves (the tree of tests/poseidon2_model.py): a leaf or a sibling
+# with limb 0 raised by p is the same element, and refused, naming it.
+python3 - "$dir" "$tests" << 'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[2])
+import poseidon2_model as m
+d = sys.argv[1]
+with open(sys.argv[2] + "/vectors/commitments/poseidon2/babybear_w16.json") as f:
+    inst = m.Instance(json.load(f))
+leaves = [m.digest_of([8 * i + j for j in range(8)], 4) for i in range(4)]
+up = m.digest_of(inst.compress(m.limbs(leaves[2], 4), m.limbs(leaves[3], 4)), 4)
+def raised(digest):
+    return (int.from_bytes(digest[:4], "little") + inst.p).to_bytes(4, "little") + digest[4:]
+def proof(siblings):
+    return json.dumps({
+        "format": "merklize-proof", "version": 1, "kind": "inclusion",
+        "hash": "poseidon2-babybear", "shape": "promote", "leaf_count": 4, "depth": 2,
+        "index": 0, "siblings": [s.hex() for s in siblings]}, separators=(",", ":"))
+open(d + "/p2.json", "w").write(proof([leaves[1], up]))
+open(d + "/p2-raised.json", "w").write(proof([raised(leaves[1]), up]))
+open(d + "/p2-leaf", "w").write(leaves[0].hex())
+open(d + "/p2-leaf-raised", "w").write(raised(leaves[0]).hex())
+open(d + "/p2-root", "w").write(m.model_root(inst, leaves, 4).hex())
+EOF
+p2root=$(cat "$dir/p2-root")
+expect 0 "valid: leaf 0 of 4 (poseidon2-babybear, promote)" \
+  "$merklize" verify "$dir/p2.json" "$(cat "$dir/p2-leaf")" "$p2root"
+expect 1 "invalid proof: leaf 0, limb 0 (2013265921) is not a canonical BabyBear element" \
+  "$merklize" verify "$dir/p2.json" "$(cat "$dir/p2-leaf-raised")" "$p2root"
+expect 1 "invalid proof: sibling 0, limb 0 (2013265929) is not a canonical BabyBear element" \
+  "$merklize" verify "$dir/p2-raised.json" "$(cat "$dir/p2-leaf")" "$p2root"
 
 [ "$failures" = 0 ] || exit 1
 echo "passed"

@@ -60,8 +60,14 @@ impl Expectations {
             sys::merklize_proof_expectations_init(raw.as_mut_ptr());
             raw.assume_init()
         };
-        let hash = self.hash.map(|h| c_string("expect.hash", h.as_str())).transpose()?;
-        let shape = self.shape.map(|s| c_string("expect.shape", s.as_str())).transpose()?;
+        let hash = self
+            .hash
+            .map(|h| c_string("expect.hash", h.as_str()))
+            .transpose()?;
+        let shape = self
+            .shape
+            .map(|s| c_string("expect.shape", s.as_str()))
+            .transpose()?;
         raw.hash = hash.as_ref().map_or(ptr::null(), |s| s.as_ptr());
         raw.shape = shape.as_ref().map_or(ptr::null(), |s| s.as_ptr());
         raw.kind = self.kind.map_or(0, kind_number);

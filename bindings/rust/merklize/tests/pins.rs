@@ -12,12 +12,19 @@ use merklize::{Builder, Expectations, Hash, Proof, ProofKind, Shape, Source, Sta
 
 /// A sha256 zero-shape tree of n leaves (leaf i: SHA-256 of i's byte), every level.
 fn zero_tree(n: usize) -> Vec<Vec<[u8; 32]>> {
-    let mut levels = vec![(0..n).map(|i| sha256_of(&[&[i as u8][..]])).collect::<Vec<_>>()];
+    let mut levels = vec![(0..n)
+        .map(|i| sha256_of(&[&[i as u8][..]]))
+        .collect::<Vec<_>>()];
     let mut zero = [0u8; 32]; // the zero subtree of the level below's height
     while levels.last().unwrap().len() > 1 {
         let below = levels.last().unwrap();
         let level = (0..(below.len() + 1) / 2)
-            .map(|i| sha256_of(&[&below[2 * i][..], &below.get(2 * i + 1).unwrap_or(&zero)[..]]))
+            .map(|i| {
+                sha256_of(&[
+                    &below[2 * i][..],
+                    &below.get(2 * i + 1).unwrap_or(&zero)[..],
+                ])
+            })
             .collect();
         zero = sha256_of(&[&zero[..], &zero[..]]);
         levels.push(level);
@@ -61,7 +68,12 @@ fn the_inner_node_of_three_leaves_passes_as_a_leaf_unpinned_only() {
     let root = levels[2][0];
     let forged = relabelled(&levels, 2);
     assert_eq!(
-        (forged.hash(), forged.shape(), forged.depth(), forged.arity()),
+        (
+            forged.hash(),
+            forged.shape(),
+            forged.depth(),
+            forged.arity()
+        ),
         ("sha256", "promote", 2, 2)
     );
     assert_eq!((forged.leaf_count(), forged.mixed_length()), (3, None));
@@ -79,7 +91,8 @@ fn the_inner_node_of_three_leaves_passes_as_a_leaf_unpinned_only() {
         .expect_err("the forgery verifies with the shape pinned");
     assert_eq!(e.status(), Status::InvalidProof);
     assert!(
-        e.message().contains("the proof is for shape promote, not zero"),
+        e.message()
+            .contains("the proof is for shape promote, not zero"),
         "{}",
         e.message()
     );
@@ -98,7 +111,9 @@ fn every_relabelled_forgery_of_small_trees_is_refused_pinned() {
                     if proof.verify(&[*node], &root).is_ok() {
                         forgeries += 1;
                         assert!(
-                            proof.verify_pinned(&[*node], &root, &pinned_to(&levels)).is_err(),
+                            proof
+                                .verify_pinned(&[*node], &root, &pinned_to(&levels))
+                                .is_err(),
                             "{} leaves, index {}: a forgery verifies pinned",
                             n,
                             index
@@ -108,7 +123,9 @@ fn every_relabelled_forgery_of_small_trees_is_refused_pinned() {
             }
         }
     }
-    assert!(forgeries >= 19, "only {} forgeries found", forgeries);
+    // One in each tree whose last leaf is alone on its lowest levels and on none above them:
+    // 3, 5, 7, 9, 13, 15, 17, 25, 29, 31 and 33 leaves.
+    assert_eq!(forgeries, 11);
 }
 
 #[test]
@@ -117,20 +134,60 @@ fn each_pin_names_what_differs() {
     let proof = relabelled(&levels, 4); // promote, depth 3, 5 leaves
     let root = levels[3][0];
     let cases = [
-        (Expectations { hash: Some(Hash::Blake3), ..Default::default() }, "hash sha256, not blake3"),
-        (Expectations { shape: Some(Shape::Zero), ..Default::default() }, "shape promote, not zero"),
-        (Expectations { depth: Some(4), ..Default::default() }, "depth 3, not 4"),
-        (Expectations { arity: Some(4), ..Default::default() }, "arity 2, not 4"),
-        (Expectations { leaf_count: Some(6), ..Default::default() }, "5 leaves, not 6"),
         (
-            Expectations { kind: Some(ProofKind::Multi), ..Default::default() },
+            Expectations {
+                hash: Some(Hash::Blake3),
+                ..Default::default()
+            },
+            "hash sha256, not blake3",
+        ),
+        (
+            Expectations {
+                shape: Some(Shape::Zero),
+                ..Default::default()
+            },
+            "shape promote, not zero",
+        ),
+        (
+            Expectations {
+                depth: Some(4),
+                ..Default::default()
+            },
+            "depth 3, not 4",
+        ),
+        (
+            Expectations {
+                arity: Some(4),
+                ..Default::default()
+            },
+            "arity 2, not 4",
+        ),
+        (
+            Expectations {
+                leaf_count: Some(6),
+                ..Default::default()
+            },
+            "5 leaves, not 6",
+        ),
+        (
+            Expectations {
+                kind: Some(ProofKind::Multi),
+                ..Default::default()
+            },
             "of kind inclusion, not multiproof",
         ),
     ];
     for (expect, reason) in cases {
-        let e = proof.verify_pinned(&[levels[0][4]], &root, &expect).unwrap_err();
+        let e = proof
+            .verify_pinned(&[levels[0][4]], &root, &expect)
+            .unwrap_err();
         assert_eq!(e.status(), Status::InvalidProof, "{:?}", expect);
-        assert!(e.message().contains(reason), "{:?}: {}", expect, e.message());
+        assert!(
+            e.message().contains(reason),
+            "{:?}: {}",
+            expect,
+            e.message()
+        );
     }
 }
 
@@ -153,7 +210,8 @@ fn a_poseidon2_sibling_raised_by_p_is_refused() {
     let e = raised.verify(&leaves[..1], &tree.root()).unwrap_err();
     assert_eq!(e.status(), Status::InvalidProof);
     assert!(
-        e.message().contains(&format!("sibling 0, limb 0 ({})", limb)),
+        e.message()
+            .contains(&format!("sibling 0, limb 0 ({})", limb)),
         "{}",
         e.message()
     );
