@@ -785,7 +785,8 @@ MERKLIZE_API merklize_status merklize_sparse_tree_prove(merklize_sparse_tree *tr
  * (absent, for a zero value) with the siblings (siblings_size = depth x 32 bytes, bottom up)
  * leads to `root` in the tree of `hash` and `depth`, else 0 with the reason in
  * merklize_last_error() (the status is MERKLIZE_OK: a proof that does not verify, a key past the
- * depth included, is not a failed call). An unknown hash, a depth outside 1..256 and a
+ * depth or a value or sibling with a limb of p or more under a hash over field elements
+ * included, is not a failed call). An unknown hash, a depth outside 1..256 and a
  * siblings_size of another length are MERKLIZE_ERROR_ARGUMENT. */
 MERKLIZE_API merklize_status merklize_sparse_verify(const char *hash, uint32_t depth,
                                                     const uint8_t root[MERKLIZE_DIGEST_SIZE],

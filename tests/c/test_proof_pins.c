@@ -5,7 +5,7 @@
  * docs/PROOFS.md says, and merklize_proof_verify_pinned refuses once the shape is pinned: the
  * tree of 3 leaves whose inner node SHA-256(leaf 2 || 0^32) passes as "leaf 2", and every such
  * forgery of the trees of 1 to 40 leaves. Then a Poseidon2 proof's sibling with a limb raised by
- * p is refused, naming it (a device builds that tree). */
+ * p is refused, naming it, of a binary tree and of a sparse tree (a device builds those). */
 #include "c_test.h"
 
 #include <stdio.h>
@@ -241,10 +241,44 @@ static void canonical_siblings(void) {
   merklize_device_free(device);
 }
 
+/* A Poseidon2 sparse proof whose sibling's limb 0 is raised by p: refused, naming it. */
+static void canonical_sparse_siblings(void) {
+  merklize_device *device = test_device();
+  merklize_sparse_tree *tree = NULL;
+  merklize_bytes *siblings = NULL;
+  uint8_t key[32] = {0}, value[32] = {0}, proven[32], root[32], *raised;
+  uint32_t limb;
+  int valid = 7;
+  key[31] = 3;
+  value[0] = 9;
+  CHECK_OK(merklize_sparse_tree_create(device, "poseidon2-babybear", 8, &tree));
+  CHECK_OK(merklize_sparse_tree_update(tree, key, value, 1, root));
+  CHECK_OK(merklize_sparse_tree_prove(tree, key, proven, &siblings));
+  CHECK_OK(merklize_sparse_verify("poseidon2-babybear", 8, root, key, proven,
+                                  merklize_bytes_data(siblings), merklize_bytes_size(siblings),
+                                  &valid));
+  CHECK(valid == 1, "the sparse proof does not verify: %s", merklize_last_error());
+  raised = malloc(merklize_bytes_size(siblings));
+  CHECK(raised != NULL, "out of memory");
+  memcpy(raised, merklize_bytes_data(siblings), merklize_bytes_size(siblings));
+  memcpy(&limb, raised, 4);
+  limb += 2013265921u;
+  memcpy(raised, &limb, 4);
+  CHECK_OK(merklize_sparse_verify("poseidon2-babybear", 8, root, key, proven, raised,
+                                  merklize_bytes_size(siblings), &valid));
+  CHECK(valid == 0 && strstr(merklize_last_error(), "sibling 0, limb 0 ("),
+        "a sparse sibling's limb x + p verifies: %s", merklize_last_error());
+  free(raised);
+  merklize_bytes_free(siblings);
+  merklize_sparse_tree_free(tree);
+  merklize_device_free(device);
+}
+
 int main(void) {
   three_leaves();
   search();
   bad_expectations();
   canonical_siblings();
+  canonical_sparse_siblings();
   return 0;
 }
