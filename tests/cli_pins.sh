@@ -116,10 +116,10 @@ expect 1 "warning: matrix 1 (1 rows) enters above the cap's layer" \
 plain=$("$merklize" root --hash sha256 --leaf-size 64 "$dir/data")
 hashes=$("$merklize" root --hash sha256 --leaf-size 64 "$dir/leaf-hashes")
 [ "$plain" = "$hashes" ] || fail "the file and its leaf hashes no longer share a root: $plain, $hashes (update docs/FORMATS.md)"
-separated=$("$merklize" root --hash sha256 --leaf-size 64 --leaf-domain "$dir/data")
+separated=$("$merklize" root --hash sha256 --leaf-size 64 --leaf-domain "$dir/data" || true)
 [ "$separated" = "$(cat "$dir/separated-root")" ] ||
   fail "--leaf-domain's root is $separated, not $(cat "$dir/separated-root")"
-[ "$separated" != "$("$merklize" root --hash sha256 --leaf-size 64 --leaf-domain "$dir/leaf-hashes")" ] ||
+[ "$separated" != "$("$merklize" root --hash sha256 --leaf-size 64 --leaf-domain "$dir/leaf-hashes" || true)" ] ||
   fail "--leaf-domain: the file of the leaf hashes has the file's root"
 expect 1 "cannot be separated from the nodes" \
   "$merklize" root --hash keccak256 --leaf-size 64 --leaf-domain "$dir/data"
