@@ -125,6 +125,15 @@ expect 2 "a keccak256 leaf takes no prefix and no key, so it cannot be separated
   "$merklize" root --hash keccak256 --leaf-size 64 --leaf-domain "$dir/data"
 expect 2 "--salt excludes --leaf-domain" "$merklize" root --leaf-size 64 --leaf-domain --salt 00 "$dir/data"
 
+# BLAKE3 leaves with --leaf-domain are BLAKE3 keyed with the tag: block 1's, as b3sum --keyed
+# hashes it, is the leaf its proof proves.
+dd if="$dir/data" of="$dir/block1" bs=64 skip=1 count=1 2> /dev/null
+python3 -c "import hashlib, sys; sys.stdout.buffer.write(hashlib.sha256(b'merklize separated leaf v1').digest())" > "$dir/tag"
+keyed=$("$merklize" b3sum --keyed --no-names "$dir/block1" < "$dir/tag")
+"$merklize" proof -i 1 --leaf-size 64 --leaf-domain "$dir/data" > "$dir/keyed.json"
+expect 0 "valid: leaf 1 of 4 (blake3, promote)" "$merklize" verify --leaves 4 "$dir/keyed.json" "$keyed" \
+  "$("$merklize" root --leaf-size 64 --leaf-domain "$dir/data")"
+
 # Poseidon2 over BabyBear, 4 leaves (the tree of tests/poseidon2_model.py): a leaf or a sibling
 # with limb 0 raised by p is the same element, and refused, naming it.
 python3 - "$dir" "$tests" << 'EOF'
