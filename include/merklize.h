@@ -327,9 +327,25 @@ MERKLIZE_API merklize_status merklize_prove_source(merklize_builder *builder,
                                                    merklize_proof **proof);
 
 MERKLIZE_API void merklize_proof_free(merklize_proof *proof);
+/* A proof's header: what it claims of its tree, as its encoding's keys hold it. A root binds none
+ * of it, so a verifier compares it with what it knows (merklize_proof_verify_pinned does; see
+ * merklize_proof_expectations). Each answers 0 or "" for NULL. */
 MERKLIZE_API merklize_proof_kind merklize_proof_get_kind(const merklize_proof *proof);
 /* Leaves of the tree the proof is about (the new tree's for a consistency proof). */
 MERKLIZE_API uint64_t merklize_proof_leaf_count(const merklize_proof *proof);
+/* The node hash, by the name merklize_tree_config.hash takes ("sha256", "poseidon2-babybear"...). */
+MERKLIZE_API const char *merklize_proof_hash(const merklize_proof *proof);
+/* The shape, "promote" or "zero". */
+MERKLIZE_API const char *merklize_proof_shape(const merklize_proof *proof);
+/* Levels from the leaves to the root: the fixed depth or the natural one of a binary tree (the
+ * new tree's for a consistency proof), the height of a k-ary tree (0 where its arity is not one
+ * a k-ary tree takes). */
+MERKLIZE_API uint32_t merklize_proof_depth(const merklize_proof *proof);
+/* Children per node: 2 for a binary tree's proofs, k for a k-ary tree's. */
+MERKLIZE_API uint32_t merklize_proof_arity(const merklize_proof *proof);
+/* 1, and *length receives the list's length, for the proof of an SSZ list element (its last node
+ * the length chunk); else 0, *length untouched. */
+MERKLIZE_API int merklize_proof_mixed_length(const merklize_proof *proof, uint64_t *length);
 /* The proven leaf indices (one for inclusion and k-ary inclusion proofs, sorted for
  * multiproofs of either arity; the old size for a consistency proof), in the proof's own
  * memory. */
@@ -353,7 +369,13 @@ MERKLIZE_API merklize_status merklize_proof_decode(const void *data, size_t size
 /* Verifies an inclusion, multi, k-ary or k-ary multi proof: `leaves` holds leaf_count leaves of
  * 32 bytes, one per proven index in the order of merklize_proof_indices. *valid receives 1 or 0;
  * when 0, merklize_last_error() says why (a proof that does not verify is not a failed call:
- * the status is MERKLIZE_OK). For a consistency proof use merklize_verify_consistency. */
+ * the status is MERKLIZE_OK). A leaf or a node of a hash over field elements with a limb of p
+ * or more is refused (0), naming it and the limb. For a consistency proof use
+ * merklize_verify_consistency.
+ * This checks the proof against its own header, which the proof chose: a proof relabelled with
+ * another hash, shape, depth, arity or leaf count can verify where its nodes drive the same
+ * computation (docs/PROOFS.md, "What a proof binds": a sha256 zero-shape tree's inner node passes
+ * as a leaf of a promote proof). A verifier that knows its tree uses merklize_proof_verify_pinned. */
 MERKLIZE_API merklize_status merklize_proof_verify(const merklize_proof *proof,
                                                    const uint8_t *leaves, size_t leaf_count,
                                                    const uint8_t root[MERKLIZE_DIGEST_SIZE],
@@ -361,6 +383,37 @@ MERKLIZE_API merklize_status merklize_proof_verify(const merklize_proof *proof,
 MERKLIZE_API merklize_status merklize_verify_consistency(
     const merklize_proof *proof, const uint8_t old_root[MERKLIZE_DIGEST_SIZE],
     const uint8_t new_root[MERKLIZE_DIGEST_SIZE], int *valid);
+
+/* What the verifier knows of the tree apart from the proof (C++'s merklize::proof_expectations):
+ * a proof whose header claims another value is refused (*valid 0, merklize_last_error() naming
+ * the member). Each member as merklize_proof_expectations_init leaves it pins nothing. Pin all
+ * that you know: the tree's configuration gives hash, shape, depth and arity, a signed tree head
+ * or a header the leaf count. */
+typedef struct merklize_proof_expectations {
+  uint32_t size;       /* sizeof(merklize_proof_expectations), set by _init */
+  int32_t kind;        /* 0: any; else the merklize_proof_kind the proof must be */
+  const char *hash;    /* NULL: any; else the node hash's name, as merklize_tree_config.hash */
+  const char *shape;   /* NULL: any; else "promote" or "zero" */
+  int32_t depth;       /* -1: any; else the root's depth, as merklize_proof_depth gives it */
+  uint32_t arity;      /* 0: any; else 2 (a binary tree) or the k of a k-ary tree */
+  uint64_t leaf_count; /* 0: any; else the tree's leaves (the new tree's for consistency) */
+} merklize_proof_expectations;
+
+/* Pins nothing: kind 0, hash and shape NULL, depth -1, arity 0, leaf_count 0. */
+MERKLIZE_API void merklize_proof_expectations_init(merklize_proof_expectations *expect);
+/* merklize_proof_verify with the verifier's pins: *valid 0 with the reason where the proof's
+ * header differs from a pinned member (checked first), else as merklize_proof_verify. An unknown
+ * hash or shape name, or a struct whose size is not this header's, is MERKLIZE_ERROR_ARGUMENT. */
+MERKLIZE_API merklize_status merklize_proof_verify_pinned(
+    const merklize_proof *proof, const uint8_t *leaves, size_t leaf_count,
+    const uint8_t root[MERKLIZE_DIGEST_SIZE], const merklize_proof_expectations *expect,
+    int *valid);
+/* merklize_verify_consistency with the verifier's pins (leaf_count: the new tree's size; the old
+ * size is merklize_proof_indices' one index, to compare with the old tree head's). */
+MERKLIZE_API merklize_status merklize_verify_consistency_pinned(
+    const merklize_proof *proof, const uint8_t old_root[MERKLIZE_DIGEST_SIZE],
+    const uint8_t new_root[MERKLIZE_DIGEST_SIZE], const merklize_proof_expectations *expect,
+    int *valid);
 
 /* ---------------------------------------------------------------------------------------------
  * Hashing
@@ -740,7 +793,8 @@ MERKLIZE_API merklize_status merklize_sparse_tree_prove(merklize_sparse_tree *tr
  * (absent, for a zero value) with the siblings (siblings_size = depth x 32 bytes, bottom up)
  * leads to `root` in the tree of `hash` and `depth`, else 0 with the reason in
  * merklize_last_error() (the status is MERKLIZE_OK: a proof that does not verify, a key past the
- * depth included, is not a failed call). An unknown hash, a depth outside 1..256 and a
+ * depth or a value or sibling with a limb of p or more under a hash over field elements
+ * included, is not a failed call). An unknown hash, a depth outside 1..256 and a
  * siblings_size of another length are MERKLIZE_ERROR_ARGUMENT. */
 MERKLIZE_API merklize_status merklize_sparse_verify(const char *hash, uint32_t depth,
                                                     const uint8_t root[MERKLIZE_DIGEST_SIZE],
@@ -790,7 +844,8 @@ MERKLIZE_API merklize_status merklize_mmcs_element_size(const char *hash, size_t
  * `device`. The caller's matrices are only read, and copied. Refused (MERKLIZE_ERROR_ARGUMENT,
  * before the device is used, naming the matrix, row and column or height): no matrix, every
  * height 0, a height Plonky3 refuses beside the tallest (each height must be ceil(tallest / 2^k)
- * for its power-of-two bucket k: 7 beside 8 is refused), an element at or above p. */
+ * for its power-of-two bucket k: 7 beside 8 is refused), an element at or above p. A matrix
+ * entering above the cap's layer is not bound by the cap (see merklize_mmcs_verify). */
 MERKLIZE_API merklize_status merklize_mmcs_commit(merklize_device *device, const char *hash,
                                                   const merklize_matrix *matrices,
                                                   size_t matrix_count, uint32_t cap_height,
@@ -826,13 +881,19 @@ MERKLIZE_API merklize_status merklize_mmcs_cap(const merklize_mmcs *mmcs, uint8_
 MERKLIZE_API merklize_status merklize_mmcs_open(const merklize_mmcs *mmcs, const uint64_t *indices,
                                                 uint64_t count, merklize_bytes **rows,
                                                 merklize_bytes **paths);
-/* Checks an opening on the host (no device), as Plonky3's verify_batch: *valid receives 1 where
+/* What the cap binds: the matrices entering at or below the cap's layer only. A matrix of H rows
+ * with ceil(log2 H) below min(cap_height, depth) enters above it: the cap does not depend on it
+ * and merklize_mmcs_verify never hashes an opening's row of it (any row of its width verifies),
+ * as in Plonky3's verify_batch. A cap_height of at most ceil(log2) of the smallest height binds
+ * every matrix (docs/LIBRARY.md, "What the cap binds").
+ *
+ * Checks an opening on the host (no device), as Plonky3's verify_batch: *valid receives 1 where
  * the opened `rows` (each matrix's row, matrix after matrix, rows_size = the sum of the widths
  * times the element size) and `path` (path_size / 32 siblings) of row `index` lead to
  * cap[index >> path length] of the cap (cap_count digests of 32 bytes) of a commitment with
  * `cap_height` to matrices of `shapes`; else 0 with the reason in merklize_last_error() (the
  * status is MERKLIZE_OK): the path's length, heights Plonky3 refuses, an index out of range, an
- * element at or above p, the cap that does not match. An unknown or refused hash, a rows_size
+ * element or a sibling's limb at or above p (naming it), the cap that does not match. An unknown or refused hash, a rows_size
  * that is not the widths' and a path_size that is not a multiple of 32 are
  * MERKLIZE_ERROR_ARGUMENT. */
 MERKLIZE_API merklize_status merklize_mmcs_verify(const char *hash, uint32_t cap_height,

@@ -72,7 +72,7 @@ inline merklize::tree random_tree(std::uint64_t n, const merklize::tree_options 
 
 // Every option pinned, as a verifier that knows its tree pins them.
 inline merklize::proof_expectations pinned(const merklize::tree &t) {
-  return {t.options().hash, t.options().pad, t.leaf_count(), t.root_depth()};
+  return {t.options().hash, t.options().pad, t.leaf_count(), t.root_depth(), 2};
 }
 
 // The size of level k of a tree over `layout` whose root is higher: 1 above the top.

@@ -193,6 +193,56 @@ TEST_CASE("an MMCS opening that was changed does not verify", "[mmcs]") {
   CHECK_THAT(refusal(good, 3, &off_ladder), Contains("matrix 1 has height 4"));
 }
 
+TEST_CASE("an MMCS opening's sibling with a limb raised by p is refused, naming it", "[mmcs]") {
+  std::mt19937_64 rng(35);
+  for (const field_case &f : fields) {
+    INFO(f.name);
+    std::vector<owned_matrix> ms;
+    for (const auto &[h, w] : test::mmcs_shapes[7])
+      ms.push_back(random_matrix(h, w, f.in, rng));
+    std::vector<mmcs::dimensions> dims;
+    for (const owned_matrix &m : ms)
+      dims.push_back({m.height, m.width});
+    const mmcs::tree tree(views(ms), f.in, 1);
+    mmcs::opening o = tree.open(3);
+    REQUIRE(mmcs::verify_refusal(tree.cap(), 1, dims, 3, o, f.in) == "");
+    // Limb 1 of sibling 0 raised by p (x + p where it fits the limb: hashed as x, it would
+    // verify, a second opening of the row).
+    const unsigned bytes = p2::limb_bytes(f.in);
+    const std::uint64_t most = bytes == 8 ? UINT64_MAX : (std::uint64_t{1} << 32) - 1;
+    const std::uint64_t limb =
+        f.in.prime + p2::limb_value(o.path[0], f.in, 1) % (most - f.in.prime + 1);
+    for (unsigned b = 0; b < bytes; ++b)
+      o.path[0][bytes + b] = static_cast<std::uint8_t>(limb >> (8 * b));
+    CHECK_THAT(mmcs::verify_refusal(tree.cap(), 1, dims, 3, o, f.in),
+               Contains("sibling 0, limb 1: " + std::to_string(limb) + " is not a canonical"));
+  }
+}
+
+TEST_CASE("an MMCS cap does not bind a matrix entering above its layer, as Plonky3's", "[mmcs]") {
+  std::mt19937_64 rng(36);
+  const p2::instance &in = p2::babybear_16;
+  // Heights 8 and 1 with cap height 2: the cap is layer 1; the one-row matrix enters at layer 3.
+  std::vector<owned_matrix> ms{random_matrix(8, 3, in, rng), random_matrix(1, 2, in, rng)};
+  CHECK(mmcs::unbound_matrices({8, 1}, 2) == std::vector<std::size_t>{1});
+  CHECK(mmcs::unbound_matrices({8, 1}, 0).empty()); // the root: every matrix bound
+  CHECK(mmcs::unbound_matrices({8, 2}, 2) == std::vector<std::size_t>{1}); // at layer 2
+  CHECK(mmcs::unbound_matrices({8, 4}, 2).empty()); // height 4 enters at layer 1, the cap's
+  const mmcs::tree before(views(ms), in, 2);
+  const mmcs::tree root_before(views(ms), in, 0);
+  const std::uint64_t first = p2::limb_value(ms[1].bytes.data(), in, 0);
+  for (unsigned b = 0; b < 4; ++b) // its first element, another canonical one
+    ms[1].bytes[b] = static_cast<std::uint8_t>(((first + 1) % in.prime) >> (8 * b));
+  const mmcs::tree after(views(ms), in, 2);
+  CHECK(before.cap() == after.cap());
+  // Its row in an opening is never hashed: a changed one verifies against the cap.
+  mmcs::opening o = after.open(5);
+  o.rows[1][0] = (o.rows[1][0] + 1) % in.prime;
+  CHECK(mmcs::verify_refusal(before.cap(), 2, {{8, 3}, {1, 2}}, 5, o, in) == "");
+  // At cap height 0 the root binds it.
+  CHECK(mmcs::tree(views(ms), in, 0).cap() != root_before.cap());
+}
+
 TEST_CASE("MMCS openings from the layers above dropped ones equal those from every layer",
           "[mmcs]") {
   std::mt19937_64 rng(41);

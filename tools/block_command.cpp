@@ -247,6 +247,8 @@ merklize::leaf_rule leaf_rule_of(const leaf_block_arguments &blocks, merklize::h
     rule.hash =
         options_checked([&] { return merklize::parse_leaf_hash(*blocks.leaf_hash); }, command);
   rule.prefix = salt_of(blocks.salt, command);
+  if (blocks.leaf_domain)
+    rule = options_checked([&] { return merklize::separated_leaves(rule); }, command);
   options_checked([&] { merklize::check_leaf_rule(rule); }, command);
   return rule;
 }

@@ -126,12 +126,19 @@ CLI::Option *add_leaf_block_options(CLI::App &c, leaf_block_arguments &args,
   const auto leaf_size =
       add_parsed(c, "--leaf-size", args.leaf_size, parse_count, "L",
                  "FILE is data: leaf i is the hash of its bytes [i L, (i + 1) L), "
-                 "the last block shorter");
+                 "the last block shorter. Leaves and nodes are not told apart unless "
+                 "--leaf-domain: at L = 32 x arity, FILE and the file of its leaf hashes have "
+                 "the same root (docs/FORMATS.md)");
   add_text(c, "--leaf-hash", args.leaf_hash, "H",
            "with --leaf-size: " + merklize::leaf_hash_list() +
                " (default: the --hash of that name, else blake3)")
       ->needs(leaf_size);
-  add_text(c, "--salt", args.salt, "HEX", salt_users);
+  const auto salt = add_text(c, "--salt", args.salt, "HEX", salt_users);
+  c.add_flag("--leaf-domain", args.leaf_domain,
+             "with --leaf-size: leaves separated from nodes, SHA-256(tag || block) or BLAKE3 "
+             "keyed with the tag (docs/FORMATS.md); off by default, so that roots stay")
+      ->needs(leaf_size)
+      ->excludes(salt);
   return leaf_size;
 }
 
@@ -302,16 +309,31 @@ command_runner add_proof(CLI::App &app) {
 
 command_runner add_verify(CLI::App &app) {
   auto args = std::make_shared<verify_arguments>();
-  CLI::App &c = add_command(app, "verify",
-                            "Check on the host that PROOF proves leaf LEAFHEX under root "
-                            "ROOTHEX: exit status 0 if it does, 1 if not (or if anything is "
-                            "malformed).");
+  CLI::App &c = add_command(
+      app, "verify",
+      "Check on the host that PROOF proves leaf LEAFHEX under root ROOTHEX: exit status 0 if it "
+      "does, 1 if not (or if anything is malformed).",
+      "A root binds neither the hash, shape, depth, arity nor leaf count of its tree, and a "
+      "proof's header is only its claim: a proof relabelled with other values can verify (a "
+      "sha256 zero-shape tree's inner node passes as a leaf of a promote proof). Give what you "
+      "know of the tree, --hash, --pad, --depth, --arity and --leaves, and a proof that claims "
+      "otherwise is refused (docs/PROOFS.md, \"What a proof binds\"). PROOF is at most 64 MiB "
+      "of JSON, refused once past it.");
   add_parsed(c, "--hash", args->expect.hash, parse_hash, "H", "require a proof for this hash");
   add_parsed(c, "--pad", args->expect.pad, parse_pad, "P", "require a proof for this shape");
   add_parsed(c, "--leaves", args->expect.leaf_count, parse_count, "N",
              "require a proof for a tree of N leaves");
   add_parsed(c, "--depth", args->expect.depth, parse_depth, "D",
-             "require a proof for a root of depth D");
+             "require a proof for a root of depth D (a k-ary tree's height)");
+  add_parsed(
+      c, "--arity", args->expect.arity,
+      [](const std::string &name, const std::string &text) {
+        const std::uint64_t k = parse_count(name, text);
+        if (k < 2 || k > 128)
+          throw usage_error(name + " takes the tree's children per node, 2 to 128, not " + text);
+        return static_cast<unsigned>(k);
+      },
+      "K", "require a proof for a tree of arity K (2: a binary tree)");
   auto &expect = args->expect;
   c.add_flag_callback(
        "--log",
@@ -458,7 +480,9 @@ command_runner add_bench(CLI::App &app) {
 const char *const matrix_footer =
     "A MATRIX is row-major canonical little-endian field elements: 4 bytes each for BabyBear "
     "and KoalaBear, 8 for Goldilocks. Heights may differ if each is ceil(H / 2^k) for the "
-    "tallest height H, as Plonky3 requires (docs/LIBRARY.md, \"Matrix commitments\").";
+    "tallest height H, as Plonky3 requires (docs/LIBRARY.md, \"Matrix commitments\"). A matrix "
+    "of H rows with ceil(log2 H) below --cap-height enters above the cap's layer and is bound by "
+    "nothing, as in Plonky3: a warning names it.";
 
 // An option given once or more, one count each time (CLI11 would take the words after it too),
 // every value kept in order; required.
@@ -532,7 +556,11 @@ command_runner add_verify_opening(CLI::App &app) {
       "a line of JSON each), against its cap (CAP, as merklize commit prints it), on the host: "
       "\"valid: N openings\", or \"merklize: invalid opening ...\" and exit status 1.",
       "As Plonky3's verify_batch: the rows of matrices injected above the cap's layer are not "
-      "replayed (the cap binds them).");
+      "replayed, and the cap, read below their layer, does not depend on them: nothing binds "
+      "them, and a warning names each (a --cap-height of at most ceil(log2) of the smallest "
+      "height binds every matrix; docs/LIBRARY.md, \"What the cap binds\"). A limb of p or more, "
+      "in a row or a sibling, is refused. Each OPENINGS line and CAP line is at most 64 MiB, CAP "
+      "at most the cap's digests, refused once past either.");
   add_parsed(c, "--hash", args->hash, parse_hash, "H",
              "poseidon2-babybear (default), poseidon2-koalabear or poseidon2-goldilocks");
   add_repeated_count(c, "--height", args->heights, "H",

@@ -26,6 +26,7 @@ struct leaf_block_arguments {
   std::optional<std::uint64_t> leaf_size;
   std::optional<std::string> leaf_hash; // sha256, blake3, keccak256 or sha3-256
   std::optional<std::string> salt;      // hex: SHA-256 leaves' prefix, or a format's salt
+  bool leaf_domain = false;             // leaves separated from nodes (separated_leaves)
 };
 
 // --leaf-size L with --leaf-hash and --salt, over a tree of node hash `tree_hash` (which picks the

@@ -17,6 +17,8 @@
 #include <merklize/engine/mmcs.hpp>
 #include <merklize/runtime/runtime.hpp>
 
+#include <algorithm>
+
 namespace cli {
 namespace {
 
@@ -52,24 +54,58 @@ std::string matrix_names(const std::vector<std::string> &files) {
   return out;
 }
 
-// The non-empty lines of a file (stdin for "-"), refused if there are none.
-std::vector<std::string> lines_of(const std::string &path, const char *what) {
-  const std::vector<std::uint8_t> bytes = read_input(path, false);
+// The non-empty lines of a file (stdin for "-"), at most `most` of them and each within a JSON
+// text's limit, refused if there are none: the file is read line by line and refused at once
+// past either bound.
+std::vector<std::string> lines_of(const std::string &path, const char *what, std::size_t most) {
+  const std::string name = path == "-" ? std::string("stdin") : quote(path, 256);
   std::vector<std::string> lines;
-  std::string line;
-  for (const std::uint8_t b : bytes) {
-    if (b != '\n') {
-      line += static_cast<char>(b);
-      continue;
-    }
-    if (!line.empty()) lines.push_back(line);
-    line.clear();
-  }
-  if (!line.empty()) lines.push_back(line);
-  if (lines.empty())
-    throw merklize::error(std::string(what) + " " +
-                          (path == "-" ? std::string("stdin") : quote(path, 256)) + " is empty");
+  for_each_line(path, json_proof_limit, [&](const std::string &line) {
+    if (lines.size() == most)
+      throw merklize::error(std::string(what) + " " + name + " has more than " +
+                            std::to_string(most) + " lines: refused before reading on");
+    lines.push_back(line);
+  });
+  if (lines.empty()) throw merklize::error(std::string(what) + " " + name + " is empty");
   return lines;
+}
+
+// Warns on stderr of each matrix that enters above the cap's layer, which the cap does not bind
+// (mmcs::unbound_matrices). Heights Plonky3 refuses are left to the commitment's or the
+// opening's check, which names them.
+void warn_unbound_matrices(const std::vector<std::size_t> &heights, unsigned cap_height) {
+  std::vector<std::size_t> unbound;
+  try {
+    unbound = merklize::mmcs::unbound_matrices(heights, cap_height);
+  } catch (const merklize::error &) {
+    return;
+  }
+  const std::size_t smallest = *std::min_element(heights.begin(), heights.end());
+  for (const std::size_t m : unbound)
+    print_error("merklize",
+                "warning: matrix " + std::to_string(m) + " (" + std::to_string(heights[m]) +
+                    " rows) enters above the cap's layer: the cap does not commit to it and an "
+                    "opening's rows of it are not checked, as in Plonky3's verify_batch; a "
+                    "--cap-height of at most " +
+                    std::to_string(merklize::mmcs::ceil_log2(smallest)) + " binds every matrix");
+}
+
+std::vector<std::size_t> heights_of(const std::vector<merklize::mmcs::dimensions> &dims) {
+  std::vector<std::size_t> heights;
+  for (const auto &d : dims)
+    heights.push_back(d.height);
+  return heights;
+}
+
+// The most CAP lines a commitment of these shapes has; heights Plonky3 refuses bound it by one
+// line, the opening's check then naming them.
+std::size_t cap_bound(const std::vector<merklize::mmcs::dimensions> &dims, unsigned cap_height) {
+  try {
+    return merklize::mmcs::cap_length(merklize::mmcs::tallest_height(heights_of(dims)),
+                                      cap_height);
+  } catch (const merklize::error &) {
+    return 1;
+  }
 }
 
 // The MATRIX files read, each a whole number of rows (before the device is opened).
@@ -101,6 +137,10 @@ merklize::mmcs::device_commitment commit_of(const commit_arguments &args,
                                             const matrix_files &matrices,
                                             const merklize::poseidon2::instance &in,
                                             bool all_layers, unsigned dropped = 0) {
+  std::vector<std::size_t> heights;
+  for (const auto &m : matrices.views)
+    heights.push_back(m.height);
+  warn_unbound_matrices(heights, args.cap_height);
   const cl::Device device = chosen_device(args.device);
   const cl::CommandQueue queue =
       merklize::detail::make_queue(merklize::detail::shared_context(device), device);
@@ -155,10 +195,12 @@ int verify_opening_command(const verify_opening_arguments &args) {
   for (std::size_t m = 0; m < widths.size(); ++m)
     dims.push_back({args.heights[m], widths[m]});
   std::vector<merklize::digest> cap;
-  for (const std::string &line : lines_of(args.cap, "CAP"))
+  for (const std::string &line : lines_of(args.cap, "CAP", cap_bound(dims, args.cap_height)))
     cap.push_back(digest_operand("a CAP line", line));
+  warn_unbound_matrices(heights_of(dims), args.cap_height);
   std::size_t count = 0;
-  for (const std::string &line : lines_of(args.openings, "OPENINGS")) {
+  // One opening at a time, as read: OPENINGS may be an endless pipe.
+  for_each_line(args.openings, json_proof_limit, [&](const std::string &line) {
     merklize::mmcs::indexed_opening o;
     try {
       o = merklize::mmcs::opening_from_json(line);
@@ -170,7 +212,11 @@ int verify_opening_command(const verify_opening_arguments &args) {
     if (!refusal.empty())
       throw merklize::error("invalid opening of row " + std::to_string(o.index) + ": " + refusal);
     ++count;
-  }
+  });
+  if (count == 0)
+    throw merklize::error("OPENINGS " +
+                          (args.openings == "-" ? std::string("stdin") : quote(args.openings, 256)) +
+                          " is empty");
   write_stdout("valid: " + std::to_string(count) + (count == 1 ? " opening\n" : " openings\n"));
   return 0;
 }

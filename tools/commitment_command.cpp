@@ -65,7 +65,8 @@ merklize::oz::standard_tree oz_tree(const std::string &file, bool progress, bool
                                     const std::optional<std::string> &device,
                                     const std::string &command) {
   const std::string name = name_of(file);
-  auto in = merklize::oz::read_standard_json(as_text(read_input(file, progress)), name);
+  const text_limit limit{merklize::oz::max_json_bytes, "of OpenZeppelin's JSON"};
+  auto in = merklize::oz::read_standard_json(as_text(read_input(file, progress, limit)), name);
   if (in.is_dump && !sort_leaves)
     refuse("--no-sort-leaves has no use with a dump: its tree says where each leaf lies", command);
   merklize::pair_tree_device d(chosen_device(device));

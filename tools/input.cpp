@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include <fcntl.h>
@@ -71,20 +72,31 @@ merklize::error out_of_reading_memory(const std::string &name, std::optional<std
 
 } // namespace
 
-std::vector<std::uint8_t> read_input(const std::string &path, bool progress) {
+// Refuses an input past `limit` bytes, before reading on.
+merklize::error past_limit(const std::string &name, const text_limit &limit) {
+  return merklize::error(quote(name) + " is past the limit " + limit.what + " (" +
+                         size_text(limit.bytes) + "): refused before reading on");
+}
+
+std::vector<std::uint8_t> read_input(const std::string &path, bool progress,
+                                     const std::optional<text_limit> &limit) {
   // Reads of at most 16 MiB, so that --progress moves; buffers of a regular file's size (and the
-  // byte of the read that finds its end), else doubling from 1 MiB.
+  // byte of the read that finds its end), else doubling from 1 MiB; never more than a limit's
+  // bytes and the one that shows the input past it.
   constexpr std::size_t read_bytes = std::size_t(16) << 20, first_buffer = std::size_t(1) << 20;
   input_file input(path);
   const std::optional<std::uint64_t> size = input.size();
+  const std::uint64_t most = limit ? limit->bytes + 1 : UINT64_MAX;
+  if (size && *size >= most) throw past_limit(input.name(), *limit);
   progress_meter meter(progress, input.name(), size);
   std::vector<std::uint8_t> data;
-  std::uint64_t wanted = size ? *size + 1 : first_buffer;
+  std::uint64_t wanted = size ? *size + 1 : std::min<std::uint64_t>(first_buffer, most);
   try {
     for (std::size_t used = 0;;) {
       if (used == data.size()) {
+        if (used >= most) throw past_limit(input.name(), *limit);
         wanted = std::max<std::uint64_t>(used == 0 ? wanted : 2 * used, used + 1);
-        data.resize(wanted);
+        data.resize(static_cast<std::size_t>(std::min(wanted, most)));
       }
       const std::size_t got =
           input.read_some(data.data() + used, std::min(read_bytes, data.size() - used));
@@ -102,6 +114,30 @@ std::vector<std::uint8_t> read_input(const std::string &path, bool progress) {
   }
   meter.finish();
   return data;
+}
+
+void for_each_line(const std::string &path, const text_limit &line_limit,
+                   const std::function<void(const std::string &)> &line) {
+  input_file input(path);
+  std::vector<std::uint8_t> buffer(std::size_t(1) << 16);
+  std::string current;
+  for (;;) {
+    const std::size_t got = input.read_some(buffer.data(), buffer.size());
+    for (std::size_t i = 0; i < got;) {
+      const std::uint8_t *start = buffer.data() + i;
+      const auto *end = static_cast<const std::uint8_t *>(std::memchr(start, '\n', got - i));
+      const std::size_t run = end ? static_cast<std::size_t>(end - start) : got - i;
+      if (current.size() + run > line_limit.bytes) throw past_limit(input.name(), line_limit);
+      current.append(reinterpret_cast<const char *>(start), run);
+      i += run;
+      if (!end) break;
+      if (!current.empty()) line(current);
+      current.clear();
+      ++i;
+    }
+    if (got == 0) break;
+  }
+  if (!current.empty()) line(current);
 }
 
 std::vector<std::uint8_t> read_leaves(const std::string &path, bool progress) {

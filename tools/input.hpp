@@ -5,9 +5,11 @@
 
 #include <merklize/core/error_type.hpp>
 #include <merklize/core/hashes.hpp>
+#include <merklize/core/json.hpp>
 #include <merklize/io/input.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,9 +66,28 @@ private:
   int fd_;
 };
 
+// A documented limit on an input's bytes: a JSON proof's 64 MiB, say, and what it is ("of a
+// JSON proof"), for the refusal.
+struct text_limit {
+  std::uint64_t bytes;
+  const char *what;
+};
+
+// A JSON text's limit (a proof's, an opening's: core/json.hpp), which `verify`, `verify-consistency`
+// and `verify-opening`'s lines keep to.
+constexpr text_limit json_proof_limit{merklize::detail::json::max_text_bytes, "of a JSON proof"};
+
 // The whole content of the file at `path` (stdin for "-"), with --progress shown if `progress`:
-// for inputs the library cannot stream (a proof to verify, leaves for several devices).
-std::vector<std::uint8_t> read_input(const std::string &path, bool progress);
+// for inputs the library cannot stream (a proof to verify, leaves for several devices). Past
+// `limit`, refused naming the input and the limit once limit + 1 bytes are read (a regular
+// file's size at once): /dev/zero or an endless pipe is refused in bounded memory.
+std::vector<std::uint8_t> read_input(const std::string &path, bool progress,
+                                     const std::optional<text_limit> &limit = std::nullopt);
+
+// line(text) for each non-empty line of the file at `path` (stdin for "-"), read as they come:
+// a line longer than `line_limit` is refused (naming the input and the limit) before reading on.
+void for_each_line(const std::string &path, const text_limit &line_limit,
+                   const std::function<void(const std::string &)> &line);
 
 // The same, checked to hold N >= 1 leaves of 32 bytes, else an error naming the input.
 std::vector<std::uint8_t> read_leaves(const std::string &path, bool progress);

@@ -14,6 +14,7 @@
 #include <merklize/engine/device_tree.hpp>
 #include <merklize/engine/kary_stream.hpp>
 #include <merklize/proofs/kary_proof_encoding.hpp>
+#include <merklize/proofs/kary_verify.hpp>
 
 namespace cli {
 namespace {
@@ -76,13 +77,8 @@ int kary_verify_command(const verify_arguments &args, const std::string &text) {
   const merklize::kary_proof proof = merklize::kary_proof_from_json(text);
   const auto leaf = digest_argument("LEAFHEX", args.leaf);
   const auto root = digest_argument("ROOTHEX", args.root);
-  const merklize::proof_expectations &e = args.expect;
-  if (e.depth) throw merklize::error("invalid proof: --depth has no use with a k-ary proof");
-  if ((e.hash && *e.hash != proof.options.hash) || (e.pad && *e.pad != proof.options.pad) ||
-      (e.leaf_count && *e.leaf_count != proof.leaf_count))
-    throw merklize::error("invalid proof: not for the hash, shape or leaf count required");
-  if (!merklize::kary_verify(proof, leaf, root))
-    throw merklize::error("invalid proof: the leaf and siblings do not hash to the root");
+  const merklize::verification result = merklize::verify(proof, leaf, root, args.expect);
+  if (!result) throw merklize::error("invalid proof: " + result.reason);
   write_stdout("valid: leaf " + std::to_string(proof.index) + " of " +
                std::to_string(proof.leaf_count) + " (" + merklize::to_string(proof.options.hash) +
                ", " + merklize::to_string(proof.options.pad) + ", arity " +

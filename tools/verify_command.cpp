@@ -21,7 +21,7 @@ merklize::digest digest_operand(const char *name, const std::string &hex) {
 }
 
 int verify_command(const verify_arguments &args) {
-  const auto text = read_input(args.proof, false);
+  const auto text = read_input(args.proof, false, json_proof_limit);
   if (merklize::is_kary_proof_json({reinterpret_cast<const char *>(text.data()), text.size()}))
     return kary_verify_command(args, std::string(text.begin(), text.end()));
   const auto proof = while_doing("reading the proof (" + size_text(text.size()) + " of JSON)", [&] {

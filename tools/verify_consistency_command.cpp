@@ -13,7 +13,7 @@
 namespace cli {
 
 int verify_consistency_command(const verify_consistency_arguments &args) {
-  const auto text = read_input(args.proof, false);
+  const auto text = read_input(args.proof, false, json_proof_limit);
   const auto proof = while_doing("reading the proof (" + size_text(text.size()) + " of JSON)", [&] {
     return merklize::consistency_proof_from_json(std::string(text.begin(), text.end()));
   });

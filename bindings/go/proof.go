@@ -51,6 +51,7 @@ type Proof struct {
 	h         *handle[C.merklize_proof]
 	kind      ProofKind
 	leafCount uint64
+	header    proofHeader // the rest of its header (proof_pins.go)
 }
 
 func newProof(proof *C.merklize_proof) *Proof {
@@ -65,6 +66,7 @@ func (p *Proof) set(proof *C.merklize_proof) {
 	p.h = newHandle(proof, func(p *C.merklize_proof) { C.merklize_proof_free(p) })
 	p.kind = ProofKind(C.merklize_proof_get_kind(proof))
 	p.leafCount = uint64(C.merklize_proof_leaf_count(proof))
+	p.header = headerOf(proof)
 }
 
 func (p *Proof) handle() *handle[C.merklize_proof] {
@@ -188,7 +190,8 @@ func (p *Proof) UnmarshalBinary(data []byte) error {
 // Verify checks an inclusion, multi or k-ary proof: leaves holds the proven leaves, one per index
 // of Indices, in that order. It returns nil when the proof shows them under root; when not, an
 // error that wraps ErrInvalidProof with the library's reason. A call that cannot be made (a
-// consistency proof, a closed proof) is an *Error.
+// consistency proof, a closed proof) is an *Error. It checks the proof against its own header,
+// which the root does not bind: a verifier that knows its tree uses VerifyPinned.
 func (p *Proof) Verify(leaves [][32]byte, root [32]byte) error {
 	return p.verify(func(proof *C.merklize_proof, valid *C.int) C.merklize_status {
 		var first *C.uint8_t

@@ -246,12 +246,29 @@ class _Proof:
     def decode(data: object, encoding: int) -> _Proof:
         """merklize_proof_decode(data, encoding)."""
 
-    def verify(self, leaves: object, root: object) -> tuple[bool, str]:
-        """merklize_proof_verify(leaves, root): (valid, the reason if not)."""
+    def hash(self) -> str:
+        """merklize_proof_hash()."""
 
-    def verify_consistency(self, old_root: object, new_root: object) -> tuple[bool, str]:
+    def shape(self) -> str:
+        """merklize_proof_shape()."""
+
+    def depth(self) -> int:
+        """merklize_proof_depth()."""
+
+    def arity(self) -> int:
+        """merklize_proof_arity()."""
+
+    def mixed_length(self) -> int | None:
+        """merklize_proof_mixed_length(): the length, or None."""
+
+    def verify(self, leaves: object, root: object, kind: int | None, hash: str | None, shape: str | None, depth: int | None, arity: int | None, leaf_count: int | None) -> tuple[bool, str]:
         """
-        merklize_verify_consistency(old_root, new_root): (valid, the reason if not).
+        merklize_proof_verify_pinned(leaves, root, expectations): (valid, the reason if not).
+        """
+
+    def verify_consistency(self, old_root: object, new_root: object, hash: str | None, leaf_count: int | None) -> tuple[bool, str]:
+        """
+        merklize_verify_consistency_pinned(old_root, new_root, expectations): (valid, the reason if not).
         """
 
 def blake3(device: _Device, kind: int, payload: object, mode: int, key: bytes | None, context: str | None, length: int) -> bytes:

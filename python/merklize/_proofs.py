@@ -4,7 +4,7 @@ multiproofs, their encodings
 (docs/PROOFS.md) and their verification on the host."""
 from __future__ import annotations
 
-from typing import Any, List, Sequence, Union
+from typing import Any, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -48,6 +48,31 @@ class Proof:
         return self._impl.leaf_count()
 
     @property
+    def hash(self) -> str:
+        """The node hash the proof claims, by its CLI name ("sha256", "blake3", ...)."""
+        return self._impl.hash()
+
+    @property
+    def shape(self) -> str:
+        """The shape the proof claims: "promote" or "zero"."""
+        return self._impl.shape()
+
+    @property
+    def depth(self) -> int:
+        """The levels from the leaves to the root the proof claims (a k-ary tree's height)."""
+        return self._impl.depth()
+
+    @property
+    def arity(self) -> int:
+        """The children per node the proof claims: 2 for a binary tree, k for a k-ary one."""
+        return self._impl.arity()
+
+    @property
+    def mixed_length(self) -> Optional[int]:
+        """An SSZ list element's proof: the list's length mixed into the root; else None."""
+        return self._impl.mixed_length()
+
+    @property
     def indices(self) -> List[int]:
         """The proven leaf indices, sorted (one for an inclusion or k-ary proof; the older
         tree's size for a consistency proof; several for either multiproof)."""
@@ -83,12 +108,21 @@ class Proof:
         return cls(_merklize._Proof.decode(data, BINARY))
 
     def verify(self, leaves: Union[Bytes, Sequence[Bytes], np.ndarray], root: Union[Bytes, str],
-               *, raise_on_failure: bool = False) -> bool:
+               *, kind: Optional[str] = None, hash: Optional[str] = None,
+               shape: Optional[str] = None, depth: Optional[int] = None,
+               arity: Optional[int] = None, leaf_count: Optional[int] = None,
+               raise_on_failure: bool = False) -> bool:
         """Whether the proof shows ``leaves`` at its indices under ``root`` (on the host).
 
         ``leaves``: one 32-byte leaf for an inclusion or k-ary proof; for a multiproof (binary or
         k-ary) one leaf per index in the order of :attr:`indices`, as a sequence of 32-byte
         objects or as ``32 * n`` bytes (an (n, 32) array). ``root``: 32 bytes or 64 hex digits.
+
+        The proof's header (:attr:`hash`, :attr:`shape`, :attr:`depth`, :attr:`arity`,
+        :attr:`leaf_count`, :attr:`kind`) is only its claim, which the root does not bind: a
+        proof relabelled with other values can verify (docs/PROOFS.md, "What a proof binds").
+        Pass what you know of the tree, ``kind``, ``hash``, ``shape``, ``depth``, ``arity`` and
+        ``leaf_count``, and a proof that claims otherwise does not verify.
 
         Returns ``False`` for a proof that does not hold, or with ``raise_on_failure=True``
         raises :class:`merklize.InvalidProofError` whose message is the library's reason.
@@ -97,7 +131,8 @@ class Proof:
         if self.kind == "consistency":
             raise ArgumentError("a consistency proof is verified by "
                                 "merklize.verify_consistency(proof, old_root, new_root)")
-        valid, reason = self._impl.verify(_leaves(leaves), _root(root, "root"))
+        valid, reason = self._impl.verify(_leaves(leaves), _root(root, "root"), _kind(kind), hash,
+                                          shape, depth, arity, leaf_count)
         return _verdict(valid, reason, raise_on_failure)
 
     def __eq__(self, other: object) -> bool:
@@ -113,17 +148,30 @@ class Proof:
 
 
 def verify_consistency(proof: Proof, old_root: Union[Bytes, str], new_root: Union[Bytes, str],
-                       *, raise_on_failure: bool = False) -> bool:
+                       *, hash: Optional[str] = None, leaf_count: Optional[int] = None,
+                       raise_on_failure: bool = False) -> bool:
     """Whether a consistency proof shows the tree of root ``old_root`` (of ``proof.indices[0]``
     leaves) to be a prefix of the tree of root ``new_root`` (of ``proof.leaf_count`` leaves).
-    Roots are 32 bytes or 64 hex digits. Returns ``False`` for a proof that does not hold, or
-    with ``raise_on_failure=True`` raises :class:`merklize.InvalidProofError` with the reason.
+    Roots are 32 bytes or 64 hex digits. ``hash`` and ``leaf_count`` (the new tree's size) pin
+    what the verifier knows: a proof that claims otherwise does not hold. Returns ``False`` for a
+    proof that does not hold, or with ``raise_on_failure=True`` raises
+    :class:`merklize.InvalidProofError` with the reason.
     """
     if not isinstance(proof, Proof):
         raise TypeError(f"proof must be a merklize.Proof, not {type(proof).__name__}")
     valid, reason = proof._impl.verify_consistency(_root(old_root, "old_root"),
-                                                   _root(new_root, "new_root"))
+                                                   _root(new_root, "new_root"), hash, leaf_count)
     return _verdict(valid, reason, raise_on_failure)
+
+
+def _kind(kind: Optional[str]) -> Optional[int]:
+    """A pinned kind's merklize_proof_kind, from its name."""
+    if kind is None:
+        return None
+    for number, name in KINDS.items():
+        if name == kind:
+            return number
+    raise ArgumentError(f"kind {kind!r}: one of {', '.join(KINDS.values())}")
 
 
 def _verdict(valid: bool, reason: str, raise_on_failure: bool) -> bool:

@@ -4,8 +4,10 @@
 // JSON, kary_proof_encoding.hpp and kary_multiproof_encoding.hpp), and verified on the host as
 // untrusted input.
 #include "builds.hpp"
+#include "proof_pins.hpp"
 
 #include <merklize/proofs/kary_multiproof_encoding.hpp>
+#include <merklize/proofs/kary_verify.hpp>
 #include <merklize/proofs/proof.hpp>
 
 #include <cstring>
@@ -105,49 +107,78 @@ std::vector<digest> digests_of(const uint8_t *bytes, std::size_t count) {
 
 digest digest_of(const uint8_t *bytes) { return digests_of(bytes, 1).front(); }
 
-// Why leaves[k] is no leaf of the proof's tree, whose hash is over field elements ("leaf 0, limb
-// 3 (2013265921) is not a canonical BabyBear element ..."): its kernels and host reference would
-// take the limb mod p, so that the proof would pass for another leaf. "" where each is one.
-std::string field_leaf_refusal(const merklize_proof &p, const std::vector<digest> &leaves) {
-  const auto *binary = std::get_if<inclusion_proof>(&p.value);
-  const auto *multi = std::get_if<multiproof>(&p.value);
-  if (!binary && !multi) return ""; // k-ary trees take no field hash
-  const hash_kind hash = binary ? binary->options.hash : multi->options.hash;
-  for (std::size_t k = 0; k < leaves.size(); ++k) {
-    const std::string why = leaf_refusal(hash, leaves[k], p.indices[k]);
-    if (!why.empty()) return why;
-  }
-  return "";
+// Whether the proof shows leaves[k] at index k of the proof's indices under `root`, its header
+// matching the pins, and why not.
+verification verified(const merklize_proof &p, const std::vector<digest> &leaves,
+                      const digest &root, const proof_pins &pins, const char *function) {
+  if (leaves.size() != p.indices.size())
+    throw argument_error(std::string(function) + ": leaf_count is " +
+                         std::to_string(leaves.size()) + ", and the proof proves " +
+                         std::to_string(p.indices.size()) + " leaves: one leaf per proven index");
+  if (std::holds_alternative<consistency_proof>(p.value))
+    throw argument_error(std::string(function) + ": a consistency proof is verified by "
+                         "merklize_verify_consistency");
+  if (auto kind = check_kind(p, pins.kind); !kind) return kind;
+  return std::visit(
+      [&](const auto &proof) -> verification {
+        using type = std::decay_t<decltype(proof)>;
+        if constexpr (std::is_same_v<type, consistency_proof>) {
+          return {}; // refused above
+        } else if constexpr (std::is_same_v<type, inclusion_proof> ||
+                             std::is_same_v<type, kary_proof>) {
+          return verify(proof, leaves.front(), root, pins.expect);
+        } else {
+          return verify(proof, leaves, root, pins.expect);
+        }
+      },
+      p.value);
 }
 
-// Whether the proof shows leaves[k] at index k of the proof's indices under `root`, and why not
-// (one leaf per index: the caller checked the count).
-verification verified(const merklize_proof &p, const std::vector<digest> &leaves,
-                      const digest &root) {
-  const std::string refused = field_leaf_refusal(p, leaves);
-  if (!refused.empty()) return detail::reject(refused);
-  return std::visit(
-      overloaded{[&](const inclusion_proof &proof) { return verify(proof, leaves.front(), root); },
-                 [&](const multiproof &proof) { return verify(proof, leaves, root); },
-                 [&](const kary_proof &proof) {
-                   if (kary_verify(proof, leaves.front(), root)) return verification{true, {}};
-                   return detail::reject(
-                       "the leaf and the siblings do not hash to the root, or the "
-                       "siblings do not fit a k-ary tree of " +
-                       std::to_string(proof.leaf_count) + " leaves");
-                 },
-                 [&](const kary_multiproof &proof) {
-                   if (kary_verify_multi(proof, leaves, root)) return verification{true, {}};
-                   return detail::reject(
-                       "the leaves and the nodes do not hash to the root, or the nodes do not "
-                       "fit a k-ary tree of " +
-                       std::to_string(proof.leaf_count) + " leaves");
-                 },
-                 [&](const consistency_proof &) -> verification {
-                   throw argument_error("merklize_proof_verify: a consistency proof is verified by "
-                                        "merklize_verify_consistency");
-                 }},
-      p.value);
+// merklize_proof_verify and _pinned (`expect` required): *valid, and the reason in
+// merklize_last_error().
+merklize_status verify_call(const merklize_proof *proof, const uint8_t *leaves,
+                            size_t leaf_count, const uint8_t *root,
+                            const merklize_proof_expectations *expect, bool pinned,
+                            int *valid, const char *function) {
+  return guarded([&] {
+    const merklize_proof &p = required(proof, function, "proof");
+    if (leaf_count > 0) required(leaves, function, "leaves");
+    required(root, function, "root");
+    required(valid, function, "valid");
+    if (leaf_count != p.indices.size()) // before the leaves are copied: a count of 2^62 too
+      throw argument_error(std::string(function) + ": leaf_count is " +
+                           std::to_string(leaf_count) + ", and the proof proves " +
+                           std::to_string(p.indices.size()) + " leaves: one leaf per proven index");
+    const proof_pins pins = pinned ? pins_of(expect, function) : proof_pins{};
+    const merklize::verification result =
+        verified(p, digests_of(leaves, leaf_count), digest_of(root), pins, function);
+    if (!result) set_last_error("invalid proof: " + result.reason);
+    *valid = result ? 1 : 0;
+  });
+}
+
+// merklize_verify_consistency and _pinned.
+merklize_status consistency_call(const merklize_proof *proof, const uint8_t *old_root,
+                                 const uint8_t *new_root,
+                                 const merklize_proof_expectations *expect, bool pinned,
+                                 int *valid, const char *function) {
+  return guarded([&] {
+    const merklize_proof &p = required(proof, function, "proof");
+    required(old_root, function, "old_root");
+    required(new_root, function, "new_root");
+    required(valid, function, "valid");
+    const proof_pins pins = pinned ? pins_of(expect, function) : proof_pins{};
+    const auto *c = std::get_if<merklize::consistency_proof>(&p.value);
+    if (!c)
+      throw argument_error(std::string(function) + ": the proof is not a consistency proof "
+                           "(merklize_proof_verify verifies the others)");
+    merklize::verification result = check_kind(p, pins.kind);
+    if (result)
+      result = merklize::verify_consistency(c->old_size, c->new_size, digest_of(old_root),
+                                            digest_of(new_root), *c, pins.expect);
+    if (!result) set_last_error("invalid proof: " + result.reason);
+    *valid = result ? 1 : 0;
+  });
 }
 
 merklize_status proved(merklize_proof **out, const char *function,
@@ -329,40 +360,34 @@ merklize_status merklize_proof_decode(const void *data, size_t size, merklize_en
 merklize_status merklize_proof_verify(const merklize_proof *proof, const uint8_t *leaves,
                                       size_t leaf_count, const uint8_t root[MERKLIZE_DIGEST_SIZE],
                                       int *valid) {
-  return guarded([&] {
-    const merklize_proof &p = required(proof, "merklize_proof_verify", "proof");
-    if (leaf_count > 0) required(leaves, "merklize_proof_verify", "leaves");
-    required(root, "merklize_proof_verify", "root");
-    required(valid, "merklize_proof_verify", "valid");
-    if (leaf_count != p.indices.size()) // before the leaves are copied: a count of 2^62 too
-      throw argument_error("merklize_proof_verify: leaf_count is " + std::to_string(leaf_count) +
-                           ", and the proof proves " + std::to_string(p.indices.size()) +
-                           " leaves: one leaf per proven index");
-    const merklize::verification result =
-        verified(p, digests_of(leaves, leaf_count), digest_of(root));
-    if (!result) set_last_error("invalid proof: " + result.reason);
-    *valid = result ? 1 : 0;
-  });
+  return verify_call(proof, leaves, leaf_count, root, nullptr, false, valid,
+                     "merklize_proof_verify");
+}
+
+merklize_status merklize_proof_verify_pinned(const merklize_proof *proof, const uint8_t *leaves,
+                                             size_t leaf_count,
+                                             const uint8_t root[MERKLIZE_DIGEST_SIZE],
+                                             const merklize_proof_expectations *expect,
+                                             int *valid) {
+  return verify_call(proof, leaves, leaf_count, root, expect, true, valid,
+                     "merklize_proof_verify_pinned");
 }
 
 merklize_status merklize_verify_consistency(const merklize_proof *proof,
                                             const uint8_t old_root[MERKLIZE_DIGEST_SIZE],
                                             const uint8_t new_root[MERKLIZE_DIGEST_SIZE],
                                             int *valid) {
-  return guarded([&] {
-    const merklize_proof &p = required(proof, "merklize_verify_consistency", "proof");
-    required(old_root, "merklize_verify_consistency", "old_root");
-    required(new_root, "merklize_verify_consistency", "new_root");
-    required(valid, "merklize_verify_consistency", "valid");
-    const auto *c = std::get_if<merklize::consistency_proof>(&p.value);
-    if (!c)
-      throw argument_error("merklize_verify_consistency: the proof is not a consistency proof "
-                           "(merklize_proof_verify verifies the others)");
-    const merklize::verification result = merklize::verify_consistency(
-        c->old_size, c->new_size, digest_of(old_root), digest_of(new_root), *c);
-    if (!result) set_last_error("invalid proof: " + result.reason);
-    *valid = result ? 1 : 0;
-  });
+  return consistency_call(proof, old_root, new_root, nullptr, false, valid,
+                          "merklize_verify_consistency");
+}
+
+merklize_status merklize_verify_consistency_pinned(const merklize_proof *proof,
+                                                   const uint8_t old_root[MERKLIZE_DIGEST_SIZE],
+                                                   const uint8_t new_root[MERKLIZE_DIGEST_SIZE],
+                                                   const merklize_proof_expectations *expect,
+                                                   int *valid) {
+  return consistency_call(proof, old_root, new_root, expect, true, valid,
+                          "merklize_verify_consistency_pinned");
 }
 
 } // extern "C"

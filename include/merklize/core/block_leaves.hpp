@@ -59,6 +59,33 @@ inline void check_leaf_rule(const leaf_rule &rule) {
                 " leaf takes no prefix (salt) and no key: it is the hash of the block alone");
 }
 
+// The tag that separates a tree's leaves from its nodes (separated_leaves): SHA-256 of the ASCII
+// text "merklize separated leaf v1".
+inline constexpr std::array<std::uint8_t, 32> leaf_domain_tag = {
+    0xef, 0x39, 0x1d, 0x41, 0x8e, 0x43, 0xfa, 0x5a, 0x53, 0x94, 0xd1, 0xd3, 0xa1, 0xde, 0x60, 0xbc,
+    0x83, 0xeb, 0xb6, 0x21, 0x2f, 0x93, 0xc0, 0x67, 0x4d, 0x11, 0x63, 0x53, 0x70, 0xd3, 0xd8, 0x8d};
+
+// `rule` with its leaves separated from the nodes of any tree over them (docs/FORMATS.md, "Leaves
+// and nodes of data trees"): a SHA-256 leaf is SHA-256(leaf_domain_tag || block), a BLAKE3 leaf
+// the keyed hash of the block under leaf_domain_tag. A node's input begins with its first child's
+// digest, which would have to be the tag (a preimage), or is hashed unkeyed: no node is a leaf.
+// Without it a tree over blocks of 32 x arity bytes equals the tree over its leaf hashes. Keccak
+// leaves take neither a prefix nor a key, and a rule with a salt or key of its own is refused.
+inline leaf_rule separated_leaves(leaf_rule rule) {
+  if (!rule.prefix.empty() || rule.key)
+    throw error("separated leaves take the leaf domain's own prefix or key: no salt or key besides");
+  const leaf_family family = row_of(rule.hash).family;
+  if (family == leaf_family::sha256)
+    rule.prefix.assign(leaf_domain_tag.begin(), leaf_domain_tag.end());
+  else if (family == leaf_family::blake3)
+    rule.key = leaf_domain_tag;
+  else
+    throw error(std::string("a ") + to_string(rule.hash) +
+                " leaf takes no prefix and no key, so it cannot be separated from the nodes: "
+                "use the sha256 or blake3 leaf hash");
+  return rule;
+}
+
 // The blocks of `bytes` bytes of data: ceil(bytes / L), the last one maybe shorter.
 inline std::uint64_t block_count(std::uint64_t bytes, std::uint64_t block_bytes) {
   return bytes / block_bytes + (bytes % block_bytes != 0);

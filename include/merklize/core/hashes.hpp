@@ -337,10 +337,16 @@ inline leaf_hash leaf_hash_of(hash_kind hash) {
 // is not a canonical BabyBear element (below p = 2013265921)", "leaf 5, element 0x30644e... is
 // not a canonical BN254 Fr element (below p = 0x30644e...)"), or "" where it is one: a hash over
 // field elements takes canonical elements only, as Plonky3's digests are.
+// The same of any digest a verifier takes (a proof's sibling, a node), named by `what`.
+inline std::string digest_refusal(hash_kind hash, const digest &d, const std::string &what) {
+  const node_hash_row &row = row_of(hash);
+  const std::string why = row.non_canonical ? row.non_canonical(d) : "";
+  return why.empty() ? why : what + ", " + why;
+}
 inline std::string leaf_refusal(hash_kind hash, const digest &leaf, std::uint64_t index) {
   const node_hash_row &row = row_of(hash);
-  const std::string why = row.non_canonical ? row.non_canonical(leaf) : "";
-  return why.empty() ? why : "leaf " + std::to_string(index) + ", " + why;
+  if (!row.non_canonical) return ""; // no string made for the hashes of bytes
+  return digest_refusal(hash, leaf, "leaf " + std::to_string(index));
 }
 
 } // namespace merklize

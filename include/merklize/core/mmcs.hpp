@@ -287,9 +287,11 @@ inline opening tree::open(std::size_t index) const {
 
 // Why `proof` does not open `cap` at `index` for matrices of `dims` (empty: it does), checked
 // in the order of Plonky3's verify_batch: the number of rows, the heights, the path's length,
-// the rows' widths, the index; then (ours) each element canonical; then the path replayed, with
+// the rows' widths, the index; then (ours) each element and each sibling's every limb canonical
+// (a limb x + p would hash as x: the opening would be malleable); then the path replayed, with
 // the rows of the matrices entering at each layer, against the cap. As in Plonky3, rows of
-// matrices entering above the cap's layer are not replayed: the cap binds them.
+// matrices entering above the cap's layer are not replayed, and the cap, read below their
+// layer, does not depend on them: nothing binds them (unbound_matrices, mmcs_geometry.hpp).
 inline std::string verify_refusal(const std::vector<digest> &cap, unsigned cap_height,
                                   const std::vector<dimensions> &dims, std::size_t index,
                                   const opening &proof, const poseidon2::instance &in) {
@@ -324,6 +326,13 @@ inline std::string verify_refusal(const std::vector<digest> &cap, unsigned cap_h
           in);
       if (!refusal.empty()) return refusal;
     }
+  for (std::size_t k = 0; k < proof.path.size(); ++k) {
+    const int limb = poseidon2::first_non_canonical(proof.path[k], in);
+    if (limb >= 0)
+      return element_refusal(
+          poseidon2::limb_value(proof.path[k], in, static_cast<unsigned>(limb)),
+          "sibling " + std::to_string(k) + ", limb " + std::to_string(limb), in);
+  }
   auto rows_entering = [&](unsigned k) {
     std::vector<std::vector<std::uint64_t>> rows;
     for (std::size_t m = 0; m < dims.size(); ++m)

@@ -74,5 +74,27 @@ inline unsigned layer_of(std::size_t tallest, std::size_t height) {
   return depth(tallest) - ceil_log2(height);
 }
 
+// The most digests a cap holds: 2^(layers above the cap's), at most the cap layer's length.
+inline std::size_t cap_length(std::size_t tallest, unsigned cap_height) {
+  const unsigned at = cap_layer(tallest, cap_height);
+  return std::min(std::size_t{1} << (depth(tallest) - at), padded_length(rung(tallest, at)));
+}
+
+// The matrices (their places in `heights`, checked) that enter above the cap's layer. The cap is
+// read below their layer, so it does not depend on them, and an opening's rows of them are never
+// hashed: the commitment does not bind them, as in Plonky3, whose verify_batch replays the
+// injections of the path's layers only (docs/LIBRARY.md, "What the cap binds"). A matrix of h
+// rows enters above the cap iff ceil(log2 h) < min(cap_height, depth): a cap_height of at most
+// ceil(log2) of the smallest height binds every matrix.
+inline std::vector<std::size_t> unbound_matrices(const std::vector<std::size_t> &heights,
+                                                 unsigned cap_height) {
+  const std::size_t tallest = tallest_height(heights);
+  std::vector<std::size_t> out;
+  for (std::size_t m = 0; m < heights.size(); ++m)
+    if (heights[m] > 0 && layer_of(tallest, heights[m]) > cap_layer(tallest, cap_height))
+      out.push_back(m);
+  return out;
+}
+
 } // namespace mmcs
 } // namespace merklize

@@ -81,7 +81,9 @@ struct sparse_proof {
   bool proves_absence() const { return value == digest{}; }
 };
 
-// The root a proof leads to, or an error naming what is wrong with it.
+// The root a proof leads to, or an error naming what is wrong with it: a value or a sibling that
+// is not a canonical element of a hash over field elements too (it would hash as its value mod
+// p: another proof of the same key).
 inline digest sparse_proof_root(const sparse_options &options, const sparse_proof &proof) {
   check_sparse_options(options);
   check_sparse_key(options, proof.key);
@@ -89,6 +91,12 @@ inline digest sparse_proof_root(const sparse_options &options, const sparse_proo
     throw error("a sparse proof of depth " + std::to_string(options.depth) + " has " +
                 std::to_string(options.depth) + " siblings, this one " +
                 std::to_string(proof.siblings.size()));
+  if (row_of(options.hash).non_canonical) {
+    std::string why = digest_refusal(options.hash, proof.value, "the value");
+    for (std::size_t h = 0; why.empty() && h < proof.siblings.size(); ++h)
+      why = digest_refusal(options.hash, proof.siblings[h], "sibling " + std::to_string(h));
+    if (!why.empty()) throw error("invalid proof: " + why);
+  }
   digest node = proof.value;
   for (unsigned height = 0; height < options.depth; ++height) {
     const bool is_root = height + 1 == options.depth;

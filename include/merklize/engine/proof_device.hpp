@@ -215,8 +215,8 @@ public:
 
   // Whether proofs[p] shows leaves[p] in the tree of `leaf_count` leaves, built with this
   // prover's options, whose root is `root`; one kernel launch for all. A proof for another hash,
-  // shape or leaf count is invalid, and so is one with a length mixed in (verify(proof, ...) on
-  // the host checks those).
+  // shape or leaf count is invalid (the prover's tree pins them), and so is one with a length
+  // mixed in (verify(proof, ...) on the host checks those) or a limb of p or more.
   std::vector<bool> verify(const std::vector<inclusion_proof> &proofs,
                            const std::vector<digest> &leaves, const digest &root,
                            std::uint64_t leaf_count) {
@@ -233,9 +233,12 @@ public:
     for (std::uint64_t p = 0; p < count; ++p) {
       const inclusion_proof &proof = proofs[p];
       indices[p] = proof.index;
-      // A list element's proof (a length mixed in) is verified on the host.
+      // A list element's proof (a length mixed in) is verified on the host; a leaf or sibling
+      // that is not a canonical field element is invalid (the kernel would take it mod p).
       const bool fits = detail::same_tree(proof.options, proof.leaf_count, options_, leaf_count) &&
-                        proof.siblings.size() <= slots && !proof.mixed_length;
+                        proof.siblings.size() <= slots && !proof.mixed_length &&
+                        detail::check_elements(options_.hash, {proof.index}, {leaves[p]},
+                                               "sibling", proof.siblings);
       lengths[p] = fits ? static_cast<cl_uint>(proof.siblings.size()) : no_proof;
       if (fits)
         std::copy(proof.siblings.begin(), proof.siblings.end(),

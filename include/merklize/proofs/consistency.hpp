@@ -166,7 +166,7 @@ inline std::optional<consistency_roots> consistency_roots_of(hash_kind hash, std
 
 // Whether `proof` shows that the tree of old_size leaves whose root is old_root is a prefix of
 // the tree of new_size leaves whose root is new_root. The proof is untrusted: its claims are
-// checked against the sizes and `expect` (hash, shape), its length against the one the sizes
+// checked against the sizes and `expect` (its pins), its length against the one the sizes
 // call for, before any hashing; then RFC 9162 2.1.4.2 recomputes both roots. An old size of 0 is
 // consistent with any tree where the tree has an empty root (rfc6962: old_root must be SHA-256
 // of the empty string); old_size == new_size needs an empty proof and equal roots.
@@ -175,9 +175,11 @@ inline verification verify_consistency(std::uint64_t old_size, std::uint64_t new
                                        const consistency_proof &proof,
                                        const proof_expectations &expect = {}) {
   using detail::reject;
-  if (expect.hash && *expect.hash != proof.options.hash)
-    return reject(std::string("the proof is for hash ") + to_string(proof.options.hash) + ", not " +
-                  to_string(*expect.hash));
+  if (auto pins = detail::check_pins({proof.options.hash, proof.options.pad, proof.new_size,
+                                      detail::depth_of(proof.new_size), 2},
+                                     expect);
+      !pins)
+    return pins;
   if (auto reason = why_no_consistency_proofs(proof.options)) return reject(*reason);
   if (proof.old_size != old_size || proof.new_size != new_size)
     return reject("the proof is between " + std::to_string(proof.old_size) + " and " +

@@ -4,6 +4,7 @@
 // structure is checked before any hashing. No OpenCL.
 #pragma once
 
+#include "proof_expectations.hpp"
 #include "proof_model.hpp"
 
 #include <optional>
@@ -12,24 +13,6 @@
 #include <vector>
 
 namespace merklize {
-
-// What the verifier knows of the tree apart from the proof. A root commits neither to the leaf
-// count nor to the hash, shape and depth that made it, so a proof relabelled with another of
-// these can still verify where the computation stays the same (docs/PROOFS.md): pin what you
-// know. `depth` is the root's depth (tree::root_depth()).
-struct proof_expectations {
-  std::optional<hash_kind> hash;
-  std::optional<shape> pad;
-  std::optional<std::uint64_t> leaf_count;
-  std::optional<unsigned> depth;
-};
-
-// The outcome of a verification: valid, or the reason it is not.
-struct verification {
-  bool valid = false;
-  std::string reason; // empty when valid
-  explicit operator bool() const { return valid; }
-};
 
 namespace detail {
 
@@ -53,23 +36,11 @@ inline digest parent_of(hash_kind hash, std::uint64_t index, const digest &node,
                    : node_hash(hash, node, sibling, is_root);
 }
 
-inline verification reject(std::string reason) { return {false, std::move(reason)}; }
-
 inline verification check_claims(const tree_options &options, std::uint64_t leaf_count,
                                  const proof_expectations &expect) {
-  if (expect.hash && *expect.hash != options.hash)
-    return reject(std::string("the proof is for hash ") + to_string(options.hash) + ", not " +
-                  to_string(*expect.hash));
-  if (expect.pad && *expect.pad != options.pad)
-    return reject(std::string("the proof is for shape ") + to_string(options.pad) + ", not " +
-                  to_string(*expect.pad));
-  if (expect.leaf_count && *expect.leaf_count != leaf_count)
-    return reject("the proof is for a tree of " + std::to_string(leaf_count) + " leaves, not " +
-                  std::to_string(*expect.leaf_count));
   const unsigned depth = root_depth_of(options, leaf_count);
-  if (expect.depth && *expect.depth != depth)
-    return reject("the proof is for a root of depth " + std::to_string(depth) + ", not " +
-                  std::to_string(*expect.depth));
+  if (auto pins = check_pins({options.hash, options.pad, leaf_count, depth, 2}, expect); !pins)
+    return pins;
   if (leaf_count == 0) return reject("the proof claims a tree of 0 leaves");
   if (options.hash == hash_kind::rfc6962 && options.pad != shape::promote)
     return reject("the proof claims hash rfc6962 with shape zero, which it does not have");
@@ -106,6 +77,19 @@ inline verification check_root(const digest &computed, const digest &root) {
   return reject("the proof leads to root " + to_hex(computed) + ", not " + to_hex(root));
 }
 
+// Fails leaves or proof nodes that are not canonical elements of a hash over field elements,
+// naming the first ("leaf 3, limb 0 (...)", "sibling 1, limb 7 (...)").
+inline verification check_elements(hash_kind hash, const std::vector<std::uint64_t> &indices,
+                                   const std::vector<digest> &leaves, const char *node_name,
+                                   const std::vector<digest> &nodes) {
+  if (!row_of(hash).non_canonical) return {true, {}};
+  for (std::size_t k = 0; k < leaves.size() && k < indices.size(); ++k)
+    if (auto leaf = check_element(hash, leaves[k], "leaf", indices[k]); !leaf) return leaf;
+  for (std::size_t k = 0; k < nodes.size(); ++k)
+    if (auto node = check_element(hash, nodes[k], node_name, k); !node) return node;
+  return {true, {}};
+}
+
 } // namespace detail
 
 // Whether `proof` shows that `leaf` is in the tree whose root is `root`.
@@ -118,6 +102,10 @@ inline verification verify(const inclusion_proof &proof, const digest &leaf, con
                           " out of range: the proof claims a tree of " +
                           std::to_string(proof.leaf_count) + " leaves");
   if (auto mixed = detail::check_mixed_length(proof); !mixed) return mixed;
+  if (auto elements = detail::check_elements(proof.options.hash, {proof.index}, {leaf}, "sibling",
+                                             proof.siblings);
+      !elements)
+    return elements;
   const hash_kind hash = proof.options.hash;
   const unsigned depth = detail::root_depth_of(proof.options, proof.leaf_count);
   const bool zero_pad = proof.options.pad == shape::zero;
@@ -221,6 +209,10 @@ inline verification verify(const multiproof &proof, const std::vector<digest> &l
     return claims;
   if (auto structure = detail::check_multiproof_structure(proof, leaves.size()); !structure)
     return structure;
+  if (auto elements =
+          detail::check_elements(proof.options.hash, proof.indices, leaves, "node", proof.nodes);
+      !elements)
+    return elements;
   std::vector<std::pair<std::uint64_t, digest>> known;
   known.reserve(leaves.size());
   for (std::size_t k = 0; k < leaves.size(); ++k)

@@ -66,6 +66,7 @@ fn rust_structs() -> BTreeMap<String, Layout> {
         merklize_verity_config { size, data_block_size, hash_block_size, salt, salt_size }
         merklize_matrix { data, height, width }
         merklize_matrix_shape { height, width }
+        merklize_proof_expectations { size, kind, hash, shape, depth, arity, leaf_count }
     }
 }
 
