@@ -116,7 +116,7 @@ machine_records read_machine_records() {
     complete = complete && record->device && !time_ec && written >= *changed;
     if (record->device) devices.push_back(*record->device);
   }
-  if (complete) kept.devices = devices;
+  if (complete && !devices.empty()) kept.devices = devices; // none: the table decides
   return kept;
 }
 
