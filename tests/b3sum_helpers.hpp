@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cli_helpers.hpp"
+#include "helpers.hpp"
 
 #include <catch2/catch.hpp>
 

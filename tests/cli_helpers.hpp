@@ -3,6 +3,7 @@
 // redirections, another user, a working folder), and measuring a run's memory.
 #pragma once
 
+#include "helpers.hpp"
 #include "process.hpp"
 
 #include <sys/resource.h>

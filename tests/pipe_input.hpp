@@ -3,7 +3,9 @@
 // stdin sees it.
 #pragma once
 
-#include "helpers.hpp"
+#include "host_helpers.hpp"
+
+#include <merklize/io/input.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -3,7 +3,7 @@
 // run with its stdout and stderr captured.
 #pragma once
 
-#include "helpers.hpp"
+#include "host_helpers.hpp"
 
 #include <cstring>
 #include <fcntl.h>

@@ -3,6 +3,7 @@
 // fsverity, b3sum and the Python Bao model, outputs compared byte for byte; stdin; and the
 // mistakes in the command line that are refused with exit status 2.
 #include "format_oracles.hpp"
+#include "helpers.hpp"
 
 #include <merklize/core/block_leaves.hpp>
 #include <merklize/core/kary.hpp>

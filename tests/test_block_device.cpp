@@ -6,6 +6,7 @@
 // permutation-only kernel against the host permutation.
 #include "block_helpers.hpp"
 #include "format_oracles.hpp"
+#include "helpers.hpp"
 #include "pipe_input.hpp"
 
 #include <merklize/engine/block_tree.hpp>

@@ -6,6 +6,7 @@
 // it with another leaf. Then the mistakes: bad indices and empty files (refused before a device is
 // opened where the file's size tells), and options that make no sense together (exit status 2).
 #include "cli_helpers.hpp"
+#include "helpers.hpp"
 #include "process.hpp"
 
 #include <merklize/core/block_leaves.hpp>

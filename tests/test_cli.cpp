@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The merklize command-line tool, run as a user would: roots of the vector cases on stdout and
 // nothing else, clear messages and non-zero exits for bad input.
+#include "helpers.hpp"
 #include "process.hpp"
 
 #include <catch2/catch.hpp>

@@ -38,6 +38,39 @@ TEST_CASE("merklize root --device host gives the device's roots", "[cli][host]")
   }
 }
 
+TEST_CASE("merklize root --format, --leaf-size and b3sum: the host engine's output is the device's",
+          "[cli][host][blocks]") {
+  const std::uint64_t size = GENERATE(1, 4095, 4096, 4097, 129 * 4096 + 1, (3 << 20) + 4096);
+  const auto path = test::write_file("host_blocks", test::random_bytes(size));
+  const auto file = sh_quote(path.string());
+  const std::string out = sh_quote((test::scratch_dir() / "host_blocks.out").string());
+  const std::string salt = " --salt " + std::string(64, '5');
+  std::vector<std::string> tasks = {"root --format fs-verity --tree-output " + out,
+                                    "root --format fs-verity --block-size 1024 --salt 0102",
+                                    "root --format bao-outboard --outboard " + out,
+                                    "root --leaf-size 4096 --hash sha256",
+                                    "root --leaf-size 512 --hash blake3 --pad zero",
+                                    "root --leaf-size 1024 --hash keccak256",
+                                    "root --hash sha3-256",
+                                    "b3sum --length 100"};
+  if (size % 4096 == 0) {
+    tasks.push_back("root --format dm-verity --no-superblock --hash-output " + out + salt);
+    tasks.push_back("root --format dm-verity --uuid 6d65726b-6c69-4a65-8000-62656e636821"
+                    " --hash-output " +
+                    out + salt);
+  }
+  for (const std::string &task : tasks) {
+    if (task == "root --hash sha3-256" && size % 32) continue;
+    INFO(size << " bytes: merklize " << task);
+    const auto device = run_shell(merklize_word() + " " + task + " --device cpu " + file);
+    REQUIRE(device.status == 0);
+    const std::string written = test::slurp(test::scratch_dir() / "host_blocks.out");
+    const auto host = run_shell(merklize_word() + " " + task + " --device host " + file);
+    CHECK(host.out == device.out);
+    CHECK(test::slurp(test::scratch_dir() / "host_blocks.out") == written);
+  }
+}
+
 TEST_CASE("merklize root - reads pipes of every size and pace as the file", "[cli][host][stdin]") {
   const std::string device = GENERATE(as<std::string>(), "host", "cpu");
   for (const std::uint64_t bytes :
@@ -73,7 +106,8 @@ TEST_CASE("merklize root --device host refuses what it cannot build", "[cli][hos
   const auto file = sh_quote(test::write_file("two", test::random_bytes(64)).string());
   const auto parent = root("--hash blake3-parent --device host " + file);
   CHECK(parent.status == 2);
-  CHECK_THAT(parent.err, Catch::Contains("--device host builds --hash blake3, sha256 and rfc6962"));
+  CHECK_THAT(parent.err, Catch::Contains("--device host builds --hash blake3, sha256, rfc6962, "
+                                         "keccak256 and sha3-256"));
   const auto other = run_shell(merklize_word() + " proof --index 0 --device host " + file);
   CHECK(other.status == 2);
   CHECK_THAT(other.err, Catch::Contains("merklize root only"));
@@ -84,7 +118,8 @@ TEST_CASE("merklize root --verbose says which engine ran, why, and where the tim
   const auto file = sh_quote(test::write_file("verbose_engine", test::random_bytes(320)).string());
   const auto chosen = root("--hash sha256 --verbose " + file);
   CHECK(chosen.status == 0);
-  // 320 bytes: the host engine is done before any device could start, so none is looked for.
+  // 320 bytes: the host engine is done before any device of the table could be, so none is
+  // looked for.
   CHECK_THAT(chosen.err, Catch::Contains("engine: host engine: chosen by --device auto") &&
                              Catch::Contains("no device looked for") && Catch::Contains("host (") &&
                              Catch::Contains("phase device discovery and engine choice: ") &&
@@ -96,8 +131,8 @@ TEST_CASE("merklize root --verbose says which engine ran, why, and where the tim
                             Catch::Contains("phase context and queues (merkleizer): ") &&
                             Catch::Contains("of which programs "));
   CHECK(root("--hash sha256 --device auto " + file).out == chosen.out);
-  // A pipe is taken as large: the device is looked for, and both estimates are printed. (No
-  // records of this machine's devices, in an empty cache, to decide without looking.)
+  // A pipe is taken as large: with no records of this machine's devices (an empty cache), a GPU
+  // of the tuning table would finish 1 GiB of sha256 nodes first, so the device is opened.
   const auto no_records = test::scratch_dir() / "verbose_engine_cache";
   std::filesystem::create_directories(no_records);
   const auto piped =
@@ -105,7 +140,8 @@ TEST_CASE("merklize root --verbose says which engine ran, why, and where the tim
                 merklize_word() + " root --hash sha256 --verbose -");
   CHECK(piped.out == chosen.out);
   CHECK_THAT(piped.err, Catch::Contains("chosen by --device auto for 1073741824 bytes") &&
-                            Catch::Contains(" ms (start ") && Catch::Contains("host ("));
+                            Catch::Contains("not before the tuning table's fastest device") &&
+                            Catch::Contains("host ("));
 }
 
 TEST_CASE("merklize root --device auto trusts the devices this machine ran, while they are current",
@@ -114,23 +150,25 @@ TEST_CASE("merklize root --device auto trusts the devices this machine ran, whil
   const auto dir = test::scratch_dir() / "recorded_engine_cache";
   std::filesystem::create_directories(dir);
   test::write_text("recorded_engine_cache/engine-start-slow_device.ms",
-                   "0.001 0.000001 0.000001\n");
+                   "0.001 0.000001 0.000001 0.000001 0.000001\n");
   const std::string env = "MERKLIZE_CACHE_DIR=" + sh_quote(dir.string()) + " ";
   const std::string record = sh_quote((dir / "engine-start-slow_device.ms").string());
+  const std::string piped = "cat " + file + " | " + env + merklize_word() +
+                            " root --hash sha256 --verbose -"; // a pipe: weighed as 1 GiB
   // A device that starts at once but crawls: the host engine finishes first, and since that
-  // device is all this machine has run, none is looked for.
-  const auto trusted = run_shell(env + merklize_word() + " root --hash sha256 --verbose " + file);
+  // device is all this machine has run, none is looked for, where the table's GPU row would be.
+  const auto trusted = run_shell(piped);
   CHECK(trusted.status == 0);
-  CHECK_THAT(trusted.err, Catch::Contains("before any of the 1 devices this machine ran") &&
+  CHECK_THAT(trusted.err, Catch::Contains("before every device of the 1 this machine ran") &&
                               Catch::Contains("no device looked for"));
   // A record older than the OpenCL drivers (one may have been installed since), or one without
-  // its rates, says nothing of the machine's devices: the device is looked for.
-  for (const std::string &stale :
-       std::vector<std::string>{"touch -d 2000-01-01 " + record, "echo 0.001 > " + record}) {
+  // every rate, says nothing of the machine's devices: the table decides, and opens the device.
+  for (const std::string &stale : std::vector<std::string>{
+           "touch -d 2000-01-01 " + record, "echo 0.001 0.000001 0.000001 > " + record}) {
     CHECK(run_shell(stale).status == 0);
-    const auto looked = run_shell(env + merklize_word() + " root --hash sha256 --verbose " + file);
+    const auto looked = run_shell(piped);
     CHECK(looked.out == trusted.out);
-    CHECK_THAT(looked.err,
-               !Catch::Contains("no device looked for") && Catch::Contains(" ms (start "));
+    CHECK_THAT(looked.err, !Catch::Contains("no device looked for") &&
+                               Catch::Contains("no records of this machine's"));
   }
 }

@@ -94,20 +94,72 @@ TEST_CASE("engine choice: an engine that cannot build the tree is never chosen",
   CHECK_THAT(c.why, Catch::Contains("cannot"));
 }
 
-TEST_CASE("engine choice: no device is looked for when the host finishes before any starts",
+TEST_CASE("engine choice: with no records, the host where it beats every row of the table",
           "[choice]") {
   const auto host = merklize::host_estimate(hash_kind::sha256, 2, true);
-  const double fastest = merklize::fastest_device_start_ms({});
-  CHECK(fastest > 0);
-  CHECK(fastest <= merklize::tuning_for(pocl()).start_ms);
-  CHECK(merklize::fastest_device_start_ms({3.5}) == 3.5); // a measured start counts
-  CHECK(merklize::host_finishes_first(host, 64, fastest));
-  CHECK_FALSE(merklize::host_finishes_first(host, 64 * gib, fastest));
-  CHECK_FALSE(merklize::host_finishes_first(host, std::nullopt, fastest)); // a pipe: 1 GiB
-  CHECK(merklize::host_finishes_first(host, std::nullopt, 1e9)); // a pipe: its size estimated
-  CHECK_FALSE(merklize::host_finishes_first(host, 64, 0.5));     // a device that starts sooner
-  CHECK_FALSE(merklize::host_finishes_first(
-      merklize::host_estimate(hash_kind::blake3_parent, 2, true), 64, fastest));
+  const auto sha256 = merklize::tree_task(hash_kind::sha256);
+  CHECK(merklize::host_beats_table(host, 64, sha256, 2));
+  CHECK_FALSE(merklize::host_beats_table(host, 64 * gib, sha256, 2));     // a GPU's rate pays
+  CHECK_FALSE(merklize::host_beats_table(host, std::nullopt, sha256, 2)); // a pipe: 1 GiB
+  CHECK_FALSE(merklize::host_beats_table(merklize::host_estimate(hash_kind::blake3_parent, 2, true),
+                                         64, merklize::tree_task(hash_kind::blake3_parent), 2));
+}
+
+TEST_CASE("engine choice: each format and hash of the host engine, against the table", "[choice]") {
+  // The 2-core machine: SHA extensions, AVX-512. The host's 2 threads finish 512 MiB of 4 KiB
+  // blocks' SHA-256 leaves (dm-verity, fs-verity, --leaf-size) before any row's device, and
+  // BLAKE3 of 512 MiB (b3sum, Bao outboards); 64 GiB pay for a GPU.
+  const std::uint64_t half_gib = gib / 2;
+  const auto blocks = merklize::blocks_task(merklize::leaf_hash::sha256, true);
+  const auto blocks_host = merklize::host_estimate(blocks, 2, true, 16);
+  CHECK_THAT(blocks_host.name, Catch::Contains("SHA extensions"));
+  CHECK(merklize::host_beats_table(blocks_host, half_gib, blocks, 2));
+  CHECK_FALSE(merklize::host_beats_table(blocks_host, 64 * gib, blocks, 2));
+  const auto input = merklize::blake3_input_task();
+  const auto input_host = merklize::host_estimate(input, 2, true, 16);
+  CHECK_THAT(input_host.name, Catch::Contains("BLAKE3 AVX-512"));
+  CHECK(merklize::host_beats_table(input_host, half_gib, input, 2));
+  CHECK_FALSE(merklize::host_beats_table(input_host, 64 * gib, input, 2));
+  // On 16 threads (the H200 machine) 1 GiB of either stays on the host.
+  CHECK(merklize::host_beats_table(merklize::host_estimate(blocks, 16, true, 16), gib, blocks, 16));
+  CHECK(merklize::host_beats_table(merklize::host_estimate(input, 16, true, 16), gib, input, 16));
+  // Block leaves of the other hashes go portably; blocks the host cannot hash never go to it.
+  const auto keccak = merklize::blocks_task(merklize::leaf_hash::keccak256, true);
+  CHECK_THAT(merklize::host_estimate(keccak, 2, true).name, Catch::Contains("portable keccak256"));
+  const auto odd = merklize::blocks_task(merklize::leaf_hash::sha256, false);
+  CHECK_FALSE(merklize::host_estimate(odd, 2, true).can_run);
+  CHECK_FALSE(merklize::host_beats_table(merklize::host_estimate(odd, 2, true), 64, odd, 2));
+  // Without the SHA extensions the portable code's rate is weighed.
+  CHECK(merklize::host_estimate(blocks, 2, false).gbytes_per_s <
+        merklize::host_estimate(blocks, 2, true).gbytes_per_s);
+}
+
+TEST_CASE("engine choice: with only CPU drivers installed, no GPU row is weighed", "[choice]") {
+  CHECK(merklize::drivers_may_bring_gpu({}));
+  CHECK(merklize::drivers_may_bring_gpu({"libpocl.so.2", "libnvidia-opencl.so.1"}));
+  CHECK_FALSE(merklize::drivers_may_bring_gpu({"libpocl.so.2.10.0"}));
+  CHECK_FALSE(merklize::drivers_may_bring_gpu({"/opt/intel/libintelocl.so"}));
+  // PoCL alone: the formats and BLAKE3 of inputs stay on the host at any size; large sha256
+  // trees still go to PoCL's 16 lanes, which outrun two SHA-NI threads.
+  for (const auto &task :
+       {merklize::blocks_task(merklize::leaf_hash::sha256, true), merklize::blake3_input_task()})
+    CHECK(merklize::host_beats_table(merklize::host_estimate(task, 2, true, 16), 64 * gib, task, 2,
+                                     false));
+  const auto sha256 = merklize::tree_task(hash_kind::sha256);
+  CHECK_FALSE(merklize::host_beats_table(merklize::host_estimate(sha256, 2, true), 64 * gib, sha256,
+                                         2, false));
+}
+
+TEST_CASE("engine choice: a device's recorded rates of each task decide", "[choice]") {
+  const merklize::recorded_device pocl{100, 1.1, 0.8, 0.4, 0.8};
+  const merklize::recorded_device fast{50, 50, 50, 50, 50};
+  const auto blocks = merklize::blocks_task(merklize::leaf_hash::sha256, true);
+  const auto input = merklize::blake3_input_task();
+  for (const auto &task : {blocks, input}) {
+    const auto host = merklize::host_estimate(task, 2, true, 16);
+    CHECK(merklize::host_beats_recorded(host, gib, task, {pocl}));
+    CHECK_FALSE(merklize::host_beats_recorded(host, gib, task, {pocl, fast}));
+  }
 }
 
 TEST_CASE("engine choice: the devices this machine ran decide without looking for one",
@@ -145,9 +197,11 @@ TEST_CASE("resident updates from host memory go to the host's cores on CPU devic
     CHECK(on_host(resident_update::host, gpu(), hash));
     CHECK_FALSE(on_host(resident_update::kernels, pocl(), hash));
   }
-  // No host pair hasher: the kernels, and forcing the host refused.
+  // Portable pairs only (Keccak's): the kernels unless the host is asked for. No host pair
+  // hasher: the kernels, and forcing the host refused.
   CHECK_FALSE(on_host(resident_update::automatic, pocl(), hash_kind::keccak256));
+  CHECK(on_host(resident_update::host, pocl(), hash_kind::keccak256));
   CHECK_FALSE(on_host(resident_update::automatic, pocl(), hash_kind::blake3_parent));
-  CHECK_THROWS_WITH(on_host(resident_update::host, pocl(), hash_kind::keccak256),
-                    Catch::Matchers::Contains("no pair hasher for keccak256"));
+  CHECK_THROWS_WITH(on_host(resident_update::host, pocl(), hash_kind::blake3_parent),
+                    Catch::Matchers::Contains("no pair hasher for blake3-parent"));
 }

@@ -3,6 +3,7 @@
 // veritysetup for dm-verity, fsverity for fs-verity, b3sum and an independent Python model
 // (tests/bao_model.py) for Bao outboards. Sizes sit on both sides of every level boundary.
 #include "format_oracles.hpp"
+#include "helpers.hpp"
 
 #include <merklize/core/block_leaves.hpp>
 #include <merklize/formats/dm_verity_superblock.hpp>

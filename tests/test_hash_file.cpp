@@ -4,6 +4,7 @@
 // of several blocks, their ends +-1), any number of reading threads, files whose size says
 // nothing, pipes, and files that cannot be opened, are directories or shrink, which leave the
 // output as it was.
+#include "helpers.hpp"
 #include "process.hpp"
 
 #include <catch2/catch.hpp>

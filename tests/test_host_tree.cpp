@@ -92,6 +92,19 @@ TEST_CASE("host engine: node hashes equal OpenSSL's, in place and at any count",
   }
 }
 
+TEST_CASE("host engine: Keccak-256 and SHA3-256 roots equal the host reference's", "[host]") {
+  for (const std::uint64_t n :
+       {std::uint64_t(1), std::uint64_t(2), std::uint64_t(3), block - 1, block + 1})
+    for (const tree_options options :
+         {tree_options{hash_kind::keccak256}, tree_options{hash_kind::sha3_256, shape::zero},
+          tree_options{hash_kind::keccak256, shape::zero, 20}}) {
+      INFO(n << " leaves, " << merklize::to_string(options.hash));
+      const auto leaves = random_bytes(32 * n, static_cast<unsigned>(n));
+      CHECK(merklize::host_root(leaves.data(), leaves.size(), options, 2) ==
+            reference_root(leaves, options));
+    }
+}
+
 TEST_CASE("host engine: roots equal the host reference's and OpenSSL's", "[host]") {
   const std::uint64_t n =
       GENERATE_COPY(1, 2, 3, 4, 5, 7, 8, 9, block - 1, block, block + 1, 2 * block + 3, 4 * block);

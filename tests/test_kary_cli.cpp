@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize root --arity, proof --arity and verify of k-ary proofs against the host reference
 // (kary.hpp), and the mistakes refused.
+#include "helpers.hpp"
 #include "process.hpp"
 
 #include <merklize/core/kary.hpp>

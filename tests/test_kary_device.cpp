@@ -4,6 +4,7 @@
 // as given (files, pipes) and from data blocks; and the proofs read from the tree on the device,
 // bit for bit the host's.
 #include "block_helpers.hpp"
+#include "helpers.hpp"
 #include "pipe_input.hpp"
 #include "process.hpp"
 

@@ -5,6 +5,7 @@
 // about 8 a device, even and uneven weights; files, pipes, and errors that name the input.
 #include "block_helpers.hpp"
 #include "cli_helpers.hpp"
+#include "helpers.hpp"
 #include "multi_helpers.hpp"
 #include "pipe_input.hpp"
 #include "process.hpp"

@@ -4,6 +4,7 @@
 // small chunk of k^j leaves (many chunks, a short last one), from files and pipes; and the
 // refusals of bad inputs, naming them.
 #include "block_helpers.hpp"
+#include "helpers.hpp"
 #include "pipe_input.hpp"
 #include "process.hpp"
 

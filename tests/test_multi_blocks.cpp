@@ -5,6 +5,7 @@
 // parts; files, pipes and the command line; and the block kernels' tuning row.
 #include "block_helpers.hpp"
 #include "cli_helpers.hpp"
+#include "helpers.hpp"
 #include "multi_helpers.hpp"
 #include "pipe_input.hpp"
 #include "proof_helpers.hpp"

@@ -3,6 +3,7 @@
 // disk cache, which is hit on a second build and falls back to compiling, with a warning and
 // correct trees, whenever an entry is damaged, foreign or unwritable, its folder or an entry is
 // not the user's own, or a process died loading an entry.
+#include "helpers.hpp"
 #include "process.hpp"
 #include "program_helpers.hpp"
 

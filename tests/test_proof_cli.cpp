@@ -2,6 +2,7 @@
 // merklize proof and merklize verify, run as a user would: the proof is strict JSON equal to the
 // host prover's, verify exits 0 for it and 1 with a message for anything wrong.
 #include "cli_helpers.hpp"
+#include "helpers.hpp"
 #include "process.hpp"
 #include "proof_helpers.hpp"
 

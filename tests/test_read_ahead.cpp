@@ -6,6 +6,7 @@
 // the library and in the CLI; the first build in a process (fresh page-locked memory pinned side
 // by side, programs loaded on a thread) and the next ones (the pool) give every node right.
 #include "cli_helpers.hpp"
+#include "helpers.hpp"
 #include "multi_helpers.hpp"
 #include "pipe_input.hpp"
 #include "proof_helpers.hpp"

@@ -135,10 +135,10 @@ TEST_CASE("the host's cores update CPU devices' trees unless told otherwise",
     test::check_tree(t, leaves, t.update({5}, {leaves[5]}));
     CHECK(t.last_events().on_host == (cpu && hash == merklize::hash_kind::sha256));
   }
-  CHECK_THROWS_WITH(merklize::resident_tree(
-                        hasher(), leaves,
-                        test::on_engine({merklize::hash_kind::keccak256}, resident_update::host)),
-                    Contains("the host engine has no pair hasher for keccak256"));
+  CHECK_THROWS_WITH(merklize::resident_tree(hasher(), leaves,
+                                            test::on_engine({merklize::hash_kind::blake3_parent},
+                                                            resident_update::host)),
+                    Contains("the host engine has no pair hasher for blake3-parent"));
 }
 
 TEST_CASE("large batches shared among the host's threads equal the reference",

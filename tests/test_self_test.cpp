@@ -5,6 +5,7 @@
 // (SPIR built as merklize-aot builds it, its meta file consistent) is passed over with a warning
 // naming its file, trees and roots stay right, and nothing of it is stored under the source's
 // cache key.
+#include "helpers.hpp"
 #include "process.hpp"
 #include "program_helpers.hpp"
 

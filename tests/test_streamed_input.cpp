@@ -4,6 +4,7 @@
 // reference, the same answer from a file and from a pipe, files that change while they are read,
 // bad inputs, and the memory held.
 #include "cli_helpers.hpp"
+#include "helpers.hpp"
 #include "pipe_input.hpp"
 #include "proof_helpers.hpp"
 

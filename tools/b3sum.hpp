@@ -8,14 +8,17 @@
 
 #include <merklize/engine/hash.hpp>
 
+#include <optional>
 #include <string>
 
 namespace cli {
 namespace b3sum {
 
-// Hashes inputs on one device as b3sum does: "-" is stdin, anything else a file; a large regular
-// file is read by --num-threads threads. Failures to open or read an input are
-// merklize::file_error (input_error where the system's error number is known).
+// Hashes inputs as b3sum does: "-" is stdin, anything else a file; a large regular file is read by
+// --num-threads threads. Each input goes to the engine --device picks (engine.hpp): the host
+// engine's BLAKE3 (host_blake3.hpp) on --num-threads threads, or a device, opened once, when the
+// first input that goes to it comes. Failures to open or read an input are merklize::file_error
+// (input_error where the system's error number is known).
 class input_hasher {
 public:
   input_hasher(const b3sum_arguments &args, const merklize::blake3_mode &mode);
@@ -25,7 +28,9 @@ public:
             std::uint64_t out_bytes);
 
 private:
-  merklize::blake3_device device_;
+  std::optional<std::string> device_spec_;
+  merklize::hash_config config_;
+  std::optional<merklize::blake3_device> device_;
   merklize::blake3_mode mode_;
   unsigned threads_; // reading a large regular file (--num-threads; 0: automatic)
   bool stdin_taken_; // by the key (--keyed)

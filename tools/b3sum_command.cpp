@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// merklize b3sum: the BLAKE3 of files, hashed on the device and printed exactly as the b3sum
+// merklize b3sum: the BLAKE3 of files, hashed on the host engine or a device (--device, chosen as
+// merklize root chooses) and printed exactly as the b3sum
 // program (1.x) prints them: "<hex>  <name>" a line, "-" for stdin, a name holding a backslash or a
 // newline escaped (\\ and \n) and its line started with a backslash, a name that is not UTF-8
 // shown as Rust's to_string_lossy shows it. A file that cannot be read is reported on stderr and
@@ -8,10 +9,13 @@
 #include "b3sum.hpp"
 
 #include "cli.hpp"
+#include "engine.hpp"
 #include "input.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "quote.hpp"
+
+#include <merklize/engine/host_blake3.hpp>
 
 #include <algorithm>
 
@@ -19,13 +23,10 @@ namespace cli {
 namespace b3sum {
 
 input_hasher::input_hasher(const b3sum_arguments &args, const merklize::blake3_mode &mode)
-    : device_(chosen_device(args.device),
-              [&] {
-                merklize::hash_config config;
-                config.file_read_threads = args.num_threads;
-                return config;
-              }()),
-      mode_(mode), threads_(args.num_threads), stdin_taken_(args.keyed), progress_(args.progress) {}
+    : device_spec_(args.device), mode_(mode), threads_(args.num_threads), stdin_taken_(args.keyed),
+      progress_(args.progress) {
+  config_.file_read_threads = args.num_threads;
+}
 
 void input_hasher::hash(const std::string &path, const merklize::blake3_device::output_sink &out,
                         std::uint64_t out_bytes) {
@@ -34,14 +35,21 @@ void input_hasher::hash(const std::string &path, const merklize::blake3_device::
   library_input in(path, progress_); // a large regular file is read by --num-threads threads
   in.get().set_read_threads(threads_);
   bool finished = false; // the progress line ends before the output, which follows on stdout
-  device_.hash(
-      mode_, in.get(),
-      [&](const std::uint8_t *bytes, std::size_t size) {
-        if (!finished) in.finish();
-        finished = true;
-        out(bytes, size);
-      },
-      out_bytes);
+  const auto sink = [&](const std::uint8_t *bytes, std::size_t size) {
+    if (!finished) in.finish();
+    finished = true;
+    out(bytes, size);
+  };
+  const bool on_device = device_.has_value();
+  const engine_pick pick =
+      on_device ? engine_pick{} // the device already opened takes the rest
+                : pick_engine(device_spec_, merklize::blake3_input_task(), in.get().size(), "");
+  if (pick.host) {
+    merklize::host_blake3(in.get(), mode_, sink, out_bytes, threads_);
+  } else {
+    if (!device_) device_.emplace(pick.device, config_);
+    device_->hash(mode_, in.get(), sink, out_bytes);
+  }
   if (!finished) in.finish();
 }
 

@@ -189,7 +189,12 @@ int bench_command(const bench_arguments &args) {
                           quote(args.file) + " is not one");
   scratch_folder scratch;
   const auto tasks = tasks_for(args, *size, scratch.path());
-  const std::string device = merklize::device_name(chosen_device(args.device));
+  // --device auto's choice is each command's own, made without opening a device: named here
+  // only where --device names one.
+  const std::string device =
+      !args.device || *args.device == "auto" ? "the engine --device auto picks for each command"
+      : *args.device == "host"               ? "the host engine"
+                                             : merklize::device_name(chosen_device(args.device));
   write_stdout("merklize bench: " + quote(args.file) + ", " + size_text(*size) + ", merklize on " +
                device + "; each command run " + std::to_string(args.runs) +
                " times after a warm-up, alternating with its CPU tool; median wall time of the "

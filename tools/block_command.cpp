@@ -5,6 +5,7 @@
 #include "cli.hpp"
 #include "commands.hpp"
 #include "dispatch.hpp"
+#include "engine.hpp"
 #include "input.hpp"
 #include "output.hpp"
 #include "presets.hpp"
@@ -12,7 +13,10 @@
 
 #include <merklize/engine/block_tree.hpp>
 #include <merklize/engine/device_tree.hpp>
+#include <merklize/engine/host_bao.hpp>
+#include <merklize/engine/host_blocks.hpp>
 #include <merklize/engine/kary_stream.hpp>
+#include <merklize/runtime/program_stats.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -25,8 +29,17 @@
 namespace cli {
 namespace {
 
-// What the command will do once the input is open: what it prints, its last line break aside.
-using block_job = std::function<std::string(merklize::block_hasher &, library_input &)>;
+// What the command will do once the input is open, on a device or on the host engine: what it
+// prints, its last line break aside. `task` is what --device auto weighs; `on_host` is empty
+// where the host engine cannot do it (`host_refusal` says why, for --device host).
+using device_work = std::function<std::string(merklize::block_hasher &, library_input &)>;
+using host_work = std::function<std::string(library_input &)>;
+struct block_job {
+  device_work on_device;
+  host_work on_host;
+  merklize::engine_task task;
+  std::string host_refusal;
+};
 
 // A mistake in the options of `merklize command`.
 [[noreturn]] void refuse(const std::string &message, const std::string &command = "root") {
@@ -154,12 +167,21 @@ block_job dm_verity_job(const block_arguments &b) {
   std::optional<merklize::uuid_bytes> uuid;
   if (!b.no_superblock)
     uuid = b.uuid ? options_checked([&] { return merklize::parse_uuid(*b.uuid); }) : fresh_uuid();
-  return [options, uuid, b](merklize::block_hasher &h, library_input &in) {
-    const auto tree = merklize::dm_verity_tree(h, in.get(), options, b.hash_output.has_value());
+  const auto report = [options, uuid, b](library_input &in, const merklize::verity_tree &tree) {
     const std::uint64_t data_blocks = in.bytes_read() / options.data_block_bytes;
     write_bytes(b.hash_output, hash_device(options, uuid, data_blocks, tree.levels));
     return veritysetup_report(b, options, uuid, data_blocks, tree.root);
   };
+  const bool keep = b.hash_output.has_value();
+  return {
+      [=](merklize::block_hasher &h, library_input &in) {
+        return report(in, merklize::dm_verity_tree(h, in.get(), options, keep));
+      },
+      [=](library_input &in) {
+        return report(in, merklize::host_dm_verity_tree(in.get(), options, keep));
+      },
+      merklize::blocks_task(merklize::leaf_hash::sha256, merklize::host_engine_supports(options)),
+      "hashes data blocks whose size divides 1 MiB"};
 }
 
 // fsverity digest's line: the digest, then the file's name as given ("-" for stdin).
@@ -168,19 +190,32 @@ block_job fs_verity_job(const block_arguments &b, const std::string &file) {
   options.block_bytes = b.block_size.value_or(4096);
   options.salt = salt_of(b.salt);
   options_checked([&] { merklize::check_fs_verity(options); });
-  return [options, b, file](merklize::block_hasher &h, library_input &in) {
-    const auto result = merklize::fs_verity_tree(h, in.get(), options, b.tree_output.has_value());
+  const auto line = [b, file](const merklize::fs_verity_result &result) {
     write_bytes(b.tree_output, result.tree.levels);
     return merklize::fs_verity_digest_text(result.file_digest) + " " + file;
   };
+  const bool keep = b.tree_output.has_value();
+  return {
+      [=](merklize::block_hasher &h, library_input &in) {
+        return line(merklize::fs_verity_tree(h, in.get(), options, keep));
+      },
+      [=](library_input &in) {
+        return line(merklize::host_fs_verity_tree(in.get(), options, keep));
+      },
+      merklize::blocks_task(merklize::leaf_hash::sha256, merklize::host_engine_supports(options)),
+      "hashes blocks whose size divides 1 MiB"};
 }
 
 block_job bao_outboard_job(const block_arguments &b) {
-  return [b](merklize::block_hasher &h, library_input &in) {
-    const auto outboard = merklize::bao_outboard_of(h, in.get());
+  const auto line = [b](const merklize::bao_outboard &outboard) {
     write_bytes(b.outboard, outboard.bytes);
     return merklize::to_hex(outboard.root);
   };
+  return {[=](merklize::block_hasher &h, library_input &in) {
+            return line(merklize::bao_outboard_of(h, in.get()));
+          },
+          [=](library_input &in) { return line(merklize::host_bao_outboard(in.get())); },
+          merklize::blake3_input_task(), ""};
 }
 
 // --format F of preset_group::data (dispatch.cpp's table gives the others other runners).
@@ -201,38 +236,74 @@ block_job format_job(const block_arguments &b, const merklize::preset_row &row,
 
 // --leaf-size L: the tree of --hash, --pad and --depth over the blocks' leaves.
 block_job leaf_size_job(const merklize::tree_spec &spec) {
-  return [rule = *spec.leaf, tree = merklize::tree_options_of(spec)](merklize::block_hasher &h,
-                                                                     library_input &in) {
-    return merklize::to_hex(merklize::block_tree_root(h, in.get(), rule, tree));
-  };
+  const merklize::leaf_rule rule = *spec.leaf;
+  const merklize::tree_options tree = merklize::tree_options_of(spec);
+  const bool host =
+      merklize::host_engine_hashes_blocks(rule) && merklize::host_engine_supports(tree);
+  return {[=](merklize::block_hasher &h, library_input &in) {
+            return merklize::to_hex(merklize::block_tree_root(h, in.get(), rule, tree));
+          },
+          [=](library_input &in) {
+            return merklize::to_hex(merklize::host_block_tree_root(in.get(), rule, tree));
+          },
+          merklize::blocks_task(rule.hash, host),
+          "builds --hash " + merklize::host_engine_hash_names() +
+              " trees over blocks whose size divides 1 MiB"};
 }
 
 // --arity K: the k-ary tree over FILE's leaves (kept on the device where they fit, else streamed
 // through it: kary_stream.hpp), or with --leaf-size over its blocks' leaves (kept on the device).
 block_job kary_job(const root_arguments &args, const merklize::tree_spec &spec) {
   const merklize::kary_options options = merklize::kary_options_of(spec);
+  const merklize::engine_task on_devices_only =
+      merklize::blocks_task(merklize::leaf_hash::sha256, false);
+  const std::string refusal = "builds no k-ary trees";
   if (!spec.leaf) {
     if (args.blocks.salt) refuse("--salt needs --leaf-size or --format");
-    return [options](merklize::block_hasher &h, library_input &in) {
-      if (!merklize::kary_fits_on_device(h, in.get(), options)) // streamed: bounded memory
-        return merklize::to_hex(merklize::kary_root(h, in.get(), options));
-      return merklize::to_hex(
-          merklize::kary_tree_on_device(h, h.leaves_as_given(in.get()), options).root);
-    };
+    return {[options](merklize::block_hasher &h, library_input &in) {
+              if (!merklize::kary_fits_on_device(h, in.get(), options)) // streamed: bounded memory
+                return merklize::to_hex(merklize::kary_root(h, in.get(), options));
+              return merklize::to_hex(
+                  merklize::kary_tree_on_device(h, h.leaves_as_given(in.get()), options).root);
+            },
+            {},
+            on_devices_only,
+            refusal};
   }
-  return [rule = *spec.leaf, options](merklize::block_hasher &h, library_input &in) {
-    return merklize::to_hex(
-        merklize::kary_tree_on_device(h, h.leaves_of(in.get(), rule), options).root);
-  };
+  return {[rule = *spec.leaf, options](merklize::block_hasher &h, library_input &in) {
+            return merklize::to_hex(
+                merklize::kary_tree_on_device(h, h.leaves_of(in.get(), rule), options).root);
+          },
+          {},
+          on_devices_only,
+          refusal};
 }
 
-// Runs `job` over FILE on one device and prints what it returns.
+// Runs `job` over FILE on the engine pick_engine chooses and prints what it returns; what a
+// device's start cost is kept for later choices.
 int run_block_job(const root_arguments &args, const block_job &job) {
+  phase_split times;
   library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
-  merklize::block_hasher h(chosen_device(args.device));
-  const std::string line = job(h, in);
+  merklize::engine_task task = job.task;
+  task.host_can_run = task.host_can_run && job.on_host;
+  const engine_pick pick = pick_engine(args.device, task, in.get().size(), job.host_refusal);
+  const double discovery_ms = times.done("device discovery and engine choice");
+  times.note("engine: " + pick.why);
+  std::string line;
+  if (pick.host) {
+    line = job.on_host(in);
+    times.done("input read and hashed on " + std::to_string(merklize::host_engine_threads()) +
+               " threads");
+  } else {
+    merklize::block_hasher h(pick.device);
+    const double context_ms = times.done("context and queues");
+    line = job.on_device(h, in);
+    times.done("input read and hashed on the device");
+    record_start(pick, discovery_ms + context_ms + merklize::program_builds_so_far().ms);
+  }
   in.finish();
   write_stdout(line + "\n");
+  times.report(args.verbose);
   return 0;
 }
 

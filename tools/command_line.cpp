@@ -216,7 +216,7 @@ void add_block_options(CLI::App &c, block_arguments &args) {
   leaf_size->excludes(format);
   for (const char *tree_option : {"--hash", "--pad", "--depth"})
     format->excludes(c.get_option(tree_option));
-  for (const char *stream_option : {"--verbose", "--chunk-log2", "--mix-in-length"})
+  for (const char *stream_option : {"--chunk-log2", "--mix-in-length"})
     for (CLI::Option *option : {leaf_size, format, arity})
       option->excludes(c.get_option(stream_option));
   format->excludes(c.get_option("--devices")); // --devices takes --leaf-size and --arity

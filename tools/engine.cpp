@@ -9,7 +9,6 @@
 #include <merklize/runtime/runtime.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -31,8 +30,8 @@ std::string start_file(const merklize::device_facts &facts) {
   return dir + "/engine-start-" + name.substr(0, 120) + ".ms";
 }
 
-// A kept record: "START_MS BLAKE3_GBPS SHA256_GBPS" (a record of one number, from an earlier
-// version, has its start only).
+// A kept record: "START_MS BLAKE3_GBPS SHA256_GBPS BLOCK_GBPS BLAKE3_INPUT_GBPS" (a record of
+// fewer numbers, from an earlier version, has its start only).
 struct kept_record {
   double start_ms = -1;
   std::optional<merklize::recorded_device> device; // with its rates, where the record has them
@@ -44,9 +43,11 @@ std::optional<kept_record> read_record(const std::string &file) {
   kept_record kept;
   if (!(in >> kept.start_ms) || kept.start_ms < 0 || kept.start_ms >= 1e6)
     return std::nullopt; // none yet, or not a number: the row's estimate
-  merklize::recorded_device device{kept.start_ms, 0, 0};
-  if (in >> device.blake3_gbps >> device.sha256_gbps && device.blake3_gbps > 0 &&
-      device.sha256_gbps > 0)
+  merklize::recorded_device device{kept.start_ms, 0, 0, 0, 0};
+  if (in >> device.blake3_gbps >> device.sha256_gbps >> device.block_gbps >>
+          device.blake3_input_gbps &&
+      device.blake3_gbps > 0 && device.sha256_gbps > 0 && device.block_gbps > 0 &&
+      device.blake3_input_gbps > 0)
     kept.device = device;
   return kept;
 }
@@ -66,11 +67,26 @@ std::optional<std::filesystem::file_time_type> drivers_changed() {
   return ec ? std::nullopt : std::optional<std::filesystem::file_time_type>(when);
 }
 
-void check_host_can_run(const merklize::tree_options &options) {
-  if (!merklize::host_engine_supports(options))
-    throw usage_error("--device host builds --hash " + merklize::host_engine_hash_names() +
-                          " trees, not --hash " + merklize::to_string(options.hash),
-                      "Try 'merklize root --help' for the options.");
+// The library names of the installed OpenCL drivers: each ICD file's first line, in the
+// directory (or the one file) the ICD loader reads. Empty where none could be read.
+std::vector<std::string> installed_drivers() {
+  const char *vendors = std::getenv("OCL_ICD_VENDORS");
+  const std::filesystem::path where = vendors && *vendors ? vendors : "/etc/OpenCL/vendors";
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  if (std::filesystem::is_directory(where, ec)) {
+    for (const auto &entry : std::filesystem::directory_iterator(where, ec))
+      if (entry.path().extension() == ".icd") files.push_back(entry.path());
+  } else {
+    files.push_back(where);
+  }
+  std::vector<std::string> libraries;
+  for (const auto &file : files) {
+    std::ifstream in(file);
+    std::string line;
+    if (std::getline(in, line) && !line.empty()) libraries.push_back(line);
+  }
+  return libraries;
 }
 
 // What earlier runs kept beside the program cache: every start measured on this machine, and the
@@ -100,17 +116,41 @@ machine_records read_machine_records() {
     complete = complete && record->device && !time_ec && written >= *changed;
     if (record->device) devices.push_back(*record->device);
   }
-  if (complete) kept.devices = devices;
+  if (complete && !devices.empty()) kept.devices = devices; // none: the table decides
   return kept;
 }
 
 } // namespace
 
-engine_pick pick_engine(const std::optional<std::string> &spec,
-                        const merklize::tree_options &options, std::optional<std::uint64_t> bytes) {
+namespace {
+
+// The default device, or the one --device names, with the rates its tuning row gives each task.
+engine_pick open_device(const std::optional<std::string> &spec, bool named) {
   engine_pick pick;
+  pick.device = named ? merklize::select_device(*spec) : merklize::default_device();
+  const merklize::device_facts facts = merklize::detail::read_device_facts(pick.device);
+  pick.measured = start_file(facts);
+  const merklize::tuning &row = merklize::tuning_for(facts);
+  const auto rate = [&](const merklize::engine_task &task) {
+    return merklize::device_estimate(facts, row, task).gbytes_per_s;
+  };
+  pick.rates = {0, rate(merklize::tree_task(merklize::hash_kind::blake3)),
+                rate(merklize::tree_task(merklize::hash_kind::sha256)),
+                rate(merklize::blocks_task(merklize::leaf_hash::sha256, true)),
+                rate(merklize::blake3_input_task())};
+  pick.device_name = facts.name;
+  return pick;
+}
+
+} // namespace
+
+engine_pick pick_engine(const std::optional<std::string> &spec, const merklize::engine_task &task,
+                        std::optional<std::uint64_t> bytes, const std::string &host_refusal) {
   if (spec && *spec == "host") {
-    check_host_can_run(options);
+    if (!task.host_can_run || !merklize::host_estimate(task, 1, false).can_run)
+      throw usage_error("--device host " + host_refusal,
+                        "Try 'merklize root --help' for the options.");
+    engine_pick pick;
     pick.host = true;
     pick.why = "host engine: asked for (--device host)";
     return pick;
@@ -118,58 +158,48 @@ engine_pick pick_engine(const std::optional<std::string> &spec,
   const char *env = std::getenv("MERKLIZE_DEVICE");
   const bool chosen = (spec && *spec != "auto") || (!spec && env && *env);
   const bool named = chosen && spec && *spec != "default"; // "default": auto's device, no choice
+  if (chosen) {
+    engine_pick pick = open_device(spec, named);
+    pick.why = "device " + pick.device_name + ": asked for (--device or MERKLIZE_DEVICE)";
+    return pick;
+  }
   const unsigned threads = merklize::host_engine_threads();
   const merklize::engine_estimate host =
-      merklize::host_estimate(options.hash, threads, merklize::detail::sha_extensions_used(),
+      merklize::host_estimate(task, threads, merklize::detail::sha_extensions_used(),
                               merklize::detail::blake3_lanes_used());
   const machine_records kept = read_machine_records();
-  const double fastest = merklize::fastest_device_start_ms(kept.starts);
   const std::uint64_t size = bytes.value_or(merklize::unknown_input_bytes); // a pipe: as large
-  const bool before_any_start = merklize::host_finishes_first(host, bytes, fastest);
-  if (!chosen &&
-      (before_any_start ||
-       (kept.devices && merklize::host_beats_recorded(host, bytes, options.hash, *kept.devices)))) {
+  const bool by_records = kept.devices.has_value();
+  const bool host_wins =
+      by_records ? merklize::host_beats_recorded(host, bytes, task, *kept.devices)
+                 : merklize::host_beats_table(host, bytes, task, threads,
+                                              merklize::drivers_may_bring_gpu(installed_drivers()));
+  char line[240];
+  std::snprintf(line, sizeof line, "%s %.1f ms, %s %s", host.name.c_str(), host.finish_ms(size),
+                host_wins ? "before" : "not before",
+                by_records ? ("every device of the " + std::to_string(kept.devices->size()) +
+                              " this machine ran")
+                                 .c_str()
+                           : "the tuning table's fastest device (no records of this machine's)");
+  const std::string because =
+      "chosen by --device auto for " + std::to_string(size) + " bytes: " + line;
+  if (host_wins) {
+    engine_pick pick;
     pick.host = true;
-    char line[200];
-    if (before_any_start)
-      std::snprintf(line, sizeof line, "%.1f ms, before any device could start (%.1f ms)",
-                    host.finish_ms(size), fastest);
-    else
-      std::snprintf(line, sizeof line,
-                    "%.1f ms, before any of the %zu devices this machine ran could finish",
-                    host.finish_ms(size), kept.devices->size());
-    pick.why = "host engine: chosen by --device auto for " + std::to_string(size) +
-               " bytes: " + host.name + " " + line + "; no device looked for";
+    pick.why = "host engine: " + because + "; no device looked for";
     return pick;
   }
-  const auto looking = std::chrono::steady_clock::now();
-  pick.device = named ? merklize::select_device(*spec) : merklize::default_device();
-  const merklize::device_facts facts = merklize::detail::read_device_facts(pick.device);
-  const double looked_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - looking).count();
-  pick.measured = start_file(facts);
-  const merklize::tuning &row = merklize::tuning_for(facts);
-  pick.rates.blake3_gbps =
-      merklize::device_estimate(facts, row, merklize::hash_kind::blake3).gbytes_per_s;
-  pick.rates.sha256_gbps =
-      merklize::device_estimate(facts, row, merklize::hash_kind::sha256).gbytes_per_s;
-  if (chosen) {
-    pick.why = "device " + facts.name + ": asked for (--device or MERKLIZE_DEVICE)";
-    return pick;
-  }
-  std::vector<merklize::engine_estimate> estimates{
-      merklize::device_estimate(facts, merklize::tuning_for(facts), options.hash,
-                                measured_start(pick.measured)),
-      host};
-  // The driver is loaded and the device found by now: that part of its start is paid whichever
-  // engine runs, so only the rest weighs against the host.
-  estimates[0].start_ms = std::max(0.0, estimates[0].start_ms - looked_ms);
-  const merklize::engine_choice choice = merklize::choose_engine(estimates, bytes);
-  pick.host = estimates[choice.chosen].is_host;
-  pick.why = std::string(pick.host ? "host engine" : "device " + facts.name) +
-             ": chosen by --device auto for " + std::to_string(choice.bytes) +
-             " bytes: " + choice.why;
+  engine_pick pick = open_device(spec, false);
+  pick.why = "device " + pick.device_name + ": " + because +
+             (host.can_run ? "" : " (the host engine cannot do this)");
   return pick;
+}
+
+engine_pick pick_engine(const std::optional<std::string> &spec,
+                        const merklize::tree_options &options, std::optional<std::uint64_t> bytes) {
+  return pick_engine(spec, merklize::tree_task(options.hash), bytes,
+                     "builds --hash " + merklize::host_engine_hash_names() + " trees, not --hash " +
+                         merklize::to_string(options.hash));
 }
 
 void record_start(const engine_pick &pick, double start_ms) {
@@ -183,7 +213,8 @@ void record_start(const engine_pick &pick, double start_ms) {
   ::mkdir(merklize::cache_dir().c_str(), 0700); // the program cache may not have made it yet
   std::ofstream out(pick.measured, std::ios::trunc);
   // A failure to keep it only costs the next choice its precision.
-  out << start_ms << " " << pick.rates.blake3_gbps << " " << pick.rates.sha256_gbps << "\n";
+  out << start_ms << " " << pick.rates.blake3_gbps << " " << pick.rates.sha256_gbps << " "
+      << pick.rates.block_gbps << " " << pick.rates.blake3_input_gbps << "\n";
 }
 
 } // namespace cli

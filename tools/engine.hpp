@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Which engine `merklize root` runs: the device --device names (or $MERKLIZE_DEVICE), the host
-// engine for --device host, else (--device auto, the default) the one expected to finish first
-// (engine_choice.hpp), weighing the default device's tuning row, a start time measured by an
-// earlier run on this machine (kept beside the program cache), and the host engine.
+// Which engine a command runs (merklize root, b3sum): the device --device names (or
+// $MERKLIZE_DEVICE), the host engine for --device host, else (--device auto, the default) the one
+// expected to finish first (engine_choice.hpp), weighing the host engine against the devices
+// earlier runs on this machine kept beside the program cache (their measured starts), or without
+// such records the tuning table's; a device is opened only when it is the one that runs.
 #pragma once
 
 #include <merklize/plan/engine_choice.hpp>
@@ -19,9 +20,15 @@ struct engine_pick {
   std::string why;                 // for --verbose: the estimates, or "asked for"
   std::string measured;            // the file of the device's measured start ("" when no cache)
   merklize::recorded_device rates; // the device's rates (its start: what record_start measured)
+  std::string device_name;         // unless host
 };
 
-// The engine for a tree with `options` over an input of `bytes` (nothing: a pipe).
+// The engine for `task` over an input of `bytes` (nothing: a pipe); --device host where the host
+// engine cannot do it is refused with `host_refusal`.
+engine_pick pick_engine(const std::optional<std::string> &spec, const merklize::engine_task &task,
+                        std::optional<std::uint64_t> bytes, const std::string &host_refusal);
+
+// The engine for a tree with `options`.
 engine_pick pick_engine(const std::optional<std::string> &spec,
                         const merklize::tree_options &options, std::optional<std::uint64_t> bytes);
 

@@ -149,9 +149,31 @@ inline digest parent_node(const digest &left, const digest &right, bool is_root)
   return compress_pair(left, right, parent | (is_root ? root : 0u));
 }
 
+// `size` bytes of the extendable output of a root node (its chaining value, block, length and
+// flags; ROOT is added) from byte 64 * first_block on.
+inline void root_output(const words8 &cv, const std::uint8_t block[block_len],
+                        std::uint32_t block_bytes, std::uint32_t flags, std::uint8_t *out,
+                        std::size_t size, std::uint64_t first_block = 0) {
+  for (std::uint64_t block_index = first_block; size > 0; ++block_index) {
+    const words16 words = compress(cv, block, block_index, block_bytes, flags | root);
+    std::uint8_t bytes[block_len];
+    for (int i = 0; i < 16; ++i)
+      detail::store_le(bytes + 4 * i, words[i]);
+    const std::size_t take = std::min(size, block_len);
+    std::memcpy(out, bytes, take);
+    out += take;
+    size -= take;
+  }
+}
+
 // Incremental BLAKE3 of any length, with extendable output.
 class hasher {
 public:
+  // In a mode given as its key words and flag (0, keyed_hash_mode, derive_key_material).
+  static hasher with_key_words(const words8 &key, std::uint32_t mode_flags) {
+    return hasher(key, mode_flags);
+  }
+
   hasher() : hasher(words8{iv[0], iv[1], iv[2], iv[3], iv[4], iv[5], iv[6], iv[7]}, 0) {}
 
   static hasher keyed(const std::uint8_t key[key_len]) {
@@ -213,16 +235,7 @@ private:
     words16 compressed() const { return compress(cv, block, counter, block_bytes, flags); }
 
     void root_bytes(std::uint8_t *out, std::size_t size) const {
-      for (std::uint64_t block_index = 0; size > 0; ++block_index) {
-        const words16 words = compress(cv, block, block_index, block_bytes, flags | root);
-        std::uint8_t bytes[block_len];
-        for (int i = 0; i < 16; ++i)
-          detail::store_le(bytes + 4 * i, words[i]);
-        const std::size_t take = std::min(size, block_len);
-        std::memcpy(out, bytes, take);
-        out += take;
-        size -= take;
-      }
+      root_output(cv, block, block_bytes, flags, out, size);
     }
   };
 

@@ -135,6 +135,18 @@ inline digest keccak256_node(const digest &l, const digest &r, bool) {
 inline digest sha3_256_node(const digest &l, const digest &r, bool) {
   return keccak::hash_pair(keccak::sha3_pad, l, r);
 }
+// Keccak-256 and SHA3-256 nodes for the host engine: the portable sponge a pair at a time (no
+// SIMD Keccak is written yet; the device's kernels are the fast path for large trees).
+template <std::uint8_t pad>
+void keccak_pairs(const std::uint8_t *in, std::uint8_t *out, std::uint64_t pairs) {
+  for (std::uint64_t i = 0; i < pairs; ++i) {
+    digest l, r;
+    std::memcpy(l.data(), in + 64 * i, 32);
+    std::memcpy(r.data(), in + 64 * i + 32, 32);
+    const digest d = keccak::hash_pair(pad, l, r);
+    std::memcpy(out + 32 * i, d.data(), 32);
+  }
+}
 inline digest poseidon2_babybear_node(const digest &l, const digest &r, bool) {
   return poseidon2::compress(l, r, poseidon2::babybear_16);
 }
@@ -194,11 +206,11 @@ inline constexpr node_hash_row node_hash_table[] = {
   {hash_kind::keccak256, "keccak256", "Ethereum's Keccak-256 of left || right", 32, false,
    "keccak.cl", "keccak_node", "merkle-keccak256", " -DMERKLIZE_KECCAK_PAD=0x01", nullptr, nullptr,
    tuning_class::standard, leaf_hash::keccak256, nullptr,
-   detail::keccak256_node, nullptr, nullptr, nullptr, nullptr},
+   detail::keccak256_node, detail::keccak_pairs<keccak::keccak_pad>, nullptr, nullptr, nullptr},
   {hash_kind::sha3_256, "sha3-256", "FIPS 202's SHA3-256 of left || right", 32, false,
    "keccak.cl", "keccak_node", "merkle-sha3-256", " -DMERKLIZE_KECCAK_PAD=0x06", nullptr, nullptr,
    tuning_class::standard, leaf_hash::sha3_256, nullptr,
-   detail::sha3_256_node, nullptr, nullptr, nullptr, nullptr},
+   detail::sha3_256_node, detail::keccak_pairs<keccak::sha3_pad>, nullptr, nullptr, nullptr},
   {hash_kind::poseidon2_babybear, "poseidon2-babybear", "Plonky3's Poseidon2 2-to-1 compression "
    "over BabyBear, width 16; leaves are 8 canonical u32 limbs", 32, false,
    "poseidon2_31.cl poseidon2.cl", "poseidon2_31_node", "merkle-poseidon2-babybear",

@@ -37,14 +37,26 @@ using blake3_blocks_fn = void (*)(const std::uint8_t *in, std::uint8_t *out, std
 // The flags of the blake3 node rule: the node is BLAKE3 of its 64 bytes, a whole one-block input.
 constexpr std::uint32_t blake3_node_flags = blake3::chunk_start | blake3::chunk_end | blake3::root;
 
-inline void portable_blake3_blocks(const std::uint8_t *in, std::uint8_t *out, std::uint64_t blocks,
-                                   std::uint32_t flags) {
+// The same from a key (BLAKE3's keyed and derive-key modes hash their parents from it).
+using blake3_keyed_blocks_fn = void (*)(const std::uint8_t *in, std::uint8_t *out,
+                                        std::uint64_t blocks, const std::uint32_t *key,
+                                        std::uint32_t flags);
+
+inline void portable_blake3_keyed_blocks(const std::uint8_t *in, std::uint8_t *out,
+                                         std::uint64_t blocks, const std::uint32_t *key_words,
+                                         std::uint32_t flags) {
   using namespace blake3;
-  const words8 key{iv[0], iv[1], iv[2], iv[3], iv[4], iv[5], iv[6], iv[7]};
+  words8 key;
+  std::copy(key_words, key_words + 8, key.begin());
   for (std::uint64_t i = 0; i < blocks; ++i) {
     const digest d = cv_bytes(chaining_value(compress(key, in + 64 * i, 0, block_len, flags)));
     std::memcpy(out + 32 * i, d.data(), 32);
   }
+}
+
+inline void portable_blake3_blocks(const std::uint8_t *in, std::uint8_t *out, std::uint64_t blocks,
+                                   std::uint32_t flags) {
+  portable_blake3_keyed_blocks(in, out, blocks, blake3::iv, flags);
 }
 
 enum class blake3_isa { portable, avx2, avx512 };
@@ -126,19 +138,21 @@ template <int r, class V> MERKLIZE_B3_INLINE void b3_round(V (&v)[16], const V (
   b3_g(v, 3, 4, 9, 14, m[s[14]], m[s[15]]);
 }
 
-// The compression of one block per lane (m[w]: word w of every lane's block) from the IV,
-// counter 0, 64 bytes: the lanes' chaining values into cv[0..7].
+// The compression of one block per lane (m[w]: word w of every lane's block) from each lane's
+// chaining value in cv[0..7], with its counter (low and high words) and flags, a whole block:
+// the lanes' chaining values into cv[0..7].
 template <class V>
-MERKLIZE_B3_INLINE void b3_compress_lanes(const V (&m)[16], V (&cv)[8], std::uint32_t flags) {
+MERKLIZE_B3_INLINE void b3_compress_from(const V (&m)[16], V (&cv)[8], const V &counter_low,
+                                         const V &counter_high, const V &flags) {
   V v[16];
   for (int i = 0; i < 8; ++i)
-    v[i] = V{} + blake3::iv[i];
+    v[i] = cv[i];
   for (int i = 0; i < 4; ++i)
     v[8 + i] = V{} + blake3::iv[i];
-  v[12] = V{};
-  v[13] = V{};
+  v[12] = counter_low;
+  v[13] = counter_high;
   v[14] = V{} + std::uint32_t(blake3::block_len);
-  v[15] = V{} + flags;
+  v[15] = flags;
   b3_round<0>(v, m);
   b3_round<1>(v, m);
   b3_round<2>(v, m);
@@ -148,6 +162,15 @@ MERKLIZE_B3_INLINE void b3_compress_lanes(const V (&m)[16], V (&cv)[8], std::uin
   b3_round<6>(v, m);
   for (int i = 0; i < 8; ++i)
     cv[i] = v[i] ^ v[i + 8];
+}
+
+// The same from the key (the IV, or a keyed mode's), counter 0: a node or a parent.
+template <class V>
+MERKLIZE_B3_INLINE void b3_compress_lanes(const V (&m)[16], V (&cv)[8], const std::uint32_t *key,
+                                          std::uint32_t flags) {
+  for (int i = 0; i < 8; ++i)
+    cv[i] = V{} + key[i];
+  b3_compress_from(m, cv, V{}, V{}, V{} + flags);
 }
 
 // AVX2: 8 rows of 8 words become 8 columns. 32-bit then 64-bit interleaves within each 128-bit
@@ -171,28 +194,39 @@ MERKLIZE_B3_AVX2 MERKLIZE_B3_INLINE void b3_transpose8(__m256i (&r)[8]) {
   }
 }
 
-// 8 blocks from `in` (read whole before anything is written) to 8 chaining values at `out`.
-MERKLIZE_B3_AVX2 inline void avx2_blake3_8(const std::uint8_t *in, std::uint8_t *out,
-                                           std::uint32_t flags) {
+// 8 blocks, the j-th at in + stride * j, as message words (m[w]: word w of every block).
+MERKLIZE_B3_AVX2 MERKLIZE_B3_INLINE void b3_messages8(const std::uint8_t *in, std::size_t stride,
+                                                      b3_u32x8 (&m)[16]) {
   __m256i low[8], high[8];
   for (int j = 0; j < 8; ++j) {
-    low[j] = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(in + 64 * j));
-    high[j] = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(in + 64 * j + 32));
+    low[j] = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(in + stride * j));
+    high[j] = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(in + stride * j + 32));
   }
   b3_transpose8(low);
   b3_transpose8(high);
-  b3_u32x8 m[16], cv[8];
   for (int w = 0; w < 8; ++w) {
     m[w] = (b3_u32x8)low[w];
     m[8 + w] = (b3_u32x8)high[w];
   }
-  b3_compress_lanes(m, cv, flags);
+}
+
+// 8 lanes' chaining values to 8 consecutive 32-byte values at `out`.
+MERKLIZE_B3_AVX2 MERKLIZE_B3_INLINE void b3_store_cvs8(const b3_u32x8 (&cv)[8], std::uint8_t *out) {
   __m256i rows[8];
   for (int w = 0; w < 8; ++w)
     rows[w] = (__m256i)cv[w];
   b3_transpose8(rows);
   for (int j = 0; j < 8; ++j)
     _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + 32 * j), rows[j]);
+}
+
+// 8 blocks from `in` (read whole before anything is written) to 8 chaining values at `out`.
+MERKLIZE_B3_AVX2 inline void avx2_blake3_8(const std::uint8_t *in, std::uint8_t *out,
+                                           const std::uint32_t *key, std::uint32_t flags) {
+  b3_u32x8 m[16], cv[8];
+  b3_messages8(in, 64, m);
+  b3_compress_lanes(m, cv, key, flags);
+  b3_store_cvs8(cv, out);
 }
 
 // AVX-512, N = 16 or 8 rows of 16 words: 32-bit then 64-bit interleaves within each 128-bit
@@ -254,17 +288,20 @@ MERKLIZE_B3_AVX512 MERKLIZE_B3_INLINE void b3_lanes_to_nodes16(__m512i (&r)[8]) 
 #undef MERKLIZE_B3_QUARTERS_LOW
 #undef MERKLIZE_B3_QUARTERS_HIGH
 
-// 16 blocks from `in` (read whole before anything is written) to 16 chaining values at `out`.
-MERKLIZE_B3_AVX512 inline void avx512_blake3_16(const std::uint8_t *in, std::uint8_t *out,
-                                                std::uint32_t flags) {
+// 16 blocks, the j-th at in + stride * j, as message words.
+MERKLIZE_B3_AVX512 MERKLIZE_B3_INLINE void b3_messages16(const std::uint8_t *in, std::size_t stride,
+                                                         b3_u32x16 (&m)[16]) {
   __m512i rows[16];
   for (int j = 0; j < 16; ++j)
-    rows[j] = _mm512_loadu_si512(in + 64 * j);
+    rows[j] = _mm512_loadu_si512(in + stride * j);
   b3_transpose16(rows);
-  b3_u32x16 m[16], cv[8];
   for (int w = 0; w < 16; ++w)
     m[w] = (b3_u32x16)rows[w];
-  b3_compress_lanes(m, cv, flags);
+}
+
+// 16 lanes' chaining values to 16 consecutive 32-byte values at `out`.
+MERKLIZE_B3_AVX512 MERKLIZE_B3_INLINE void b3_store_cvs16(const b3_u32x16 (&cv)[8],
+                                                          std::uint8_t *out) {
   __m512i nodes[8];
   for (int w = 0; w < 8; ++w)
     nodes[w] = (__m512i)cv[w];
@@ -273,22 +310,33 @@ MERKLIZE_B3_AVX512 inline void avx512_blake3_16(const std::uint8_t *in, std::uin
     _mm512_storeu_si512(out + 64 * q, nodes[q]);
 }
 
+// 16 blocks from `in` (read whole before anything is written) to 16 chaining values at `out`.
+MERKLIZE_B3_AVX512 inline void avx512_blake3_16(const std::uint8_t *in, std::uint8_t *out,
+                                                const std::uint32_t *key, std::uint32_t flags) {
+  b3_u32x16 m[16], cv[8];
+  b3_messages16(in, 64, m);
+  b3_compress_lanes(m, cv, key, flags);
+  b3_store_cvs16(cv, out);
+}
+
 // Groups of `lanes` blocks; a last group of fewer goes through a zeroed buffer of a whole one.
-template <int lanes, void (*group)(const std::uint8_t *, std::uint8_t *, std::uint32_t)>
+template <int lanes,
+          void (*group)(const std::uint8_t *, std::uint8_t *, const std::uint32_t *, std::uint32_t)>
 inline void b3_blocks_in_groups(const std::uint8_t *in, std::uint8_t *out, std::uint64_t blocks,
-                                std::uint32_t flags) {
+                                const std::uint32_t *key, std::uint32_t flags) {
   std::uint64_t i = 0;
   for (; i + lanes <= blocks; i += lanes)
-    group(in + 64 * i, out + 32 * i, flags);
+    group(in + 64 * i, out + 32 * i, key, flags);
   if (i == blocks) return;
   alignas(64) std::uint8_t tail[64 * lanes] = {};
   std::memcpy(tail, in + 64 * i, 64 * (blocks - i));
-  group(tail, tail, flags);
+  group(tail, tail, key, flags);
   std::memcpy(out + 32 * i, tail, 32 * (blocks - i));
 }
 
-constexpr blake3_blocks_fn avx2_blake3_blocks = b3_blocks_in_groups<8, avx2_blake3_8>;
-constexpr blake3_blocks_fn avx512_blake3_blocks = b3_blocks_in_groups<16, avx512_blake3_16>;
+constexpr blake3_keyed_blocks_fn avx2_blake3_keyed_blocks = b3_blocks_in_groups<8, avx2_blake3_8>;
+constexpr blake3_keyed_blocks_fn avx512_blake3_keyed_blocks =
+    b3_blocks_in_groups<16, avx512_blake3_16>;
 
 // CPUID leaf 1 ECX bit 27 (OSXSAVE) and XCR0: the OS saves the YMM (bits 1, 2) and, for
 // AVX-512, the opmask and ZMM (bits 5, 6, 7) state; leaf 7 EBX bit 5 AVX2, bit 16 AVX512F.
@@ -313,11 +361,29 @@ inline bool cpu_has_blake3_isa(blake3_isa isa) { return isa == blake3_isa::porta
 
 #endif // MERKLIZE_BLAKE3_SIMD
 
-// The blocks function of `isa`, which the caller has checked this CPU runs.
+// The keyed blocks function of `isa`, which the caller has checked this CPU runs.
+inline blake3_keyed_blocks_fn blake3_keyed_blocks_of(blake3_isa isa) {
+#ifdef MERKLIZE_BLAKE3_SIMD
+  if (isa == blake3_isa::avx512) return avx512_blake3_keyed_blocks;
+  if (isa == blake3_isa::avx2) return avx2_blake3_keyed_blocks;
+#endif
+  (void)isa;
+  return portable_blake3_keyed_blocks;
+}
+
+// The blocks function of `isa` (from the IV), which the caller has checked this CPU runs.
 inline blake3_blocks_fn blake3_blocks_of(blake3_isa isa) {
 #ifdef MERKLIZE_BLAKE3_SIMD
-  if (isa == blake3_isa::avx512) return avx512_blake3_blocks;
-  if (isa == blake3_isa::avx2) return avx2_blake3_blocks;
+  if (isa == blake3_isa::avx512)
+    return
+        [](const std::uint8_t *in, std::uint8_t *out, std::uint64_t blocks, std::uint32_t flags) {
+          avx512_blake3_keyed_blocks(in, out, blocks, blake3::iv, flags);
+        };
+  if (isa == blake3_isa::avx2)
+    return
+        [](const std::uint8_t *in, std::uint8_t *out, std::uint64_t blocks, std::uint32_t flags) {
+          avx2_blake3_keyed_blocks(in, out, blocks, blake3::iv, flags);
+        };
 #endif
   (void)isa;
   return portable_blake3_blocks;

@@ -59,15 +59,19 @@ inline bool cpu_has_sha_ni() {
 }
 
 #define MERKLIZE_SHA_TARGET __attribute__((target("sha,sse4.1,ssse3")))
+// The lanes' loops written out whatever the optimisation level: at -O2 GCC keeps them as loops,
+// which serialises the lanes' rounds and loses most of what interleaving them gains.
+#define MERKLIZE_SHA_UNROLL _Pragma("GCC unroll 16")
 
 // Two-lane SHA-256 state in the instructions' layout: (A, B, E, F) and (C, D, G, H).
 struct sha_ni_state {
   __m128i abef, cdgh;
 };
 
-MERKLIZE_SHA_TARGET inline sha_ni_state sha_ni_iv() {
-  const __m128i dcba = _mm_loadu_si128(reinterpret_cast<const __m128i *>(sha256::iv));
-  const __m128i hgfe = _mm_loadu_si128(reinterpret_cast<const __m128i *>(sha256::iv + 4));
+// The instructions' layout of a state given as words A..H (the IV, or a prefix's state).
+MERKLIZE_SHA_TARGET inline sha_ni_state sha_ni_state_of(const std::uint32_t *words) {
+  const __m128i dcba = _mm_loadu_si128(reinterpret_cast<const __m128i *>(words));
+  const __m128i hgfe = _mm_loadu_si128(reinterpret_cast<const __m128i *>(words + 4));
   const __m128i cdab = _mm_shuffle_epi32(dcba, 0xB1);
   const __m128i efgh = _mm_shuffle_epi32(hgfe, 0x1B);
   return {_mm_alignr_epi8(cdab, efgh, 8), _mm_blend_epi16(efgh, cdab, 0xF0)};
@@ -76,8 +80,10 @@ MERKLIZE_SHA_TARGET inline sha_ni_state sha_ni_iv() {
 // Four rounds on N states, each with its own W[t..t+3] + K[t..t+3] in wk[j].
 template <int N>
 MERKLIZE_SHA_TARGET inline void sha_ni_rounds4(sha_ni_state (&s)[N], const __m128i (&wk)[N]) {
+  MERKLIZE_SHA_UNROLL
   for (int j = 0; j < N; ++j)
     s[j].cdgh = _mm_sha256rnds2_epu32(s[j].cdgh, s[j].abef, wk[j]);
+  MERKLIZE_SHA_UNROLL
   for (int j = 0; j < N; ++j)
     s[j].abef = _mm_sha256rnds2_epu32(s[j].abef, s[j].cdgh, _mm_shuffle_epi32(wk[j], 0x0E));
 }
@@ -91,8 +97,10 @@ MERKLIZE_SHA_TARGET inline void sha_ni_compress(sha_ni_state (&s)[N],
   __m128i w[N][4], wk[N];
   for (int j = 0; j < N; ++j)
     start[j] = s[j];
+  MERKLIZE_SHA_UNROLL
   for (int g = 0; g < 16; ++g) {
     const __m128i k4 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(sha256::k + 4 * g));
+    MERKLIZE_SHA_UNROLL
     for (int j = 0; j < N; ++j) {
       __m128i &m = w[j][g % 4];
       if (g < 4) {
@@ -168,7 +176,7 @@ MERKLIZE_SHA_TARGET inline void sha_ni_store(const sha_ni_state &s, std::uint8_t
 MERKLIZE_SHA_TARGET inline void sha_ni_sha256_pairs(const std::uint8_t *in, std::uint8_t *out,
                                                     std::uint64_t pairs) {
   const std::uint32_t *pad = sha256_pad64_wk();
-  const sha_ni_state iv = sha_ni_iv();
+  const sha_ni_state iv = sha_ni_state_of(sha256::iv);
   std::uint64_t i = 0;
   for (; i + 2 <= pairs; i += 2) {
     sha_ni_state s[2] = {iv, iv};
@@ -190,7 +198,7 @@ MERKLIZE_SHA_TARGET inline void sha_ni_sha256_pairs(const std::uint8_t *in, std:
 // rfc6962 nodes: 0x01 || left || right is 65 bytes, two blocks that both depend on the pair.
 MERKLIZE_SHA_TARGET inline void sha_ni_rfc6962_pairs(const std::uint8_t *in, std::uint8_t *out,
                                                      std::uint64_t pairs) {
-  const sha_ni_state iv = sha_ni_iv();
+  const sha_ni_state iv = sha_ni_state_of(sha256::iv);
   for (std::uint64_t i = 0; i < pairs; ++i) {
     alignas(16) std::uint8_t first[64], second[64] = {};
     first[0] = rfc6962_node_prefix;
@@ -208,6 +216,7 @@ MERKLIZE_SHA_TARGET inline void sha_ni_rfc6962_pairs(const std::uint8_t *in, std
 }
 
 #undef MERKLIZE_SHA_TARGET
+#undef MERKLIZE_SHA_UNROLL
 
 #else
 // No SHA extensions to build for: the table of hashes names these, and nothing runs them.

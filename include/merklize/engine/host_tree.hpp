@@ -117,16 +117,12 @@ struct block_tops {
   std::uint64_t bytes = 0;
 };
 
-// Each block's subtree up to min(host_block_log2, depth of the whole tree); the last block may
-// be short, and only it knows the tree's leaf count (from its size), so it alone finishes with
-// the lone-node rule of the whole tree's depth.
-inline block_tops host_block_tops(const block_source &source, const tree_options &options,
-                                  unsigned threads, const std::string &name) {
-  const pair_hash_fn hash_pairs = pair_hasher(row_of(options.hash));
+// Runs hash(block, bytes) on each block `source` fills, on `threads` threads, until it gives a
+// short one (its last); the first failure is rethrown once every thread has stopped.
+template <class Hash>
+void host_each_block(const block_source &source, unsigned threads, const Hash &hash) {
   const std::uint64_t block_bytes = node_bytes << host_block_log2;
-  const auto zeros = zero_subtree_roots(options.hash, host_block_log2);
-  block_tops result;
-  std::mutex lock; // guards result and `failure`
+  std::mutex lock; // guards `failure`
   std::exception_ptr failure;
   std::atomic<bool> ended{false};
   const auto work = [&] {
@@ -134,22 +130,10 @@ inline block_tops host_block_tops(const block_source &source, const tree_options
     try {
       while (!ended) {
         block_read block = source.fill(buffer);
-        const std::uint64_t index = block.index, got = block.bytes;
-        if (got < block_bytes) ended = true;
-        if (got == 0) break;
-        if (got % node_bytes) host_leaf_count(name, index * block_bytes + got); // throws
-        const std::uint64_t count = got / node_bytes;
-        // Only a first block that is short is the whole tree, of depth ceil(log2 count).
-        const unsigned top = index == 0 && got < block_bytes ? ceil_log2(count) : host_block_log2;
-        std::uint8_t *nodes = block.memory ? block.memory.get() : buffer.data();
-        host_levels(hash_pairs, options, nodes, count, zeros, 0, top);
-        digest d;
-        std::memcpy(d.data(), nodes, node_bytes);
+        if (block.bytes < block_bytes) ended = true;
+        if (block.bytes == 0) break;
+        hash(block, block.memory ? block.memory.get() : buffer.data());
         if (block.memory) source.give_back(std::move(block.memory));
-        const std::lock_guard<std::mutex> hold(lock);
-        if (result.tops.size() <= index) result.tops.resize(index + 1);
-        result.tops[index] = d;
-        result.bytes += got;
       }
     } catch (...) {
       ended = true;
@@ -164,6 +148,32 @@ inline block_tops host_block_tops(const block_source &source, const tree_options
   for (auto &t : others)
     t.join();
   if (failure) std::rethrow_exception(failure);
+}
+
+// Each block's subtree up to min(host_block_log2, depth of the whole tree); the last block may
+// be short, and only it knows the tree's leaf count (from its size), so it alone finishes with
+// the lone-node rule of the whole tree's depth.
+inline block_tops host_block_tops(const block_source &source, const tree_options &options,
+                                  unsigned threads, const std::string &name) {
+  const pair_hash_fn hash_pairs = pair_hasher(row_of(options.hash));
+  const std::uint64_t block_bytes = node_bytes << host_block_log2;
+  const auto zeros = zero_subtree_roots(options.hash, host_block_log2);
+  block_tops result;
+  std::mutex lock; // guards result
+  host_each_block(source, threads, [&](const block_read &block, std::uint8_t *nodes) {
+    const std::uint64_t index = block.index, got = block.bytes;
+    if (got % node_bytes) host_leaf_count(name, index * block_bytes + got); // throws
+    const std::uint64_t count = got / node_bytes;
+    // Only a first block that is short is the whole tree, of depth ceil(log2 count).
+    const unsigned top = index == 0 && got < block_bytes ? ceil_log2(count) : host_block_log2;
+    host_levels(hash_pairs, options, nodes, count, zeros, 0, top);
+    digest d;
+    std::memcpy(d.data(), nodes, node_bytes);
+    const std::lock_guard<std::mutex> hold(lock);
+    if (result.tops.size() <= index) result.tops.resize(index + 1);
+    result.tops[index] = d;
+    result.bytes += got;
+  });
   return result;
 }
 
@@ -275,32 +285,43 @@ inline block_source host_stream_blocks(input &in, std::mutex &order,
 
 } // namespace detail
 
-// The root of the tree over the leaves `in` holds: a regular file of more than 1 MiB read at
-// offsets by the threads; a stream (a pipe, stdin) read ahead on a thread of its own (started
-// here, holding `threads` MiB, unless the caller started it) into blocks the threads hash where
-// they were read; a small file or /proc's in order under a lock. A file that changed while read
-// is refused, a partial leaf named with the input.
-inline digest host_root(input &in, const tree_options &options, unsigned threads = 0) {
-  detail::host_empty_root(options, 1); // the options' check, before any read
-  const unsigned n = threads ? threads : host_engine_threads();
-  if (!in.size() && !in.reading_ahead()) in.read_ahead(std::uint64_t(n) << 20);
-  std::mutex order; // guards progress, and a stream's reads in turn
-  std::atomic<std::uint64_t> next{0};
-  detail::block_source source;
+namespace detail {
+
+// The blocks of `in`: a regular file of more than 1 MiB read at offsets by the threads; a stream
+// (a pipe, stdin) read ahead on a thread of its own (started here, holding `threads` MiB, unless
+// the caller started it) into blocks the threads hash where they were read; a small file or
+// /proc's in order under `order`. The progress is told once a block is in.
+inline block_source host_input_blocks(input &in, unsigned threads, std::mutex &order,
+                                      std::atomic<std::uint64_t> &next) {
+  if (!in.size() && !in.reading_ahead()) in.read_ahead(std::uint64_t(threads) << 20);
+  block_source source;
   if (in.read_at_offsets())
-    source.fill = [&](std::vector<std::uint8_t> &buffer) {
-      return detail::host_file_block(in, next, buffer);
+    source.fill = [&in, &next](std::vector<std::uint8_t> &buffer) {
+      return host_file_block(in, next, buffer);
     };
   else
-    source = detail::host_stream_blocks(in, order, next);
-  detail::block_source counted = source; // the progress told once a block is in
-  counted.fill = [&](std::vector<std::uint8_t> &buffer) {
-    detail::block_read block = source.fill(buffer);
+    source = host_stream_blocks(in, order, next);
+  block_source counted = source;
+  counted.fill = [&in, &order, source](std::vector<std::uint8_t> &buffer) {
+    block_read block = source.fill(buffer);
     const std::lock_guard<std::mutex> hold(order);
     in.add_progress(block.bytes);
     return block;
   };
-  const detail::block_tops blocks = detail::host_block_tops(counted, options, n, in.name());
+  return counted;
+}
+
+} // namespace detail
+
+// The root of the tree over the leaves `in` holds, read as host_input_blocks reads it. A file
+// that changed while read is refused, a partial leaf named with the input.
+inline digest host_root(input &in, const tree_options &options, unsigned threads = 0) {
+  detail::host_empty_root(options, 1); // the options' check, before any read
+  const unsigned n = threads ? threads : host_engine_threads();
+  std::mutex order; // guards progress, and a stream's reads in turn
+  std::atomic<std::uint64_t> next{0};
+  const detail::block_source source = detail::host_input_blocks(in, n, order, next);
+  const detail::block_tops blocks = detail::host_block_tops(source, options, n, in.name());
   in.check_unchanged();
   if (auto empty = detail::host_empty_root(options, blocks.bytes)) return *empty;
   return detail::host_finish(blocks, options, in.name());

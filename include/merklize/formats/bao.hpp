@@ -13,6 +13,7 @@
 // (block_tree.hpp) places each node by bao_node_slot's arithmetic instead.
 #pragma once
 
+#include "../core/host_blake3_chunks.hpp"
 #include "../core/tree.hpp"
 
 #include <algorithm>
@@ -38,20 +39,7 @@ inline std::uint64_t bao_outboard_bytes(std::uint64_t size) {
 // The chaining value of chunk `index` (not the root): its blocks compressed from the key with the
 // chunk's index as the counter, CHUNK_START on the first and CHUNK_END on the last.
 inline digest blake3_chunk_cv(const std::uint8_t *chunk, std::size_t size, std::uint64_t index) {
-  using blake3::iv;
-  blake3::words8 cv{iv[0], iv[1], iv[2], iv[3], iv[4], iv[5], iv[6], iv[7]};
-  const std::size_t blocks = size == 0 ? 1 : (size + blake3::block_len - 1) / blake3::block_len;
-  for (std::size_t b = 0; b < blocks; ++b) {
-    std::uint8_t block[blake3::block_len] = {};
-    const std::size_t at = b * blake3::block_len;
-    const std::size_t take = std::min(blake3::block_len, size - at);
-    if (take > 0) std::memcpy(block, chunk + at, take);
-    const std::uint32_t block_flags =
-        (b == 0 ? blake3::chunk_start : 0u) | (b + 1 == blocks ? blake3::chunk_end : 0u);
-    cv = blake3::chaining_value(
-        blake3::compress(cv, block, index, static_cast<std::uint32_t>(take), block_flags));
-  }
-  return blake3::cv_bytes(cv);
+  return detail::portable_chunk_cv(chunk, size, blake3::iv, index, 0);
 }
 
 // The chunks' chaining values of `size` bytes of input.

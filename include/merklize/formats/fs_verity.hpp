@@ -61,7 +61,7 @@ inline fs_verity_descriptor fs_verity_descriptor_of(const digest &root, std::uin
   for (int i = 0; i < 8; ++i)
     d[8 + i] = static_cast<std::uint8_t>(file_bytes >> (8 * i));
   std::memcpy(d.data() + 16, root.data(), node_bytes);
-  std::memcpy(d.data() + 80, options.salt.data(), options.salt.size());
+  if (!options.salt.empty()) std::memcpy(d.data() + 80, options.salt.data(), options.salt.size());
   return d;
 }
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Which engine builds a tree when the caller lets merklize choose (the CLI's --device auto): the
-// one that finishes first, by an estimate of what each pays before its first leaf (driver,
-// context, programs) and the rate it then goes at. Pure planning, no OpenCL: the numbers come
-// from the tuning rows (tuning.hpp) and, where one was recorded, a start time measured on this
-// machine; tests/test_engine_choice.cpp checks the choice without a device.
+// Which engine does the work when the caller lets merklize choose (the CLI's --device auto): the
+// one that finishes first, by an estimate of what each pays before its first byte (driver,
+// context, programs) and the rate it then goes at. Before any device is looked for: the host
+// engine is chosen when it finishes before every device this machine recorded (their starts
+// measured, their rates their tuning rows'), or, with no such records, before the fastest device
+// of the tuning table could; else a device is opened, and it is the one that runs. So no driver
+// is loaded only to estimate. Pure planning, no OpenCL: tests/test_engine_choice.cpp checks the
+// choice without a device.
 #pragma once
 
 #include "../core/hashes.hpp"
@@ -17,6 +20,24 @@
 #include <vector>
 
 namespace merklize {
+
+// What an engine is asked to do: a tree over 32-byte leaves (its node hash decides the rates),
+// leaves hashed from data blocks (dm-verity, fs-verity, --leaf-size: the leaf hash decides; the
+// tree above them hashes a 128th as much or less), or BLAKE3 of a whole input (b3sum, Bao).
+enum class engine_work { leaf_tree, block_leaves, blake3_input };
+
+struct engine_task {
+  engine_work work = engine_work::leaf_tree;
+  hash_kind node = hash_kind::blake3; // a leaf tree's node hash
+  leaf_hash leaf = leaf_hash::sha256; // block leaves' hash
+  bool host_can_run = true; // the rest of the request is in the host engine (a block size, ...)
+};
+
+inline engine_task tree_task(hash_kind node) { return {engine_work::leaf_tree, node}; }
+inline engine_task blocks_task(leaf_hash leaf, bool host_can_run) {
+  return {engine_work::block_leaves, hash_kind::sha256, leaf, host_can_run};
+}
+inline engine_task blake3_input_task() { return {engine_work::blake3_input}; }
 
 struct engine_estimate {
   std::string name;        // "host (SHA extensions, 2 threads)", or the device's name
@@ -59,6 +80,17 @@ inline engine_estimate device_estimate(const device_facts &facts, const tuning &
   return e;
 }
 
+// The same for any task: a tree's, or the row's rate of block leaves or of BLAKE3 of inputs.
+inline engine_estimate device_estimate(const device_facts &facts, const tuning &row,
+                                       const engine_task &task,
+                                       std::optional<double> measured_start_ms = std::nullopt) {
+  engine_estimate e = device_estimate(facts, row, task.node, measured_start_ms);
+  if (task.work == engine_work::leaf_tree) return e;
+  e.gbytes_per_s = task.work == engine_work::block_leaves ? row.block_gbps : row.blake3_input_gbps;
+  if (row.rates_per_compute_unit) e.gbytes_per_s *= facts.compute_units;
+  return e;
+}
+
 // The host engine on `threads` threads, with or without the CPU's SHA extensions: SHA-256 trees,
 // and blake3 trees in `blake3_lanes` vector lanes (16: AVX-512, 8: AVX2, 1: the portable code;
 // host_blake3_simd.hpp).
@@ -84,6 +116,43 @@ inline engine_estimate host_estimate(hash_kind hash, unsigned threads, bool sha_
   e.gbytes_per_s = threads * (light    ? light_rate
                               : sha_ni ? row.sha_ni_gbps_per_thread
                                        : row.portable_gbps_per_thread);
+  return e;
+}
+
+// The host engine on `threads` threads for any task: a tree's as above; block leaves at the rate
+// of their hash's code (SHA-256 on the SHA extensions, else portable); BLAKE3 of inputs in
+// `blake3_lanes` lanes.
+inline engine_estimate host_estimate(const engine_task &task, unsigned threads, bool sha_extensions,
+                                     unsigned blake3_lanes = 1) {
+  if (task.work == engine_work::leaf_tree) {
+    engine_estimate e = host_estimate(task.node, threads, sha_extensions, blake3_lanes);
+    e.can_run = e.can_run && task.host_can_run;
+    return e;
+  }
+  const host_engine_tuning &row = host_engine_row();
+  engine_estimate e;
+  e.is_host = true;
+  e.can_run = task.host_can_run;
+  e.start_ms = row.start_ms;
+  const char *lanes = blake3_lanes >= 16 ? "AVX-512" : blake3_lanes >= 8 ? "AVX2" : "portable";
+  double rate = 0;
+  std::string code;
+  if (task.work == engine_work::blake3_input) {
+    rate = blake3_lanes >= 16  ? row.blake3_input_avx512_gbps_per_thread
+           : blake3_lanes >= 8 ? row.blake3_input_avx2_gbps_per_thread
+                               : row.blake3_input_gbps_per_thread;
+    code = std::string("BLAKE3 ") + lanes;
+  } else if (row_of(task.leaf).family == leaf_family::sha256) {
+    rate = sha_extensions ? row.sha256_blocks_sha_ni_gbps_per_thread
+                          : row.sha256_blocks_portable_gbps_per_thread;
+    code = sha_extensions ? "SHA extensions" : "portable SHA-256";
+  } else {
+    rate = row.other_blocks_gbps_per_thread;
+    code = std::string("portable ") + to_string(task.leaf);
+  }
+  e.gbytes_per_s = threads * rate;
+  e.name = "host (" + code + ", " + std::to_string(threads) + " thread" +
+           (threads == 1 ? "" : "s") + ")";
   return e;
 }
 
@@ -115,64 +184,100 @@ inline engine_choice choose_engine(const std::vector<engine_estimate> &estimates
   return c;
 }
 
-// The soonest any OpenCL device could start: the least start of the tuning rows and of the
-// starts measured on this machine.
-inline double fastest_device_start_ms(const std::vector<double> &measured_starts) {
-  double fastest = 1e300;
-  for (const tuning &row : tuning_table())
-    fastest = std::min(fastest, row.start_ms);
-  for (const double ms : measured_starts)
-    fastest = std::min(fastest, ms);
-  return fastest;
-}
-
-// Whether the host engine finishes `bytes` (a pipe: unknown_input_bytes, as choose_engine takes
-// it) before any device could even start: then no device is looked for, which saves the driver's
-// discovery (tens of milliseconds, the whole of a small run).
-inline bool host_finishes_first(const engine_estimate &host, std::optional<std::uint64_t> bytes,
-                                double fastest_device_start_ms) {
-  return host.can_run &&
-         host.finish_ms(bytes.value_or(unknown_input_bytes)) <= fastest_device_start_ms;
-}
-
 // A device an earlier run on this machine started, as it kept it beside the program cache: its
-// whole start (discovery included) and its rates.
+// whole start (discovery included) and its tuning row's rates.
 struct recorded_device {
   double start_ms = 0;
-  double blake3_gbps = 0; // leaf bytes a second, blake3 trees: the light tuning class's rate
-  double sha256_gbps = 0; // the same, sha256 trees: the standard class's (hashes.hpp)
+  double blake3_gbps = 0;       // leaf bytes a second, blake3 trees: the light tuning class's rate
+  double sha256_gbps = 0;       // the same, sha256 trees: the standard class's (hashes.hpp)
+  double block_gbps = 0;        // data bytes a second of block leaves (tuning::block_gbps)
+  double blake3_input_gbps = 0; // of BLAKE3 of inputs (tuning::blake3_input_gbps)
+
+  double rate_of(const engine_task &task) const {
+    if (task.work == engine_work::block_leaves) return block_gbps;
+    if (task.work == engine_work::blake3_input) return blake3_input_gbps;
+    return row_of(task.node).tuning == tuning_class::light ? blake3_gbps : sha256_gbps;
+  }
 };
 
-// Whether the host engine finishes `bytes` before every device this machine recorded would, its
-// discovery included: then no device is looked for either. Only meaningful while the records
-// are the machine's devices (the caller checks that no OpenCL driver came since); a pipe is taken
-// as unknown_input_bytes; no records, or a tree the host cannot build: false.
-inline bool host_beats_recorded(const engine_estimate &host, std::optional<std::uint64_t> bytes,
-                                hash_kind hash, const std::vector<recorded_device> &recorded) {
-  if (!host.can_run || recorded.empty()) return false;
+// Whether the host engine finishes `bytes` (a pipe: unknown_input_bytes) before every one of
+// `devices` would, each from its start at its rate; none: true, a task the host cannot: false.
+inline bool host_beats(const engine_estimate &host, std::optional<std::uint64_t> bytes,
+                       const std::vector<engine_estimate> &devices) {
+  if (!host.can_run) return false;
   const std::uint64_t size = bytes.value_or(unknown_input_bytes);
+  for (const engine_estimate &device : devices)
+    if (device.finish_ms(size) < host.finish_ms(size)) return false;
+  return true;
+}
+
+// Whether the host engine finishes before every device this machine recorded would, discovery
+// included. Only meaningful while the records are the machine's devices (the caller checks that
+// no OpenCL driver came since); no records: false.
+inline bool host_beats_recorded(const engine_estimate &host, std::optional<std::uint64_t> bytes,
+                                const engine_task &task,
+                                const std::vector<recorded_device> &recorded) {
+  std::vector<engine_estimate> devices;
   for (const recorded_device &r : recorded) {
     engine_estimate device;
     device.start_ms = r.start_ms;
-    device.gbytes_per_s =
-        row_of(hash).tuning == tuning_class::light ? r.blake3_gbps : r.sha256_gbps;
-    if (device.finish_ms(size) < host.finish_ms(size)) return false;
+    device.gbytes_per_s = r.rate_of(task);
+    devices.push_back(device);
   }
-  return true;
+  return !recorded.empty() && host_beats(host, bytes, devices);
+}
+
+// A tree's form of the same.
+inline bool host_beats_recorded(const engine_estimate &host, std::optional<std::uint64_t> bytes,
+                                hash_kind hash, const std::vector<recorded_device> &recorded) {
+  return host_beats_recorded(host, bytes, tree_task(hash), recorded);
+}
+
+// Whether the OpenCL drivers installed may bring a device that is not a CPU: `libraries` are the
+// ICD files' library names (the vendor directory's; empty: not known), and any but the CPU-only
+// drivers' (PoCL's, Intel's CPU runtime's) may.
+inline bool drivers_may_bring_gpu(const std::vector<std::string> &libraries) {
+  if (libraries.empty()) return true;
+  for (const std::string &library : libraries)
+    if (library.find("pocl") == std::string::npos && library.find("intelocl") == std::string::npos)
+      return true;
+  return false;
+}
+
+// Whether the host engine finishes before the device of every tuning row would, with the row's
+// start and rates (a row's rates per compute unit taken at `compute_units`, the host's cores;
+// the rows of devices other than CPUs only where `gpu_possible`, drivers_may_bring_gpu): what
+// --device auto goes by on a machine that has no records yet, so that it opens no driver to find
+// out which device it has.
+inline bool host_beats_table(const engine_estimate &host, std::optional<std::uint64_t> bytes,
+                             const engine_task &task, unsigned compute_units,
+                             bool gpu_possible = true) {
+  std::vector<engine_estimate> devices;
+  for (const tuning &row : tuning_table()) {
+    if (!gpu_possible && row.type != device_type::cpu) continue;
+    device_facts facts;
+    facts.compute_units = compute_units;
+    facts.preferred_int_vector_width = 16; // the most lanes a row's rate scales to
+    devices.push_back(device_estimate(facts, row, task));
+  }
+  return host_beats(host, bytes, devices);
 }
 
 // Whether a resident tree's batches from host memory go to the host's cores (host_updater.hpp)
 // rather than the kernels: as `choice` says, and automatically where the device is a CPU (its
 // buffers are host memory, and PoCL's kernels hash scattered nodes several times slower than
-// the host's SIMD pair hashers: docs/BENCHMARKS.md) and the node hash has pair hashers. Forcing
-// the host for a hash without them is refused.
+// the host's SIMD pair hashers: docs/BENCHMARKS.md) and the node hash has SIMD pair hashers (the
+// SHA extensions' or BLAKE3's lanes; Keccak's portable pairs are not measured against the
+// kernels). Forcing the host for a hash without pair hashers is refused.
 inline bool resident_updates_on_host(resident_update choice, const device_facts &device,
                                      const tree_options &options) {
-  const bool pairs = row_of(options.hash).host_pairs != nullptr;
+  const node_hash_row &row = row_of(options.hash);
+  const bool pairs = row.host_pairs != nullptr;
+  const bool simd_pairs = pairs && (row.host_pairs_sha_ni || row.tuning == tuning_class::light);
   if (choice == resident_update::host && !pairs)
     throw error(std::string("resident_updates = host: the host engine has no pair hasher for ") +
                 to_string(options.hash) + " nodes");
-  if (choice == resident_update::automatic) return device.is_cpu() && pairs;
+  if (choice == resident_update::automatic) return device.is_cpu() && simd_pairs;
   return choice == resident_update::host;
 }
 

@@ -99,6 +99,10 @@ struct tuning {
   // compute unit where rates_per_compute_unit.
   double start_ms;
   bool rates_per_compute_unit;
+  // The same choice for work that is not a tree of 32-byte leaves: bytes a second of SHA-256
+  // leaves of 4 KiB data blocks from a file (dm-verity, fs-verity, --leaf-size), and of BLAKE3 of
+  // a whole file (b3sum, Bao outboards), once started; per compute unit where the row says so.
+  double block_gbps, blake3_input_gbps;
   // A k-ary tree updated on the device (plan/kary_update_plan.hpp): once more than this
   // percentage of a level's groups is dirty, that level and every one above are hashed whole
   // rather than gathered from a list. About 100 / R for a listed group costing R whole ones.
@@ -124,6 +128,13 @@ struct host_engine_tuning {
   double sha_ni_gbps_per_thread, portable_gbps_per_thread;           // SHA-256 nodes
   double blake3_gbps_per_thread;                                     // blake3 nodes, portable
   double blake3_avx2_gbps_per_thread, blake3_avx512_gbps_per_thread; // in 8 and 16 lanes
+  // Data blocks' leaves (host_blocks.hpp): SHA-256 ones two at a time on the SHA extensions, or
+  // portably; the other leaf hashes' host references, a block at a time.
+  double sha256_blocks_sha_ni_gbps_per_thread, sha256_blocks_portable_gbps_per_thread;
+  double other_blocks_gbps_per_thread;
+  // BLAKE3 of a whole input (host_blake3.hpp): chunks in 16 lanes, 8, or portably.
+  double blake3_input_avx512_gbps_per_thread, blake3_input_avx2_gbps_per_thread,
+      blake3_input_gbps_per_thread;
 };
 
 inline const host_engine_tuning &host_engine_row() {
@@ -134,13 +145,23 @@ inline const host_engine_tuning &host_engine_row() {
       "by CPU time; BLAKE3 in 16 lanes (AVX-512) of 1 GiB in /dev/shm on the 2-core Xeon "
       "machine under load 5: 0.80 s wall (0.67 GB/s a thread), 0.52 s of CPU (2.0 GB/s a "
       "CPU-second), taken as 1.0; AVX2's 8 lanes half of that, as hashing alone measured "
-      "(dev/PERFORMANCE_LOG.md)",
+      "(dev/PERFORMANCE_LOG.md); data blocks' SHA-256 leaves two at a time on sha_ni 2.6 GB/s a "
+      "CPU-second and portably 0.2 (4 KiB blocks, sha256_many alone, the 2-core AMD EPYC "
+      "machine), taken as 2.0 and 0.15 for the reading; BLAKE3 of inputs in 16 lanes taken as "
+      "the node lanes' rate (both a compression a 64 bytes), the other leaf hashes' portable "
+      "code by the same rule",
       1,
       0.3,
       0.1,
       0.18,
       0.5,
-      1.0};
+      1.0,
+      2.0,
+      0.15,
+      0.1,
+      1.0,
+      0.5,
+      0.18};
   return row;
 }
 
@@ -192,6 +213,10 @@ inline const std::vector<tuning> &tuning_table() {
     nvidia.kernel_options = "-DMERKLIZE_B3_FMA_ADDS -DMERKLIZE_KECCAK_UNROLL=24";
     nvidia.start_ms = 350;
     nvidia.rates_per_compute_unit = false;
+    // H200: fs-verity of 4 GiB in 0.566 s whole (bench/block_formats.sh), 0.22 s after the start;
+    // merklize b3sum of 1 GiB in 485 ms whole by default, 0.135 s after it.
+    nvidia.block_gbps = 20;
+    nvidia.blake3_input_gbps = 8;
     // A listed group's gather, hash and scatter move its k children about three times in device
     // memory where a whole level's hash reads them once, plus its list entry: R about 4. Not
     // measured yet (kary_update_bench prints the split and the path).
@@ -227,6 +252,10 @@ inline const std::vector<tuning> &tuning_table() {
     cpu.kernel_options = ""; // a CPU's multiplies share its ports with its adds
     cpu.start_ms = 100;
     cpu.rates_per_compute_unit = true;
+    // PoCL 3.1 on the 2 AMD EPYC cores: fs-verity of 512 MiB 3.3x fsverity digest's 0.4 s, and
+    // merklize b3sum 3.2x b3sum's 0.2 s, whole processes (docs/BENCHMARKS.md).
+    cpu.block_gbps = 0.2;
+    cpu.blake3_input_gbps = 0.4;
     // Hashing dominates, not memory: kary_update_bench 16 5 sha256 with PoCL 3.1 on 2 cores,
     // about 2.0 us a listed group against 1.7 a group of a whole level, R about 1.2.
     cpu.kary_whole_level_percent = 75;
