@@ -232,7 +232,8 @@ int run_block_job(const root_arguments &args, const block_job &job) {
   merklize::block_hasher h(chosen_device(args.device));
   const std::string line = job(h, in);
   in.finish();
-  write_stdout(line + "\n");
+  // --json is refused with --format: a line here is a root's hex.
+  write_stdout(args.json ? "{\"root\":\"" + line + "\"}\n" : line + "\n");
   return 0;
 }
 
