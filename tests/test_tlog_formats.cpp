@@ -7,6 +7,7 @@
 #include "proof_helpers.hpp"
 
 #include <merklize/core/base64.hpp>
+#include <merklize/core/entries.hpp>
 #include <merklize/formats/tlog_tiles.hpp>
 #include <merklize/proofs/ct_json.hpp>
 #include <merklize/proofs/subtree_proofs.hpp>

@@ -14,6 +14,7 @@
 #include "quote.hpp"
 
 #include <merklize/engine/block_tree.hpp>
+#include <merklize/proofs/ct_json.hpp>
 #include <merklize/merklize.hpp>
 
 namespace cli {
