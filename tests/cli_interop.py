@@ -140,14 +140,25 @@ def main():
     expect(["tiles-read", tiles], 2, "", "--size N or --checkpoint FILE")
     expect(["tiles-read", tiles, "--size", "300", "--proof-format", "tlog-proof", "-i", "1"], 2,
            "", "--checkpoint")
-    tile = os.path.join(tiles, "tile", "0", "000")
-    with open(tile, "r+b") as f:
-        f.seek(32 * 5)
-        f.write(b"\xff")
-    expect(["tiles-read", tiles, "--checkpoint", path("checkpoint")], 1, "", "lead to root")
+    # The root of 300 entries is read from the level-1 tile (the hash of level-0 tile 0) and
+    # level-0 tile 1; an entry's proof reads level-0 tile 0 too, checked against the root.
+    for name, at in ((os.path.join("tile", "1", "000.p", "1"), 0),
+                     (os.path.join("tile", "0", "000"), 32 * 5)):
+        with open(os.path.join(tiles, name), "r+b") as f:
+            f.seek(at)
+            byte = f.read(1)
+            f.seek(at)
+            f.write(bytes([byte[0] ^ 1]))
+        if name.startswith(os.path.join("tile", "1")):
+            expect(["tiles-read", tiles, "--checkpoint", path("checkpoint")], 1, "",
+                   "lead to root")
+            with open(os.path.join(tiles, name), "r+b") as f:
+                f.write(bytes([byte[0]]))
+            expect(["tiles-read", tiles, "--checkpoint", path("checkpoint")], 0, log_root)
     expect(["tiles-read", tiles, "--size", "300", "-i", "5"], 1, "", "inconsistent")
-    os.remove(tile)
-    expect(["tiles-read", tiles, "--size", "300"], 1, "", "tile/0/000")
+    expect(["tiles-read", tiles, "--size", "300", "-i", "256"], 0, '"kind":"inclusion"')
+    os.remove(os.path.join(tiles, "tile", "0", "000"))
+    expect(["tiles-read", tiles, "--size", "300", "-i", "5"], 1, "", "000")
     with open(path("long.txt"), "wb") as f:
         f.write(b"x" * 70000 + b"\n")
     expect(["tiles", "--log", "--entries", "lines", "--origin", "o", "-o", path("t2"),

@@ -66,6 +66,8 @@ TEST_CASE("tile paths are the spec's, and only its paths are read back", "[tlog]
   for (const tlog::tile t : {tlog::tile{0, 0, 256}, tlog::tile{63, 999, 255},
                              tlog::tile{3, 1234567890123, 7}, tlog::tile{0, UINT64_MAX, 1}})
     CHECK(tlog::parse_tile_path(tlog::tile_path(t)) == t);
+  CHECK_THROWS_WITH(tlog::parse_tile_path("tile/0/x018/x446/x744/x073/x709/x551/616"),
+                    Contains("past 2^64"));
   for (const char *bad :
        {"tile/0/1", "tile/0/0001", "tile/00/000", "tile/64/000", "tile/0/001/002",
         "tile/0/x001", "tile/0/000.p/0", "tile/0/000.p/256", "tile/0/000.p/01", "tile/0/x000/001",
@@ -192,7 +194,8 @@ TEST_CASE("tlog-proofs are written, read back and verified", "[tlog]") {
       {"c2sp.org/tlog-proof@v1\nindex 06\n\n" + note, "leading zeros"},
       {"c2sp.org/tlog-proof@v1\n\n" + note, "not \"index N\""},
       {"c2sp.org/tlog-proof@v1\nindex 6\nZm9v\n\n" + note, "line 3"},
-      {"c2sp.org/tlog-proof@v1\nindex 6\n" + note, "the checkpoint"},
+      {"c2sp.org/tlog-proof@v1\nindex 6\n" + note, "line 3"}, // no empty line before it
+      {"c2sp.org/tlog-proof@v1\nindex 6\n\nexample.com/log\n13\n", "the checkpoint"},
       {"c2sp.org/tlog-proof@v1\nindex 6", "no empty line"}};
   for (const auto &[bad_text, why] : bad)
     CHECK_THROWS_WITH(merklize::tlog_proof_from_text(bad_text), Contains("tlog-proof") &&

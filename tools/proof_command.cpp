@@ -86,11 +86,14 @@ void check_block_index_of_file(const merklize::input &in, std::uint64_t index,
         in.name(), index, merklize::block_count(*in.size(), rule.block_bytes), rule.block_bytes);
 }
 
-void write_proof(const proof_arguments &args, const std::string &json) {
+// A proof's text ends with one newline: JSON gets it here, a tlog-proof ends with its
+// checkpoint's own.
+void write_proof(const proof_arguments &args, const std::string &text) {
+  const std::string line = !text.empty() && text.back() == '\n' ? text : text + "\n";
   if (args.output)
-    write_file_replacing(*args.output, json + "\n");
+    write_file_replacing(*args.output, line);
   else
-    write_stdout(json + "\n");
+    write_stdout(line);
 }
 
 int proof_command(const proof_arguments &args) {

@@ -142,11 +142,13 @@ private:
   std::map<std::pair<unsigned, std::uint64_t>, std::vector<std::uint8_t>> tiles_;
 };
 
+// The result with one newline at its end (a tlog-proof ends with its checkpoint's own).
 void write_result(const tiles_read_arguments &args, const std::string &text) {
+  const std::string line = !text.empty() && text.back() == '\n' ? text : text + "\n";
   if (args.output)
-    write_file_replacing(*args.output, text);
+    write_file_replacing(*args.output, line);
   else
-    write_stdout(text);
+    write_stdout(line);
 }
 
 // The proof of entry I, checked against the root before it is written: a tile that the root does
@@ -184,19 +186,18 @@ int tiles_read_command(const tiles_read_arguments &args) {
                           merklize::to_hex(root) + ", the checkpoint says " +
                           merklize::to_hex(head->root));
   if (args.index) {
-    write_result(args, inclusion_from_tiles(args, tiles, size, root) + "\n");
+    write_result(args, inclusion_from_tiles(args, tiles, size, root));
   } else if (args.old_size) {
     if (*args.old_size > size)
       throw merklize::error("--old-size " + std::to_string(*args.old_size) +
                             " is more than the log's " + std::to_string(size) + " entries");
     write_result(args, consistency_text(merklize::prove_consistency_from_subtrees(
                                             *args.old_size, size, complete),
-                                        args.format) +
-                           "\n");
+                                        args.format));
   } else {
     write_result(args, args.json ? "{\"size\":" + std::to_string(size) + ",\"root\":\"" +
-                                       merklize::to_hex(root) + "\"}\n"
-                                 : merklize::to_hex(root) + "\n");
+                                       merklize::to_hex(root) + "\"}"
+                                 : merklize::to_hex(root));
   }
   return 0;
 }

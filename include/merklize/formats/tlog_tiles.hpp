@@ -193,8 +193,9 @@ inline tile parse_tile_path(const std::string &path) {
     if ((!last && (element.empty() || element[0] != 'x')) || digits.size() != 3 ||
         digits.find_first_not_of("0123456789") != std::string::npos)
       throw bad("an index element that is not 3 digits (x-led but the last)");
-    if (t.index > (UINT64_MAX - 999) / 1000) throw bad("an index past 2^64");
-    t.index = t.index * 1000 + std::stoul(digits);
+    const std::uint64_t group = std::stoul(digits);
+    if (t.index > (UINT64_MAX - group) / 1000) throw bad("an index past 2^64");
+    t.index = t.index * 1000 + group;
     if (last) break;
     at = end + 1;
   }
