@@ -17,10 +17,12 @@ PYTHON ?= /usr/bin/python3
 CMAKE_ARGS ?=
 
 # python3-venv: the tests' oracles from PyPI (pymerkle, remerkleable) go into a venv of the build;
+# golang-golang-x-mod-dev: Go's sumdb/tlog, the oracle of C2SP tiles and log proofs;
 # python3-dev: the Python package's test builds its extension there (pip install .).
 PACKAGES := cmake make g++ ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers \
             pocl-opencl-icd catch2 libbenchmark-dev libssl-dev b3sum libcli11-dev \
-            libopenmpi-dev openmpi-bin pkgconf python3-venv python3-dev cryptsetup-bin fsverity python3
+            libopenmpi-dev openmpi-bin pkgconf python3-venv python3-dev cryptsetup-bin fsverity python3 \
+            golang-golang-x-mod-dev
 # The bindings' toolchains, for their tests: golang-go (bindings/go) and cargo (bindings/rust),
 # each from Debian unless one is on PATH already (rustup's cargo, a newer Go).
 PACKAGES += $(if $(shell command -v go 2>/dev/null),,golang-go) \

@@ -445,6 +445,37 @@ MERKLIZE_API merklize_status merklize_blake3(merklize_device *device,
 MERKLIZE_API merklize_status merklize_sha256_layer(merklize_device *device, uint8_t *digests,
                                                    const uint8_t *chunks, uint64_t count);
 
+/* hashtree's call (OffchainLabs/hashtree's hashtree_hash, which Lodestar, Prysm and Nimbus link):
+ * `count` 64-byte blocks at `input`, each two 32-byte nodes, hashed with SHA-256 into `count`
+ * 32-byte digests at `output`, on the calling thread by the host engine's SHA-256 (the CPU's SHA
+ * extensions where it has them), no device. hashtree's contract exactly: no status, nothing
+ * checked; `output` holds count * 32 bytes, `input` count * 64; count 0 does nothing; `output` may
+ * be `input` (a level hashed in place, its parents over its first half). <merklize/hashtree.h>
+ * is hashtree.h over it, so a program written for hashtree builds against libmerklize
+ * unchanged. */
+MERKLIZE_API void merklize_hashtree_hash(uint8_t *output, const uint8_t *input, uint64_t count);
+
+/* BLAKE3 of data given in pieces, on the host (hashlib's way: Python's merklize.blake3, Go's
+ * hash.Hash): the plain hash, keyed (mode->key) or derive_key (mode->context) as
+ * merklize_blake3's `mode`. A hasher's calls are serialised; it is freed by
+ * merklize_blake3_hasher_free. */
+typedef struct merklize_blake3_hasher merklize_blake3_hasher;
+MERKLIZE_API merklize_status merklize_blake3_hasher_create(const merklize_blake3_mode *mode,
+                                                           merklize_blake3_hasher **hasher);
+MERKLIZE_API merklize_status merklize_blake3_hasher_update(merklize_blake3_hasher *hasher,
+                                                           const void *data, size_t size);
+/* out_size bytes of the extendable output of what was given so far, from byte `seek` of it
+ * (0: the digest's first byte); the hasher takes more input after it. */
+MERKLIZE_API merklize_status merklize_blake3_hasher_finalize(merklize_blake3_hasher *hasher,
+                                                             uint64_t seek, uint8_t *out,
+                                                             size_t out_size);
+/* A second hasher in the same state (hashlib's copy()). */
+MERKLIZE_API merklize_status merklize_blake3_hasher_copy(merklize_blake3_hasher *hasher,
+                                                         merklize_blake3_hasher **copy);
+/* Back to the state of no input, in its mode. */
+MERKLIZE_API merklize_status merklize_blake3_hasher_reset(merklize_blake3_hasher *hasher);
+MERKLIZE_API void merklize_blake3_hasher_free(merklize_blake3_hasher *hasher);
+
 /* RFC 6962 leaf hashes, SHA-256(0x00 || entry), of the entries of a source: `framing` "lines"
  * (each line an entry, without its newline) or "length-prefixed" (each entry after its length,
  * 4 bytes big-endian). *leaves receives count x 32 bytes. */

@@ -302,7 +302,8 @@ int run_block_job(const root_arguments &args, const block_job &job) {
     record_start(pick, discovery_ms + context_ms + merklize::program_builds_so_far().ms);
   }
   in.finish();
-  write_stdout(line + "\n");
+  // --json is refused with --format: a line here is a root's hex.
+  write_stdout(args.json ? "{\"root\":\"" + line + "\"}\n" : line + "\n");
   times.report(args.verbose);
   return 0;
 }

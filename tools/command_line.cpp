@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "parser.hpp"
+#include "proof_formats.hpp"
 #include "version.hpp"
 
 #include <merklize/core/kary.hpp>
@@ -108,6 +109,21 @@ CLI::Option *add_output(CLI::App &command, std::optional<std::string> &output,
                   "write to " + what +
                       ", not stdout: to a temporary file renamed over it once whole, so that it "
                       "is never left half-written");
+}
+
+const char *proof_format_help =
+    "merklize (the default: merklize's JSON, docs/PROOFS.md), ct (Certificate Transparency v1's "
+    "JSON: RFC 6962 4.5's {\"leaf_index\", \"audit_path\"}, 4.4's {\"consistency\"}, hashes "
+    "in base 64) or tlog-proof (C2SP's tlog-proof text, its checkpoint embedded); ct and "
+    "tlog-proof are a log's (--log, or --hash rfc6962)";
+
+CLI::Option *add_proof_format(CLI::App &command, proof_format &format, const std::string &what) {
+  return add_parsed(command, "--proof-format", format, parse_proof_format, "F",
+                    what + ": " + proof_format_help);
+}
+
+CLI::Option *add_json(CLI::App &command, bool &json, const std::string &what) {
+  return command.add_flag("--json", json, what);
 }
 
 CLI::Option *add_leaves(CLI::App &command, std::string &file) {
@@ -253,6 +269,8 @@ command_runner add_root(CLI::App &app) {
   devices->excludes(device)->excludes(verbose)->excludes(chunk_log2);
   add_progress(c, args->progress);
   add_block_options(c, args->blocks);
+  add_json(c, args->json, "print {\"root\":\"HEX\"}, one JSON object, not the bare root")
+      ->excludes(c.get_option("--format"));
   add_presets(c, args->preset, true, "print the root",
               {"--leaf-size", "--format", "--arity", "--salt"});
   add_leaves(c, args->file);
@@ -272,8 +290,8 @@ command_runner add_proof(CLI::App &app) {
       "with the same options.");
   add_parsed(c, "-i,--index", args->indices, parse_indices, "I",
              "the leaf to prove, from 0 (with --leaf-size: the leaf of block I; with --format: "
-             "value or txid I; with --format oz-standard, I,J,...: the multiproof of several "
-             "values)")
+             "value or txid I); I,J,...: the multiproof of several leaves (of FILE's leaves or a "
+             "--log's entries, or with --format oz-standard of several values)")
       ->required();
   add_tree_options(c, args->tree);
   add_mix_in_length(c, args->mix_in_length, "prove the leaf under the root");
@@ -296,6 +314,10 @@ command_runner add_proof(CLI::App &app) {
                                "a commitment's proof (docs/FORMATS.md): " +
                                    merklize::format_help(merklize::preset_group::commitment, true));
   add_commitment_options(c, args->commitment, format, false);
+  add_proof_format(c, args->written.format, "the proof's text")->excludes(format);
+  add_text(c, "--checkpoint", args->written.checkpoint, "FILE",
+           "with --proof-format tlog-proof: the log's checkpoint of the tree (a signed note, "
+           "c2sp.org/tlog-checkpoint), embedded verbatim; its size and root must be the tree's");
   for (const char *other :
        {"--hash", "--pad", "--depth", "--mix-in-length", "--chunk-log2", "--arity", "--leaf-size",
         "--salt", "--ssz-list", "--ssz-vector", "--log"})
@@ -345,8 +367,16 @@ command_runner add_verify(CLI::App &app) {
        "entry's leaf hash, SHA-256(0x00 || entry)")
       ->excludes(c.get_option("--hash"))
       ->excludes(c.get_option("--pad"));
-  c.add_option("PROOF", args->proof, "the proof's JSON, or - for stdin")->required()->type_name("");
-  c.add_option("LEAFHEX", args->leaf, "the leaf, 64 hex digits")->required()->type_name("");
+  add_proof_format(c, args->format, "the proof's text (ct needs --leaves)");
+  add_json(c, args->json,
+           "print the verdict as one JSON object, {\"valid\":true,...} or {\"valid\":false,"
+           "\"reason\":...} (exit status 0 or 1 as without it)");
+  c.add_option("PROOF", args->proof, "the proof, or - for stdin")->required()->type_name("");
+  c.add_option("LEAFHEX", args->leaf,
+               "the leaf, 64 hex digits; a multiproof's leaves HEX,HEX,... in its indices' "
+               "order, or @FILE: FILE holds them, 32 raw bytes each")
+      ->required()
+      ->type_name("");
   c.add_option("ROOTHEX", args->root, "the root, 64 hex digits")->required()->type_name("");
   return [args] { return verify_command(*args); };
 }
@@ -370,6 +400,7 @@ command_runner add_consistency(CLI::App &app) {
   add_device(c, args->device);
   add_output(c, args->output, "PROOF");
   add_progress(c, args->progress);
+  add_proof_format(c, args->format, "the proof's text (merklize or ct)");
   add_presets(c, args->preset, false, "the proof and heads", {});
   c.add_option("FILE", args->file,
                "N x 32 bytes of leaves (with --log: the log's entries), or - "
@@ -396,7 +427,11 @@ command_runner add_verify_consistency(CLI::App &app) {
              "require a proof from a tree of M leaves");
   add_parsed(c, "--new-size", args->new_size, parse_count, "N",
              "require a proof to a tree of N leaves");
-  c.add_option("PROOF", args->proof, "the proof's JSON, or - for stdin")->required()->type_name("");
+  add_proof_format(c, args->format, "the proof's text (merklize or ct; ct needs both sizes)");
+  add_json(c, args->json,
+           "print the verdict as one JSON object, {\"consistent\":true,...} or "
+           "{\"consistent\":false,\"reason\":...} (exit status 0 or 1 as without it)");
+  c.add_option("PROOF", args->proof, "the proof, or - for stdin")->required()->type_name("");
   c.add_option("OLDROOT", args->old_root, "the old tree's root, 64 hex digits")
       ->required()
       ->type_name("");
@@ -420,6 +455,67 @@ command_runner add_leaf_hash(CLI::App &app) {
   add_output(c, args->output, "LEAVES");
   c.add_option("FILE", args->files, "files of entries, or - for stdin")->required()->type_name("");
   return [args] { return leaf_hash_command(*args); };
+}
+
+command_runner add_tiles(CLI::App &app) {
+  auto args = std::make_shared<tiles_arguments>();
+  CLI::App &c = add_command(
+      app, "tiles",
+      "Build the log's tree on the device and write it under DIR as C2SP tlog-tiles "
+      "(c2sp.org/tlog-tiles): tile/L/N[.p/W] for every tile a log of its size serves, and with "
+      "--log the entry bundles tile/entries/N[.p/W]; print the checkpoint's body (origin, size, "
+      "base 64 root: c2sp.org/tlog-checkpoint), for the log to sign.",
+      "Without --log, FILE holds the log's leaf hashes, N x 32 bytes (no entry bundles).");
+  c.add_option("-o,--output", args->output, "required: the folder to write the tiles in")
+      ->required()
+      ->type_name("DIR");
+  c.add_option("--origin", args->origin,
+               "required: the checkpoint's origin line, the log's name (example.com/log)")
+      ->required()
+      ->type_name("ORIGIN");
+  add_device(c, args->device);
+  add_progress(c, args->progress);
+  add_presets(c, args->preset, false, "the tiles", {});
+  c.add_option("FILE", args->file,
+               "the log's N x 32 bytes of leaf hashes (with --log: its entries, each at most "
+               "65535 bytes), or - for stdin")
+      ->required()
+      ->type_name("");
+  return [args] { return tiles_command(*args); };
+}
+
+command_runner add_tiles_read(CLI::App &app) {
+  auto args = std::make_shared<tiles_read_arguments>();
+  CLI::App &c = add_command(
+      app, "tiles-read",
+      "Read the C2SP tiles under DIR (as merklize tiles writes them, or a log serves them) of "
+      "the log of --size N entries, or of --checkpoint's size, and print its root (checked "
+      "against the checkpoint's), or with -i I entry I's inclusion proof, or with --old-size M "
+      "the consistency proof from its first M entries, on the host.");
+  c.add_option("DIR", args->folder, "the folder holding tile/...")->required()->type_name("");
+  const auto size = add_parsed(c, "--size", args->size, parse_count, "N", "the log's size");
+  const auto checkpoint =
+      add_text(c, "--checkpoint", args->checkpoint, "FILE",
+               "the log's checkpoint (its body, or the signed note, whose signatures are not "
+               "verified here): its size, and the root the tiles must lead to");
+  const auto index = add_parsed(c, "-i,--index", args->index, parse_count, "I",
+                                "print the inclusion proof of entry I");
+  const auto old_size = add_parsed(c, "--old-size", args->old_size, parse_count, "M",
+                                   "print the consistency proof from the first M entries");
+  index->excludes(old_size);
+  add_proof_format(c, args->format, "the proof's text (with -i or --old-size)");
+  add_json(c, args->json, "print the root as {\"size\":N,\"root\":\"HEX\"}");
+  add_output(c, args->output, "PROOF");
+  return [args, size, checkpoint] {
+    if (size->empty() && checkpoint->empty())
+      throw usage_error("tiles-read needs --size N or --checkpoint FILE",
+                        "Try 'merklize tiles-read --help' for the options.");
+    if (args->format == proof_format::tlog_proof && !args->checkpoint)
+      throw usage_error("--proof-format tlog-proof needs --checkpoint FILE: the log's signed "
+                        "checkpoint, which the proof embeds",
+                        "Try 'merklize tiles-read --help' for the options.");
+    return tiles_read_command(*args);
+  };
 }
 
 command_runner add_b3sum(CLI::App &app) {
@@ -620,6 +716,8 @@ command_runner parse_merklize_command_line(int argc, char **argv) {
       {"consistency", add_consistency(app)},
       {"verify-consistency", add_verify_consistency(app)},
       {"leaf-hash", add_leaf_hash(app)},
+      {"tiles", add_tiles(app)},
+      {"tiles-read", add_tiles_read(app)},
       {"commit", add_commit(app)},
       {"open", add_open(app)},
       {"verify-opening", add_verify_opening(app)},

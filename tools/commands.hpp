@@ -67,6 +67,14 @@ struct preset_arguments {
   bool given() const { return ssz_list || ssz_vector || log; }
 };
 
+// --proof-format: the text a proof is written in and read from (proof_formats.cpp): merklize's
+// JSON, CT v1's JSON (RFC 6962 4.5, 4.4) or C2SP's tlog-proof, which embeds --checkpoint's note.
+enum class proof_format { merklize, ct, tlog_proof };
+struct proof_format_arguments {
+  proof_format format = proof_format::merklize;
+  std::optional<std::string> checkpoint; // tlog-proof: the signed checkpoint to embed
+};
+
 struct root_arguments {
   merklize::tree_options tree;
   std::optional<std::uint64_t> mix_in_length; // SSZ: the root of a list of this many elements
@@ -76,6 +84,7 @@ struct root_arguments {
   std::optional<unsigned> shard_log2;
   std::optional<unsigned> chunk_log2; // the input streams in chunks of 2^S leaves
   bool verbose = false, progress = false;
+  bool json = false; // {"root":"HEX"} instead of the bare root
   block_arguments blocks;
   std::string file;
 };
@@ -91,7 +100,7 @@ void check_tree_arguments(const merklize::tree_options &tree,
 
 struct proof_arguments {
   std::uint64_t index = 0;            // the first of `indices`
-  std::vector<std::uint64_t> indices; // -i I,J,...: several only for an oz-standard multiproof
+  std::vector<std::uint64_t> indices; // -i I,J,...: several for a multiproof
   merklize::tree_options tree;
   std::optional<std::uint64_t> mix_in_length; // SSZ: the proof against the list's root
   preset_arguments preset;
@@ -102,6 +111,7 @@ struct proof_arguments {
   leaf_block_arguments blocks;        // --leaf-size: the tree over FILE's data blocks
   std::optional<std::string> format;  // a commitment's proof: oz-standard or bitcoin
   commitment_arguments commitment;
+  proof_format_arguments written; // --proof-format, --checkpoint
   bool progress = false;
   std::string file;
 };
@@ -119,7 +129,9 @@ merklize::kary_options kary_options_of(std::uint64_t arity, const merklize::tree
 
 struct verify_arguments {
   merklize::proof_expectations expect; // --log sets rfc6962, promote
-  std::string proof, leaf, root;
+  proof_format format = proof_format::merklize;
+  bool json = false; // the verdict as one JSON object
+  std::string proof, leaf, root; // leaf: HEX, HEX,HEX,... (a multiproof's) or @FILE
 };
 int verify_command(const verify_arguments &args);
 // A k-ary proof (kary_command.cpp): `text` is its JSON.
@@ -136,6 +148,7 @@ struct consistency_arguments {
   preset_arguments preset; // --log: FILE holds entries
   std::optional<std::string> device;
   std::optional<std::string> output; // a file, else stdout
+  proof_format format = proof_format::merklize;
   bool progress = false;
   std::string file;
 };
@@ -144,6 +157,8 @@ int consistency_command(const consistency_arguments &args);
 struct verify_consistency_arguments {
   std::optional<merklize::hash_kind> hash; // --log sets rfc6962
   std::optional<std::uint64_t> old_size, new_size;
+  proof_format format = proof_format::merklize;
+  bool json = false; // the verdict as one JSON object
   std::string proof, old_root, new_root;
 };
 int verify_consistency_command(const verify_consistency_arguments &args);
@@ -193,6 +208,31 @@ struct verify_opening_arguments {
   std::string cap, openings; // files
 };
 int verify_opening_command(const verify_opening_arguments &args);
+
+// merklize tiles: a log's C2SP tiles (and entry bundles) written to a folder, its checkpoint's
+// body printed (tiles_command.cpp).
+struct tiles_arguments {
+  preset_arguments preset; // --log --entries F: FILE holds entries; else N x 32 leaf hashes
+  std::string origin;
+  std::string output; // the folder
+  std::optional<std::string> device;
+  bool progress = false;
+  std::string file;
+};
+int tiles_command(const tiles_arguments &args);
+
+// merklize tiles-read: a tiles folder read back: its root, an entry's inclusion proof (-i) or a
+// consistency proof (--old-size), the tiles checked against the checkpoint (tiles_command.cpp).
+struct tiles_read_arguments {
+  std::string folder;
+  std::optional<std::uint64_t> size; // else the checkpoint's
+  std::optional<std::string> checkpoint;
+  std::optional<std::uint64_t> index, old_size;
+  proof_format format = proof_format::merklize;
+  bool json = false;
+  std::optional<std::string> output;
+};
+int tiles_read_command(const tiles_read_arguments &args);
 
 int devices_command();
 

@@ -10,6 +10,7 @@
 #include "memory.hpp"
 #include "output.hpp"
 #include "presets.hpp"
+#include "proof_formats.hpp"
 #include "quote.hpp"
 #include "sizes.hpp"
 
@@ -46,6 +47,8 @@ int consistency_command(const consistency_arguments &args) {
   const merklize::tree_options options =
       args.preset.log ? preset_tree(args.preset, {}) : merklize::tree_options{args.hash};
   if (auto reason = merklize::why_no_consistency_proofs(options)) throw usage_error(*reason);
+  if (args.format == proof_format::tlog_proof) consistency_text({}, args.format); // refused
+  check_proof_format({args.format, {}}, options, "consistency");
   // FILE is read before the device is opened: a bad FILE fails at once.
   std::optional<log_entries> entries; // --log: the leaves are its entries', hashed on the device
   std::vector<std::uint8_t> leaves;
@@ -74,7 +77,7 @@ int consistency_command(const consistency_arguments &args) {
     new_root = t.root();
     if (args.old_size != 0) old_root = prefix_root(t, 0, args.old_size);
   }
-  const std::string json = merklize::to_json(proof) + "\n";
+  const std::string json = consistency_text(proof, args.format) + "\n";
   write_stdout(head_line("old", args.old_size, old_root) + head_line("new", n, new_root));
   if (args.output)
     write_file_replacing(*args.output, json);

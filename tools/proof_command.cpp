@@ -10,14 +10,45 @@
 #include "memory.hpp"
 #include "output.hpp"
 #include "presets.hpp"
+#include "proof_formats.hpp"
 #include "quote.hpp"
 
 #include <merklize/engine/block_tree.hpp>
+#include <merklize/proofs/ct_json.hpp>
 #include <merklize/merklize.hpp>
 
 namespace cli {
 
+namespace {
+
+// Multiproofs are of trees over FILE's leaves or a log's entries (merklize's JSON alone).
+void check_multiproof(const proof_arguments &args, const char *refused) {
+  if (args.indices.size() < 2) return;
+  const std::string hint = "Try 'merklize proof --help' for the options.";
+  if (refused)
+    throw usage_error(std::string("-i with several indices is a multiproof, which ") + refused +
+                          " has not here (FILE's leaves, --log and --format oz-standard have)",
+                      hint);
+  if (args.written.format != proof_format::merklize)
+    throw usage_error("-i with several indices is a multiproof, which only merklize's JSON "
+                      "holds (not --proof-format ct or tlog-proof)",
+                      hint);
+  if (args.preset.ssz_list || args.mix_in_length)
+    throw usage_error("-i with several indices is a multiproof, which has no length mixed in "
+                      "(--ssz-list, --mix-in-length)",
+                      hint);
+}
+
+// The proof of leaf `index`, or the multiproof of -i's leaves, of a tree that keeps every level.
+std::string proof_text(const proof_arguments &args, const merklize::tree &t) {
+  if (args.indices.size() > 1) return merklize::to_json(merklize::prove_multi(t, args.indices));
+  return inclusion_text(merklize::prove(t, args.index), args.written, t.root());
+}
+
+} // namespace
+
 int blocks_proof(const proof_arguments &args, const tree_request &request) {
+  check_multiproof(args, "--leaf-size");
   const merklize::leaf_rule &rule = *request.spec.leaf;
   library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
   check_block_index_of_file(in.get(), args.index, rule);
@@ -31,18 +62,20 @@ int blocks_proof(const proof_arguments &args, const tree_request &request) {
 
 // --log: the audit path of entry I (RFC 9162 2.1.3), from the tree of FILE's entries' leaves.
 int log_proof(const proof_arguments &args, const tree_request &request) {
+  check_multiproof(args, nullptr);
   const log_entries entries = read_log_entries(args.file, *request.spec.framing, args.progress);
-  if (args.index >= entries.spans.size())
-    throw merklize::error("entry index " + std::to_string(args.index) + " out of range: " +
-                          (args.file == "-" ? std::string("stdin") : quote(args.file)) + " holds " +
-                          std::to_string(entries.spans.size()) + " entries");
+  for (const std::uint64_t index : args.indices)
+    if (index >= entries.spans.size())
+      throw merklize::error("entry index " + std::to_string(index) + " out of range: " +
+                            (args.file == "-" ? std::string("stdin") : quote(args.file)) +
+                            " holds " + std::to_string(entries.spans.size()) + " entries");
   merklize::merkleizer m(chosen_device(args.device),
                          merklize::config{merklize::tree_options_of(request.spec)});
   const auto leaves = log_leaves(m.queue(), entries);
   const auto tree = while_doing("building the tree of " + std::to_string(entries.spans.size()) +
                                     " entries' leaves",
                                 [&] { return m.build(leaves); });
-  write_proof(args, merklize::to_json(merklize::prove(tree, args.index)));
+  write_proof(args, proof_text(args, tree));
   return 0;
 }
 
@@ -53,20 +86,47 @@ void check_block_index_of_file(const merklize::input &in, std::uint64_t index,
         in.name(), index, merklize::block_count(*in.size(), rule.block_bytes), rule.block_bytes);
 }
 
-void write_proof(const proof_arguments &args, const std::string &json) {
+// A proof's text ends with one newline: JSON gets it here, a tlog-proof ends with its
+// checkpoint's own.
+void write_proof(const proof_arguments &args, const std::string &text) {
+  const std::string line = !text.empty() && text.back() == '\n' ? text : text + "\n";
   if (args.output)
-    write_file_replacing(*args.output, json + "\n");
+    write_file_replacing(*args.output, line);
   else
-    write_stdout(json + "\n");
+    write_stdout(line);
 }
 
 int proof_command(const proof_arguments &args) {
   const tree_request request = request_of(args);
+  if (request.group == merklize::preset_group::tree) {
+    if (request.row && request.row->kind == merklize::tree_kind::kary)
+      check_multiproof(args, "--arity");
+    check_proof_format(args.written, merklize::tree_options_of(request.spec), "proof");
+  }
   return proof_runner_for(request).run(args, request);
 }
 
+namespace {
+
+// A multiproof reads FILE whole and keeps every level of its tree, built on the device.
+int multiproof_of_leaves(const proof_arguments &args, const tree_request &request) {
+  const auto leaves = read_leaves(args.file, args.progress);
+  merklize::merkleizer m(chosen_device(args.device),
+                         merklize::config{merklize::tree_options_of(request.spec)});
+  const auto tree = while_doing("building the tree of " +
+                                    std::to_string(leaves.size() / merklize::node_bytes) +
+                                    " leaves",
+                                [&] { return m.build(leaves); });
+  write_proof(args, proof_text(args, tree));
+  return 0;
+}
+
+} // namespace
+
 // The leaves stream through the device: only the chunk holding the leaf comes back whole.
 int streamed_proof(const proof_arguments &args, const tree_request &request) {
+  check_multiproof(args, nullptr);
+  if (args.indices.size() > 1) return multiproof_of_leaves(args, request);
   merklize::config cfg;
   cfg.tree = merklize::tree_options_of(request.spec);
   if (args.chunk_log2) cfg.input_chunk_log2 = *args.chunk_log2;
@@ -82,7 +142,12 @@ int streamed_proof(const proof_arguments &args, const tree_request &request) {
     proof =
         merklize::mix_in_length(proof, ssz_list_length(*limit, proof.leaf_count, in.get().name()));
   if (args.mix_in_length) proof = merklize::mix_in_length(proof, *args.mix_in_length);
-  const std::string json = merklize::to_json(proof);
+  if (args.written.format == proof_format::tlog_proof)
+    throw usage_error("--proof-format tlog-proof needs --log: the checkpoint is checked against "
+                      "the log's root",
+                      "Try 'merklize proof --help' for the options.");
+  const std::string json = args.written.format == proof_format::ct ? merklize::to_ct_json(proof)
+                                                                    : merklize::to_json(proof);
   in.finish();
   write_proof(args, json);
   return 0;

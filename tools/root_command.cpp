@@ -113,6 +113,12 @@ merklize::digest kary_root_over_devices(const root_arguments &args,
   return root;
 }
 
+// The root's line: its hex, or with --json {"root":"HEX"}.
+std::string root_line(const root_arguments &args, const merklize::digest &root) {
+  const std::string hex = merklize::to_hex(root);
+  return args.json ? "{\"root\":\"" + hex + "\"}\n" : hex + "\n";
+}
+
 // The root as printed: with --mix-in-length N, the SSZ list's root; with --ssz-list, the same
 // with N the `chunks` FILE held.
 std::string root_text(const root_arguments &args, const merklize::digest &root,
@@ -121,7 +127,7 @@ std::string root_text(const root_arguments &args, const merklize::digest &root,
   if (args.preset.ssz_list)
     length = ssz_list_length(*args.preset.ssz_list, chunks,
                              args.file == "-" ? "stdin" : quote(args.file));
-  return merklize::to_hex(length ? merklize::mix_in_length(root, *length) : root) + "\n";
+  return root_line(args, length ? merklize::mix_in_length(root, *length) : root);
 }
 
 // --log: FILE's entries hashed into the log's leaves on the device, then their tree there.
@@ -135,7 +141,7 @@ int log_root_command(const root_arguments &args, const merklize::tree_spec &spec
                         : while_doing("building the tree of " +
                                           std::to_string(entries.spans.size()) + " entries' leaves",
                                       [&] { return m.build(leaves).root(); });
-  write_stdout(merklize::to_hex(root) + "\n");
+  write_stdout(root_line(args, root));
   return 0;
 }
 

@@ -95,10 +95,6 @@ tree_request request_of(const proof_arguments &args) {
     return row ? request_of_row(*row, p, where)
                : tree_request{nullptr, merklize::preset_group::commitment, {}, where};
   }
-  if (args.indices.size() > 1)
-    throw usage_error("-i with several indices is a multiproof, which only --format oz-standard "
-                      "has",
-                      "Try 'merklize proof --help' for the options.");
   check_preset(args.preset, "proof");
   check_tree_arguments(args.tree, args.mix_in_length, "proof");
   if (args.preset.log)

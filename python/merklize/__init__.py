@@ -24,7 +24,7 @@ from ._digest import Digest
 from ._errors import (ArgumentError, DecodeError, DeviceError, Error, FileError, InternalError,
                       InvalidProofError, OpenCLError, OutOfMemoryError)
 from ._formats import bao_outboard, dm_verity, fs_verity
-from ._hashing import blake3, log_leaves, sha256_layer
+from ._hashing import blake3, blake3_device, log_leaves, sha256_layer
 from ._many import roots_many
 from ._mmcs import MmcsCommitment, MmcsOpening, mmcs_commit, mmcs_verify
 from ._proofs import Proof, verify_consistency
@@ -56,7 +56,7 @@ __all__ = [
     "InternalError", "InvalidProofError", "MmcsCommitment", "MmcsOpening", "OpenCLError",
     "OutOfMemoryError", "Proof", "SparseProof", "SparseTree", "Tree", "TreeSnapshot", "UpdateBatch",
     "bao_outboard",
-    "bitcoin_proof", "bitcoin_root", "blake3", "build", "devices", "dm_verity",
+    "bitcoin_proof", "bitcoin_root", "blake3", "blake3_device", "build", "devices", "dm_verity",
     "filecoin_commitment", "filecoin_piece_cid", "fs_verity", "log_leaves", "mmcs_commit",
     "mmcs_verify", "oz_standard_proof",
     "oz_standard_tree", "prove", "root", "roots_many", "sha256_layer", "sparse_verify",

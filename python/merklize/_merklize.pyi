@@ -271,8 +271,16 @@ class _Proof:
         merklize_verify_consistency_pinned(old_root, new_root, expectations): (valid, the reason if not).
         """
 
-def blake3(device: _Device, kind: int, payload: object, mode: int, key: bytes | None, context: str | None, length: int) -> bytes:
+def blake3_device(device: _Device, kind: int, payload: object, mode: int, key: bytes | None, context: str | None, length: int) -> bytes:
     """merklize_blake3(device, mode, source, length bytes out)."""
+
+class _Blake3Hasher:
+    """merklize_blake3_hasher: merklize.blake3's state."""
+    def __init__(self, mode: int, key: bytes | None, context: str | None) -> None: ...
+    def update(self, data: object) -> None: ...
+    def finalize(self, length: int, seek: int) -> bytes: ...
+    def copy(self) -> _Blake3Hasher: ...
+    def reset(self) -> None: ...
 
 def sha256_layer(device: _Device, chunks: object) -> bytes:
     """merklize_sha256_layer(device, chunks): the digests as bytes."""

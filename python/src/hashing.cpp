@@ -63,10 +63,69 @@ byte_rows log_leaves(device_object &device, int kind, nb::handle payload,
   return rows_owning(bytes_ptr(leaves), MERKLIZE_DIGEST_SIZE);
 }
 
+using blake3_hasher_ptr =
+    std::unique_ptr<merklize_blake3_hasher,
+                    freer<merklize_blake3_hasher, merklize_blake3_hasher_free>>;
+
+// merklize.blake3's state: BLAKE3 in pieces on the host, no device.
+struct blake3_hasher_object {
+  blake3_hasher_ptr handle;
+};
+
+void create_hasher(blake3_hasher_object *self, int mode_kind, std::optional<nb::bytes> key,
+                   std::optional<std::string> context) {
+  merklize_blake3_mode mode{static_cast<merklize_blake3_kind>(mode_kind), nullptr, nullptr};
+  digest_array key_bytes;
+  if (key) {
+    copy_digest(*key, "key", key_bytes);
+    mode.key = key_bytes;
+  }
+  if (context) mode.context = context->c_str();
+  merklize_blake3_hasher *hasher = nullptr;
+  check(merklize_blake3_hasher_create(&mode, &hasher));
+  new (self) blake3_hasher_object{blake3_hasher_ptr(hasher)};
+}
+
+// Large inputs are hashed without the GIL (the handle serialises its own calls).
+void update_hasher(blake3_hasher_object &h, nb::handle data) {
+  const buffer_view view(data, "data");
+  if (view.size() >= (std::size_t(1) << 16)) {
+    nb::gil_scoped_release unlocked;
+    check(merklize_blake3_hasher_update(h.handle.get(), view.data(), view.size()));
+  } else {
+    check(merklize_blake3_hasher_update(h.handle.get(), view.data(), view.size()));
+  }
+}
+
+nb::bytes finalize_hasher(blake3_hasher_object &h, std::size_t length, std::uint64_t seek) {
+  std::uint8_t *out = nullptr;
+  nb::bytes result = new_bytes(length, out);
+  check(merklize_blake3_hasher_finalize(h.handle.get(), seek, out, length));
+  return result;
+}
+
+blake3_hasher_object copy_hasher(blake3_hasher_object &h) {
+  merklize_blake3_hasher *copy = nullptr;
+  check(merklize_blake3_hasher_copy(h.handle.get(), &copy));
+  return blake3_hasher_object{blake3_hasher_ptr(copy)};
+}
+
 } // namespace
 
 void bind_hashing(nb::module_ &m) {
-  m.def("blake3", &blake3, nb::arg("device"), nb::arg("kind"), nb::arg("payload"), nb::arg("mode"),
+  nb::class_<blake3_hasher_object>(m, "_Blake3Hasher",
+                                   "merklize_blake3_hasher: merklize.blake3's state.")
+      .def("__init__", &create_hasher, nb::arg("mode"), nb::arg("key").none(),
+           nb::arg("context").none(), "merklize_blake3_hasher_create(mode).")
+      .def("update", &update_hasher, nb::arg("data"), "merklize_blake3_hasher_update(data).")
+      .def("finalize", &finalize_hasher, nb::arg("length"), nb::arg("seek"),
+           "merklize_blake3_hasher_finalize(seek, length bytes out).")
+      .def("copy", &copy_hasher, "merklize_blake3_hasher_copy().")
+      .def(
+          "reset",
+          [](blake3_hasher_object &h) { check(merklize_blake3_hasher_reset(h.handle.get())); },
+          "merklize_blake3_hasher_reset().");
+  m.def("blake3_device", &blake3, nb::arg("device"), nb::arg("kind"), nb::arg("payload"), nb::arg("mode"),
         nb::arg("key").none(), nb::arg("context").none(), nb::arg("length"),
         "merklize_blake3(device, mode, source, length bytes out).");
   m.def("sha256_layer", &sha256_layer, nb::arg("device"), nb::arg("chunks"),

@@ -97,7 +97,7 @@ def test_files_that_cannot_be_read(tmp_path):
         merklize.root(tmp_path / "no-such-file")
     assert isinstance(e.value, OSError) and e.value.status == "MERKLIZE_ERROR_IO"
     with pytest.raises(merklize.FileError):
-        merklize.blake3(tmp_path)  # a folder
+        merklize.blake3_device(tmp_path)  # a folder
     with pytest.raises(merklize.ArgumentError, match="NUL"):
         merklize.root("a\0b")
 

@@ -22,33 +22,33 @@ def test_blake3_official_vectors():
     for case in vectors["cases"]:
         data = bytes(i % 251 for i in range(case["input_len"]))
         full = len(case["hash"]) // 2
-        assert merklize.blake3(data, length=full).hex() == case["hash"]
-        assert str(merklize.blake3(data)) == case["hash"][:64]
-        assert merklize.blake3(data, key=key, length=full).hex() == case["keyed_hash"]
-        assert merklize.blake3(data, context=context, length=full).hex() == case["derive_key"]
+        assert merklize.blake3_device(data, length=full).hex() == case["hash"]
+        assert str(merklize.blake3_device(data)) == case["hash"][:64]
+        assert merklize.blake3_device(data, key=key, length=full).hex() == case["keyed_hash"]
+        assert merklize.blake3_device(data, context=context, length=full).hex() == case["derive_key"]
 
 
 @pytest.mark.parametrize("size", [0, 1, 1024, 1025, 65536, 2**20 + 7])
 def test_blake3_against_the_package(write, size):
     data = random.Random(size).randbytes(size)
     key = bytes(range(32))
-    assert merklize.blake3(data) == blake3_package.blake3(data).digest()
-    assert merklize.blake3(write(data)) == blake3_package.blake3(data).digest()
-    assert merklize.blake3(data, key=key, length=100) == \
+    assert merklize.blake3_device(data) == blake3_package.blake3(data).digest()
+    assert merklize.blake3_device(write(data)) == blake3_package.blake3(data).digest()
+    assert merklize.blake3_device(data, key=key, length=100) == \
         blake3_package.blake3(data, key=key).digest(length=100)
     with open(write(data), "rb") as f:
-        assert merklize.blake3(f, context="merklize tests", length=7) == \
+        assert merklize.blake3_device(f, context="merklize tests", length=7) == \
             blake3_package.blake3(data, derive_key_context="merklize tests").digest(length=7)
-    assert merklize.blake3(data, length=0) == b""
+    assert merklize.blake3_device(data, length=0) == b""
 
 
 def test_blake3_argument_checks():
     with pytest.raises(merklize.ArgumentError, match="32 bytes"):
-        merklize.blake3(b"x", key=b"short")
+        merklize.blake3_device(b"x", key=b"short")
     with pytest.raises(merklize.ArgumentError, match="exclude each other"):
-        merklize.blake3(b"x", key=bytes(32), context="c")
+        merklize.blake3_device(b"x", key=bytes(32), context="c")
     with pytest.raises(merklize.ArgumentError, match="NUL"):
-        merklize.blake3(b"x", context="a\0b")
+        merklize.blake3_device(b"x", context="a\0b")
 
 
 @pytest.mark.parametrize("count", [0, 1, 5, 1000])
@@ -81,3 +81,41 @@ def test_log_leaves_against_hashlib_and_pymerkle(write):
     assert merklize.root(leaves, hash="rfc6962") == log.get_root(len(entries))
     with pytest.raises(merklize.ArgumentError, match="framing"):
         merklize.log_leaves(b"x\n", framing="words")
+
+
+def test_blake3_is_blake3_py():
+    """merklize.blake3 is hashlib's kind of object, as blake3-py's blake3: the official vectors
+    in every mode, given in pieces, every seek, copies and reset, against the package itself."""
+    vectors = json.loads((VECTORS / "blake3_official.json").read_text())
+    key = vectors["key"].encode()
+    context = vectors["context_string"]
+    for case in vectors["cases"]:
+        data = bytes(i % 251 for i in range(case["input_len"]))
+        for made, want in ((lambda: merklize.blake3(), case["hash"]),
+                           (lambda: merklize.blake3(key=key), case["keyed_hash"]),
+                           (lambda: merklize.blake3(derive_key_context=context),
+                            case["derive_key"])):
+            hasher = made()
+            for at in range(0, len(data), 1000):
+                assert hasher.update(data[at:at + 1000]) is hasher
+            full = len(want) // 2
+            assert hasher.hexdigest(full) == want
+            assert hasher.digest() == bytes.fromhex(want[:64])
+            assert hasher.digest(7, seek=100) == bytes.fromhex(want)[100:107]
+            twin = hasher.copy()
+            hasher.update(b"more")
+            assert twin.hexdigest(full) == want
+            hasher.reset()
+            assert hasher.update(data).hexdigest(full) == want
+    for data in (b"", b"x" * 1025, bytes(range(256)) * 100):
+        ours, theirs = merklize.blake3(data), blake3_package.blake3(data)
+        assert ours.digest(100, seek=3) == theirs.digest(100, seek=3)
+        assert ours.hexdigest() == theirs.hexdigest()
+    assert (merklize.blake3.name, merklize.blake3.digest_size, merklize.blake3.block_size) == \
+        ("blake3", 32, 64)
+    with pytest.raises(TypeError):
+        merklize.blake3().update("text")
+    with pytest.raises(merklize.ArgumentError, match="exclude"):
+        merklize.blake3(key=bytes(32), derive_key_context="c")
+    with pytest.raises(merklize.ArgumentError, match="32 bytes"):
+        merklize.blake3(key=b"short")

@@ -150,19 +150,21 @@ inline digest parent_node(const digest &left, const digest &right, bool is_root)
 }
 
 // `size` bytes of the extendable output of a root node (its chaining value, block, length and
-// flags; ROOT is added) from byte 64 * first_block on.
+// flags; ROOT is added) from byte `seek` on.
 inline void root_output(const words8 &cv, const std::uint8_t block[block_len],
                         std::uint32_t block_bytes, std::uint32_t flags, std::uint8_t *out,
-                        std::size_t size, std::uint64_t first_block = 0) {
-  for (std::uint64_t block_index = first_block; size > 0; ++block_index) {
+                        std::size_t size, std::uint64_t seek = 0) {
+  std::size_t skip = static_cast<std::size_t>(seek % block_len);
+  for (std::uint64_t block_index = seek / block_len; size > 0; ++block_index) {
     const words16 words = compress(cv, block, block_index, block_bytes, flags | root);
     std::uint8_t bytes[block_len];
     for (int i = 0; i < 16; ++i)
       detail::store_le(bytes + 4 * i, words[i]);
-    const std::size_t take = std::min(size, block_len);
-    std::memcpy(out, bytes, take);
+    const std::size_t take = std::min(size, block_len - skip);
+    std::memcpy(out, bytes + skip, take);
     out += take;
     size -= take;
+    skip = 0;
   }
 }
 
@@ -210,12 +212,13 @@ public:
     return *this;
   }
 
-  // Writes out_size bytes of extendable output, starting at its beginning.
-  void finalize(std::uint8_t *out, std::size_t out_size) const {
+  // Writes out_size bytes of extendable output, from byte `seek` of it (0: its beginning). The
+  // hasher is left as it was: more input may follow.
+  void finalize(std::uint8_t *out, std::size_t out_size, std::uint64_t seek = 0) const {
     output_node node = chunk_.output();
     for (std::size_t i = stack_.size(); i-- > 0;)
       node = parent_output(stack_[i], chaining_value(node.compressed()));
-    node.root_bytes(out, out_size);
+    node.root_bytes(out, out_size, seek);
   }
 
   digest finalize() const {
@@ -234,8 +237,10 @@ private:
 
     words16 compressed() const { return compress(cv, block, counter, block_bytes, flags); }
 
-    void root_bytes(std::uint8_t *out, std::size_t size) const {
-      root_output(cv, block, block_bytes, flags, out, size);
+    // The output from byte `seek` on: the root node compressed with counters 0, 1, ..., 64 bytes a
+    // counter (root_output).
+    void root_bytes(std::uint8_t *out, std::size_t size, std::uint64_t seek) const {
+      root_output(cv, block, block_bytes, flags, out, size, seek);
     }
   };
 

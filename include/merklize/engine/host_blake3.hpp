@@ -182,8 +182,7 @@ inline void host_blake3(input &in, const blake3_mode &mode,
   for (std::uint64_t done = 0; done < out_bytes; done += piece.size()) {
     const std::size_t take =
         static_cast<std::size_t>(std::min<std::uint64_t>(piece.size(), out_bytes - done));
-    blake3::root_output(root.cv, root.block, root.block_bytes, root.flags, piece.data(), take,
-                        done / blake3::block_len);
+    blake3::root_output(root.cv, root.block, root.block_bytes, root.flags, piece.data(), take, done);
     out(piece.data(), take);
   }
 }

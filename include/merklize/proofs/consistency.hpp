@@ -85,32 +85,46 @@ inline std::optional<std::string> why_no_consistency_proofs(const tree_options &
   return std::nullopt;
 }
 
-// Where the nodes of the consistency proof between old_size and new_size leaves lie in the tree
-// of new_size leaves, in proof order: RFC 9162 2.1.4.1's SUBPROOF(m, D[n], true), unrolled.
-// Going down, each step records a sibling subtree, so the proof lists them bottom up: the base
-// subtree (unless it is the old tree itself, which the verifier knows), then the siblings from
-// the deepest to the top.
-inline std::vector<node_position> consistency_positions(std::uint64_t old_size,
-                                                        std::uint64_t new_size) {
+// A run of a log's leaves, D[first:end] in RFC 9162's words.
+struct leaf_range {
+  std::uint64_t first = 0, end = 0;
+};
+
+// The subtrees whose roots make the consistency proof between old_size and new_size leaves, in
+// proof order: RFC 9162 2.1.4.1's SUBPROOF(m, D[n], true), unrolled. Going down, each step
+// records a sibling subtree, so the proof lists them bottom up: the base subtree (unless it is
+// the old tree itself, which the verifier knows), then the siblings from the deepest to the top.
+// Each is a whole aligned subtree or runs to the tree's end.
+inline std::vector<leaf_range> consistency_ranges(std::uint64_t old_size, std::uint64_t new_size) {
   detail::check_consistency_sizes(old_size, new_size);
   if (old_size == 0 || old_size == new_size) return {};
-  std::vector<node_position> siblings; // top down
+  std::vector<leaf_range> siblings; // top down
   std::uint64_t first = 0, m = old_size, width = new_size;
   bool whole_old_tree = true; // the range still starts at leaf 0 with the old tree's leaves
   while (m != width) {
     const std::uint64_t k = detail::split_point(width);
     if (m <= k) { // the old leaves are all on the left: the right subtree is a sibling
-      siblings.push_back(detail::subtree_node(first + k, first + width));
+      siblings.push_back({first + k, first + width});
       width = k;
     } else { // the left subtree is whole in both trees
-      siblings.push_back(detail::subtree_node(first, first + k));
+      siblings.push_back({first, first + k});
       first += k, m -= k, width -= k;
       whole_old_tree = false;
     }
   }
+  std::vector<leaf_range> ranges;
+  if (!whole_old_tree) ranges.push_back({first, first + width});
+  ranges.insert(ranges.end(), siblings.rbegin(), siblings.rend());
+  return ranges;
+}
+
+// Where the nodes of the consistency proof between old_size and new_size leaves lie in the tree
+// of new_size leaves, in proof order: the nodes of consistency_ranges.
+inline std::vector<node_position> consistency_positions(std::uint64_t old_size,
+                                                        std::uint64_t new_size) {
   std::vector<node_position> positions;
-  if (!whole_old_tree) positions.push_back(detail::subtree_node(first, first + width));
-  positions.insert(positions.end(), siblings.rbegin(), siblings.rend());
+  for (const leaf_range &r : consistency_ranges(old_size, new_size))
+    positions.push_back(detail::subtree_node(r.first, r.end));
   return positions;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-//! Hashing on a device: full BLAKE3, the SHA-256 layer, RFC 6962 leaf hashes.
+//! Hashing on a device: full BLAKE3, the SHA-256 layer, RFC 6962 leaf hashes; on the host:
+//! hashtree's call, BLAKE3 in pieces.
 
-use std::os::raw::{c_char, c_int};
+use std::os::raw::{c_char, c_int, c_void};
 
 use crate::{merklize_bytes, merklize_device, merklize_source, merklize_status};
 
@@ -20,7 +21,34 @@ pub struct merklize_blake3_mode {
     pub context: *const c_char,
 }
 
+opaque! {
+    /// BLAKE3 given in pieces, on the host.
+    merklize_blake3_hasher;
+}
+
 extern "C" {
+    pub fn merklize_hashtree_hash(output: *mut u8, input: *const u8, count: u64);
+    pub fn merklize_blake3_hasher_create(
+        mode: *const merklize_blake3_mode,
+        hasher: *mut *mut merklize_blake3_hasher,
+    ) -> merklize_status;
+    pub fn merklize_blake3_hasher_update(
+        hasher: *mut merklize_blake3_hasher,
+        data: *const c_void,
+        size: usize,
+    ) -> merklize_status;
+    pub fn merklize_blake3_hasher_finalize(
+        hasher: *mut merklize_blake3_hasher,
+        seek: u64,
+        out: *mut u8,
+        out_size: usize,
+    ) -> merklize_status;
+    pub fn merklize_blake3_hasher_copy(
+        hasher: *mut merklize_blake3_hasher,
+        copy: *mut *mut merklize_blake3_hasher,
+    ) -> merklize_status;
+    pub fn merklize_blake3_hasher_reset(hasher: *mut merklize_blake3_hasher) -> merklize_status;
+    pub fn merklize_blake3_hasher_free(hasher: *mut merklize_blake3_hasher);
     pub fn merklize_blake3(
         device: *mut merklize_device,
         mode: *const merklize_blake3_mode,

@@ -119,3 +119,103 @@ impl Device {
         Ok(unsafe { digests(bytes.as_ptr(), bytes.len() / 32) }.to_vec())
     }
 }
+
+/// BLAKE3 given in pieces, on the host (no device): libmerklize's `merklize_blake3_hasher`, as
+/// the `blake3` crate's `Hasher` is used. `Send`; a clone goes its own way.
+pub struct Blake3Hasher {
+    raw: std::ptr::NonNull<sys::merklize_blake3_hasher>,
+}
+
+// SAFETY: libmerklize serialises a hasher's calls; the handle is not tied to a thread.
+unsafe impl Send for Blake3Hasher {}
+
+impl Blake3Hasher {
+    /// The plain hash.
+    pub fn new() -> Blake3Hasher {
+        Self::with(Blake3Mode::Hash).expect("BLAKE3's plain mode needs no argument")
+    }
+
+    /// In a mode: keyed_hash or derive_key (a context with a NUL byte is an error).
+    pub fn with(mode: Blake3Mode<'_>) -> Result<Blake3Hasher> {
+        let context = match mode {
+            Blake3Mode::DeriveKey(context) => Some(c_string("the derive_key context", context)?),
+            _ => None,
+        };
+        let raw = sys::merklize_blake3_mode {
+            kind: match mode {
+                Blake3Mode::Hash => sys::MERKLIZE_BLAKE3_HASH,
+                Blake3Mode::Keyed(_) => sys::MERKLIZE_BLAKE3_KEYED,
+                Blake3Mode::DeriveKey(_) => sys::MERKLIZE_BLAKE3_DERIVE_KEY,
+            },
+            key: match mode {
+                Blake3Mode::Keyed(key) => key.as_ptr(),
+                _ => ptr::null(),
+            },
+            context: context.as_ref().map_or(ptr::null(), |c| c.as_ptr()),
+        };
+        // SAFETY: the mode's key and context live during the call.
+        let handle =
+            crate::handle::created(|out| unsafe { sys::merklize_blake3_hasher_create(&raw, out) })?;
+        Ok(Blake3Hasher { raw: handle })
+    }
+
+    /// Adds `data` to what is hashed.
+    pub fn update(&mut self, data: &[u8]) -> &mut Self {
+        // SAFETY: a live hasher; data.len() readable bytes. It fails only for a NULL argument.
+        unsafe {
+            sys::merklize_blake3_hasher_update(self.raw.as_ptr(), data.as_ptr().cast(), data.len())
+        };
+        self
+    }
+
+    /// The 32-byte digest of what was given so far; more may be given after.
+    pub fn finalize(&self) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        self.finalize_xof(0, &mut out);
+        out
+    }
+
+    /// `out.len()` bytes of the extendable output, from byte `seek` of it.
+    pub fn finalize_xof(&self, seek: u64, out: &mut [u8]) {
+        // SAFETY: a live hasher; out.len() writable bytes (seek + len past 2^64 is refused).
+        unsafe {
+            sys::merklize_blake3_hasher_finalize(
+                self.raw.as_ptr(),
+                seek,
+                out.as_mut_ptr(),
+                out.len(),
+            )
+        };
+    }
+
+    /// Back to no input, in its mode.
+    pub fn reset(&mut self) -> &mut Self {
+        // SAFETY: a live hasher.
+        unsafe { sys::merklize_blake3_hasher_reset(self.raw.as_ptr()) };
+        self
+    }
+}
+
+impl Default for Blake3Hasher {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Clone for Blake3Hasher {
+    fn clone(&self) -> Self {
+        // SAFETY: a live hasher; only memory running out fails, as Vec's clone would abort.
+        let raw = crate::handle::created(|out| unsafe {
+            sys::merklize_blake3_hasher_copy(self.raw.as_ptr(), out)
+        })
+        .expect("out of memory copying a BLAKE3 hasher");
+        Blake3Hasher { raw }
+    }
+}
+
+impl Drop for Blake3Hasher {
+    fn drop(&mut self) {
+        // SAFETY: the hasher is ours and freed once.
+        unsafe { sys::merklize_blake3_hasher_free(self.raw.as_ptr()) };
+    }
+}

@@ -101,3 +101,61 @@ fn blake3_official_vectors_in_every_mode() {
     }
     assert!(cases.len() >= 30);
 }
+
+/// The host's BLAKE3 in pieces (`Blake3Hasher`) in every mode, from every seek, its clones going
+/// their own way; and the rs_merkle-style `Hasher` folding a tree as `merklize root` builds it.
+#[test]
+fn blake3_hasher_and_rs_merkle_style_hasher() {
+    use merklize::rs_merkle::{Blake3, Hasher};
+    use merklize::Blake3Hasher;
+    let text =
+        std::fs::read_to_string(vector_path("blake3_official.json")).expect("blake3_official.json");
+    let vectors = Json::parse(&text);
+    let key: [u8; 32] = vectors.at("key").text().as_bytes().try_into().unwrap();
+    let context = vectors.at("context_string").text();
+    for case in vectors.at("cases").items() {
+        let len = case.at("input_len").number() as usize;
+        let input: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        for (name, mode) in [
+            ("hash", Blake3Mode::Hash),
+            ("keyed_hash", Blake3Mode::Keyed(&key)),
+            ("derive_key", Blake3Mode::DeriveKey(context)),
+        ] {
+            let want = case.at(name).text();
+            let mut hasher = Blake3Hasher::with(mode).unwrap();
+            for piece in input.chunks(1000) {
+                hasher.update(piece);
+            }
+            let twin = hasher.clone();
+            hasher.update(b"more");
+            let mut out = vec![0u8; want.len() / 2 - 10];
+            twin.finalize_xof(10, &mut out);
+            assert_eq!(
+                hex(&out),
+                &want[20..],
+                "{} of {} bytes from byte 10",
+                name,
+                len
+            );
+            assert_eq!(hex(&twin.finalize()), &want[..64]);
+        }
+    }
+    // rs_merkle's fold over 13 leaves: pairs hashed, a lone node moved up.
+    let leaves: Vec<[u8; 32]> = (0..13u8).map(|i| Blake3::hash(&[i])).collect();
+    let mut level = leaves.clone();
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|pair| Blake3::concat_and_hash(&pair[0], pair.get(1)))
+            .collect();
+    }
+    let tree = Builder::new(
+        &device(),
+        &TreeConfig::new().hash(Hash::Blake3).shape(Shape::Promote),
+    )
+    .unwrap()
+    .build(Source::leaves(&leaves))
+    .unwrap();
+    assert_eq!(level[0], tree.root());
+    assert_eq!(Blake3::hash_size(), 32);
+}
