@@ -3,7 +3,7 @@
 // examples), proofs from complete subtrees against the host tree's, C2SP checkpoints and
 // tlog-proofs, and CT v1's JSON proofs, each read back as untrusted text. Built without OpenCL
 // and sanitized (merklize_proof_host_tests); Go's sumdb/tlog is the oracle of the command line
-// (tests/oracles/tlog_oracle.go).
+// (tests/oracles/tlog/tlog_oracle.go).
 #include "proof_helpers.hpp"
 
 #include <merklize/core/base64.hpp>

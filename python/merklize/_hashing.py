@@ -61,6 +61,7 @@ class blake3:
                                      _args.count(seek, "seek", 2**64 - 1))
 
     def hexdigest(self, length: int = DIGEST_SIZE, *, seek: int = 0) -> str:
+        """:meth:`digest` as lowercase hexadecimal."""
         return self.digest(length, seek=seek).hex()
 
     def copy(self) -> "blake3":
