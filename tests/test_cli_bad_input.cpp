@@ -127,9 +127,9 @@ std::vector<bad_input> table() {
       {"out of memory reading leaves for several devices",
        "ulimit -v 1000000; " + M + " root --devices 0:0 " + sparse, 1,
        "out of memory while reading"},
-      {"out of memory reading a proof",
+      {"a proof past the JSON limit, refused before it is read", // in 1 GB of address space
        "ulimit -v 1000000; " + M + " verify " + sparse + " " + leaf + " " + leaf, 1,
-       "out of memory while reading"},
+       "past the limit of a JSON proof"},
       {"a proof whose hash holds escapes",
        M + " verify " + sh_quote(escapes) + " " + leaf + " " + leaf, 1, "\\x1b"},
       {"a proof holding raw escapes",

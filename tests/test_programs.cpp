@@ -71,6 +71,28 @@ TEST_CASE("a program is built once per context", "[programs]") {
   CHECK(settings.warnings().empty());
 }
 
+TEST_CASE("callers on several threads load a program once, and other programs beside it",
+          "[programs]") {
+  const test::program_settings settings("", "");
+  auto &cache = merklize::detail::program_cache::instance();
+  const cl::Context context(test::test_device());
+  const auto blake3 = test::level_spec({}), parent = test::level_spec(parent_tree);
+  const std::size_t before = cache.builds();
+  std::vector<cl_program> got(6);
+  std::vector<std::thread> callers;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    callers.emplace_back([&, i] {
+      got[i] = merklize::detail::get_program(context, test::test_device(),
+                                             i % 2 ? parent : blake3)
+                   .program();
+    });
+  for (auto &caller : callers) caller.join();
+  CHECK(cache.builds() == before + 2);
+  for (std::size_t i = 2; i < got.size(); ++i) CHECK(got[i] == got[i % 2]);
+  CHECK(got[0] != got[1]);
+  CHECK(settings.warnings().empty());
+}
+
 TEST_CASE("program forms have the names the CLI prints", "[programs]") {
   CHECK(std::string(merklize::to_string(program_form::jit)) == "jit");
   CHECK(std::string(merklize::to_string(program_form::spirv)) == "spirv");

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -110,24 +111,24 @@ public:
     return cache;
   }
 
+  // The lock is held only to find or claim the program's slot, never while it loads: programs
+  // of different keys load in parallel (a merkleizer's programs on their threads, each a driver
+  // compile or a cached binary's JIT of hundreds of milliseconds on NVIDIA), and a second caller
+  // of the same key waits for the first's load rather than repeating it. A load that fails
+  // leaves no slot, so the next caller tries again and fails with its own message.
   built_program get(const cl::Context &context, const cl::Device &device,
                     const program_spec &spec) {
     const key k{context(), device(), kernel_program_source(spec.files), spec.options};
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto found = programs_.find(k);
-    if (found != programs_.end()) return found->second;
-    const auto start = std::chrono::steady_clock::now();
-    built_program built = in_step(
-        [&] {
-          return "building program " + (spec.name.empty() ? spec.files.back() : spec.name) +
-                 " for " + name_in_message(device);
-        },
-        [&] { return load_program(context, device, spec); });
-    ++builds_;
-    build_ms_ +=
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    programs_.emplace(k, built);
-    return built;
+    std::promise<built_program> claimed;
+    std::shared_future<built_program> pending;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      const auto found = programs_.find(k);
+      if (found != programs_.end()) pending = found->second;
+      else programs_.emplace(k, claimed.get_future().share());
+    }
+    if (pending.valid()) return pending.get(); // loaded, or being loaded by another caller
+    return load(k, context, device, spec, claimed);
   }
 
   // How many programs this process has built, from any form: a cache hit leaves it unchanged.
@@ -136,7 +137,8 @@ public:
     return builds_;
   }
 
-  // The wall time those builds took, in milliseconds (what a program's start-up owes to them).
+  // The time those builds took, in milliseconds, summed over programs (what a program's start-up
+  // owes to them; loads in parallel overlap, so the wall time may be less).
   double build_ms() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return build_ms_;
@@ -144,8 +146,35 @@ public:
 
 private:
   using key = std::tuple<cl_context, cl_device_id, std::string, std::string>;
+
+  // Loads the program of the slot this caller claimed, and fulfils it for those who wait.
+  built_program load(const key &k, const cl::Context &context, const cl::Device &device,
+                     const program_spec &spec, std::promise<built_program> &claimed) {
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      built_program built = in_step(
+          [&] {
+            return "building program " + (spec.name.empty() ? spec.files.back() : spec.name) +
+                   " for " + name_in_message(device);
+          },
+          [&] { return load_program(context, device, spec); });
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++builds_;
+      build_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                             start)
+                       .count();
+      claimed.set_value(built);
+      return built;
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      programs_.erase(k);
+      claimed.set_exception(std::current_exception());
+      throw;
+    }
+  }
+
   mutable std::mutex mutex_;
-  std::map<key, built_program> programs_;
+  std::map<key, std::shared_future<built_program>> programs_;
   std::size_t builds_ = 0;
   double build_ms_ = 0;
 };
