@@ -90,7 +90,7 @@ def main():
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--full", action="store_true", help="every call, not a sample")
     parser.add_argument("--first", type=int, default=3)
-    parser.add_argument("--per-entry", type=int, default=5)
+    parser.add_argument("--per-entry", type=int, default=6)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--only", help="the calls whose name starts with this")
