@@ -32,7 +32,6 @@ public:
   void check(const char *call) const {
     if (!broken_.empty()) throw unusable_tree_error(std::string(call) + ": " + broken_);
   }
-  bool usable() const { return broken_.empty(); }
 
   // `body()` as `call`: refused on an unusable tree; where it throws, `undo()` (the host's state
   // put back) if it had not called writing() yet, else the tree made unusable; then rethrown. A
@@ -40,7 +39,7 @@ public:
   template <class Body, class Undo>
   decltype(auto) change(const char *call, Body &&body, Undo &&undo) {
     check(call);
-    const scope change(*this);
+    const scope under_way(*this);
     try {
       return body();
     } catch (const std::exception &e) {
@@ -57,14 +56,13 @@ public:
   // The device is done and left the tree as it was (a refusal it found): undo() suffices again.
   void unchanged() { writing_ = false; }
 
-  // The tree unusable: `call` failed for `reason` once the tree had changed (its owner's work
-  // after a change of the tree failed, as the C ABI's handle's may).
+private:
+  // The tree unusable: `call` failed for `reason` once the tree had changed.
   void break_after(const std::string &call, const std::string &reason) {
     broken_ = "the tree is unusable after a failed " + call + " (" + reason +
               "): free it and build it again";
   }
 
-private:
   // A change under way (the outermost one's start clears writing_), left with its scope.
   class scope {
   public:
