@@ -75,7 +75,10 @@ typedef enum merklize_status {
   MERKLIZE_ERROR_IO = 4,        /* a file could not be opened or read, or changed while read */
   MERKLIZE_ERROR_DECODE = 5,    /* an encoded proof or a JSON text could not be decoded */
   MERKLIZE_ERROR_NO_MEMORY = 6, /* host memory ran out */
-  MERKLIZE_ERROR_INTERNAL = 7   /* a bug of libmerklize: please report the message */
+  MERKLIZE_ERROR_INTERNAL = 7,  /* a bug of libmerklize: please report the message */
+  MERKLIZE_ERROR_UNUSABLE = 8   /* a device tree that an earlier call left unusable, failing
+                                   after the device had begun to change it: free it, build it
+                                   again (merklize_device_tree_create) */
 } merklize_status;
 
 /* The message of the last call on this thread that failed; "" if none did. The pointer stays
@@ -598,7 +601,19 @@ MERKLIZE_API merklize_status merklize_filecoin_piece_cid(
  * _prove_consistency (its proofs are RFC 6962's, of binary trees); 32-byte leaves (leaf_size 0)
  * and no mix_in_length only. The tree owns its device memory and its own queue: the builder and the
  * device may be freed before it. Its calls are serialised (a mutex), so it may be used from
- * several threads. */
+ * several threads.
+ *
+ * Every call on the tree is all or nothing. A call that fails (a refusal, an OpenCL call that
+ * fails, host memory that runs out) before the device began to change the tree leaves it bit for
+ * bit as it was: leaves, levels, leaf count, depth and root, as every later call sees them
+ * (an append that failed while moving the tree to larger buffers included: the old ones are
+ * kept). One that fails after (the leaves written, levels recomputed, a rollback's copies begun)
+ * cannot say what the device holds: the tree is then unusable, and every later call on it but
+ * merklize_device_tree_free is refused, MERKLIZE_ERROR_UNUSABLE with a message naming the call
+ * that failed and why ("the tree is unusable after a failed merklize_device_tree_append
+ * (...: clEnqueueNDRangeKernel failed: ...): free it and build it again"); _leaf_count and _depth
+ * give 0. Free it and build it again from leaves the caller keeps (a rollback, refused too,
+ * cannot mend it). */
 typedef struct merklize_device_tree merklize_device_tree;
 
 /* The tree of `size` bytes of leaves in host memory (size a multiple of 32, at least one leaf, at

@@ -23,6 +23,7 @@ const (
 	ErrDecode   Status = C.MERKLIZE_ERROR_DECODE    // an encoded proof could not be decoded
 	ErrNoMemory Status = C.MERKLIZE_ERROR_NO_MEMORY // host memory ran out
 	ErrInternal Status = C.MERKLIZE_ERROR_INTERNAL  // a bug of libmerklize
+	ErrUnusable Status = C.MERKLIZE_ERROR_UNUSABLE  // a device tree an earlier failed call left unusable
 )
 
 var statusText = map[Status]string{
@@ -33,6 +34,7 @@ var statusText = map[Status]string{
 	ErrDecode:   "cannot decode",
 	ErrNoMemory: "out of memory",
 	ErrInternal: "internal error",
+	ErrUnusable: "unusable tree",
 }
 
 // Error says what kind of failure a Status is, as "merklize: bad argument".

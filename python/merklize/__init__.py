@@ -22,7 +22,7 @@ from ._device_trees import DeviceTree, TreeSnapshot, UpdateBatch
 from ._devices import Device, DeviceInfo, devices
 from ._digest import Digest
 from ._errors import (ArgumentError, DecodeError, DeviceError, Error, FileError, InternalError,
-                      InvalidProofError, OpenCLError, OutOfMemoryError)
+                      InvalidProofError, OpenCLError, OutOfMemoryError, UnusableTreeError)
 from ._formats import bao_outboard, dm_verity, fs_verity
 from ._hashing import blake3, blake3_device, log_leaves, sha256_layer
 from ._many import roots_many
@@ -46,7 +46,7 @@ LEAF_HASHES = tuple(_merklize.leaf_hash_names().split(","))
 for _public in (ArgumentError, Builder, DecodeError, Device, DeviceError, DeviceInfo, DeviceTree,
                 Digest, Error, FileError, InternalError, InvalidProofError, MmcsCommitment,
                 MmcsOpening, OpenCLError, OutOfMemoryError, Proof, SparseProof, SparseTree, Tree,
-                TreeSnapshot, UpdateBatch):
+                TreeSnapshot, UnusableTreeError, UpdateBatch):
     _public.__module__ = __name__
 del _public
 
@@ -54,7 +54,8 @@ __all__ = [
     "ABI_VERSION", "HASHES", "LEAF_HASHES", "SHAPES", "ArgumentError", "Builder", "DecodeError",
     "Device", "DeviceError", "DeviceInfo", "DeviceTree", "Digest", "Error", "FileError",
     "InternalError", "InvalidProofError", "MmcsCommitment", "MmcsOpening", "OpenCLError",
-    "OutOfMemoryError", "Proof", "SparseProof", "SparseTree", "Tree", "TreeSnapshot", "UpdateBatch",
+    "OutOfMemoryError", "Proof", "SparseProof", "SparseTree", "Tree", "TreeSnapshot",
+    "UnusableTreeError", "UpdateBatch",
     "bao_outboard",
     "bitcoin_proof", "bitcoin_root", "blake3", "blake3_device", "build", "devices", "dm_verity",
     "filecoin_commitment", "filecoin_piece_cid", "fs_verity", "log_leaves", "mmcs_commit",

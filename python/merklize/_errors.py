@@ -61,6 +61,13 @@ class InternalError(Error, RuntimeError):
     status = "MERKLIZE_ERROR_INTERNAL"
 
 
+class UnusableTreeError(Error, RuntimeError):
+    """A device tree that an earlier failed call left unusable, every later call refused: free it
+    and build it again (``MERKLIZE_ERROR_UNUSABLE``)."""
+
+    status = "MERKLIZE_ERROR_UNUSABLE"
+
+
 class InvalidProofError(Error, ValueError):
     """A proof that does not verify, raised by ``verify(..., raise_on_failure=True)`` with the
     library's reason. Not a failure of the library: its status is ``None``."""
@@ -74,6 +81,7 @@ _BY_STATUS = {
     5: DecodeError,
     6: OutOfMemoryError,
     7: InternalError,
+    8: UnusableTreeError,
 }
 
 

@@ -122,5 +122,5 @@ def test_digests_of_the_wrong_size():
 def test_every_error_is_a_merklize_error():
     for cls in (merklize.ArgumentError, merklize.DeviceError, merklize.OpenCLError,
                 merklize.FileError, merklize.DecodeError, merklize.OutOfMemoryError,
-                merklize.InternalError, merklize.InvalidProofError):
+                merklize.InternalError, merklize.InvalidProofError, merklize.UnusableTreeError):
         assert issubclass(cls, merklize.Error) and cls.__module__ == "merklize"

@@ -13,6 +13,7 @@
 
 #include <merklize.h>
 
+#include <merklize/engine/tree_health.hpp>
 #include <merklize/runtime/error.hpp>
 
 #include <cstring>
@@ -66,6 +67,8 @@ template <class Body> merklize_status guarded(Body &&body) noexcept {
     return failed(MERKLIZE_ERROR_OPENCL, e.what());
   } catch (const file_error &e) {
     return failed(MERKLIZE_ERROR_IO, e.what());
+  } catch (const unusable_tree_error &e) {
+    return failed(MERKLIZE_ERROR_UNUSABLE, e.what());
   } catch (const error &e) { // argument_error and the library's checks
     return failed(MERKLIZE_ERROR_ARGUMENT, e.what());
   } catch (const std::bad_alloc &) {

@@ -6,7 +6,9 @@
 // builder's device state, so that it outlives the builder and the device and its commands never
 // wait behind theirs; a mutex serialises its calls, since an update or an append changes the tree.
 // resident_tree refuses a bad batch or append before it asks the device anything, and the checks
-// here of the C arguments come before it, so a refused call leaves the tree as it was.
+// here of the C arguments come before it, so a refused call leaves the tree as it was; a call
+// that fails later is undone, or leaves the tree unusable, every later call refused
+// (MERKLIZE_ERROR_UNUSABLE: engine/tree_health.hpp).
 #include "device_tree.hpp"
 #include "cl_events.hpp"
 
@@ -34,6 +36,7 @@ merklize_status locked(merklize_device_tree *tree, const char *function, Body &&
   return guarded([&] {
     merklize_device_tree &t = required(tree, function, "tree");
     const std::lock_guard<std::mutex> lock(t.mutex);
+    t.check_usable(function);
     body(t.binary(function));
   });
 }
@@ -44,6 +47,7 @@ merklize_status locked_either(merklize_device_tree *tree, const char *function, 
   return guarded([&] {
     merklize_device_tree &t = required(tree, function, "tree");
     const std::lock_guard<std::mutex> lock(t.mutex);
+    t.check_usable(function);
     t.either(body);
   });
 }
@@ -127,6 +131,7 @@ void check_device_leaves(merklize_device_tree &t, const cl::Buffer &leaves, std:
 // `body`, which returns the new root; *done (if asked for) a marker of the tree's queue after the
 // call's commands and `wait`, complete on return where count > 0 (the tree read its root, so
 // it is done with the buffers), else only flushed (the caller's events may still be pending).
+// A marker that fails once the tree has changed leaves it unusable: the call failed.
 template <class Body>
 merklize_status on_buffers(merklize_device_tree *tree, const char *function, uint64_t count,
                            uint32_t wait_count, struct _cl_event *const *wait,
@@ -135,17 +140,36 @@ merklize_status on_buffers(merklize_device_tree *tree, const char *function, uin
     merklize_device_tree &t = required(tree, function, "tree");
     std::vector<cl::Event> waits = events_of(wait_count, wait, function);
     const std::lock_guard<std::mutex> lock(t.mutex);
-    const digest new_root = body(t, waits);
-    const cl::CommandQueue &queue = t.hasher->queue();
-    cl::Event marker;
-    detail::call("clEnqueueMarkerWithWaitList", [&] {
-      return queue.enqueueMarkerWithWaitList(waits.empty() ? nullptr : &waits, &marker);
-    });
-    detail::call("clFlush", [&] { return queue.flush(); });
-    if (count > 0) detail::call("clWaitForEvents", [&] { return marker.wait(); });
-    give_event(marker, done);
-    write_root(root, new_root);
+    t.check_usable(function);
+    t.health.change(
+        function,
+        [&] {
+          const digest new_root = body(t, waits);
+          if (count > 0) t.health.writing();
+          const cl::CommandQueue &queue = t.hasher->queue();
+          cl::Event marker;
+          detail::call("clEnqueueMarkerWithWaitList", [&] {
+            return queue.enqueueMarkerWithWaitList(waits.empty() ? nullptr : &waits, &marker);
+          });
+          detail::call("clFlush", [&] { return queue.flush(); });
+          if (count > 0) detail::call("clWaitForEvents", [&] { return marker.wait(); });
+          give_event(marker, done);
+          write_root(root, new_root);
+        },
+        [] {}); // the tree's own call undid itself
   });
+}
+
+// Whether the tree is usable; if not, this thread's last error says why (for the calls that
+// return a count, not a status).
+bool usable(const merklize_device_tree &t, const char *function) {
+  try {
+    t.check_usable(function);
+    return true;
+  } catch (const std::exception &e) {
+    set_last_error(e.what());
+    return false;
+  }
 }
 
 // The caller's buffer, NULL refused where count > 0 (a count of 0 reads no buffer).
@@ -194,6 +218,7 @@ uint64_t merklize_device_tree_leaf_count(const merklize_device_tree *tree) {
   const auto *t = live_or_null(tree, "merklize_device_tree_leaf_count", "tree");
   if (!t) return 0;
   const std::lock_guard<std::mutex> lock(t->mutex); // an append changes it
+  if (!usable(*t, "merklize_device_tree_leaf_count")) return 0;
   return t->either([](const auto &either) { return either.leaf_count(); });
 }
 
@@ -201,6 +226,7 @@ uint32_t merklize_device_tree_depth(const merklize_device_tree *tree) {
   const auto *t = live_or_null(tree, "merklize_device_tree_depth", "tree");
   if (!t) return 0;
   const std::lock_guard<std::mutex> lock(t->mutex);
+  if (!usable(*t, "merklize_device_tree_depth")) return 0;
   return t->either([](const auto &either) { return either.on_device().top(); });
 }
 
@@ -224,10 +250,16 @@ merklize_status merklize_device_tree_update_proved(merklize_device_tree *tree,
     check_update_count(t, count, "merklize_device_tree_update_proved");
     check_batch(t.options().hash, indices, leaves, count, "merklize_device_tree_update_proved");
     const std::vector<std::uint64_t> batch(indices, indices + count);
-    auto [new_root, multi] = t.update_proved(batch, digests_of(leaves, count));
-    auto handle = proof_handle(std::move(multi));
-    write_root(root, new_root);
-    *proof = handle.release();
+    tree->health.change(
+        "merklize_device_tree_update_proved",
+        [&] {
+          auto [new_root, multi] = t.update_proved(batch, digests_of(leaves, count));
+          if (count > 0) tree->health.writing(); // the tree updated: the proof's handle must follow
+          auto handle = proof_handle(std::move(multi));
+          write_root(root, new_root);
+          *proof = handle.release();
+        },
+        [] {}); // the tree's own call undid itself
   });
 }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The object behind merklize_device_tree (device_tree.cpp; its update batches and snapshots in
 // device_tree_batch.cpp): a resident_tree (arity 2) or resident_kary_tree (arity k) with a
-// block_hasher of its own, its calls serialised.
+// block_hasher of its own, its calls serialised, each all or nothing: a tree that a failed call
+// left unusable (tree_health.hpp: the tree's own calls, and the handle's work after them) refuses
+// every later one.
 #pragma once
 
 #include "handles.hpp"
@@ -31,6 +33,18 @@ struct merklize_device_tree : merklize_capi::tagged<merklize_device_tree> {
   std::optional<merklize::resident_tree> tree;      // arity 2
   std::optional<merklize::resident_kary_tree> kary; // arity k: updates, appends, reads, proofs
   mutable std::mutex mutex; // held by every call on the tree (an append changes its size)
+  // The handle's own work after a call changed the tree (a marker, a proof's handle): where it
+  // fails, the call failed but the tree changed, so the tree is unusable.
+  merklize::detail::tree_health health;
+
+  // Refuses `function` (MERKLIZE_ERROR_UNUSABLE) on a tree that a failed call left unusable.
+  void check_usable(const char *function) const {
+    health.check(function);
+    if (kary)
+      kary->check_usable(function);
+    else
+      tree->check_usable(function);
+  }
 
   // The binary tree, for what only binary trees do; a k-ary one refused, naming `function`.
   merklize::resident_tree &binary(const char *function) {

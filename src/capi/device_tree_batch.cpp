@@ -25,6 +25,7 @@ merklize_status merklize_device_tree_batch_create(merklize_device_tree *tree, ui
     merklize_device_tree &t = required(tree, function, "tree");
     required(batch, function, "batch");
     const std::lock_guard<std::mutex> lock(t.mutex);
+    t.check_usable(function);
     *batch = new merklize_update_batch{
         {}, t.either([&](const auto &either) { return either.make_update_batch(capacity); })};
   });
@@ -58,6 +59,7 @@ merklize_status merklize_device_tree_update_batch(merklize_device_tree *tree,
     merklize_device_tree &t = required(tree, function, "tree");
     const resident_batch &b = required(batch, function, "batch").batch;
     const std::lock_guard<std::mutex> lock(t.mutex);
+    t.check_usable(function);
     if (count > b.capacity())
       throw argument_error(std::string(function) + ": " + std::to_string(count) +
                            " updates from a batch of room for " + std::to_string(b.capacity()));

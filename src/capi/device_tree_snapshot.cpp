@@ -23,6 +23,7 @@ merklize_status merklize_device_tree_snapshot(merklize_device_tree *tree,
     merklize_device_tree &t = required(tree, function, "tree");
     required(snapshot, function, "snapshot");
     const std::lock_guard<std::mutex> lock(t.mutex);
+    t.check_usable(function);
     *snapshot = new merklize_tree_snapshot{
         {}, t.either([](const auto &either) { return either.snapshot(); })};
   });
@@ -45,6 +46,7 @@ merklize_status merklize_device_tree_rollback(merklize_device_tree *tree,
     merklize_device_tree &t = required(tree, function, "tree");
     const resident_snapshot &s = required(snapshot, function, "snapshot").snapshot;
     const std::lock_guard<std::mutex> lock(t.mutex);
+    t.check_usable(function);
     t.either([&](auto &either) {
       either.rollback(s);
       if (root) std::memcpy(root, either.root().data(), either.root().size());

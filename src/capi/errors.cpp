@@ -54,6 +54,8 @@ const char *merklize_status_name(merklize_status status) {
     return "MERKLIZE_ERROR_NO_MEMORY";
   case MERKLIZE_ERROR_INTERNAL:
     return "MERKLIZE_ERROR_INTERNAL";
+  case MERKLIZE_ERROR_UNUSABLE:
+    return "MERKLIZE_ERROR_UNUSABLE";
   }
   return "unknown status";
 }

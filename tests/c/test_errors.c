@@ -27,6 +27,7 @@ static void facts(merklize_device *device) {
         merklize_version());
   CHECK(strcmp(merklize_status_name(MERKLIZE_ERROR_DECODE), "MERKLIZE_ERROR_DECODE") == 0 &&
             strcmp(merklize_status_name(MERKLIZE_OK), "MERKLIZE_OK") == 0 &&
+            strcmp(merklize_status_name(MERKLIZE_ERROR_UNUSABLE), "MERKLIZE_ERROR_UNUSABLE") == 0 &&
             strcmp(merklize_status_name((merklize_status)99), "unknown status") == 0,
         "status names");
   CHECK_OK(merklize_device_count(&count));

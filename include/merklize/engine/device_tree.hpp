@@ -123,6 +123,7 @@ public:
   // Every level, leaves first, the top level last: the whole tree read back.
   std::vector<std::vector<digest>> levels() const {
     std::vector<std::vector<digest>> levels;
+    const detail::drain_on_unwind drained(queue_); // no read may still be writing into levels
     for (std::size_t level = 0; level < sizes_.size(); ++level) {
       levels.emplace_back(static_cast<std::size_t>(sizes_[level]));
       read(offsets_[level], levels.back().size(), levels.back().data(), CL_FALSE);
@@ -155,6 +156,7 @@ public:
   // Levels from..to (to <= top()) read back to back into `into`, once the device has them.
   void read_levels(unsigned from, unsigned to, void *into) const {
     auto *at = static_cast<digest *>(into);
+    const detail::drain_on_unwind drained(queue_); // no read may outlive the caller's memory
     for (unsigned level = from; level <= to; ++level) {
       read(offsets_.at(level), static_cast<std::size_t>(sizes_[level]), at, CL_FALSE);
       at += sizes_[level];

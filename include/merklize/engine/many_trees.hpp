@@ -169,6 +169,7 @@ private:
   // The roots, and with keep_levels levels 0 .. top, read back; waits for them.
   many_levels read_back(const cl::Buffer &leaves, bool keep_levels) {
     many_levels out{plan_.trees, plan_.tree_size, {}, {}};
+    const detail::drain_on_unwind drained(queue_); // no read may still be writing into out
     const std::uint64_t leaf_count = plan_.trees * plan_.tree_size;
     if (keep_levels) {
       out.levels.emplace_back(static_cast<std::size_t>(leaf_count));

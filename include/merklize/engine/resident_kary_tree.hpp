@@ -32,8 +32,8 @@
 //   t.rollback(s);
 //
 // A refused batch (an index outside the tree, fewer leaves than indices) or append (past 2^32
-// leaves) changes nothing: it is checked before the tree is written. The block_hasher must
-// outlive the tree.
+// leaves) changes nothing: it is checked before the tree is written. Every call is all or
+// nothing, as a binary tree's (tree_health.hpp). The block_hasher must outlive the tree.
 #pragma once
 
 #include "../plan/kary_update_plan.hpp"
@@ -46,6 +46,7 @@
 #include "resident_batch.hpp"
 #include "resident_memory.hpp"
 #include "resident_snapshot.hpp"
+#include "tree_health.hpp"
 
 #include <algorithm>
 #include <array>
@@ -94,8 +95,16 @@ public:
   // The tree on the device, for its reads; its own root() is the built one's.
   const device_tree &on_device() const { return tree_; }
   // Every level, leaves first, read back; and leaf `index`'s proof, kary_prove's bit for bit.
-  std::vector<std::vector<digest>> levels() const { return tree_.levels(); }
-  kary_proof prove(std::uint64_t index) const { return tree_.prove(index); }
+  std::vector<std::vector<digest>> levels() const {
+    health_.check("levels");
+    return tree_.levels();
+  }
+  kary_proof prove(std::uint64_t index) const {
+    health_.check("prove");
+    return tree_.prove(index);
+  }
+  // Refuses `call` on a tree that a failed call left unusable (tree_health.hpp).
+  void check_usable(const char *call) const { health_.check(call); }
 
   // Leaf indices[i] becomes new_leaves[i]; returns the new root.
   digest update(const std::vector<std::uint64_t> &indices, const std::vector<digest> &new_leaves) {
@@ -105,20 +114,7 @@ public:
 
   // The same from `count` indices and count x 32 bytes of leaves in host memory.
   digest update(const std::uint64_t *indices, const void *new_leaves, std::uint64_t count) {
-    const auto at = std::chrono::steady_clock::now();
-    if (elected(count)) {
-      detail::check_batch_limits(leaf_count(), count);
-      detail::check_indices(leaf_count(), indices, count);
-      return apply_elected(election_.indices(), election_.values(), count, at, [&] {
-        return election_.upload(h_->context(), h_->queue(), indices, new_leaves, count);
-      });
-    }
-    const unsigned slices = detail::batch_slices(count);
-    const kary_update_plan &plan = planner_.plan(tree_.level_sizes(), arity(), indices, count,
-                                                 whole_percent_, slices, detail::on_cores{});
-    if (count == 0) return root_;
-    const std::vector<digest> &values = elect_values(plan.batch, new_leaves, slices);
-    return apply(plan, at, [&] { return upload(values, plan); });
+    return changing("update", [&] { return update_from_host(indices, new_leaves, count); });
   }
 
   // update(), and the multiproof of the updated leaves in the new tree (indices sorted, once
@@ -129,12 +125,14 @@ public:
   // update's checks come first.
   std::pair<digest, kary_multiproof> update_proved(const std::vector<std::uint64_t> &indices,
                                                    const std::vector<digest> &new_leaves) {
-    const digest root = update(indices, new_leaves);
-    const std::vector<std::uint32_t> &sorted = sorted_batch(indices);
-    kary_multiproof proof{options(), leaf_count(), {sorted.begin(), sorted.end()}, {}};
-    proof.nodes = proofs_.gather(h_->context(), h_->queue(), gather_, h_->work_group_size(), tree_,
-                                 zeros_, options(), proof.indices);
-    return {root, std::move(proof)};
+    return changing("update_proved", [&] {
+      const digest root = update(indices, new_leaves);
+      const std::vector<std::uint32_t> &sorted = sorted_batch(indices);
+      kary_multiproof proof{options(), leaf_count(), {sorted.begin(), sorted.end()}, {}};
+      proof.nodes = proofs_.gather(h_->context(), h_->queue(), gather_, h_->work_group_size(),
+                                   tree_, zeros_, options(), proof.indices);
+      return std::pair<digest, kary_multiproof>{root, std::move(proof)};
+    });
   }
 
   // The same from buffers of the tree's context: `count` indices (cl_ulong) and count x 32 bytes
@@ -152,21 +150,7 @@ public:
                          "update");
     detail::check_batch_limits(leaf_count(), count);
     if (count == 0) return root_;
-    const auto at = std::chrono::steady_clock::now();
-    if (elected(count)) {
-      const digest &root =
-          apply_elected(indices, new_leaves, count, at, [&] { return mark(wait); });
-      if (const cl_uint bad = election_.bad_update())
-        detail::refuse_device_index(h_->queue(), indices, bad - 1, count, leaf_count());
-      return root;
-    }
-    kary_update_plan plan = plan_kary_update(
-        tree_.level_sizes(), arity(),
-        detail::read_indices(h_->queue(), indices, 0, count, wait).data(), count, whole_percent_);
-    // The sources after the lists, in their one write: what the values' gather reads.
-    const std::uint64_t sources = plan.list.size();
-    plan.list.insert(plan.list.end(), plan.batch.sources.begin(), plan.batch.sources.end());
-    return apply(plan, at, [&] { return gather_values(plan, sources, new_leaves); });
+    return changing("update", [&] { return update_from(indices, new_leaves, count, wait); });
   }
 
   // A batch for up to `capacity` updates in page-locked memory of the tree's context, which the
@@ -185,22 +169,26 @@ public:
 
   // A copy of the tree as it is now, on the device (resident_snapshot.hpp), for rollback().
   resident_snapshot snapshot() const {
+    health_.check("snapshot");
     const resident_snapshot::tree_buffers buffers{leaves_, nodes_};
     return {id_, runtime(), h_->queue(), buffers, leaf_count(), capacity_, root_};
   }
 
   // The tree as it was when `s` (a snapshot of this tree; another's is refused, changing
   // nothing) was taken, bit for bit: leaves, levels, size, room and root, the updates and
-  // appends since undone.
+  // appends since undone. A rollback that fails once it has begun to copy into the tree's own
+  // buffers (the same room as the snapshot's) leaves the tree unusable.
   void rollback(const resident_snapshot &s) {
-    resident_snapshot::tree_buffers buffers{leaves_, nodes_};
-    s.restore(id_, runtime(), h_->queue(), buffers);
-    leaves_ = buffers.leaves;
-    nodes_ = buffers.nodes;
-    capacity_ = s.capacity_;
-    root_ = s.root();
-    tree_.adopt_layout(leaves_, nodes_, s.leaf_count(), capacity_);
-    zeros_ = group_zero_roots(rule_, tree_.top());
+    changing("rollback", [&] {
+      resident_snapshot::tree_buffers buffers{leaves_, nodes_};
+      s.restore(id_, runtime(), h_->queue(), buffers, health_);
+      leaves_ = buffers.leaves;
+      nodes_ = buffers.nodes;
+      capacity_ = s.capacity_;
+      root_ = s.root();
+      tree_.adopt_layout(leaves_, nodes_, s.leaf_count(), capacity_);
+      zeros_ = group_zero_roots(rule_, tree_.top());
+    });
   }
 
   // Where the last update's time went.
@@ -251,20 +239,92 @@ private:
   // An append of `count` leaves, refused past max_leaves before anything changes: room made,
   // `put(at)` enqueueing their write at leaf `at`, the right edge of each level recomputed.
   template <class Put> digest append_with(std::uint64_t count, const Put &put) {
+    health_.check("append");
     if (count == 0) return root_;
     const std::uint64_t old_count = leaf_count(), total = old_count + count;
     if (total < old_count || total > max_leaves)
       throw error("append: " + std::to_string(count) + " leaves onto " + std::to_string(old_count) +
                   " would pass the " + std::to_string(max_leaves) +
                   " leaves a k-ary tree on the device holds");
-    const detail::drain_on_unwind drained(h_->queue());
-    if (total > capacity_) grow(std::max(total, 2 * capacity_));
-    put(old_count);
-    tree_.adopt_layout(leaves_, nodes_, total, capacity_);
-    zeros_ = group_zero_roots(rule_, tree_.top());
-    const kary_update_plan plan = plan_kary_append(old_count, tree_.level_sizes(), arity());
-    upload({}, plan);
-    return recompute(plan);
+    return changing("append", [&] {
+      kary_update_plan plan; // before the drain: its lists' write reads it until the drain is done
+      const detail::drain_on_unwind drained(h_->queue());
+      const bool in_place = total <= capacity_;
+      if (!in_place) grow(std::max(total, 2 * capacity_)); // the old buffers kept as they were
+      put(old_count);
+      tree_.adopt_layout(leaves_, nodes_, total, capacity_);
+      zeros_ = group_zero_roots(rule_, tree_.top());
+      plan = plan_kary_append(old_count, tree_.level_sizes(), arity());
+      upload({}, plan);
+      if (in_place) health_.writing(); // the right edge of each level rewritten where it lies
+      return recompute(plan);
+    });
+  }
+
+  // What a failed call puts back where it had not yet written the tree (tree_health.hpp): the
+  // buffers (an append that moved the tree left the old ones as they were), the size, room,
+  // zero-subtree roots and root.
+  struct host_state {
+    cl::Buffer leaves, nodes;
+    std::uint64_t count, capacity;
+    std::vector<digest> zeros;
+    digest root;
+  };
+
+  // `body()` as call `call`, all or nothing: undone on the host where it fails before it writes
+  // the tree, else the tree left unusable.
+  template <class Body>
+  auto changing(const char *call, const Body &body) -> decltype(body()) {
+    const host_state before{leaves_, nodes_, leaf_count(), capacity_, zeros_, root_};
+    return health_.change(call, body, [&] {
+      leaves_ = before.leaves;
+      nodes_ = before.nodes;
+      capacity_ = before.capacity;
+      zeros_ = before.zeros;
+      root_ = before.root;
+      tree_.adopt_layout(leaves_, nodes_, before.count, capacity_);
+    });
+  }
+
+  // update() from host memory, within its change.
+  digest update_from_host(const std::uint64_t *indices, const void *new_leaves,
+                          std::uint64_t count) {
+    const auto at = std::chrono::steady_clock::now();
+    if (elected(count)) {
+      detail::check_batch_limits(leaf_count(), count);
+      detail::check_indices(leaf_count(), indices, count);
+      return apply_elected(election_.indices(), election_.values(), count, at, [&] {
+        return election_.upload(h_->context(), h_->queue(), indices, new_leaves, count);
+      });
+    }
+    const unsigned slices = detail::batch_slices(count);
+    const kary_update_plan &plan = planner_.plan(tree_.level_sizes(), arity(), indices, count,
+                                                 whole_percent_, slices, detail::on_cores{});
+    if (count == 0) return root_;
+    const std::vector<digest> &values = elect_values(plan.batch, new_leaves, slices);
+    return apply(plan, at, [&] { return upload(values, plan); });
+  }
+
+  // update() from device buffers (count > 0, checked), within its change.
+  digest update_from(const cl::Buffer &indices, const cl::Buffer &new_leaves, std::uint64_t count,
+                     const std::vector<cl::Event> &wait) {
+    const auto at = std::chrono::steady_clock::now();
+    if (elected(count)) {
+      const digest &root =
+          apply_elected(indices, new_leaves, count, at, [&] { return mark(wait); });
+      if (const cl_uint bad = election_.bad_update()) {
+        health_.unchanged(); // the device found it before it wrote the tree
+        detail::refuse_device_index(h_->queue(), indices, bad - 1, count, leaf_count());
+      }
+      return root;
+    }
+    kary_update_plan plan = plan_kary_update(
+        tree_.level_sizes(), arity(),
+        detail::read_indices(h_->queue(), indices, 0, count, wait).data(), count, whole_percent_);
+    // The sources after the lists, in their one write: what the values' gather reads.
+    const std::uint64_t sources = plan.list.size();
+    plan.list.insert(plan.list.end(), plan.batch.sources.begin(), plan.batch.sources.end());
+    return apply(plan, at, [&] { return gather_values(plan, sources, new_leaves); });
   }
 
   // The device's runtime, for the snapshots' copies and their errors.
@@ -296,6 +356,7 @@ private:
     std::array<cl::Event, 5> marks; // the first write, after the uploads, the leaves, the lists
     marks[0] = put();
     marks[1] = mark();
+    health_.writing(); // the leaves, then the levels, change from here on
     write();
     marks[2] = mark();
     const unsigned listed = recompute_listed(plan);
@@ -520,6 +581,7 @@ private:
   std::uint64_t values_capacity_ = 0, list_capacity_ = 0, blocks_capacity_ = 0,
                 hashed_capacity_ = 0;
   std::uint64_t id_ = detail::next_resident_tree_id(); // what its snapshots know it by
+  detail::tree_health health_; // unusable after a call that failed once it had written the tree
 };
 
 } // namespace merklize

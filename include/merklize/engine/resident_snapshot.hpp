@@ -18,6 +18,7 @@
 
 #include "../runtime/error.hpp"
 #include "../runtime/runtime.hpp"
+#include "tree_health.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -75,9 +76,11 @@ private:
 
   // The tree's buffers as they were, copied into `into` where they have the same sizes, else
   // into new buffers that replace `into` (the tree's room has changed since). Refuses a
-  // snapshot of another tree before anything is written.
+  // snapshot of another tree before anything is written; tells `health` before it writes the
+  // tree's own buffers (a failure then leaves the tree unusable; new buffers leave it whole).
   void restore(std::uint64_t tree, const detail::device_runtime &runtime,
-               const cl::CommandQueue &queue, tree_buffers &into) const {
+               const cl::CommandQueue &queue, tree_buffers &into,
+               detail::tree_health &health) const {
     if (tree != tree_)
       throw error(tree_ == 0 ? "rollback: an empty snapshot; take one with snapshot()"
                              : "rollback: the snapshot is of another tree");
@@ -92,13 +95,19 @@ private:
             into = copies(runtime, queue, copy_, "the tree rolled back");
             return;
           }
+          health.writing();
           copy(queue, copy_.leaves, into.leaves);
           copy(queue, copy_.nodes, into.nodes);
           detail::call("clFinish", [&] { return queue.finish(); });
         });
   }
 
-  static std::uint64_t bytes_of(const cl::Buffer &b) { return b() ? b.getInfo<CL_MEM_SIZE>() : 0; }
+  // A buffer's size; a failed query refused (read as 0 it would pick the wrong restore).
+  static std::uint64_t bytes_of(const cl::Buffer &b) {
+    std::size_t size = 0;
+    if (b()) detail::call("clGetMemObjectInfo", [&] { return b.getInfo(CL_MEM_SIZE, &size); });
+    return size;
+  }
 
   static void copy(const cl::CommandQueue &queue, const cl::Buffer &from, const cl::Buffer &to) {
     if (!from()) return;

@@ -21,7 +21,9 @@
 //
 // Within one batch a repeated index takes its last value. A refused batch (an index outside the
 // tree, fewer leaves than indices) or append (past a fixed depth) changes nothing: it is checked
-// before the tree is written.
+// before the tree is written. Every call is all or nothing (tree_health.hpp): one that fails
+// before it writes the tree is undone; one that fails after leaves the tree unusable, every later
+// call refused (unusable_tree_error) until it is destroyed.
 #pragma once
 
 #include "../plan/update_plan.hpp"
@@ -34,6 +36,7 @@
 #include "resident_batch.hpp"
 #include "resident_memory.hpp"
 #include "resident_snapshot.hpp"
+#include "tree_health.hpp"
 #include "tree_updater.hpp"
 #include "update_multiproof.hpp"
 
@@ -92,7 +95,7 @@ public:
       runtime_.grow(nodes_, bytes, above * node_bytes);
     const detail::drain_on_unwind drained(queue_);
     detail::in_step([&] { return appending(leaves.count - 1, 1); },
-                    [&] { return recompute_appended(1, leaves.count); });
+                    [&] { return recompute_appended(1, leaves.count, true); });
   }
 
   // One owner a tree: two copies would write the same buffers.
@@ -109,8 +112,16 @@ public:
   const device_tree &on_device() const { return tree_; }
 
   // Every level, leaves first, read back; and leaf `index`'s proof, prove()'s bit for bit.
-  std::vector<std::vector<digest>> levels() const { return tree_.levels(); }
-  inclusion_proof prove(std::uint64_t index) const { return tree_.prove_binary(index); }
+  std::vector<std::vector<digest>> levels() const {
+    health_.check("levels");
+    return tree_.levels();
+  }
+  inclusion_proof prove(std::uint64_t index) const {
+    health_.check("prove");
+    return tree_.prove_binary(index);
+  }
+  // Refuses `call` on a tree that a failed call left unusable (tree_health.hpp).
+  void check_usable(const char *call) const { health_.check(call); }
 
   // Leaf indices[k] becomes new_leaves[k]; returns the new root.
   digest update(const std::vector<std::uint64_t> &indices, const std::vector<digest> &new_leaves) {
@@ -123,6 +134,189 @@ public:
   // outside the tree is refused then, before the tree is written. On a CPU device (or as
   // cfg.resident_updates says) the host's cores apply the batch instead (host_updater.hpp).
   digest update(const std::uint64_t *indices, const void *new_leaves, std::uint64_t count) {
+    return changing("update", [&] { return update_from_host(indices, new_leaves, count); });
+  }
+
+  // The same from buffers of the tree's context: `count` indices (cl_ulong) and count x 32 bytes
+  // of leaves, read where they are: nothing comes back but the root. An index outside the tree
+  // is found on the device, and then nothing is written (the refusal reads it back).
+  // The device waits for `wait` (the caller's writes of the buffers) before it reads them; the
+  // call returns once it is done with them.
+  digest update(const cl::Buffer &indices, const cl::Buffer &new_leaves, std::uint64_t count,
+                const std::vector<cl::Event> &wait = {}) {
+    runtime_.check_buffer(indices, "the indices", count * sizeof(cl_ulong), "tree", "update");
+    runtime_.check_buffer(new_leaves, "the leaves", count * node_bytes, "tree", "update");
+    return changing("update", [&] {
+      check_batch(count);
+      begin_call();
+      if (count == 0) return root_;
+      await(wait);
+      return run(indices, new_leaves, count);
+    });
+  }
+
+  // A batch for up to `capacity` updates in page-locked memory of the tree's context, which the
+  // caller fills in place (resident_batch.hpp) and may reuse for every call.
+  resident_batch make_update_batch(std::uint64_t capacity) const {
+    return {runtime_.context(), queue_, capacity};
+  }
+
+  // The batch's first `count` updates, written to the device straight from its page-locked
+  // memory: nothing is copied on the host. The indices are checked on the device as a device
+  // batch's are (a bad one refused, the tree as it was); a count past the batch's capacity, or
+  // a batch of another context, is refused first.
+  digest update(const resident_batch &batch, std::uint64_t count) {
+    batch.check_use(runtime_.context(), count);
+    return changing("update", [&] {
+      check_batch(count);
+      begin_call();
+      if (count == 0) return root_;
+      const detail::drain_on_unwind drained(queue_); // no write may outlive a refusal
+      const auto start = clock_type::now();
+      runtime_.grow(values_, values_capacity_, count * node_bytes);
+      runtime_.grow(indices_, indices_capacity_, count * sizeof(cl_ulong));
+      events_.transfers.push_back(write(values_, 0, count * node_bytes, batch.leaves()));
+      events_.transfers.push_back(write(indices_, 0, count * sizeof(cl_ulong), batch.indices()));
+      detail::call("clFlush", [&] { return queue_.flush(); }); // the bus starts on them now
+      events_.upload_ms = detail::ms_since(start);
+      return run(indices_, values_, count);
+    });
+  }
+
+  // update(), and the multiproof of the updated leaves in the new tree, prove_multi's bit for
+  // bit (indices sorted, once each; an empty batch's has none), its nodes gathered on the
+  // device by one launch and read back with them. The batch is sorted in slices on the host's
+  // cores into memory kept from call to call; the proof's places are listed straight from the
+  // planner's visits (update_multiproof.hpp). A proof that fails once the tree is updated
+  // leaves it unusable.
+  std::pair<digest, multiproof> update_proved(const std::vector<std::uint64_t> &indices,
+                                              const std::vector<digest> &new_leaves) {
+    return changing("update_proved", [&] {
+      const digest root = update(indices, new_leaves);
+      prepare(); // the launch settings (local_), which the host's path never needed
+      sort_batch_into(proved_batch_, proved_sort_, leaf_count(), indices.data(), indices.size(),
+                      detail::batch_slices(indices.size()), detail::on_cores{});
+      return std::pair<digest, multiproof>{
+          root, gatherer_.gather(runtime_, queue_, tree_, cfg_.tree, capacity_, local_,
+                                 proved_batch_.leaves, events_)};
+    });
+  }
+
+  // `count` leaves (count x 32 bytes in host memory) after the last: the tree of the first
+  // leaf_count() leaves stays a prefix of the new one (RFC 6962's log, shape promote; shape
+  // zero's trees grow the same way). Only the new leaves' paths are recomputed, a range of each
+  // level; the device memory grows geometrically (each level moved once a doubling, device to
+  // device; reserve() sets it exactly). A fixed depth's tree takes at most 2^depth leaves; more
+  // is refused, changing nothing. Returns the new root.
+  digest append(const void *leaves, std::uint64_t count) {
+    health_.check("append");
+    detail::check_resident_append(leaf_count(), count, cfg_.tree);
+    begin_call();
+    if (count == 0) return root_;
+    return append_with(count, [&](std::uint64_t at) {
+      up_.begin(queue_, count * node_bytes);
+      up_.write(queue_, leaves_, at, leaves, count * node_bytes, events_.transfers);
+    });
+  }
+
+  // The same from `count` leaves in a buffer of the tree's context, copied on the device after
+  // `wait` (the caller's writes of it); the call returns once the device is done with it.
+  digest append(const cl::Buffer &leaves, std::uint64_t count,
+                const std::vector<cl::Event> &wait = {}) {
+    runtime_.check_buffer(leaves, "the leaves", count * node_bytes, "tree", "append");
+    health_.check("append");
+    detail::check_resident_append(leaf_count(), count, cfg_.tree);
+    begin_call();
+    if (count == 0) return root_;
+    return append_with(count, [&](std::uint64_t at) {
+      await(wait);
+      cl::Event copied;
+      detail::call("clEnqueueCopyBuffer", [&] {
+        return queue_.enqueueCopyBuffer(leaves, leaves_, 0, at, count * node_bytes, nullptr,
+                                        &copied);
+      });
+      events_.transfers.push_back(copied);
+    });
+  }
+
+  digest append(const std::vector<digest> &leaves) { return append(leaves.data(), leaves.size()); }
+
+  // The proof that the tree of the first old_size leaves is a prefix of this one (RFC 9162
+  // 2.1.4, shape promote, a hash without a root flag; others refused), prove_consistency's of
+  // the host tree bit for bit: only its nodes read from the device, a read each.
+  consistency_proof prove_consistency(std::uint64_t old_size) const {
+    health_.check("prove_consistency");
+    if (auto reason = why_no_consistency_proofs(cfg_.tree)) throw error(*reason);
+    consistency_proof proof{cfg_.tree, old_size, leaf_count(), {}};
+    proof.nodes = tree_.read_nodes(consistency_positions(old_size, leaf_count()));
+    return proof;
+  }
+
+  // A copy of the tree as it is now, on the device (resident_snapshot.hpp), for rollback().
+  resident_snapshot snapshot() const {
+    health_.check("snapshot");
+    return {id_, runtime_, queue_, {leaves_, nodes_}, leaf_count(), capacity_, root_};
+  }
+
+  // The tree as it was when `s` (a snapshot of this tree; another's is refused, changing
+  // nothing) was taken, bit for bit: leaves, levels, size, room and root, the updates and
+  // appends since undone. A rollback that fails once it has begun to copy into the tree's own
+  // buffers (the same room as the snapshot's) leaves the tree unusable.
+  void rollback(const resident_snapshot &s) {
+    changing("rollback", [&] {
+      resident_snapshot::tree_buffers buffers{leaves_, nodes_};
+      s.restore(id_, runtime_, queue_, buffers, health_);
+      begin_call();
+      if (s.capacity_ != capacity_) updater_.forget_layout();
+      leaves_ = buffers.leaves;
+      nodes_ = buffers.nodes;
+      capacity_ = s.capacity_;
+      root_ = s.root();
+      tree_.adopt_layout(leaves_, nodes_, s.leaf_count(), capacity_);
+    });
+  }
+
+  // The last update's plan (each level's dirty nodes, listed on the host when asked for: the
+  // batch's indices read back, from the caller's buffer as it is then for an update from device
+  // buffers, and sorted; the update itself never lists them) and commands. An append's plan is
+  // empty.
+  const update_plan &last_plan() const {
+    if (!plan_) plan_ = plan_of(plan_batch(), tree_.level_sizes());
+    return *plan_;
+  }
+  const update_events &last_events() const { return events_; }
+
+  // The claim generation of the last update set to `last` (tests: the marks' wrap-around, which
+  // clears them, without 2^32 - 1 calls; plan/claim_generation.hpp).
+  void set_claim_generation(std::uint32_t last) { updater_.set_generation(last); }
+
+  // Leaves the device memory holds now: appends grow it when they pass it.
+  std::uint64_t capacity() const { return capacity_; }
+
+  // Room for `room` leaves exactly, where the tree has less (appends double it): the tree
+  // moved once now, both copies held meanwhile. More than the tree may hold is refused.
+  void reserve(std::uint64_t room) {
+    if (room > detail::resident_leaf_limit(cfg_.tree))
+      throw error("reserve: room for " + std::to_string(room) + " leaves, more than the tree " +
+                  "may hold (" + std::to_string(detail::resident_leaf_limit(cfg_.tree)) + ")");
+    if (room <= capacity_) return;
+    changing("reserve", [&] {
+      const detail::drain_on_unwind drained(queue_);
+      move_to(room);
+    });
+  }
+
+  // Device memory the tree holds: its leaves and levels (with room for capacity() leaves), and
+  // the scratch of its largest batch (and multiproof).
+  std::uint64_t device_bytes() const {
+    return (capacity_ + detail::resident_nodes_above(capacity_)) * node_bytes + indices_capacity_ +
+           values_capacity_ + gatherer_.device_bytes() + updater_.device_bytes();
+  }
+
+private:
+  // update() from host memory, within its change.
+  digest update_from_host(const std::uint64_t *indices, const void *new_leaves,
+                          std::uint64_t count) {
     check_batch(count);
     begin_call();
     if (count == 0) return root_;
@@ -151,166 +345,30 @@ public:
     return run(indices_, values_, count);
   }
 
-  // The same from buffers of the tree's context: `count` indices (cl_ulong) and count x 32 bytes
-  // of leaves, read where they are: nothing comes back but the root. An index outside the tree
-  // is found on the device, and then nothing is written (the refusal reads it back).
-  // The device waits for `wait` (the caller's writes of the buffers) before it reads them; the
-  // call returns once it is done with them.
-  digest update(const cl::Buffer &indices, const cl::Buffer &new_leaves, std::uint64_t count,
-                const std::vector<cl::Event> &wait = {}) {
-    runtime_.check_buffer(indices, "the indices", count * sizeof(cl_ulong), "tree", "update");
-    runtime_.check_buffer(new_leaves, "the leaves", count * node_bytes, "tree", "update");
-    check_batch(count);
-    begin_call();
-    if (count == 0) return root_;
-    await(wait);
-    return run(indices, new_leaves, count);
-  }
+  // What a failed call puts back where it had not yet written the tree (tree_health.hpp): the
+  // buffers (an append or reserve that moved the tree left the old ones as they were), the
+  // size, room and root.
+  struct host_state {
+    cl::Buffer leaves, nodes;
+    std::uint64_t count, capacity;
+    digest root;
+  };
 
-  // A batch for up to `capacity` updates in page-locked memory of the tree's context, which the
-  // caller fills in place (resident_batch.hpp) and may reuse for every call.
-  resident_batch make_update_batch(std::uint64_t capacity) const {
-    return {runtime_.context(), queue_, capacity};
-  }
-
-  // The batch's first `count` updates, written to the device straight from its page-locked
-  // memory: nothing is copied on the host. The indices are checked on the device as a device
-  // batch's are (a bad one refused, the tree as it was); a count past the batch's capacity, or
-  // a batch of another context, is refused first.
-  digest update(const resident_batch &batch, std::uint64_t count) {
-    batch.check_use(runtime_.context(), count);
-    check_batch(count);
-    begin_call();
-    if (count == 0) return root_;
-    const detail::drain_on_unwind drained(queue_); // no write may outlive a refusal
-    const auto start = clock_type::now();
-    runtime_.grow(values_, values_capacity_, count * node_bytes);
-    runtime_.grow(indices_, indices_capacity_, count * sizeof(cl_ulong));
-    events_.transfers.push_back(write(values_, 0, count * node_bytes, batch.leaves()));
-    events_.transfers.push_back(write(indices_, 0, count * sizeof(cl_ulong), batch.indices()));
-    detail::call("clFlush", [&] { return queue_.flush(); }); // the bus starts on them now
-    events_.upload_ms = detail::ms_since(start);
-    return run(indices_, values_, count);
-  }
-
-  // update(), and the multiproof of the updated leaves in the new tree, prove_multi's bit for
-  // bit (indices sorted, once each; an empty batch's has none), its nodes gathered on the
-  // device by one launch and read back with them. The batch is sorted in slices on the host's
-  // cores into memory kept from call to call; the proof's places are listed straight from the
-  // planner's visits (update_multiproof.hpp).
-  std::pair<digest, multiproof> update_proved(const std::vector<std::uint64_t> &indices,
-                                              const std::vector<digest> &new_leaves) {
-    const digest root = update(indices, new_leaves);
-    prepare(); // the launch settings (local_), which the host's path never needed
-    sort_batch_into(proved_batch_, proved_sort_, leaf_count(), indices.data(), indices.size(),
-                    detail::batch_slices(indices.size()), detail::on_cores{});
-    return {root, gatherer_.gather(runtime_, queue_, tree_, cfg_.tree, capacity_, local_,
-                                   proved_batch_.leaves, events_)};
-  }
-
-  // `count` leaves (count x 32 bytes in host memory) after the last: the tree of the first
-  // leaf_count() leaves stays a prefix of the new one (RFC 6962's log, shape promote; shape
-  // zero's trees grow the same way). Only the new leaves' paths are recomputed, a range of each
-  // level; the device memory grows geometrically (each level moved once a doubling, device to
-  // device; reserve() sets it exactly). A fixed depth's tree takes at most 2^depth leaves; more
-  // is refused, changing nothing. Returns the new root.
-  digest append(const void *leaves, std::uint64_t count) {
-    detail::check_resident_append(leaf_count(), count, cfg_.tree);
-    begin_call();
-    if (count == 0) return root_;
-    return append_with(count, [&](std::uint64_t at) {
-      up_.begin(queue_, count * node_bytes);
-      up_.write(queue_, leaves_, at, leaves, count * node_bytes, events_.transfers);
+  // `body()` as call `call`, all or nothing: undone on the host where it fails before it writes
+  // the tree, else the tree left unusable.
+  template <class Body>
+  auto changing(const char *call, const Body &body) -> decltype(body()) {
+    const host_state before{leaves_, nodes_, leaf_count(), capacity_, root_};
+    return health_.change(call, body, [&] {
+      leaves_ = before.leaves;
+      nodes_ = before.nodes;
+      capacity_ = before.capacity;
+      root_ = before.root;
+      tree_.adopt_layout(leaves_, nodes_, before.count, capacity_);
+      updater_.forget_layout();
     });
   }
 
-  // The same from `count` leaves in a buffer of the tree's context, copied on the device after
-  // `wait` (the caller's writes of it); the call returns once the device is done with it.
-  digest append(const cl::Buffer &leaves, std::uint64_t count,
-                const std::vector<cl::Event> &wait = {}) {
-    runtime_.check_buffer(leaves, "the leaves", count * node_bytes, "tree", "append");
-    detail::check_resident_append(leaf_count(), count, cfg_.tree);
-    begin_call();
-    if (count == 0) return root_;
-    return append_with(count, [&](std::uint64_t at) {
-      await(wait);
-      cl::Event copied;
-      detail::call("clEnqueueCopyBuffer", [&] {
-        return queue_.enqueueCopyBuffer(leaves, leaves_, 0, at, count * node_bytes, nullptr,
-                                        &copied);
-      });
-      events_.transfers.push_back(copied);
-    });
-  }
-
-  digest append(const std::vector<digest> &leaves) { return append(leaves.data(), leaves.size()); }
-
-  // The proof that the tree of the first old_size leaves is a prefix of this one (RFC 9162
-  // 2.1.4, shape promote, a hash without a root flag; others refused), prove_consistency's of
-  // the host tree bit for bit: only its nodes read from the device, a read each.
-  consistency_proof prove_consistency(std::uint64_t old_size) const {
-    if (auto reason = why_no_consistency_proofs(cfg_.tree)) throw error(*reason);
-    consistency_proof proof{cfg_.tree, old_size, leaf_count(), {}};
-    proof.nodes = tree_.read_nodes(consistency_positions(old_size, leaf_count()));
-    return proof;
-  }
-
-  // A copy of the tree as it is now, on the device (resident_snapshot.hpp), for rollback().
-  resident_snapshot snapshot() const {
-    return {id_, runtime_, queue_, {leaves_, nodes_}, leaf_count(), capacity_, root_};
-  }
-
-  // The tree as it was when `s` (a snapshot of this tree; another's is refused, changing
-  // nothing) was taken, bit for bit: leaves, levels, size, room and root, the updates and
-  // appends since undone.
-  void rollback(const resident_snapshot &s) {
-    resident_snapshot::tree_buffers buffers{leaves_, nodes_};
-    s.restore(id_, runtime_, queue_, buffers);
-    begin_call();
-    if (s.capacity_ != capacity_) updater_.forget_layout();
-    leaves_ = buffers.leaves;
-    nodes_ = buffers.nodes;
-    capacity_ = s.capacity_;
-    root_ = s.root();
-    tree_.adopt_layout(leaves_, nodes_, s.leaf_count(), capacity_);
-  }
-
-  // The last update's plan (each level's dirty nodes, listed on the host when asked for: the
-  // batch's indices read back, from the caller's buffer as it is then for an update from device
-  // buffers, and sorted; the update itself never lists them) and commands. An append's plan is
-  // empty.
-  const update_plan &last_plan() const {
-    if (!plan_) plan_ = plan_of(plan_batch(), tree_.level_sizes());
-    return *plan_;
-  }
-  const update_events &last_events() const { return events_; }
-
-  // The claim generation of the last update set to `last` (tests: the marks' wrap-around, which
-  // clears them, without 2^32 - 1 calls; plan/claim_generation.hpp).
-  void set_claim_generation(std::uint32_t last) { updater_.set_generation(last); }
-
-  // Leaves the device memory holds now: appends grow it when they pass it.
-  std::uint64_t capacity() const { return capacity_; }
-
-  // Room for `room` leaves exactly, where the tree has less (appends double it): the tree
-  // moved once now, both copies held meanwhile. More than the tree may hold is refused.
-  void reserve(std::uint64_t room) {
-    if (room > detail::resident_leaf_limit(cfg_.tree))
-      throw error("reserve: room for " + std::to_string(room) + " leaves, more than the tree " +
-                  "may hold (" + std::to_string(detail::resident_leaf_limit(cfg_.tree)) + ")");
-    if (room <= capacity_) return;
-    const detail::drain_on_unwind drained(queue_);
-    move_to(room);
-  }
-
-  // Device memory the tree holds: its leaves and levels (with room for capacity() leaves), and
-  // the scratch of its largest batch (and multiproof).
-  std::uint64_t device_bytes() const {
-    return (capacity_ + detail::resident_nodes_above(capacity_)) * node_bytes + indices_capacity_ +
-           values_capacity_ + gatherer_.device_bytes() + updater_.device_bytes();
-  }
-
-private:
   // Batches of at least this many updates are checked on a thread of their own (a thread's
   // start, tens of microseconds, is small beside their check and staging).
   static constexpr std::uint64_t parallel_check = 1 << 15;
@@ -324,7 +382,15 @@ private:
   // checked first (a refusal changes nothing); the root raised as after the kernels.
   digest update_on_host(const std::uint64_t *indices, const void *new_leaves, std::uint64_t count) {
     const detail::drain_on_unwind drained(queue_);
-    root_ = root_of(host_.update(queue_, tree_, cfg_.tree, indices, new_leaves, count, events_));
+    digest top{};
+    try {
+      top = host_.update(queue_, tree_, cfg_.tree, indices, new_leaves, count, events_);
+    } catch (...) {
+      if (events_.on_host) health_.writing(); // the levels were mapped, then written
+      throw;
+    }
+    health_.writing();
+    root_ = root_of(top);
     events_.wait_ms = 0; // the root read from the mapped levels
     plan_host_.assign(indices, indices + count);
     return root_;
@@ -375,8 +441,8 @@ private:
     if (local_) return;
     const auto settings =
         detail::resolve_launch_settings(runtime_.facts(), runtime_.tuning_row(), cfg_);
-    local_ = settings.local_size;
     updater_.prepare(runtime_, cfg_, settings);
+    local_ = settings.local_size; // last: a prepare that failed is tried again whole
   }
 
   // What an append of `count` leaves onto `old_count` is doing, for its errors.
@@ -390,19 +456,24 @@ private:
   template <class Put> digest append_with(std::uint64_t count, const Put &put) {
     const std::uint64_t old_count = leaf_count(), total = old_count + count;
     const detail::drain_on_unwind drained(queue_); // no write may outlive the caller's leaves
-    return detail::in_step([&] { return appending(count, old_count); },
-                           [&] {
-                             if (total > capacity_) grow(total);
-                             put(old_count * node_bytes);
-                             return recompute_appended(old_count, total);
-                           });
+    return changing("append", [&] {
+      return detail::in_step([&] { return appending(count, old_count); },
+                             [&] {
+                               const bool in_place = total <= capacity_;
+                               if (!in_place) grow(total); // the old buffers kept as they were
+                               put(old_count * node_bytes);
+                               return recompute_appended(old_count, total, in_place);
+                             });
+    });
   }
 
   // Leaves old_count .. total - 1, on the device in the room, made the tree's: the layout
-  // adopted, their paths recomputed (a range of each level), the new root read.
-  digest recompute_appended(std::uint64_t old_count, std::uint64_t total) {
+  // adopted, their paths recomputed (a range of each level), the new root read. `in_place`: in
+  // the tree's own buffers, whose right edge changes (not new ones it moved to).
+  digest recompute_appended(std::uint64_t old_count, std::uint64_t total, bool in_place) {
     prepare();
     tree_.adopt_layout(leaves_, nodes_, total, capacity_);
+    if (in_place) health_.writing();
     const unsigned old_top = kary_height(old_count, 2);
     const unsigned root_level = root_depth(cfg_.tree, tree_layout(total));
     for (unsigned level = 1; level <= tree_.top(); ++level) {
@@ -438,6 +509,7 @@ private:
         [&] {
           prepare();
           auto at = clock_type::now();
+          health_.writing();
           try {
             updater_.enqueue(runtime_, queue_, tree_, capacity_,
                              root_depth(cfg_.tree, tree_layout(leaf_count())),
@@ -450,8 +522,10 @@ private:
           at = clock_type::now();
           const digest root = read_root();
           events_.wait_ms = detail::ms_since(at);
-          if (const cl_uint bad = updater_.bad_update())
+          if (const cl_uint bad = updater_.bad_update()) {
+            health_.unchanged(); // the device found it before it wrote the tree
             detail::refuse_device_index(queue_, indices, bad - 1, count, leaf_count());
+          }
           return root_ = root;
         });
   }
@@ -520,6 +594,7 @@ private:
   batch_sort_memory proved_sort_;
   std::uint64_t indices_capacity_ = 0, values_capacity_ = 0;
   std::uint64_t id_ = detail::next_resident_tree_id(); // what its snapshots know it by
+  detail::tree_health health_; // unusable after a call that failed once it had written the tree
 };
 
 } // namespace merklize

@@ -60,7 +60,7 @@ public:
 
   // The kernels of cfg's hash, run with work-groups of settings' (built once).
   void prepare(const device_runtime &runtime, const config &cfg, const launch_settings &settings) {
-    if (elect_()) return;
+    if (runner_) return; // made last: a prepare that failed midway is made again whole
     const hash_kind hash = cfg.tree.hash;
     const auto spec = merkle_indexed_program(hash);
     const std::size_t local = local_ = settings.local_size;

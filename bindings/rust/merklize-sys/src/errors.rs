@@ -19,6 +19,7 @@ pub const MERKLIZE_ERROR_IO: merklize_status = 4;
 pub const MERKLIZE_ERROR_DECODE: merklize_status = 5;
 pub const MERKLIZE_ERROR_NO_MEMORY: merklize_status = 6;
 pub const MERKLIZE_ERROR_INTERNAL: merklize_status = 7;
+pub const MERKLIZE_ERROR_UNUSABLE: merklize_status = 8;
 
 opaque! {
     /// A run of bytes the library made (an encoded proof, a hash tree, an outboard).

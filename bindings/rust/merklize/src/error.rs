@@ -26,6 +26,9 @@ pub enum Status {
     NoMemory,
     /// A bug of libmerklize: please report the message (`MERKLIZE_ERROR_INTERNAL`).
     Internal,
+    /// A device tree that an earlier failed call left unusable, every later call refused: free
+    /// it and build it again (`MERKLIZE_ERROR_UNUSABLE`).
+    Unusable,
     /// The proof was read and checked and does not prove its claim: the message says why. Not
     /// a status of the C ABI, where this is a call that succeeds with `*valid == 0`.
     InvalidProof,
@@ -43,6 +46,7 @@ impl Status {
             sys::MERKLIZE_ERROR_DECODE => Status::Decode,
             sys::MERKLIZE_ERROR_NO_MEMORY => Status::NoMemory,
             sys::MERKLIZE_ERROR_INTERNAL => Status::Internal,
+            sys::MERKLIZE_ERROR_UNUSABLE => Status::Unusable,
             other => Status::Other(other),
         }
     }
@@ -57,6 +61,7 @@ impl Status {
             Status::Decode => sys::MERKLIZE_ERROR_DECODE,
             Status::NoMemory => sys::MERKLIZE_ERROR_NO_MEMORY,
             Status::Internal => sys::MERKLIZE_ERROR_INTERNAL,
+            Status::Unusable => sys::MERKLIZE_ERROR_UNUSABLE,
             Status::InvalidProof => return None,
             Status::Other(code) => code,
         })

@@ -259,6 +259,7 @@ fn statuses_have_the_library_s_names_and_numbers() {
         (Status::Decode, 5, "MERKLIZE_ERROR_DECODE"),
         (Status::NoMemory, 6, "MERKLIZE_ERROR_NO_MEMORY"),
         (Status::Internal, 7, "MERKLIZE_ERROR_INTERNAL"),
+        (Status::Unusable, 8, "MERKLIZE_ERROR_UNUSABLE"),
     ];
     for (status, code, name) in all {
         assert_eq!(status.code(), Some(code));
