@@ -58,6 +58,6 @@ for state in empty warm; do
 done
 
 echo "== the host engine against the tools on $(nproc) cores"
-# veritysetup of the carried packages lies in sbin, which env.sh leaves off PATH.
+# veritysetup of the carried packages lies in sbin, which .device-debs/env.sh leaves off PATH.
 [ -d /opt/debs/usr/sbin ] && export PATH=/opt/debs/usr/sbin:$PATH
 bash bench/host_engine_vs_tools.sh "$merklize" 1024 /dev/shm 5
