@@ -12,6 +12,7 @@
 #include <merklize/engine/host_tree.hpp>
 #include <merklize/formats/presets.hpp>
 #include <merklize/proofs/consistency.hpp>
+#include <merklize/runtime/compile_notice.hpp>
 
 namespace cli {
 namespace {
@@ -274,7 +275,10 @@ command_runner add_root(CLI::App &app) {
   add_presets(c, args->preset, true, "print the root",
               {"--leaf-size", "--format", "--arity", "--salt"});
   add_leaves(c, args->file);
-  return [args] { return root_command(*args); };
+  return [args] {
+    if (args->verbose) merklize::set_compile_notice(merklize::compile_notice::on);
+    return root_command(*args);
+  };
 }
 
 command_runner add_proof(CLI::App &app) {
