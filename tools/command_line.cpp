@@ -265,7 +265,9 @@ command_runner add_root(CLI::App &app) {
                                   "where the kernels came from (\"program: "
                                   "jit|spirv|spir-bitcode|cache, ..\") and where the time went, "
                                   "a line per phase (\"phase device discovery and engine "
-                                  "choice: .. ms\")");
+                                  "choice: .. ms\"), and before kernels are compiled that they "
+                                  "are (\"merklize: compiling kernels for ..\"), stderr a "
+                                  "terminal or not");
   const auto chunk_log2 = add_chunk_log2(c, args->chunk_log2);
   devices->excludes(device)->excludes(verbose)->excludes(chunk_log2);
   add_progress(c, args->progress);
