@@ -66,8 +66,8 @@ configure-tools: deps
 # merklize_runtime, merklize_development: the README's "Install").
 install: configure-tools
 	cmake --build $(BUILD) -j $(JOBS) --target merklize_cli merklize_shared merklize_static
-	cmake --install $(BUILD) --prefix $(PREFIX) --component merklize_runtime
-	cmake --install $(BUILD) --prefix $(PREFIX) --component merklize_development
+	cmake --install $(BUILD) --prefix $(abspath $(PREFIX)) --component merklize_runtime
+	cmake --install $(BUILD) --prefix $(abspath $(PREFIX)) --component merklize_development
 	@echo "installed into $(abspath $(PREFIX)): try $(abspath $(PREFIX))/bin/merklize root FILE"
 
 build: configure

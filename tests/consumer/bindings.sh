@@ -32,7 +32,7 @@ cp -R "$prefix/include" "$static/"
 cp -R "$lib/pkgconfig" "$lib/libmerklize.a" "$static/$libdir/"
 
 if command -v go > /dev/null 2>&1; then
-  export GOCACHE="$cache/go-build" GOPATH="$cache/go-path" GOENV=off GOFLAGS=-mod=mod GOPROXY=off \
+  export GOPATH="$cache/go-path" GOENV=off GOFLAGS=-mod=mod GOPROXY=off \
     GOTOOLCHAIN=local GOTELEMETRY=off CGO_ENABLED=1
   mkdir -p "$dir/go"
   cp "$here/go/main.go" "$dir/go/"
@@ -41,7 +41,8 @@ if command -v go > /dev/null 2>&1; then
     { echo "FAILED: go mod init and edit, as bindings/go/README.md says"; exit 1; }
   for kind in shared static; do
     if [ $kind = shared ]; then pc=$lib/pkgconfig; run_lib=$lib; else pc=$static/$libdir/pkgconfig; run_lib=; fi
-    (cd "$dir/go" && PKG_CONFIG_PATH=$pc go build -o "$dir/go-consumer-$kind" .) ||
+    # A cache each: Go's does not see PKG_CONFIG_PATH change, and would give the other's binary.
+    (cd "$dir/go" && GOCACHE=$cache/go-build-$kind PKG_CONFIG_PATH=$pc go build -o "$dir/go-consumer-$kind" .) ||
       { echo "FAILED: go build against $pc (libmerklize, $kind)"; exit 1; }
     check "with go build, PKG_CONFIG_PATH=$pc (libmerklize $kind)" "$dir/go-consumer-$kind" "$run_lib"
   done
