@@ -36,12 +36,13 @@ fn main() {
         Some(dir) => from_lib_dir(Path::new(&dir)),
         None => from_pkg_config(),
     };
+    let found = found.and_then(|dirs| link_static(&dirs).map(|link| (dirs, link)));
     match found {
-        Ok(dirs) => {
+        Ok((dirs, static_link)) => {
             for dir in &dirs {
                 println!("cargo:rustc-link-search=native={}", dir);
             }
-            if link_static(&dirs) {
+            if static_link {
                 println!("cargo:rustc-link-lib=static=merklize");
                 for library in static_dependencies() {
                     println!("cargo:rustc-link-lib=dylib={}", library);
@@ -73,14 +74,21 @@ fn main() {
     }
 }
 
-/// Whether libmerklize.a is linked: asked for, or the only library in the directories (an
-/// install of the development files of a static build).
-fn link_static(dirs: &[String]) -> bool {
-    if env::var("MERKLIZE_STATIC").map_or(false, |v| v == "1") {
-        return true;
-    }
+/// Whether libmerklize.a is linked: asked for (it must be there then), or the only library in
+/// the directories (an install of the development files of a static build).
+fn link_static(dirs: &[String]) -> Result<bool, String> {
     let holds = |name: &str| dirs.iter().any(|dir| Path::new(dir).join(name).exists());
-    holds("libmerklize.a") && !holds("libmerklize.so") && !holds("libmerklize.dylib")
+    let shared = holds("libmerklize.so") || holds("libmerklize.dylib");
+    if env::var("MERKLIZE_STATIC").map_or(false, |v| v == "1") {
+        if !holds("libmerklize.a") {
+            return Err(format!(
+                "MERKLIZE_STATIC=1 asks for libmerklize.a, which none of {} holds.",
+                dirs.join(", ")
+            ));
+        }
+        return Ok(true);
+    }
+    Ok(holds("libmerklize.a") && !shared)
 }
 
 /// What libmerklize.a leaves to the final link (merklize.pc's Libs.private and Requires): the C++
