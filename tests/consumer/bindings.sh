@@ -4,7 +4,8 @@
 # the installed PREFIX as their READMEs say (bindings/go/README.md, bindings/rust/README.md), each
 # linking libmerklize.so and libmerklize.a; each prints WANT ("merklize VERSION" and the root of
 # DIR/leaves). The shared builds run with LD_LIBRARY_PATH; the static ones without, and must not
-# need libmerklize.so. Go's and cargo's caches are kept in CACHE (no registry is asked).
+# need libmerklize.so. Cargo's target folder and GOPATH are kept in CACHE, Go's build cache is
+# new each time (no registry is asked).
 # Exits 77 (skipped) where go or cargo is missing, after building what it can.
 # Usage: bindings.sh PREFIX LIBDIR CACHE DIR WANT   (run.sh calls it)
 set -eu
@@ -41,8 +42,9 @@ if command -v go > /dev/null 2>&1; then
     { echo "FAILED: go mod init and edit, as bindings/go/README.md says"; exit 1; }
   for kind in shared static; do
     if [ $kind = shared ]; then pc=$lib/pkgconfig; run_lib=$lib; else pc=$static/$libdir/pkgconfig; run_lib=; fi
-    # A cache each: Go's does not see PKG_CONFIG_PATH change, and would give the other's binary.
-    (cd "$dir/go" && GOCACHE=$cache/go-build-$kind PKG_CONFIG_PATH=$pc go build -o "$dir/go-consumer-$kind" .) ||
+    # A new cache each: Go's keys leave out what pkg-config says, so a kept cache would give
+    # the other link's binary, or one linking an earlier run's prefix.
+    (cd "$dir/go" && GOCACHE=$dir/go-build-$kind PKG_CONFIG_PATH=$pc go build -o "$dir/go-consumer-$kind" .) ||
       { echo "FAILED: go build against $pc (libmerklize, $kind)"; exit 1; }
     check "with go build, PKG_CONFIG_PATH=$pc (libmerklize $kind)" "$dir/go-consumer-$kind" "$run_lib"
   done

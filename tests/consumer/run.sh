@@ -11,7 +11,7 @@
 # each also installed alone and checked whole. Then a Go program (go/) and a Rust program (rust/),
 # outside the repository as bindings/go/README.md and bindings/rust/README.md have them built,
 # linking libmerklize.so and libmerklize.a; skipped (77, after the C and C++ checks) where go or
-# cargo is missing. Their caches are kept in BUILD_DIR/tests/consumer-caches.
+# cargo is missing. Cargo's target folder is kept in BUILD_DIR/tests/consumer-caches.
 # Usage: run.sh CMAKE CXX CC BUILD_DIR PKG_CONFIG LIBDIR PROGRAM...
 #   (LIBDIR: the lib directory under the prefix; PROGRAM: the names installed in bin/)
 set -eu
