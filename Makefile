@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # Two commands do all the set-up on a fresh Debian 12 / Ubuntu machine (as root, or with sudo):
-#   make test    installs missing packages, builds, runs the tests
+#   make         installs missing packages, builds the merklize command and libmerklize (no tests,
+#                no benchmark) and installs them into $(PREFIX) (build/install unless PREFIX=)
+#   make test    installs missing packages, builds everything, runs the tests
 #   make bench   installs missing packages, builds, runs the benchmark on the default device
 #   make plot    plots the benchmark's CSV (running the benchmark first if there is none)
 # SKIP_DEPS=1 skips the package step (for machines whose dependencies come from elsewhere).
@@ -15,6 +17,7 @@ PLOT_PNG ?= $(BUILD)/throughput.png
 # would not see it).
 PYTHON ?= /usr/bin/python3
 CMAKE_ARGS ?=
+PREFIX ?= $(BUILD)/install
 
 # python3-venv: the tests' oracles from PyPI (pymerkle, remerkleable) go into a venv of the build;
 # golang-golang-x-mod-dev: Go's sumdb/tlog, the oracle of C2SP tiles and log proofs;
@@ -32,9 +35,9 @@ PLOT_PACKAGES := python3-matplotlib
 AOT_DIR ?= $(BUILD)/kernels
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps configure build test bench plot aot clean
+.PHONY: all install deps configure configure-tools build test bench plot aot clean
 
-all: build
+all: install
 
 deps:
 ifndef SKIP_DEPS
@@ -49,8 +52,23 @@ ifndef SKIP_DEPS
 	fi
 endif
 
+# The same build folder either way: `make` turns the tests and the benchmark off, `make test`
+# on again, and what both build (the library's objects) is built once.
 configure: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_ARGS)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DMERKLIZE_BUILD_TESTS=ON \
+	  -DMERKLIZE_BUILD_BENCH=ON $(CMAKE_ARGS)
+
+configure-tools: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DMERKLIZE_BUILD_TESTS=OFF \
+	  -DMERKLIZE_BUILD_BENCH=OFF $(CMAKE_ARGS)
+
+# The command and the library alone, installed by their two components (cmake --install --component
+# merklize_runtime, merklize_development: the README's "Install").
+install: configure-tools
+	cmake --build $(BUILD) -j $(JOBS) --target merklize_cli merklize_shared merklize_static
+	cmake --install $(BUILD) --prefix $(abspath $(PREFIX)) --component merklize_runtime
+	cmake --install $(BUILD) --prefix $(abspath $(PREFIX)) --component merklize_development
+	@echo "installed into $(abspath $(PREFIX)): try $(abspath $(PREFIX))/bin/merklize root FILE"
 
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)

@@ -12,6 +12,7 @@
 #include <merklize/engine/host_tree.hpp>
 #include <merklize/formats/presets.hpp>
 #include <merklize/proofs/consistency.hpp>
+#include <merklize/runtime/compile_notice.hpp>
 
 namespace cli {
 namespace {
@@ -264,7 +265,9 @@ command_runner add_root(CLI::App &app) {
                                   "where the kernels came from (\"program: "
                                   "jit|spirv|spir-bitcode|cache, ..\") and where the time went, "
                                   "a line per phase (\"phase device discovery and engine "
-                                  "choice: .. ms\")");
+                                  "choice: .. ms\"), and before kernels are compiled that they "
+                                  "are (\"merklize: compiling kernels for ..\"), stderr a "
+                                  "terminal or not");
   const auto chunk_log2 = add_chunk_log2(c, args->chunk_log2);
   devices->excludes(device)->excludes(verbose)->excludes(chunk_log2);
   add_progress(c, args->progress);
@@ -274,7 +277,10 @@ command_runner add_root(CLI::App &app) {
   add_presets(c, args->preset, true, "print the root",
               {"--leaf-size", "--format", "--arity", "--salt"});
   add_leaves(c, args->file);
-  return [args] { return root_command(*args); };
+  return [args] {
+    if (args->verbose) merklize::set_compile_notice(merklize::compile_notice::on);
+    return root_command(*args);
+  };
 }
 
 command_runner add_proof(CLI::App &app) {

@@ -4,6 +4,7 @@
 #include "cli.hpp"
 #include "command_line.hpp"
 
+#include <merklize/runtime/compile_notice.hpp>
 #include <merklize/runtime/programs.hpp>
 
 #include <cstdio>
@@ -27,10 +28,18 @@ void use_program_cache() {
     merklize::set_cache_dir(std::string(home) + "/.cache/merklize");
 }
 
+// A first run's compile of kernels takes seconds: said on a terminal (root's -v says it anywhere),
+// unless $MERKLIZE_VERBOSE decides.
+void use_compile_notice() {
+  if (!std::getenv("MERKLIZE_VERBOSE"))
+    merklize::set_compile_notice(merklize::compile_notice::on_terminal);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   use_program_cache();
+  use_compile_notice();
   const int status =
       cli::run_main("merklize", [&] { return cli::parse_merklize_command_line(argc, argv)(); });
   // The command's own objects are gone and its output written (run_main closed stdout; stdio's

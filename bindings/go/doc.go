@@ -38,5 +38,8 @@
 // a Builder, and a call of Root, costs little more than its tree.
 package merklize
 
-// #cgo pkg-config: merklize
+// --static: merklize.pc's Libs.private too (-lstdc++ -lm -pthread), which libmerklize.a needs
+// where it is the library found; beside libmerklize.so they add nothing it does not bring.
+
+// #cgo pkg-config: --static merklize
 import "C"

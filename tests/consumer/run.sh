@@ -7,6 +7,11 @@
 # through pkg-config (-lmerklize, shared and static) and CMake (merklize::merklize_shared and
 # merklize::merklize_static); runs each on the same leaves and compares what they print with the
 # installed `merklize root`.
+# The prefix is made as packagers split it: --component merklize_runtime and merklize_development,
+# each also installed alone and checked whole. Then a Go program (go/) and a Rust program (rust/),
+# outside the repository as bindings/go/README.md and bindings/rust/README.md have them built,
+# linking libmerklize.so and libmerklize.a; skipped (77, after the C and C++ checks) where go or
+# cargo is missing. Cargo's target folder is kept in BUILD_DIR/tests/consumer-caches.
 # Usage: run.sh CMAKE CXX CC BUILD_DIR PKG_CONFIG LIBDIR PROGRAM...
 #   (LIBDIR: the lib directory under the prefix; PROGRAM: the names installed in bin/)
 set -eu
@@ -17,9 +22,24 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 prefix=$dir/prefix
 
-"$cmake" --install "$build" --prefix "$prefix" > "$dir/install.log" ||
-  { cat "$dir/install.log"; exit 1; }
-abi=$(sed -n 's/^#define MERKLIZE_ABI_VERSION \([0-9]*\)$/\1/p' "$prefix/include/merklize.h")
+# The two components as packagers split them: each installed alone into a prefix of its own is
+# whole there (no link to a file it leaves out), and both together make the prefix tested below.
+abi=$(sed -n 's/^#define MERKLIZE_ABI_VERSION \([0-9]*\)$/\1/p' "$here/../../include/merklize.h")
+for component in merklize_runtime merklize_development; do
+  for into in "$dir/$component" "$prefix"; do
+    "$cmake" --install "$build" --prefix "$into" --component $component > "$dir/install.log" 2>&1 ||
+      { cat "$dir/install.log"; echo "FAILED: cmake --install --component $component"; exit 1; }
+  done
+  dangling=$(find "$dir/$component" -xtype l)
+  [ -z "$dangling" ] || { echo "FAILED: --component $component alone installs links to nothing: $dangling"; exit 1; }
+done
+for file in bin/merklize "$libdir/libmerklize.so.$abi"; do
+  [ -f "$dir/merklize_runtime/$file" ] || { echo "FAILED: --component merklize_runtime installs no $file"; exit 1; }
+done
+for file in include/merklize.h "$libdir/libmerklize.so" "$libdir/libmerklize.so.$abi" "$libdir/libmerklize.a"; do
+  [ -f "$dir/merklize_development/$file" ] || { echo "FAILED: --component merklize_development installs no $file"; exit 1; }
+done
+echo "ok: each component alone is whole: merklize_runtime (bin/merklize, libmerklize.so.$abi), merklize_development (headers, libmerklize.so and the library it links, libmerklize.a)"
 for file in include/merklize/merklize.hpp include/merklize/version.hpp include/merklize.h \
   "$libdir/libmerklize.so" "$libdir/libmerklize.so.$abi" "$libdir/libmerklize.a" \
   "$libdir/cmake/merklize/merklizeConfig.cmake" "$libdir/cmake/merklize/merklizeConfigVersion.cmake" \
@@ -99,3 +119,5 @@ if objdump -p "$dir/c-consumer-static" | grep -q 'NEEDED.*libmerklize'; then
   echo "FAILED: the program linked with libmerklize.a needs libmerklize.so"; exit 1
 fi
 check "from C with libmerklize.a and pkg-config --static ($static_flags)" "$dir/c-consumer-static"
+
+sh "$here/bindings.sh" "$prefix" "$libdir" "$build/tests/consumer-caches" "$dir" "$want"

@@ -2,6 +2,11 @@
 //! Links libmerklize: from the directory `MERKLIZE_LIB_DIR` names if it is set, else where
 //! `pkg-config --libs merklize` says (the command `$PKG_CONFIG`, else `pkg-config`; no crate).
 //! Neither finding it stops the build with a message naming both ways.
+//!
+//! libmerklize.so is linked, with the directory as the run path of this package's tests (and,
+//! through DEP_MERKLIZE_LIB_DIRS, of the `merklize` crate's); libmerklize.a where
+//! `MERKLIZE_STATIC=1` or the directory holds no shared library, with the C++ runtime and OpenCL
+//! it needs, so that a program runs without finding libmerklize.
 
 use std::env;
 use std::path::Path;
@@ -17,6 +22,7 @@ const LIBRARY_FILES: &[&str] = &[
 fn main() {
     for var in [
         "MERKLIZE_LIB_DIR",
+        "MERKLIZE_STATIC",
         "PKG_CONFIG",
         "PKG_CONFIG_PATH",
         "PKG_CONFIG_LIBDIR",
@@ -30,14 +36,25 @@ fn main() {
         Some(dir) => from_lib_dir(Path::new(&dir)),
         None => from_pkg_config(),
     };
+    let found = found.and_then(|dirs| link_static(&dirs).map(|link| (dirs, link)));
     match found {
-        Ok(dirs) => {
+        Ok((dirs, static_link)) => {
             for dir in &dirs {
                 println!("cargo:rustc-link-search=native={}", dir);
             }
-            println!("cargo:rustc-link-lib=dylib=merklize");
-            // For crates that depend on this one: DEP_MERKLIZE_LIB_DIRS.
-            println!("cargo:lib_dirs={}", dirs.join(":"));
+            if static_link {
+                println!("cargo:rustc-link-lib=static=merklize");
+                for library in static_dependencies() {
+                    println!("cargo:rustc-link-lib=dylib={}", library);
+                }
+            } else {
+                println!("cargo:rustc-link-lib=dylib=merklize");
+                for dir in &dirs {
+                    println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dir);
+                }
+                // For crates that depend on this one: DEP_MERKLIZE_LIB_DIRS.
+                println!("cargo:lib_dirs={}", dirs.join(":"));
+            }
         }
         Err(reason) => {
             eprintln!(
@@ -55,6 +72,34 @@ fn main() {
             process::exit(1);
         }
     }
+}
+
+/// Whether libmerklize.a is linked: asked for (it must be there then), or the only library in
+/// the directories (an install of the development files of a static build).
+fn link_static(dirs: &[String]) -> Result<bool, String> {
+    let holds = |name: &str| dirs.iter().any(|dir| Path::new(dir).join(name).exists());
+    let shared = holds("libmerklize.so") || holds("libmerklize.dylib");
+    if env::var("MERKLIZE_STATIC").map_or(false, |v| v == "1") {
+        if !holds("libmerklize.a") {
+            return Err(format!(
+                "MERKLIZE_STATIC=1 asks for libmerklize.a, which none of {} holds.",
+                dirs.join(", ")
+            ));
+        }
+        return Ok(true);
+    }
+    Ok(holds("libmerklize.a") && !shared)
+}
+
+/// What libmerklize.a leaves to the final link (merklize.pc's Libs.private and Requires): the C++
+/// runtime and the OpenCL loader.
+fn static_dependencies() -> Vec<&'static str> {
+    let cxx = if env::var("CARGO_CFG_TARGET_OS").map_or(false, |os| os == "macos") {
+        "c++"
+    } else {
+        "stdc++"
+    };
+    vec![cxx, "OpenCL", "m"]
 }
 
 /// The directory MERKLIZE_LIB_DIR names, if it holds the library.

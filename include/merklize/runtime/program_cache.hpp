@@ -8,6 +8,7 @@
 #pragma once
 
 #include "aot_artifacts.hpp"
+#include "compile_notice.hpp"
 #include "disk_cache.hpp"
 #include "program_build.hpp"
 #include "program_spec.hpp"
@@ -50,6 +51,9 @@ public:
     store_ = found.store;
     return found.program;
   }
+
+  // The folder of the entries, empty where the disk cache is off or refused.
+  std::string folder() const { return dir_ ? dir_->string() : std::string(); }
 
   void store(const std::string &from, const built_program &built, const cl::Device &device) {
     if (const auto path = entry(from); path && store_)
@@ -94,11 +98,13 @@ inline built_program load_program(const cl::Context &context, const cl::Device &
   if (const auto aot = find_aot(device, spec, source)) {
     program_entries aot_entries(device, spec);
     if (auto cached = aot_entries.load(context, device, source, aot->identity())) return *cached;
+    announce_compile(device, aot_entries.folder()); // the driver compiles the SPIR-V or bitcode
     if (auto built = build_aot(context, device, *aot, spec)) {
       aot_entries.store(aot->identity(), *built, device);
       return *built;
     }
   }
+  announce_compile(device, entries.folder());
   const built_program built = compiled_program(context, device, spec, source);
   entries.store(source, built, device);
   return built;
