@@ -271,16 +271,26 @@ class _Proof:
         merklize_verify_consistency_pinned(old_root, new_root, expectations): (valid, the reason if not).
         """
 
-def blake3_device(device: _Device, kind: int, payload: object, mode: int, key: bytes | None, context: str | None, length: int) -> bytes:
-    """merklize_blake3(device, mode, source, length bytes out)."""
-
 class _Blake3Hasher:
     """merklize_blake3_hasher: merklize.blake3's state."""
-    def __init__(self, mode: int, key: bytes | None, context: str | None) -> None: ...
-    def update(self, data: object) -> None: ...
-    def finalize(self, length: int, seek: int) -> bytes: ...
-    def copy(self) -> _Blake3Hasher: ...
-    def reset(self) -> None: ...
+
+    def __init__(self, mode: int, key: bytes | None, context: str | None) -> None:
+        """merklize_blake3_hasher_create(mode)."""
+
+    def update(self, data: object) -> None:
+        """merklize_blake3_hasher_update(data)."""
+
+    def finalize(self, length: int, seek: int) -> bytes:
+        """merklize_blake3_hasher_finalize(seek, length bytes out)."""
+
+    def copy(self) -> _Blake3Hasher:
+        """merklize_blake3_hasher_copy()."""
+
+    def reset(self) -> None:
+        """merklize_blake3_hasher_reset()."""
+
+def blake3_device(device: _Device, kind: int, payload: object, mode: int, key: bytes | None, context: str | None, length: int) -> bytes:
+    """merklize_blake3(device, mode, source, length bytes out)."""
 
 def sha256_layer(device: _Device, chunks: object) -> bytes:
     """merklize_sha256_layer(device, chunks): the digests as bytes."""
