@@ -202,6 +202,17 @@ engine_pick pick_engine(const std::optional<std::string> &spec,
                          merklize::to_string(options.hash));
 }
 
+engine_pick pick_log_engine(const std::optional<std::string> &spec,
+                            std::optional<std::uint64_t> entry_bytes,
+                            const std::optional<merklize::tree_options> &tree) {
+  const bool host_can_run = !tree || merklize::host_engine_supports(*tree);
+  return pick_engine(spec, merklize::blocks_task(merklize::leaf_hash::sha256, host_can_run),
+                     entry_bytes,
+                     tree ? "builds --hash " + merklize::host_engine_hash_names() +
+                                " trees, not --hash " + merklize::to_string(tree->hash)
+                          : "");
+}
+
 void record_start(const engine_pick &pick, double start_ms) {
   if (pick.host || pick.measured.empty()) return;
   // The fastest start seen is kept: a run that compiled its programs (a new driver, a cold
