@@ -52,11 +52,6 @@ std::optional<kept_record> read_record(const std::string &file) {
   return kept;
 }
 
-std::optional<double> measured_start(const std::string &file) {
-  const auto kept = read_record(file);
-  return kept ? std::optional<double>(kept->start_ms) : std::nullopt;
-}
-
 // When an OpenCL driver was last installed or removed: the ICD loader's vendor directory (or the
 // file $OCL_ICD_VENDORS names) changes then.
 std::optional<std::filesystem::file_time_type> drivers_changed() {

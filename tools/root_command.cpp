@@ -136,7 +136,6 @@ int log_root_command(const root_arguments &args, const merklize::tree_spec &spec
   const log_entries entries = read_log_entries(args.file, *spec.framing, args.progress);
   const merklize::config cfg = root_config(spec);
   const engine_pick pick = pick_log_engine(args.device, entries.data.size(), cfg.tree);
-  if (args.verbose) std::fprintf(stderr, "engine: %s\n", pick.why.c_str());
   const std::string building =
       "building the tree of " + std::to_string(entries.spans.size()) + " entries' leaves";
   merklize::digest root;
