@@ -35,7 +35,7 @@ struct entry_set {
 };
 
 entry_set entries_of(std::uint64_t count) {
-  static const std::uint64_t lengths[] = {0,   1,   54,  55,  56,  63,  64,  65,  119,
+  static const std::uint64_t lengths[] = {0,   1,   54,  55,  56,  63,   64,   65,   119,
                                           120, 127, 128, 129, 200, 4095, 4096, 4097, 31};
   entry_set set;
   std::vector<std::uint64_t> sizes(count);

@@ -42,7 +42,8 @@ int leaf_hash_command(const leaf_hash_arguments &args) {
   const engine_pick pick = pick_log_engine(args.device, files_size(args.files));
   std::optional<cl::CommandQueue> queue;
   if (!pick.host)
-    queue = merklize::detail::make_queue(merklize::detail::shared_context(pick.device), pick.device);
+    queue =
+        merklize::detail::make_queue(merklize::detail::shared_context(pick.device), pick.device);
   std::string leaves;
   for (const std::string &file : args.files) {
     const log_entries entries = read_log_entries(file, *args.entries, false);

@@ -72,10 +72,11 @@ log_entries read_log_entries(const std::string &file, merklize::entry_framing fr
 
 namespace {
 
-std::vector<std::uint8_t> log_leaves_of(const log_entries &entries,
-                                        const std::function<std::vector<merklize::digest>()> &hash) {
-  const auto hashed = while_doing("hashing " + std::to_string(entries.spans.size()) +
-                                      " entries (" + size_text(entries.data.size()) + ")",
+std::vector<std::uint8_t>
+log_leaves_of(const log_entries &entries,
+              const std::function<std::vector<merklize::digest>()> &hash) {
+  const auto hashed = while_doing("hashing " + std::to_string(entries.spans.size()) + " entries (" +
+                                      size_text(entries.data.size()) + ")",
                                   hash);
   const auto *bytes = reinterpret_cast<const std::uint8_t *>(hashed.data());
   return std::vector<std::uint8_t>(bytes, bytes + hashed.size() * merklize::node_bytes);

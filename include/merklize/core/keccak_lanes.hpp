@@ -40,8 +40,7 @@ inline void keccak_pairs_portable(std::uint8_t pad, const std::uint8_t *in, std:
 // Keccak-f[1600] on `Lanes` states at once, as keccak::permute does on one. Inlined into each
 // ISA's function, so that it is compiled for that ISA; vectors pass by pointer only (a vector
 // argument's ABI depends on the ISA).
-template <class V>
-__attribute__((always_inline)) inline void keccak_permute_lanes(V *a) {
+template <class V> __attribute__((always_inline)) inline void keccak_permute_lanes(V *a) {
   for (const std::uint64_t rc : keccak::round_constants) {
     V c[5], b[25];
 #pragma GCC unroll 5
@@ -69,9 +68,8 @@ __attribute__((always_inline)) inline void keccak_permute_lanes(V *a) {
 
 // `Lanes` nodes at `in` into `out`, one in each lane.
 template <class V, unsigned Lanes>
-__attribute__((always_inline)) inline void keccak_nodes_lanes(std::uint8_t pad,
-                                                              const std::uint8_t *in,
-                                                              std::uint8_t *out) {
+__attribute__((always_inline)) inline void
+keccak_nodes_lanes(std::uint8_t pad, const std::uint8_t *in, std::uint8_t *out) {
   V a[25];
   for (int w = 0; w < 25; ++w)
     a[w] = a[w] ^ a[w]; // zeros, in the vector type whatever its width
@@ -92,9 +90,9 @@ __attribute__((always_inline)) inline void keccak_nodes_lanes(std::uint8_t pad,
 }
 
 __attribute__((target("avx2"))) inline void keccak_pairs_avx2(std::uint8_t pad,
-                                                             const std::uint8_t *in,
-                                                             std::uint8_t *out,
-                                                             std::uint64_t pairs) {
+                                                              const std::uint8_t *in,
+                                                              std::uint8_t *out,
+                                                              std::uint64_t pairs) {
   typedef std::uint64_t lanes4 __attribute__((vector_size(32)));
   std::uint64_t i = 0;
   for (; i + 4 <= pairs; i += 4)
@@ -103,9 +101,9 @@ __attribute__((target("avx2"))) inline void keccak_pairs_avx2(std::uint8_t pad,
 }
 
 __attribute__((target("avx512f"))) inline void keccak_pairs_avx512(std::uint8_t pad,
-                                                                  const std::uint8_t *in,
-                                                                  std::uint8_t *out,
-                                                                  std::uint64_t pairs) {
+                                                                   const std::uint8_t *in,
+                                                                   std::uint8_t *out,
+                                                                   std::uint64_t pairs) {
   typedef std::uint64_t lanes8 __attribute__((vector_size(64)));
   std::uint64_t i = 0;
   for (; i + 8 <= pairs; i += 8)

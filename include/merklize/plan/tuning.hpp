@@ -184,7 +184,8 @@ inline const std::vector<tuning> &tuning_table() {
     nvidia.measured_by =
         "bench/kernel_variants.sh, bench/device_run.sh and hash_bench on an NVIDIA H200 "
         "(dev/PERFORMANCE_LOG.md): merkle_levels x2 at 128 work-items 1.242 / 0.073 ms at 2^25 / "
-        "2^20 leaves, x3 1.439 / 0.090 (72 registers), merkle_level x2 1.323 / 0.082, merkle_subtree "
+        "2^20 leaves, x3 1.439 / 0.090 (72 registers), merkle_level x2 1.323 / 0.082, "
+        "merkle_subtree "
         "1.419 / 0.082; SHA-256 nodes (merklize_bench --variants --hash=sha256): merkle_level x1 "
         "4.413 ms at 2^25, merkle_subtree 4.486, merkle_levels x2 4.728; chunks of 2^21 the best "
         "end to end of 2^18 .. 2^22; one chunk per work-item 1.53 TB/s against lanes2 1.50; block "
