@@ -73,8 +73,10 @@ install: configure-tools
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
+# Then the README example's compile time, which a test measured (tests/compile_time.sh).
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@grep -h "CPU-seconds to compile header-only" $(BUILD)/Testing/Temporary/LastTest.log || true
 
 # Appends its rows to $(BENCH_CSV) for `make plot` (a device and size measured again replaces
 # the earlier row in the plot).

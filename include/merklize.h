@@ -113,16 +113,17 @@ MERKLIZE_API void merklize_bytes_free(merklize_bytes *bytes);
  * ------------------------------------------------------------------------------------------- */
 
 typedef struct merklize_device_info {
-  uint32_t size;         /* sizeof(merklize_device_info), set by the caller */
-  char spec[32];         /* "P:D", the spec that selects exactly this device */
-  char name[256];        /* the device's name */
-  char vendor[256];      /* the device's vendor */
-  char platform[256];    /* the platform's name */
-  char type[16];         /* "gpu", "cpu", "accelerator" or "other" */
+  uint32_t size;      /* sizeof(merklize_device_info), set by the caller */
+  char spec[32];      /* "P:D", the spec that selects exactly this device */
+  char name[256];     /* the device's name */
+  char vendor[256];   /* the device's vendor */
+  char platform[256]; /* the platform's name */
+  char type[16];      /* "gpu", "cpu", "accelerator" or "other" */
 } merklize_device_info;
 
 /* The OpenCL devices of every platform, in the order `merklize devices` lists them. A machine
- * with no OpenCL platform has 0 devices (MERKLIZE_OK); a failing driver is MERKLIZE_ERROR_OPENCL. */
+ * with no OpenCL platform has 0 devices (MERKLIZE_OK); a failing driver is MERKLIZE_ERROR_OPENCL.
+ */
 MERKLIZE_API merklize_status merklize_device_count(size_t *count);
 /* Facts of device `index` (0 .. count - 1); info->size must be set to sizeof(*info). */
 MERKLIZE_API merklize_status merklize_device_get_info(size_t index, merklize_device_info *info);
@@ -149,38 +150,38 @@ MERKLIZE_API merklize_status merklize_device_describe(const merklize_device *dev
  * ------------------------------------------------------------------------------------------- */
 
 /* Which levels a tree built from host memory keeps. */
-#define MERKLIZE_KEEP_ALL 0u                 /* every level, leaves included */
+#define MERKLIZE_KEEP_ALL 0u                /* every level, leaves included */
 #define MERKLIZE_KEEP_ROOT_ONLY 0xffffffffu /* the root alone */
 
 typedef struct merklize_tree_config {
-  uint32_t size;          /* sizeof(merklize_tree_config), set by merklize_tree_config_init */
-  const char *hash;       /* the node hash: "blake3" (NULL), "blake3-parent", "sha256",
-                             "rfc6962", "keccak256", "sha3-256", or a Poseidon2 compression of
-                             field elements, "poseidon2-babybear", "poseidon2-koalabear",
-                             "poseidon2-goldilocks", "poseidon2-bn254": binary trees of leaves
-                             of canonical little-endian elements only, a leaf with an element
-                             of p or more refused (MERKLIZE_ERROR_ARGUMENT, naming the leaf;
-                             a path or descriptor is then read whole, not streamed); see
-                             merklize_hash_names() */
-  const char *shape;      /* "promote" (NULL): a lone last node moves up; "zero": leaves padded
-                             with zero leaves to a full tree (SSZ) */
-  int32_t depth;          /* -1: the natural depth; else the root's fixed depth (shape "zero",
-                             SSZ's limit): the tree of 2^depth leaves, zero leaves after N */
-  uint32_t arity;         /* children per node: 2, or a power of two up to 128 for a k-ary tree
-                             (hash sha256, blake3, keccak256 or sha3-256, no fixed depth) */
-  uint64_t leaf_size;     /* 0: the input is N 32-byte leaves; else it is data cut into blocks of
-                             leaf_size bytes (the last one shorter), each hashed into a leaf */
-  const char *leaf_hash;  /* leaf_size only: "sha256", "blake3", "keccak256" or "sha3-256";
-                             NULL: the tree's hash where it is one of those, else blake3 */
-  const uint8_t *salt;    /* leaf_size with SHA-256 leaves only: salt_size bytes (at most 256)
-                             hashed before every block */
+  uint32_t size;         /* sizeof(merklize_tree_config), set by merklize_tree_config_init */
+  const char *hash;      /* the node hash: "blake3" (NULL), "blake3-parent", "sha256",
+                            "rfc6962", "keccak256", "sha3-256", or a Poseidon2 compression of
+                            field elements, "poseidon2-babybear", "poseidon2-koalabear",
+                            "poseidon2-goldilocks", "poseidon2-bn254": binary trees of leaves
+                            of canonical little-endian elements only, a leaf with an element
+                            of p or more refused (MERKLIZE_ERROR_ARGUMENT, naming the leaf;
+                            a path or descriptor is then read whole, not streamed); see
+                            merklize_hash_names() */
+  const char *shape;     /* "promote" (NULL): a lone last node moves up; "zero": leaves padded
+                            with zero leaves to a full tree (SSZ) */
+  int32_t depth;         /* -1: the natural depth; else the root's fixed depth (shape "zero",
+                            SSZ's limit): the tree of 2^depth leaves, zero leaves after N */
+  uint32_t arity;        /* children per node: 2, or a power of two up to 128 for a k-ary tree
+                            (hash sha256, blake3, keccak256 or sha3-256, no fixed depth) */
+  uint64_t leaf_size;    /* 0: the input is N 32-byte leaves; else it is data cut into blocks of
+                            leaf_size bytes (the last one shorter), each hashed into a leaf */
+  const char *leaf_hash; /* leaf_size only: "sha256", "blake3", "keccak256" or "sha3-256";
+                            NULL: the tree's hash where it is one of those, else blake3 */
+  const uint8_t *salt;   /* leaf_size with SHA-256 leaves only: salt_size bytes (at most 256)
+                            hashed before every block */
   size_t salt_size;
-  int32_t mix_in_length;  /* nonzero: the root is SSZ's list root, the tree's root with
-                             `length` mixed in (sha256, shape "zero" and a fixed depth, the list's
-                             limit, only); proofs end with the length chunk */
-  uint64_t length;        /* the list's length for mix_in_length */
-  uint32_t keep;          /* builds from host memory keep levels keep..depth: MERKLIZE_KEEP_ALL,
-                             MERKLIZE_KEEP_ROOT_ONLY, or a level */
+  int32_t mix_in_length; /* nonzero: the root is SSZ's list root, the tree's root with
+                            `length` mixed in (sha256, shape "zero" and a fixed depth, the list's
+                            limit, only); proofs end with the length chunk */
+  uint64_t length;       /* the list's length for mix_in_length */
+  uint32_t keep;         /* builds from host memory keep levels keep..depth: MERKLIZE_KEEP_ALL,
+                            MERKLIZE_KEEP_ROOT_ONLY, or a level */
 } merklize_tree_config;
 
 /* The defaults: blake3, promote, natural depth, arity 2, 32-byte leaves, every level kept. */
@@ -285,8 +286,7 @@ MERKLIZE_API uint64_t merklize_output_node_count(uint64_t leaf_count);
  * completes with the tree: release it with clReleaseEvent. */
 MERKLIZE_API merklize_status merklize_build_cl(merklize_builder *builder, struct _cl_mem *leaves,
                                                uint64_t leaf_count, struct _cl_mem *nodes,
-                                               uint32_t wait_count,
-                                               struct _cl_event *const *wait,
+                                               uint32_t wait_count, struct _cl_event *const *wait,
                                                struct _cl_event **done);
 
 /* ---------------------------------------------------------------------------------------------
@@ -336,7 +336,8 @@ MERKLIZE_API void merklize_proof_free(merklize_proof *proof);
 MERKLIZE_API merklize_proof_kind merklize_proof_get_kind(const merklize_proof *proof);
 /* Leaves of the tree the proof is about (the new tree's for a consistency proof). */
 MERKLIZE_API uint64_t merklize_proof_leaf_count(const merklize_proof *proof);
-/* The node hash, by the name merklize_tree_config.hash takes ("sha256", "poseidon2-babybear"...). */
+/* The node hash, by the name merklize_tree_config.hash takes ("sha256", "poseidon2-babybear"...).
+ */
 MERKLIZE_API const char *merklize_proof_hash(const merklize_proof *proof);
 /* The shape, "promote" or "zero". */
 MERKLIZE_API const char *merklize_proof_shape(const merklize_proof *proof);
@@ -378,7 +379,8 @@ MERKLIZE_API merklize_status merklize_proof_decode(const void *data, size_t size
  * This checks the proof against its own header, which the proof chose: a proof relabelled with
  * another hash, shape, depth, arity or leaf count can verify where its nodes drive the same
  * computation (docs/PROOFS.md, "What a proof binds": a sha256 zero-shape tree's inner node passes
- * as a leaf of a promote proof). A verifier that knows its tree uses merklize_proof_verify_pinned. */
+ * as a leaf of a promote proof). A verifier that knows its tree uses merklize_proof_verify_pinned.
+ */
 MERKLIZE_API merklize_status merklize_proof_verify(const merklize_proof *proof,
                                                    const uint8_t *leaves, size_t leaf_count,
                                                    const uint8_t root[MERKLIZE_DIGEST_SIZE],
@@ -407,10 +409,11 @@ MERKLIZE_API void merklize_proof_expectations_init(merklize_proof_expectations *
 /* merklize_proof_verify with the verifier's pins: *valid 0 with the reason where the proof's
  * header differs from a pinned member (checked first), else as merklize_proof_verify. An unknown
  * hash or shape name, or a struct whose size is not this header's, is MERKLIZE_ERROR_ARGUMENT. */
-MERKLIZE_API merklize_status merklize_proof_verify_pinned(
-    const merklize_proof *proof, const uint8_t *leaves, size_t leaf_count,
-    const uint8_t root[MERKLIZE_DIGEST_SIZE], const merklize_proof_expectations *expect,
-    int *valid);
+MERKLIZE_API merklize_status merklize_proof_verify_pinned(const merklize_proof *proof,
+                                                          const uint8_t *leaves, size_t leaf_count,
+                                                          const uint8_t root[MERKLIZE_DIGEST_SIZE],
+                                                          const merklize_proof_expectations *expect,
+                                                          int *valid);
 /* merklize_verify_consistency with the verifier's pins (leaf_count: the new tree's size; the old
  * size is merklize_proof_indices' one index, to compare with the old tree head's). */
 MERKLIZE_API merklize_status merklize_verify_consistency_pinned(
@@ -483,8 +486,8 @@ MERKLIZE_API void merklize_blake3_hasher_free(merklize_blake3_hasher *hasher);
  * (each line an entry, without its newline) or "length-prefixed" (each entry after its length,
  * 4 bytes big-endian). *leaves receives count x 32 bytes. */
 MERKLIZE_API merklize_status merklize_log_leaves(merklize_device *device,
-                                                 const merklize_source *source,
-                                                 const char *framing, merklize_bytes **leaves);
+                                                 const merklize_source *source, const char *framing,
+                                                 merklize_bytes **leaves);
 
 /* ---------------------------------------------------------------------------------------------
  * Formats: dm-verity, fs-verity, Bao
@@ -647,13 +650,12 @@ MERKLIZE_API merklize_status merklize_device_tree_update(merklize_device_tree *t
  * (merklize_proof_indices' count 0). A refused batch changes neither the tree nor *proof. */
 MERKLIZE_API merklize_status merklize_device_tree_update_proved(merklize_device_tree *tree,
                                                                 const uint64_t *indices,
-                                                                const void *leaves,
-                                                                uint64_t count,
+                                                                const void *leaves, uint64_t count,
                                                                 uint8_t root[MERKLIZE_DIGEST_SIZE],
                                                                 merklize_proof **proof);
 /* The inclusion proof of leaf `index` in the tree as it is now (merklize_prove's). */
-MERKLIZE_API merklize_status merklize_device_tree_prove(merklize_device_tree *tree,
-                                                        uint64_t index, merklize_proof **proof);
+MERKLIZE_API merklize_status merklize_device_tree_prove(merklize_device_tree *tree, uint64_t index,
+                                                        merklize_proof **proof);
 /* A log's append: `count` leaves (count x 32 bytes at `leaves`) go after the last leaf, and the
  * tree of the old leaves stays a prefix of the new one (RFC 9162); only the new leaves' paths
  * are recomputed, the device memory growing geometrically. root receives the new root (root may
@@ -687,19 +689,13 @@ MERKLIZE_API merklize_status merklize_device_tree_append(merklize_device_tree *t
  * there from the caller's buffer. Leaves of a hash that takes field elements only
  * (poseidon2) are read back and checked on the host before anything is written, as the host
  * calls check them; other hashes' leaves are never read back. */
-MERKLIZE_API merklize_status merklize_device_tree_append_cl(merklize_device_tree *tree,
-                                                            struct _cl_mem *leaves, uint64_t count,
-                                                            uint32_t wait_count,
-                                                            struct _cl_event *const *wait,
-                                                            struct _cl_event **done,
-                                                            uint8_t root[MERKLIZE_DIGEST_SIZE]);
-MERKLIZE_API merklize_status merklize_device_tree_update_cl(merklize_device_tree *tree,
-                                                            struct _cl_mem *indices,
-                                                            struct _cl_mem *leaves, uint64_t count,
-                                                            uint32_t wait_count,
-                                                            struct _cl_event *const *wait,
-                                                            struct _cl_event **done,
-                                                            uint8_t root[MERKLIZE_DIGEST_SIZE]);
+MERKLIZE_API merklize_status merklize_device_tree_append_cl(
+    merklize_device_tree *tree, struct _cl_mem *leaves, uint64_t count, uint32_t wait_count,
+    struct _cl_event *const *wait, struct _cl_event **done, uint8_t root[MERKLIZE_DIGEST_SIZE]);
+MERKLIZE_API merklize_status merklize_device_tree_update_cl(
+    merklize_device_tree *tree, struct _cl_mem *indices, struct _cl_mem *leaves, uint64_t count,
+    uint32_t wait_count, struct _cl_event *const *wait, struct _cl_event **done,
+    uint8_t root[MERKLIZE_DIGEST_SIZE]);
 /* That the tree of its first old_size leaves is a prefix of the tree as it is now: *proof
  * receives the consistency proof (MERKLIZE_PROOF_CONSISTENCY), merklize_prove_consistency's of
  * a tree built over the same leaves bit for bit, its few nodes read from the device; check it
@@ -821,8 +817,8 @@ MERKLIZE_API uint64_t merklize_sparse_tree_size(const merklize_sparse_tree *tree
  * or NULL keys or values where count > 0, is MERKLIZE_ERROR_ARGUMENT and changes nothing: the
  * batch is checked before the tree is written. */
 MERKLIZE_API merklize_status merklize_sparse_tree_update(merklize_sparse_tree *tree,
-                                                         const uint8_t *keys,
-                                                         const uint8_t *values, uint64_t count,
+                                                         const uint8_t *keys, const uint8_t *values,
+                                                         uint64_t count,
                                                          uint8_t root[MERKLIZE_DIGEST_SIZE]);
 /* The value `key` holds (32 zero bytes: absent). */
 MERKLIZE_API merklize_status merklize_sparse_tree_value(merklize_sparse_tree *tree,
@@ -900,13 +896,9 @@ MERKLIZE_API merklize_status merklize_mmcs_commit(merklize_device *device, const
  * of them: the lowest layers hold most): merklize_mmcs_open recomputes the siblings below from the
  * matrices (the 2^drop_layers rows of the index's block), the same openings. drop_layers above
  * the cap's layer (merklize_mmcs_path_length) is refused (MERKLIZE_ERROR_ARGUMENT). */
-MERKLIZE_API merklize_status merklize_mmcs_commit_dropping(merklize_device *device,
-                                                           const char *hash,
-                                                           const merklize_matrix *matrices,
-                                                           size_t matrix_count,
-                                                           uint32_t cap_height,
-                                                           uint32_t drop_layers,
-                                                           merklize_mmcs **mmcs);
+MERKLIZE_API merklize_status merklize_mmcs_commit_dropping(
+    merklize_device *device, const char *hash, const merklize_matrix *matrices, size_t matrix_count,
+    uint32_t cap_height, uint32_t drop_layers, merklize_mmcs **mmcs);
 MERKLIZE_API void merklize_mmcs_free(merklize_mmcs *mmcs);
 /* The cap's digest count (min(2^cap_height, the cap layer's length)). */
 MERKLIZE_API uint64_t merklize_mmcs_cap_count(const merklize_mmcs *mmcs);
@@ -939,16 +931,13 @@ MERKLIZE_API merklize_status merklize_mmcs_open(const merklize_mmcs *mmcs, const
  * cap[index >> path length] of the cap (cap_count digests of 32 bytes) of a commitment with
  * `cap_height` to matrices of `shapes`; else 0 with the reason in merklize_last_error() (the
  * status is MERKLIZE_OK): the path's length, heights Plonky3 refuses, an index out of range, an
- * element or a sibling's limb at or above p (naming it), the cap that does not match. An unknown or refused hash, a rows_size
- * that is not the widths' and a path_size that is not a multiple of 32 are
- * MERKLIZE_ERROR_ARGUMENT. */
-MERKLIZE_API merklize_status merklize_mmcs_verify(const char *hash, uint32_t cap_height,
-                                                  const uint8_t *cap, uint64_t cap_count,
-                                                  const merklize_matrix_shape *shapes,
-                                                  size_t matrix_count, uint64_t index,
-                                                  const void *rows, size_t rows_size,
-                                                  const uint8_t *path, size_t path_size,
-                                                  int *valid);
+ * element or a sibling's limb at or above p (naming it), the cap that does not match. An unknown or
+ * refused hash, a rows_size that is not the widths' and a path_size that is not a multiple of 32
+ * are MERKLIZE_ERROR_ARGUMENT. */
+MERKLIZE_API merklize_status merklize_mmcs_verify(
+    const char *hash, uint32_t cap_height, const uint8_t *cap, uint64_t cap_count,
+    const merklize_matrix_shape *shapes, size_t matrix_count, uint64_t index, const void *rows,
+    size_t rows_size, const uint8_t *path, size_t path_size, int *valid);
 
 #ifdef __cplusplus
 }

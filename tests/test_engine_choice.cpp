@@ -126,6 +126,14 @@ TEST_CASE("engine choice: each format and hash of the host engine, against the t
   // Block leaves of the other hashes go portably; blocks the host cannot hash never go to it.
   const auto keccak = merklize::blocks_task(merklize::leaf_hash::keccak256, true);
   CHECK_THAT(merklize::host_estimate(keccak, 2, true).name, Catch::Contains("portable keccak256"));
+  // Keccak trees' nodes go in the lanes of BLAKE3's ISA: AVX-512 faster than AVX2, than portable.
+  const auto keccak_tree = [](unsigned lanes) {
+    return merklize::host_estimate(hash_kind::keccak256, 2, true, lanes);
+  };
+  CHECK_THAT(keccak_tree(16).name, Catch::Contains("AVX-512 Keccak, 2 threads"));
+  CHECK_THAT(keccak_tree(1).name, Catch::Contains("portable Keccak"));
+  CHECK(keccak_tree(16).gbytes_per_s > keccak_tree(8).gbytes_per_s);
+  CHECK(keccak_tree(8).gbytes_per_s > keccak_tree(1).gbytes_per_s);
   const auto odd = merklize::blocks_task(merklize::leaf_hash::sha256, false);
   CHECK_FALSE(merklize::host_estimate(odd, 2, true).can_run);
   CHECK_FALSE(merklize::host_beats_table(merklize::host_estimate(odd, 2, true), 64, odd, 2));

@@ -7,11 +7,13 @@
 #include "host_helpers.hpp"
 
 #include <merklize/core/keccak.hpp>
+#include <merklize/core/keccak_lanes.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -115,4 +117,37 @@ TEST_CASE("keccak: the node hash is the hash of the 64 bytes left || right", "[k
         merklize::keccak::keccak256(bytes.data(), 64));
   CHECK(merklize::keccak::hash_pair(merklize::keccak::sha3_pad, left, right) ==
         openssl_sha3_256(bytes.data(), 64));
+}
+
+TEST_CASE("keccak: nodes in vector lanes are the sponge's, at every count around the lanes",
+          "[keccak]") {
+  using merklize::detail::keccak_isa;
+  std::vector<keccak_isa> isas{keccak_isa::portable};
+#ifdef MERKLIZE_KECCAK_LANES
+  if (__builtin_cpu_supports("avx2")) isas.push_back(keccak_isa::avx2);
+  if (__builtin_cpu_supports("avx512f")) isas.push_back(keccak_isa::avx512);
+#endif
+  if (isas.size() == 1) WARN("this CPU has neither AVX2 nor AVX-512: only the portable code ran");
+  const auto in = test::random_bytes(64 * 41);
+  for (const keccak_isa isa : isas)
+    for (const std::uint8_t pad : {merklize::keccak::keccak_pad, merklize::keccak::sha3_pad})
+      for (const std::uint64_t pairs : {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 41}) {
+        INFO("isa " << int(isa) << ", pad " << int(pad) << ", " << pairs << " pairs");
+        std::vector<std::uint8_t> out(32 * pairs + 32, 0xA5); // poisoned, one node past the end
+        merklize::detail::keccak_pairs_on(isa, pad, in.data(), out.data(), pairs);
+        for (std::uint64_t i = 0; i < pairs; ++i) {
+          merklize::digest left, right, got;
+          std::copy(in.begin() + 64 * i, in.begin() + 64 * i + 32, left.begin());
+          std::copy(in.begin() + 64 * i + 32, in.begin() + 64 * i + 64, right.begin());
+          std::copy(out.begin() + 32 * i, out.begin() + 32 * i + 32, got.begin());
+          CHECK(got == merklize::keccak::hash_pair(pad, left, right));
+        }
+        CHECK(std::all_of(out.end() - 32, out.end(), [](std::uint8_t b) { return b == 0xA5; }));
+      }
+  // SHA3-256 nodes in lanes against OpenSSL too.
+  std::vector<std::uint8_t> out(32 * 9);
+  merklize::detail::keccak_pairs_on(isas.back(), merklize::keccak::sha3_pad, in.data(), out.data(),
+                                    9);
+  const merklize::digest last = openssl_sha3_256(in.data() + 64 * 8, 64);
+  CHECK(std::equal(last.begin(), last.end(), out.begin() + 32 * 8));
 }

@@ -6,6 +6,7 @@
 // root without a word are in test_presets_cli.cpp.
 #include "cli_helpers.hpp"
 #include "ct_log.hpp"
+#include "helpers.hpp"
 #include "proof_helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -71,6 +72,38 @@ TEST_CASE("merklize leaf-hash refuses other hashes and malformed framing", "[cli
   const auto missing = merklize_cli({"leaf-hash", "--hash", "rfc6962", entries});
   CHECK(missing.status == 2);
   CHECK_THAT(missing.err, Contains("--entries is required"));
+}
+
+TEST_CASE("merklize leaf-hash and root --log: the host engine gives the device's leaves and root",
+          "[cli][rfc6962][host]") {
+  // Entries around SHA-256's block edges (the leaf's 0x00 makes 55 bytes the last one-block
+  // entry), one empty, so that the host's two lanes end at different places.
+  std::string lines;
+  for (const std::size_t size : {0, 1, 54, 55, 56, 63, 64, 119, 120, 1000, 3, 4097})
+    lines += std::string(size, char('a' + size % 26)) + "\n";
+  const auto entries = write_text("edge-entries", lines);
+  const std::string device = merklize::device_name(test::test_device());
+  std::string leaves[2], roots[2];
+  const std::string engines[2] = {"host", device};
+  for (int e = 0; e < 2; ++e) {
+    INFO("--device " << engines[e]);
+    const auto hashed =
+        merklize_cli({"leaf-hash", "--entries", "lines", "--device", engines[e], entries});
+    REQUIRE(hashed.status == 0);
+    leaves[e] = hashed.out;
+    const auto root =
+        merklize_cli({"root", "--log", "--entries", "lines", "--device", engines[e], entries});
+    REQUIRE(root.status == 0);
+    roots[e] = root.out;
+  }
+  CHECK(leaves[0].size() == 12 * 32);
+  CHECK(leaves[0] == leaves[1]);
+  CHECK(roots[0] == roots[1]);
+  // The published CT root on the host engine.
+  const auto ct = write_text("ct-entries", ct_lines);
+  const auto host = merklize_cli({"root", "--log", "--entries", "lines", "--device", "host", ct});
+  REQUIRE(host.status == 0);
+  CHECK(host.out == ct_root_8 + "\n");
 }
 
 TEST_CASE("merklize consistency and verify-consistency: the CT proof 6 -> 8, and rejections",

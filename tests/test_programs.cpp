@@ -82,13 +82,14 @@ TEST_CASE("callers on several threads load a program once, and other programs be
   std::vector<std::thread> callers;
   for (std::size_t i = 0; i < got.size(); ++i)
     callers.emplace_back([&, i] {
-      got[i] = merklize::detail::get_program(context, test::test_device(),
-                                             i % 2 ? parent : blake3)
+      got[i] = merklize::detail::get_program(context, test::test_device(), i % 2 ? parent : blake3)
                    .program();
     });
-  for (auto &caller : callers) caller.join();
+  for (auto &caller : callers)
+    caller.join();
   CHECK(cache.builds() == before + 2);
-  for (std::size_t i = 2; i < got.size(); ++i) CHECK(got[i] == got[i % 2]);
+  for (std::size_t i = 2; i < got.size(); ++i)
+    CHECK(got[i] == got[i % 2]);
   CHECK(got[0] != got[1]);
   CHECK(settings.warnings().empty());
 }

@@ -42,16 +42,20 @@ merklize::tree log_tree(std::uint64_t n) {
 
 TEST_CASE("base 64 is RFC 4648's, and only its canonical text is read", "[tlog]") {
   // RFC 4648 section 10's test vectors.
-  const char *vectors[][2] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
-                              {"foo", "Zm9v"},  {"foob", "Zm9vYg=="},  {"fooba", "Zm9vYmE="},
+  const char *vectors[][2] = {{"", ""},
+                              {"f", "Zg=="},
+                              {"fo", "Zm8="},
+                              {"foo", "Zm9v"},
+                              {"foob", "Zm9vYg=="},
+                              {"fooba", "Zm9vYmE="},
                               {"foobar", "Zm9vYmFy"}};
   for (const auto &v : vectors) {
     CHECK(b64(v[0]) == v[1]);
     const auto bytes = merklize::from_base64(v[1]);
     CHECK(std::string(bytes.begin(), bytes.end()) == v[0]);
   }
-  for (const char *bad : {"Zg=", "Zg", "Zh==", "Zm9=", "Z===", "Zg==Zg==", "Zm9v\n", "Zm-v", "Zm_v",
-                          "=Zm9", " Zm9v"})
+  for (const char *bad :
+       {"Zg=", "Zg", "Zh==", "Zm9=", "Z===", "Zg==Zg==", "Zm9v\n", "Zm-v", "Zm_v", "=Zm9", " Zm9v"})
     CHECK_THROWS_WITH(merklize::from_base64(bad), Contains("not base 64"));
   CHECK_THROWS_WITH(merklize::digest_from_base64("Zm9v"), Contains("holds 3"));
 }
@@ -69,9 +73,9 @@ TEST_CASE("tile paths are the spec's, and only its paths are read back", "[tlog]
   CHECK_THROWS_WITH(tlog::parse_tile_path("tile/0/x018/x446/x744/x073/x709/x551/616"),
                     Contains("past 2^64"));
   for (const char *bad :
-       {"tile/0/1", "tile/0/0001", "tile/00/000", "tile/64/000", "tile/0/001/002",
-        "tile/0/x001", "tile/0/000.p/0", "tile/0/000.p/256", "tile/0/000.p/01", "tile/0/x000/001",
-        "tiles/0/000", "tile/0/000.p/", "tile//000", "tile/0/y001/000", "tile/0/000/"})
+       {"tile/0/1", "tile/0/0001", "tile/00/000", "tile/64/000", "tile/0/001/002", "tile/0/x001",
+        "tile/0/000.p/0", "tile/0/000.p/256", "tile/0/000.p/01", "tile/0/x000/001", "tiles/0/000",
+        "tile/0/000.p/", "tile//000", "tile/0/y001/000", "tile/0/000/"})
     CHECK_THROWS_WITH(tlog::parse_tile_path(bad), Contains("not a C2SP tile path"));
 }
 
@@ -116,8 +120,8 @@ TEST_CASE("nodes read from tiles are the tree's nodes", "[tlog]") {
       const tlog::tile_nodes below = {tlog::tile_height * place.level, 0};
       std::vector<std::uint8_t> hashes;
       for (unsigned k = 0; k < place.hashes; ++k) {
-        const merklize::digest d = t.node(
-            below.tree_level, place.tile_index * tlog::tile_width + place.first + k);
+        const merklize::digest d =
+            t.node(below.tree_level, place.tile_index * tlog::tile_width + place.first + k);
         hashes.insert(hashes.end(), d.begin(), d.end());
       }
       CHECK(tlog::tile_subtree_hash(hashes.data(), place.hashes) == t.node(level, index));
@@ -169,7 +173,8 @@ TEST_CASE("checkpoints: the body written, notes read back as untrusted text", "[
       {"o\n5\n" + root + "\n\nnot a signature\n", "not a signature line"},
       {"o\t\n5\n" + root + "\n", "control character"}};
   for (const auto &[text, why] : bad)
-    CHECK_THROWS_WITH(merklize::parse_checkpoint(text), Contains("the checkpoint") && Contains(why));
+    CHECK_THROWS_WITH(merklize::parse_checkpoint(text),
+                      Contains("the checkpoint") && Contains(why));
   CHECK_THROWS(merklize::checkpoint_body({"", 1, {}, {}}));
 }
 
@@ -198,8 +203,8 @@ TEST_CASE("tlog-proofs are written, read back and verified", "[tlog]") {
       {"c2sp.org/tlog-proof@v1\nindex 6\n\nexample.com/log\n13\n", "the checkpoint"},
       {"c2sp.org/tlog-proof@v1\nindex 6", "no empty line"}};
   for (const auto &[bad_text, why] : bad)
-    CHECK_THROWS_WITH(merklize::tlog_proof_from_text(bad_text), Contains("tlog-proof") &&
-                                                                    Contains(why));
+    CHECK_THROWS_WITH(merklize::tlog_proof_from_text(bad_text),
+                      Contains("tlog-proof") && Contains(why));
 }
 
 TEST_CASE("CT v1 JSON proofs round-trip and are read as untrusted text", "[tlog]") {

@@ -22,11 +22,11 @@ const char *exit_statuses = "Exit status: 0 success, 1 a failure, 2 a mistake in
 const std::string device_help =
     "the OpenCL device: P:D as `merklize devices` lists them, or a case-insensitive part of a "
     "device's or platform's name or vendor, or nvidia, pocl, cpu, gpu; default: the first GPU, "
-    "else the first device; host: merklize root's host engine (" +
+    "else the first device; host: the host engine (" +
     merklize::host_engine_hash_names() +
-    " trees on the CPU's cores); auto (the default, unless $MERKLIZE_DEVICE names one): "
-    "default's device, and for merklize root whichever of it and the host engine is expected to "
-    "finish first (--verbose says why)";
+    " trees, data blocks and log entries on the CPU's cores); auto (the default, unless "
+    "$MERKLIZE_DEVICE names one): default's device, and for root, b3sum and leaf-hash whichever "
+    "of it and the host engine is expected to finish first (--verbose says why)";
 
 CLI::App &add_command(CLI::App &app, const std::string &name, const std::string &description,
                       const std::string &footer = "") {
@@ -451,8 +451,9 @@ command_runner add_leaf_hash(CLI::App &app) {
   auto args = std::make_shared<leaf_hash_arguments>();
   CLI::App &c = add_command(app, "leaf-hash",
                             "Write the leaves of a log: RFC 6962's leaf hash SHA-256(0x00 || "
-                            "entry) of each entry of the FILEs, in order, hashed on the device, "
-                            "32 raw bytes each (the leaves of `merklize root --hash rfc6962`).");
+                            "entry) of each entry of the FILEs, in order, hashed on the host "
+                            "engine or a device (--device), 32 raw bytes each (the leaves of "
+                            "`merklize root --hash rfc6962`).");
   add_parsed(c, "--hash", args->hash, parse_hash, "H",
              "the leaf hash: rfc6962 (the default and the only one)");
   add_parsed(c, "--entries", args->entries, parse_entries, "F",

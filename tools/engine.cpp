@@ -52,11 +52,6 @@ std::optional<kept_record> read_record(const std::string &file) {
   return kept;
 }
 
-std::optional<double> measured_start(const std::string &file) {
-  const auto kept = read_record(file);
-  return kept ? std::optional<double>(kept->start_ms) : std::nullopt;
-}
-
 // When an OpenCL driver was last installed or removed: the ICD loader's vendor directory (or the
 // file $OCL_ICD_VENDORS names) changes then.
 std::optional<std::filesystem::file_time_type> drivers_changed() {
@@ -200,6 +195,17 @@ engine_pick pick_engine(const std::optional<std::string> &spec,
   return pick_engine(spec, merklize::tree_task(options.hash), bytes,
                      "builds --hash " + merklize::host_engine_hash_names() + " trees, not --hash " +
                          merklize::to_string(options.hash));
+}
+
+engine_pick pick_log_engine(const std::optional<std::string> &spec,
+                            std::optional<std::uint64_t> entry_bytes,
+                            const std::optional<merklize::tree_options> &tree) {
+  const bool host_can_run = !tree || merklize::host_engine_supports(*tree);
+  return pick_engine(spec, merklize::blocks_task(merklize::leaf_hash::sha256, host_can_run),
+                     entry_bytes,
+                     tree ? "builds --hash " + merklize::host_engine_hash_names() +
+                                " trees, not --hash " + merklize::to_string(tree->hash)
+                          : "");
 }
 
 void record_start(const engine_pick &pick, double start_ms) {

@@ -32,6 +32,12 @@ engine_pick pick_engine(const std::optional<std::string> &spec, const merklize::
 engine_pick pick_engine(const std::optional<std::string> &spec,
                         const merklize::tree_options &options, std::optional<std::uint64_t> bytes);
 
+// The engine for a log's entries hashed into their RFC 6962 leaves (leaf-hash, root --log), at the
+// rates of SHA-256 over data blocks; `tree`: the options of the tree built over them, if any.
+engine_pick pick_log_engine(const std::optional<std::string> &spec,
+                            std::optional<std::uint64_t> entry_bytes,
+                            const std::optional<merklize::tree_options> &tree = std::nullopt);
+
 // Records what a device's start cost this run (discovery, context, programs) for later choices.
 void record_start(const engine_pick &pick, double start_ms);
 

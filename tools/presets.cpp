@@ -7,7 +7,10 @@
 #include "quote.hpp"
 #include "sizes.hpp"
 
+#include <merklize/engine/host_entries.hpp>
 #include <merklize/engine/leaf_hash.hpp>
+
+#include <functional>
 
 namespace cli {
 
@@ -67,16 +70,30 @@ log_entries read_log_entries(const std::string &file, merklize::entry_framing fr
   return entries;
 }
 
-std::vector<std::uint8_t> log_leaves(const cl::CommandQueue &queue, const log_entries &entries) {
-  const auto hashed =
-      while_doing("hashing " + std::to_string(entries.spans.size()) + " entries (" +
-                      size_text(entries.data.size()) + ")",
-                  [&] {
-                    return merklize::hash_entries(queue, entries.data.data(), entries.data.size(),
-                                                  entries.spans);
-                  });
+namespace {
+
+std::vector<std::uint8_t>
+log_leaves_of(const log_entries &entries,
+              const std::function<std::vector<merklize::digest>()> &hash) {
+  const auto hashed = while_doing("hashing " + std::to_string(entries.spans.size()) + " entries (" +
+                                      size_text(entries.data.size()) + ")",
+                                  hash);
   const auto *bytes = reinterpret_cast<const std::uint8_t *>(hashed.data());
   return std::vector<std::uint8_t>(bytes, bytes + hashed.size() * merklize::node_bytes);
+}
+
+} // namespace
+
+std::vector<std::uint8_t> log_leaves(const cl::CommandQueue &queue, const log_entries &entries) {
+  return log_leaves_of(entries, [&] {
+    return merklize::hash_entries(queue, entries.data.data(), entries.data.size(), entries.spans);
+  });
+}
+
+std::vector<std::uint8_t> host_log_leaves(const log_entries &entries) {
+  return log_leaves_of(entries, [&] {
+    return merklize::host_hash_entries(entries.data.data(), entries.data.size(), entries.spans);
+  });
 }
 
 } // namespace cli

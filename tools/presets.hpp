@@ -9,7 +9,8 @@
 //                     depth ceil(log2 N), no length;
 //   --log             an RFC 6962 / 9162 transparency log (Certificate Transparency, Rekor, Go's
 //                     checksum database): FILE holds the log's entries, framed as --entries says,
-//                     hashed into the RFC's leaves on the device; rfc6962 nodes, shape promote.
+//                     hashed into the RFC's leaves on the host engine or a device
+//                     (--device); rfc6962 nodes, shape promote.
 #pragma once
 
 #include "commands.hpp"
@@ -78,5 +79,8 @@ log_entries read_log_entries(const std::string &file, merklize::entry_framing fr
 
 // Their RFC 6962 leaf hashes, SHA-256(0x00 || entry), hashed on `queue`'s device: N x 32 bytes.
 std::vector<std::uint8_t> log_leaves(const cl::CommandQueue &queue, const log_entries &entries);
+
+// The same on the host engine's threads (host_entries.hpp).
+std::vector<std::uint8_t> host_log_leaves(const log_entries &entries);
 
 } // namespace cli

@@ -130,17 +130,26 @@ std::string root_text(const root_arguments &args, const merklize::digest &root,
   return root_line(args, length ? merklize::mix_in_length(root, *length) : root);
 }
 
-// --log: FILE's entries hashed into the log's leaves on the device, then their tree there.
+// --log: FILE's entries hashed into the log's leaves, then their tree, on the host engine or a
+// device (--device; auto: the one expected to finish first).
 int log_root_command(const root_arguments &args, const merklize::tree_spec &spec) {
   const log_entries entries = read_log_entries(args.file, *spec.framing, args.progress);
   const merklize::config cfg = root_config(spec);
-  merklize::merkleizer m(chosen_device(args.device), cfg);
-  const auto leaves = log_leaves(m.queue(), entries);
-  const auto root = leaves.empty()
-                        ? *merklize::empty_tree_root(cfg.tree)
-                        : while_doing("building the tree of " +
-                                          std::to_string(entries.spans.size()) + " entries' leaves",
-                                      [&] { return m.build(leaves).root(); });
+  const engine_pick pick = pick_log_engine(args.device, entries.data.size(), cfg.tree);
+  const std::string building =
+      "building the tree of " + std::to_string(entries.spans.size()) + " entries' leaves";
+  merklize::digest root;
+  if (entries.spans.empty()) {
+    root = *merklize::empty_tree_root(cfg.tree);
+  } else if (pick.host) {
+    const auto leaves = host_log_leaves(entries);
+    root = while_doing(building,
+                       [&] { return merklize::host_root(leaves.data(), leaves.size(), cfg.tree); });
+  } else {
+    merklize::merkleizer m(pick.device, cfg);
+    const auto leaves = log_leaves(m.queue(), entries);
+    root = while_doing(building, [&] { return m.build(leaves).root(); });
+  }
   write_stdout(root_line(args, root));
   return 0;
 }

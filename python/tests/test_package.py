@@ -13,7 +13,7 @@ from conftest import REPO
 import merklize
 
 
-#: The nanobind whose stubgen wrote python/merklize/_merklize.pyi (tests/run_ctest.sh pins it).
+#: The nanobind whose stubgen wrote python/merklize/_merklize.pyi (tests/ctest_venv.sh pins it).
 STUBGEN_NANOBIND = "3.1.0"
 
 

@@ -91,8 +91,10 @@ template <class Body> merklize_status guarded(Body &&body) noexcept {
 template <class T> T &required(T *pointer, const char *function, const char *name) {
   if (!pointer) throw argument_error(std::string(function) + ": `" + name + "` is NULL");
   if constexpr (is_handle<std::remove_const_t<T>>::value) {
-    const std::string refusal = handle_refusal(static_cast<const std::remove_const_t<T> *>(pointer));
-    if (!refusal.empty()) throw argument_error(std::string(function) + ": `" + name + "`" + refusal);
+    const std::string refusal =
+        handle_refusal(static_cast<const std::remove_const_t<T> *>(pointer));
+    if (!refusal.empty())
+      throw argument_error(std::string(function) + ": `" + name + "`" + refusal);
   }
   return *pointer;
 }

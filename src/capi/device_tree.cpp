@@ -67,8 +67,8 @@ std::uint64_t most_updates(const resident_kary_tree &) { return detail::max_sort
 template <class Tree> void check_update_count(const Tree &t, uint64_t count, const char *function) {
   if (count > most_updates(t))
     throw argument_error(std::string(function) + ": count is " + std::to_string(count) +
-                         ": a batch of this tree holds at most " +
-                         std::to_string(most_updates(t)) + " updates");
+                         ": a batch of this tree holds at most " + std::to_string(most_updates(t)) +
+                         " updates");
 }
 
 // The same for an append past what the tree may hold: the trees' own check, made before the
@@ -196,8 +196,10 @@ merklize_status merklize_device_tree_create(merklize_builder *builder, const voi
     for_field("leaves", [&] { leaf_count_of(size); }); // whole leaves, at least one
     if (size / node_bytes > most_leaves(b.settings))
       throw argument_error("merklize_device_tree_create: size is " + std::to_string(size) +
-                           " bytes, " + std::to_string(size / node_bytes) + " leaves: the tree "
-                           "may hold " + std::to_string(most_leaves(b.settings)));
+                           " bytes, " + std::to_string(size / node_bytes) +
+                           " leaves: the tree "
+                           "may hold " +
+                           std::to_string(most_leaves(b.settings)));
     check_field_leaves(b.settings.tree().hash, leaves, size / node_bytes, "leaves");
     *tree = new merklize_device_tree(b.device, b.settings, leaves, size);
   });

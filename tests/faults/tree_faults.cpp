@@ -36,16 +36,33 @@ using arm_fn = int (*)(const char *, std::uint64_t);
 calls_fn shim_calls;
 arm_fn shim_arm;
 
-const char *const entry_points[] = {
-    "clCreateBuffer",          "clGetMemObjectInfo",          "clCreateKernel",
-    "clSetKernelArg",          "clGetKernelWorkGroupInfo",    "clWaitForEvents",
-    "clFlush",                 "clFinish",                    "clEnqueueReadBuffer",
-    "clEnqueueWriteBuffer",    "clEnqueueCopyBuffer",         "clEnqueueFillBuffer",
-    "clEnqueueMapBuffer",      "clEnqueueUnmapMemObject",     "clEnqueueNDRangeKernel",
-    "clEnqueueMarkerWithWaitList", "clEnqueueBarrierWithWaitList", "clCreateCommandQueue",
-    "clCreateProgramWithBinary", "clCreateProgramWithSource", "clBuildProgram",
-    "clGetProgramInfo",        "clGetDeviceInfo",             "clGetContextInfo",
-    "clGetEventInfo",          "clGetEventProfilingInfo",     "clGetKernelInfo"};
+const char *const entry_points[] = {"clCreateBuffer",
+                                    "clGetMemObjectInfo",
+                                    "clCreateKernel",
+                                    "clSetKernelArg",
+                                    "clGetKernelWorkGroupInfo",
+                                    "clWaitForEvents",
+                                    "clFlush",
+                                    "clFinish",
+                                    "clEnqueueReadBuffer",
+                                    "clEnqueueWriteBuffer",
+                                    "clEnqueueCopyBuffer",
+                                    "clEnqueueFillBuffer",
+                                    "clEnqueueMapBuffer",
+                                    "clEnqueueUnmapMemObject",
+                                    "clEnqueueNDRangeKernel",
+                                    "clEnqueueMarkerWithWaitList",
+                                    "clEnqueueBarrierWithWaitList",
+                                    "clCreateCommandQueue",
+                                    "clCreateProgramWithBinary",
+                                    "clCreateProgramWithSource",
+                                    "clBuildProgram",
+                                    "clGetProgramInfo",
+                                    "clGetDeviceInfo",
+                                    "clGetContextInfo",
+                                    "clGetEventInfo",
+                                    "clGetEventProfilingInfo",
+                                    "clGetKernelInfo"};
 
 [[noreturn]] void die(const std::string &what) {
   std::fprintf(stderr, "merklize_fault_device_trees: %s\n", what.c_str());
@@ -196,8 +213,8 @@ bool refused(merklize_device_tree *t, std::string &problem) {
   if (update == MERKLIZE_OK)
     problem = "half refused: the root refused (" + message + ") but an update taken";
   else if (read != MERKLIZE_ERROR_UNUSABLE || update != MERKLIZE_ERROR_UNUSABLE)
-    problem = std::string("refused with ") + merklize_status_name(read) + ", not unusable: " +
-              message;
+    problem =
+        std::string("refused with ") + merklize_status_name(read) + ", not unusable: " + message;
   return true;
 }
 
@@ -221,15 +238,15 @@ std::string fault(scenario &sc, const state &after, const char *call, std::uint6
   if (message.empty()) return "PROBLEM: failed with no message";
   if (!sc.tree()) return "restored";
   std::string problem;
-  if (refused(sc.tree(), problem))
-    return problem.empty() ? "refused" : "PROBLEM: " + problem;
+  if (refused(sc.tree(), problem)) return problem.empty() ? "refused" : "PROBLEM: " + problem;
   const state now = read_state(sc.tree());
   if (!(now == before))
     return "PROBLEM: corrupted by the failed call (" + message + "): " + difference(now, before);
   if (sc.call() != MERKLIZE_OK)
     return std::string("PROBLEM: the call again refused: ") + merklize_last_error();
   const state again = read_state(sc.tree());
-  if (!(again == after)) return "PROBLEM: wrong result of the call again: " + difference(again, after);
+  if (!(again == after))
+    return "PROBLEM: wrong result of the call again: " + difference(again, after);
   return "restored";
 }
 

@@ -10,6 +10,7 @@
 // No OpenCL.
 #pragma once
 
+#include "error_type.hpp"
 #include "node_rule.hpp"
 
 #include <cstdint>
@@ -25,6 +26,20 @@ enum class entry_framing { lines, length_prefixed };
 struct entry_span {
   std::uint64_t first = 0, size = 0;
 };
+
+namespace detail {
+
+// Refuses spans that run past the `size` bytes they index, naming `caller` ("hash_entries").
+inline void check_entry_spans(const std::vector<entry_span> &spans, std::uint64_t size,
+                              const char *caller) {
+  for (const entry_span &s : spans)
+    if (s.first > size || s.size > size - s.first)
+      throw error(std::string(caller) + ": an entry of " + std::to_string(s.size) +
+                  " bytes at offset " + std::to_string(s.first) + " runs past the " +
+                  std::to_string(size) + " bytes given");
+}
+
+} // namespace detail
 
 inline entry_framing parse_entry_framing(const std::string &name) {
   if (name == "lines") return entry_framing::lines;

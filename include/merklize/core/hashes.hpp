@@ -14,6 +14,7 @@
 #include "error_type.hpp"
 #include "host_blake3_simd.hpp"
 #include "keccak.hpp"
+#include "keccak_lanes.hpp"
 #include "poseidon2.hpp"
 #include "poseidon2_bn254.hpp"
 #include "quote.hpp"
@@ -135,17 +136,11 @@ inline digest keccak256_node(const digest &l, const digest &r, bool) {
 inline digest sha3_256_node(const digest &l, const digest &r, bool) {
   return keccak::hash_pair(keccak::sha3_pad, l, r);
 }
-// Keccak-256 and SHA3-256 nodes for the host engine: the portable sponge a pair at a time (no
-// SIMD Keccak is written yet; the device's kernels are the fast path for large trees).
+// Keccak-256 and SHA3-256 nodes for the host engine, in vector lanes where the CPU has them
+// (keccak_lanes.hpp).
 template <std::uint8_t pad>
 void keccak_pairs(const std::uint8_t *in, std::uint8_t *out, std::uint64_t pairs) {
-  for (std::uint64_t i = 0; i < pairs; ++i) {
-    digest l, r;
-    std::memcpy(l.data(), in + 64 * i, 32);
-    std::memcpy(r.data(), in + 64 * i + 32, 32);
-    const digest d = keccak::hash_pair(pad, l, r);
-    std::memcpy(out + 32 * i, d.data(), 32);
-  }
+  keccak_pairs_on(keccak_isa_used(), pad, in, out, pairs);
 }
 inline digest poseidon2_babybear_node(const digest &l, const digest &r, bool) {
   return poseidon2::compress(l, r, poseidon2::babybear_16);

@@ -28,14 +28,6 @@ namespace detail {
 // The bytes of entries one launch of sha256_entries reads at most (their range in the input).
 constexpr std::uint64_t entries_batch_bytes = std::uint64_t(64) << 20;
 
-inline void check_entry_spans(const std::vector<entry_span> &spans, std::uint64_t size) {
-  for (const entry_span &s : spans)
-    if (s.first > size || s.size > size - s.first)
-      throw error("hash_entries: an entry of " + std::to_string(s.size) + " bytes at offset " +
-                  std::to_string(s.first) + " runs past the " + std::to_string(size) +
-                  " bytes given");
-}
-
 // One launch: the entries spans[begin, end), whose bytes lie in [low, high) of the input.
 struct entries_launch {
   std::size_t begin = 0, end = 0;
@@ -118,7 +110,7 @@ inline std::vector<digest> hash_entries_in_launches(const cl::CommandQueue &queu
                                                     const std::uint8_t *data, std::uint64_t size,
                                                     const std::vector<entry_span> &spans,
                                                     std::uint8_t prefix, std::uint64_t limit) {
-  check_entry_spans(spans, size);
+  check_entry_spans(spans, size, "hash_entries");
   if (spans.empty()) return {};
   const drain_on_unwind drained(queue);
   return in_step([&] { return "hashing " + std::to_string(spans.size()) + " entries"; },

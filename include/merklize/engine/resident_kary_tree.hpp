@@ -273,8 +273,7 @@ private:
 
   // `body()` as call `call`, all or nothing: undone on the host where it fails before it writes
   // the tree, else the tree left unusable.
-  template <class Body>
-  auto changing(const char *call, const Body &body) -> decltype(body()) {
+  template <class Body> auto changing(const char *call, const Body &body) -> decltype(body()) {
     const host_state before{leaves_, nodes_, leaf_count(), capacity_, zeros_, root_};
     return health_.change(call, body, [&] {
       leaves_ = before.leaves;

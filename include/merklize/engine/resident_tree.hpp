@@ -196,9 +196,9 @@ public:
       prepare(); // the launch settings (local_), which the host's path never needed
       sort_batch_into(proved_batch_, proved_sort_, leaf_count(), indices.data(), indices.size(),
                       detail::batch_slices(indices.size()), detail::on_cores{});
-      return std::pair<digest, multiproof>{
-          root, gatherer_.gather(runtime_, queue_, tree_, cfg_.tree, capacity_, local_,
-                                 proved_batch_.leaves, events_)};
+      return std::pair<digest, multiproof>{root, gatherer_.gather(runtime_, queue_, tree_,
+                                                                  cfg_.tree, capacity_, local_,
+                                                                  proved_batch_.leaves, events_)};
     });
   }
 
@@ -356,8 +356,7 @@ private:
 
   // `body()` as call `call`, all or nothing: undone on the host where it fails before it writes
   // the tree, else the tree left unusable.
-  template <class Body>
-  auto changing(const char *call, const Body &body) -> decltype(body()) {
+  template <class Body> auto changing(const char *call, const Body &body) -> decltype(body()) {
     const host_state before{leaves_, nodes_, leaf_count(), capacity_, root_};
     return health_.change(call, body, [&] {
       leaves_ = before.leaves;

@@ -93,7 +93,7 @@ inline engine_estimate device_estimate(const device_facts &facts, const tuning &
 
 // The host engine on `threads` threads, with or without the CPU's SHA extensions: SHA-256 trees,
 // and blake3 trees in `blake3_lanes` vector lanes (16: AVX-512, 8: AVX2, 1: the portable code;
-// host_blake3_simd.hpp).
+// host_blake3_simd.hpp), keccak256 and sha3-256 trees on the same ISA (keccak_lanes.hpp).
 inline engine_estimate host_estimate(hash_kind hash, unsigned threads, bool sha_extensions,
                                      unsigned blake3_lanes = 1) {
   const host_engine_tuning &row = host_engine_row();
@@ -103,18 +103,26 @@ inline engine_estimate host_estimate(hash_kind hash, unsigned threads, bool sha_
   e.can_run = node.host_pairs != nullptr;
   const bool sha_ni = sha_extensions && node.host_pairs_sha_ni;
   const bool light = node.tuning == tuning_class::light; // BLAKE3's, in vector lanes
-  const char *light_code = blake3_lanes >= 16 ? "AVX-512" : blake3_lanes >= 8 ? "AVX2" : "portable";
+  const bool keccak = node.leaf == leaf_hash::keccak256 || node.leaf == leaf_hash::sha3_256;
+  // Keccak runs on the same ISA as BLAKE3's lanes (keccak_lanes.hpp): 8 of its 64-bit lanes
+  // where BLAKE3 has 16 of 32 bits.
+  const char *lanes = blake3_lanes >= 16 ? "AVX-512" : blake3_lanes >= 8 ? "AVX2" : "portable";
   e.name = std::string("host (") +
-           (sha_ni  ? "SHA extensions"
-            : light ? light_code
-                    : "portable SHA-256") +
+           (sha_ni   ? "SHA extensions"
+            : light  ? lanes
+            : keccak ? lanes + std::string(" Keccak")
+                     : "portable SHA-256") +
            ", " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + ")";
   e.start_ms = row.start_ms;
   const double light_rate = blake3_lanes >= 16  ? row.blake3_avx512_gbps_per_thread
                             : blake3_lanes >= 8 ? row.blake3_avx2_gbps_per_thread
                                                 : row.blake3_gbps_per_thread;
+  const double keccak_rate = blake3_lanes >= 16  ? row.keccak_avx512_gbps_per_thread
+                             : blake3_lanes >= 8 ? row.keccak_avx2_gbps_per_thread
+                                                 : row.keccak_gbps_per_thread;
   e.gbytes_per_s = threads * (light    ? light_rate
                               : sha_ni ? row.sha_ni_gbps_per_thread
+                              : keccak ? keccak_rate
                                        : row.portable_gbps_per_thread);
   return e;
 }

@@ -135,6 +135,8 @@ struct host_engine_tuning {
   // BLAKE3 of a whole input (host_blake3.hpp): chunks in 16 lanes, 8, or portably.
   double blake3_input_avx512_gbps_per_thread, blake3_input_avx2_gbps_per_thread,
       blake3_input_gbps_per_thread;
+  // Keccak-256 and SHA3-256 nodes (keccak_lanes.hpp): in 8 lanes, 4, or one at a time.
+  double keccak_avx512_gbps_per_thread, keccak_avx2_gbps_per_thread, keccak_gbps_per_thread;
 };
 
 inline const host_engine_tuning &host_engine_row() {
@@ -149,7 +151,9 @@ inline const host_engine_tuning &host_engine_row() {
       "CPU-second and portably 0.2 (4 KiB blocks, sha256_many alone, the 2-core AMD EPYC "
       "machine), taken as 2.0 and 0.15 for the reading; BLAKE3 of inputs in 16 lanes taken as "
       "the node lanes' rate (both a compression a 64 bytes), the other leaf hashes' portable "
-      "code by the same rule",
+      "code by the same rule; keccak256 nodes of 2^20 pairs on one thread of the 2-core AMD "
+      "EPYC machine: 1.0 GB/s of leaves in 8 lanes, 0.57 in 4, 0.03 one at a time, taken as "
+      "0.9, 0.5 and 0.03 for the reading",
       1,
       0.3,
       0.1,
@@ -161,7 +165,10 @@ inline const host_engine_tuning &host_engine_row() {
       0.1,
       1.0,
       0.5,
-      0.18};
+      0.18,
+      0.9,
+      0.5,
+      0.03};
   return row;
 }
 
@@ -177,7 +184,8 @@ inline const std::vector<tuning> &tuning_table() {
     nvidia.measured_by =
         "bench/kernel_variants.sh, bench/device_run.sh and hash_bench on an NVIDIA H200 "
         "(dev/PERFORMANCE_LOG.md): merkle_levels x2 at 128 work-items 1.242 / 0.073 ms at 2^25 / "
-        "2^20 leaves, x3 1.439 / 0.090 (72 registers), merkle_level x2 1.323 / 0.082, merkle_subtree "
+        "2^20 leaves, x3 1.439 / 0.090 (72 registers), merkle_level x2 1.323 / 0.082, "
+        "merkle_subtree "
         "1.419 / 0.082; SHA-256 nodes (merklize_bench --variants --hash=sha256): merkle_level x1 "
         "4.413 ms at 2^25, merkle_subtree 4.486, merkle_levels x2 4.728; chunks of 2^21 the best "
         "end to end of 2^18 .. 2^22; one chunk per work-item 1.53 TB/s against lanes2 1.50; block "

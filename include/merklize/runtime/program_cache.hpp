@@ -130,8 +130,10 @@ public:
     {
       std::lock_guard<std::mutex> lock(mutex_);
       const auto found = programs_.find(k);
-      if (found != programs_.end()) pending = found->second;
-      else programs_.emplace(k, claimed.get_future().share());
+      if (found != programs_.end())
+        pending = found->second;
+      else
+        programs_.emplace(k, claimed.get_future().share());
     }
     if (pending.valid()) return pending.get(); // loaded, or being loaded by another caller
     return load(k, context, device, spec, claimed);
@@ -166,9 +168,9 @@ private:
           [&] { return load_program(context, device, spec); });
       std::lock_guard<std::mutex> lock(mutex_);
       ++builds_;
-      build_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                             start)
-                       .count();
+      build_ms_ +=
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
       claimed.set_value(built);
       return built;
     } catch (...) {

@@ -7,9 +7,9 @@
 // every build of two leaves or more launches (merkle_subtree, or the lanes kernel; at least at the
 // top of the tree) is loaded: a kernel a small tree never launches is not compiled for it. The
 // process-wide cache (program_cache.hpp) lets a second caller of the program wait for this load
-// rather than repeat it, and loads other programs (the leaves') beside it; a load that fails here is left alone and fails again, with
-// its message, where the build asks for the program. The spec's options (the tuning row's, or
-// $MERKLIZE_KERNEL_OPTIONS) are read on the caller's thread.
+// rather than repeat it, and loads other programs (the leaves') beside it; a load that fails here
+// is left alone and fails again, with its message, where the build asks for the program. The spec's
+// options (the tuning row's, or $MERKLIZE_KERNEL_OPTIONS) are read on the caller's thread.
 #pragma once
 
 #include "program_cache.hpp"
