@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0 OR MIT
 # First calls against later ones on a GPU machine, each beside its warm run in the same call:
 # whole commands (`root`, `proof`, `--format fs-verity`, `b3sum`) on an empty program cache (both
-# merklize's and the driver's own) and then warm; in one process, the first build(std::vector) of
-# 2^25 leaves against the next (first_build), the first update of a kept tree against the next
+# merklize's and the driver's own) and then warm, on the device and as --device auto chooses; in
+# one process, the first build(std::vector) of 2^25 leaves against the next (first_build), the
+# first update of a kept tree against the next
 # (update_bench), and a log's adoption and first full build against later ones (log_bench); each
 # program run once on an empty cache and once warm. Then the host engine against the Linux tools
 # on this machine's cores (host_engine_vs_tools.sh). Logs in $OUT (default /tmp/out).
@@ -47,6 +48,8 @@ for c in "root" "proof --index 12345678" "root --format fs-verity" "b3sum"; do
   ms "$c, empty caches" env MERKLIZE_DEVICE=$device "$merklize" $c --device default "$work/gib"
   ms "$c, warm" env MERKLIZE_DEVICE=$device "$merklize" $c --device default "$work/gib"
   ms "$c, warm, --device auto" "$merklize" $c "$work/gib"
+  cold
+  ms "$c, empty caches, --device auto" "$merklize" $c "$work/gib"
 done
 
 for state in empty warm; do

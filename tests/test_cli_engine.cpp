@@ -108,9 +108,30 @@ TEST_CASE("merklize root --device host refuses what it cannot build", "[cli][hos
   CHECK(parent.status == 2);
   CHECK_THAT(parent.err, Catch::Contains("--device host builds --hash blake3, sha256, rfc6962, "
                                          "keccak256 and sha3-256"));
-  const auto other = run_shell(merklize_word() + " proof --index 0 --device host " + file);
+  const auto other = run_shell(merklize_word() + " proof -i 0,1 --device host " + file);
   CHECK(other.status == 2);
-  CHECK_THAT(other.err, Catch::Contains("merklize root only"));
+  CHECK_THAT(other.err, Catch::Contains("--device host (the host engine) runs merklize root, "
+                                        "b3sum and the proof of one leaf"));
+}
+
+TEST_CASE("merklize proof --device host gives the device's proofs", "[cli][host]") {
+  const auto file =
+      sh_quote(test::write_file("host_proof", test::random_bytes(32 * 40000 + 96)).string());
+  for (const std::string &tree : {"--hash sha256", "--hash blake3 --pad zero --depth 20",
+                                  "--hash rfc6962 --proof-format ct", "--ssz-list 100000"})
+    for (const std::string index : {"0", "32768", "40002"}) {
+      INFO(tree << " -i " << index);
+      const std::string proof = merklize_word() + " proof -i " + index + " " + tree + " ";
+      const auto host = run_shell(proof + "--device host " + file);
+      const auto device = run_shell(proof + "--device default " + file);
+      CHECK(host.status == 0);
+      CHECK_FALSE(host.out.empty());
+      CHECK(host.out == device.out);
+      CHECK(run_shell("cat " + file + " | " + proof + "--device host -").out == device.out);
+    }
+  const auto past = run_shell(merklize_word() + " proof -i 40003 --device host " + file);
+  CHECK(past.status == 1);
+  CHECK_THAT(past.err, Catch::Contains("leaf index 40003 out of range"));
 }
 
 TEST_CASE("merklize root --verbose says which engine ran, why, and where the time went",
@@ -131,17 +152,42 @@ TEST_CASE("merklize root --verbose says which engine ran, why, and where the tim
                             Catch::Contains("phase context and queues (merkleizer): ") &&
                             Catch::Contains("of which programs "));
   CHECK(root("--hash sha256 --device auto " + file).out == chosen.out);
-  // A pipe is taken as large: with no records of this machine's devices (an empty cache), a GPU
-  // of the tuning table would finish 1 GiB of sha256 nodes first, so the device is opened.
+  // A pipe is taken as large: with no records of this machine's devices, and its programs in the
+  // cache, a GPU of the tuning table would finish 1 GiB of sha256 nodes first, so the device is
+  // opened.
   const auto no_records = test::scratch_dir() / "verbose_engine_cache";
   std::filesystem::create_directories(no_records);
-  const auto piped =
-      run_shell("cat " + file + " | MERKLIZE_CACHE_DIR=" + sh_quote(no_records.string()) + " " +
-                merklize_word() + " root --hash sha256 --verbose -");
+  const std::string piped_root = "cat " + file + " | MERKLIZE_CACHE_DIR=" +
+                                 sh_quote(no_records.string()) + " " + merklize_word() +
+                                 " root --hash sha256 --verbose -";
+  const auto first = run_shell(piped_root);
+  CHECK(first.out == chosen.out);
+  CHECK_THAT(first.err, Catch::Contains("chosen by --device auto for 1073741824 bytes") &&
+                            Catch::Contains("a device's programs compiled first"));
+  test::write_text("verbose_engine_cache/merkle-sha256-wg16-lanes1-a.bin", "");
+  const auto piped = run_shell(piped_root);
   CHECK(piped.out == chosen.out);
   CHECK_THAT(piped.err, Catch::Contains("chosen by --device auto for 1073741824 bytes") &&
                             Catch::Contains("not before the tuning table's fastest device") &&
-                            Catch::Contains("host ("));
+                            !Catch::Contains("compiled first") && Catch::Contains("host ("));
+}
+
+TEST_CASE("merklize root --device auto: a first use on an empty cache goes where the compile is "
+          "not paid",
+          "[cli][host]") {
+  // 4 MiB of BLAKE3 leaves of 4 KiB blocks: PoCL's kernels would outrun the host's portable
+  // BLAKE3 once compiled, but their compile (seconds) exceeds the host engine's whole run.
+  const auto file = sh_quote(test::write_file("first_use", test::random_bytes(4 << 20)).string());
+  const auto dir = test::scratch_dir() / "first_use_cache";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto run = run_shell("MERKLIZE_CACHE_DIR=" + sh_quote(dir.string()) + " " +
+                             merklize_word() + " root --leaf-size 4096 --verbose " + file);
+  CHECK(run.status == 0);
+  CHECK_THAT(run.err, Catch::Contains("engine: host engine: chosen by --device auto") &&
+                          Catch::Contains("a device's programs compiled first") &&
+                          !Catch::Contains("compiling kernels"));
+  CHECK(run.out == root("--leaf-size 4096 --device host " + file).out);
 }
 
 TEST_CASE("merklize root --device auto trusts the devices this machine ran, while they are current",
@@ -151,6 +197,8 @@ TEST_CASE("merklize root --device auto trusts the devices this machine ran, whil
   std::filesystem::create_directories(dir);
   test::write_text("recorded_engine_cache/engine-start-slow_device.ms",
                    "0.001 0.000001 0.000001 0.000001 0.000001\n");
+  // Its programs are in the cache: no first compile weighs against a device.
+  test::write_text("recorded_engine_cache/merkle-sha256-wg16-lanes1-a.bin", "");
   const std::string env = "MERKLIZE_CACHE_DIR=" + sh_quote(dir.string()) + " ";
   const std::string record = sh_quote((dir / "engine-start-slow_device.ms").string());
   const std::string piped = "cat " + file + " | " + env + merklize_word() +

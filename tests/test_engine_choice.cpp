@@ -192,6 +192,32 @@ TEST_CASE("engine choice: the devices this machine ran decide without looking fo
   CHECK(merklize::host_beats_recorded(host, gib, hash_kind::sha256, {split}));
 }
 
+TEST_CASE("engine choice: a device first compiles the programs the cache does not hold",
+          "[choice]") {
+  // BLAKE3 leaves of 4 KiB blocks, 64 MiB, on a machine with PoCL alone: its two cores' kernels
+  // outrun the host's portable BLAKE3 once compiled, not while they compile (seconds).
+  auto blocks = merklize::blocks_task(merklize::leaf_hash::blake3, true);
+  const auto host = merklize::host_estimate(blocks, 2, true, 16);
+  const std::uint64_t mib64 = std::uint64_t(64) << 20;
+  CHECK_FALSE(merklize::host_beats_table(host, mib64, blocks, 2, false));
+  blocks.programs_cached = false;
+  CHECK(merklize::host_beats_table(host, mib64, blocks, 2, false));
+  // A compile is paid once: an input large enough still goes to the device.
+  CHECK_FALSE(merklize::host_beats_table(host, 64 * gib, blocks, 2, false));
+  // The same from a record of the device, with its compile time; a record without one (an
+  // earlier version's) weighs no compile.
+  merklize::recorded_device pocl{100, 1.1, 0.8, 0.4, 0.8, 3400};
+  CHECK(merklize::host_beats_recorded(host, mib64, blocks, {pocl}));
+  blocks.programs_cached = true;
+  CHECK_FALSE(merklize::host_beats_recorded(host, mib64, blocks, {pocl}));
+  pocl.compile_ms = 0;
+  blocks.programs_cached = false;
+  CHECK_FALSE(merklize::host_beats_recorded(host, mib64, blocks, {pocl}));
+  // Every row says what its compile costs.
+  for (const auto &row : merklize::tuning_table())
+    CHECK(row.compile_ms > 0);
+}
+
 TEST_CASE("resident updates from host memory go to the host's cores on CPU devices",
           "[engine-choice]") {
   using merklize::resident_update;

@@ -44,8 +44,8 @@ int run_main(const std::string &program, const std::function<int()> &body) {
 
 cl::Device chosen_device(const std::optional<std::string> &spec) {
   if (spec && *spec == "host")
-    throw usage_error("--device host (the host engine) builds the roots of trees: merklize "
-                      "root only");
+    throw usage_error("--device host (the host engine) runs merklize root, b3sum and the proof "
+                      "of one leaf of FILE's leaves, not this");
   const bool named = spec && *spec != "auto" && *spec != "default";
   return named ? merklize::select_device(*spec) : merklize::default_device();
 }

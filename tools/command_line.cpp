@@ -25,8 +25,8 @@ const std::string device_help =
     "else the first device; host: the host engine (" +
     merklize::host_engine_hash_names() +
     " trees, data blocks and log entries on the CPU's cores); auto (the default, unless "
-    "$MERKLIZE_DEVICE names one): default's device, and for root, b3sum and leaf-hash whichever "
-    "of it and the host engine is expected to finish first (--verbose says why)";
+    "$MERKLIZE_DEVICE names one): default's device, and for root, b3sum, leaf-hash and one leaf's "
+    "proof whichever of it and the host engine is expected to finish first (--verbose says why)";
 
 CLI::App &add_command(CLI::App &app, const std::string &name, const std::string &description,
                       const std::string &footer = "") {

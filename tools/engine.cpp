@@ -30,8 +30,8 @@ std::string start_file(const merklize::device_facts &facts) {
   return dir + "/engine-start-" + name.substr(0, 120) + ".ms";
 }
 
-// A kept record: "START_MS BLAKE3_GBPS SHA256_GBPS BLOCK_GBPS BLAKE3_INPUT_GBPS" (a record of
-// fewer numbers, from an earlier version, has its start only).
+// A kept record: "START_MS BLAKE3_GBPS SHA256_GBPS BLOCK_GBPS BLAKE3_INPUT_GBPS COMPILE_MS" (a
+// record of fewer numbers, from an earlier version, has its start only, or no compile time).
 struct kept_record {
   double start_ms = -1;
   std::optional<merklize::recorded_device> device; // with its rates, where the record has them
@@ -43,12 +43,14 @@ std::optional<kept_record> read_record(const std::string &file) {
   kept_record kept;
   if (!(in >> kept.start_ms) || kept.start_ms < 0 || kept.start_ms >= 1e6)
     return std::nullopt; // none yet, or not a number: the row's estimate
-  merklize::recorded_device device{kept.start_ms, 0, 0, 0, 0};
+  merklize::recorded_device device{kept.start_ms, 0, 0, 0, 0, 0};
   if (in >> device.blake3_gbps >> device.sha256_gbps >> device.block_gbps >>
           device.blake3_input_gbps &&
       device.blake3_gbps > 0 && device.sha256_gbps > 0 && device.block_gbps > 0 &&
       device.blake3_input_gbps > 0)
     kept.device = device;
+  if (kept.device && !(in >> kept.device->compile_ms && kept.device->compile_ms >= 0))
+    kept.device->compile_ms = 0;
   return kept;
 }
 
@@ -115,6 +117,34 @@ machine_records read_machine_records() {
   return kept;
 }
 
+// The names the disk cache gives the programs a task runs begin so (runtime/disk_cache.hpp:
+// NAME-HASH.bin, NAME a program variant's): a tree's main programs, data blocks' leaves, BLAKE3
+// of inputs.
+std::string program_prefix(const merklize::engine_task &task) {
+  switch (task.work) {
+  case merklize::engine_work::block_leaves:
+    return "block-leaves-";
+  case merklize::engine_work::blake3_input:
+    return "blake3-hash-lanes";
+  case merklize::engine_work::leaf_tree:
+    break;
+  }
+  return std::string("merkle-") + merklize::to_string(task.node) + "-wg";
+}
+
+// Whether the disk cache holds a program `task` runs, compiled by an earlier run for any device
+// (a close guess: the device's own variant may still be missing).
+bool programs_cached(const merklize::engine_task &task) {
+  const std::string dir = merklize::cache_dir(), prefix = program_prefix(task);
+  std::error_code ec;
+  if (dir.empty()) return false;
+  for (const auto &entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) == 0 && entry.path().extension() == ".bin") return true;
+  }
+  return false;
+}
+
 } // namespace
 
 namespace {
@@ -132,7 +162,7 @@ engine_pick open_device(const std::optional<std::string> &spec, bool named) {
   pick.rates = {0, rate(merklize::tree_task(merklize::hash_kind::blake3)),
                 rate(merklize::tree_task(merklize::hash_kind::sha256)),
                 rate(merklize::blocks_task(merklize::leaf_hash::sha256, true)),
-                rate(merklize::blake3_input_task())};
+                rate(merklize::blake3_input_task()), row.compile_ms};
   pick.device_name = facts.name;
   return pick;
 }
@@ -158,16 +188,18 @@ engine_pick pick_engine(const std::optional<std::string> &spec, const merklize::
     pick.why = "device " + pick.device_name + ": asked for (--device or MERKLIZE_DEVICE)";
     return pick;
   }
+  merklize::engine_task weighed = task;
+  weighed.programs_cached = programs_cached(task);
   const unsigned threads = merklize::host_engine_threads();
   const merklize::engine_estimate host =
-      merklize::host_estimate(task, threads, merklize::detail::sha_extensions_used(),
+      merklize::host_estimate(weighed, threads, merklize::detail::sha_extensions_used(),
                               merklize::detail::blake3_lanes_used());
   const machine_records kept = read_machine_records();
   const std::uint64_t size = bytes.value_or(merklize::unknown_input_bytes); // a pipe: as large
   const bool by_records = kept.devices.has_value();
   const bool host_wins =
-      by_records ? merklize::host_beats_recorded(host, bytes, task, *kept.devices)
-                 : merklize::host_beats_table(host, bytes, task, threads,
+      by_records ? merklize::host_beats_recorded(host, bytes, weighed, *kept.devices)
+                 : merklize::host_beats_table(host, bytes, weighed, threads,
                                               merklize::drivers_may_bring_gpu(installed_drivers()));
   char line[240];
   std::snprintf(line, sizeof line, "%s %.1f ms, %s %s", host.name.c_str(), host.finish_ms(size),
@@ -176,8 +208,9 @@ engine_pick pick_engine(const std::optional<std::string> &spec, const merklize::
                               " this machine ran")
                                  .c_str()
                            : "the tuning table's fastest device (no records of this machine's)");
-  const std::string because =
-      "chosen by --device auto for " + std::to_string(size) + " bytes: " + line;
+  const std::string because = "chosen by --device auto for " + std::to_string(size) +
+                              " bytes: " + line +
+                              (weighed.programs_cached ? "" : ", a device's programs compiled first");
   if (host_wins) {
     engine_pick pick;
     pick.host = true;
@@ -220,7 +253,8 @@ void record_start(const engine_pick &pick, double start_ms) {
   std::ofstream out(pick.measured, std::ios::trunc);
   // A failure to keep it only costs the next choice its precision.
   out << start_ms << " " << pick.rates.blake3_gbps << " " << pick.rates.sha256_gbps << " "
-      << pick.rates.block_gbps << " " << pick.rates.blake3_input_gbps << "\n";
+      << pick.rates.block_gbps << " " << pick.rates.blake3_input_gbps << " "
+      << pick.rates.compile_ms << "\n";
 }
 
 } // namespace cli

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize proof: the inclusion proof of one leaf of a file, as JSON. The leaves stream through the
-// device: only the chunk holding the leaf comes back whole (merkleizer::prove(input, index)). With
+// engine --device picks (engine.hpp): a device, where only the chunk holding the leaf comes back
+// whole (merkleizer::prove(input, index)), or the host engine (host_prove). With
 // --leaf-size, the leaves are hashed from the file's blocks and the tree built on the device,
 // where the leaf's path is gathered (block_tree_prove).
 #include "cli.hpp"
 #include "commands.hpp"
 #include "dispatch.hpp"
+#include "engine.hpp"
 #include "input.hpp"
 #include "memory.hpp"
 #include "output.hpp"
@@ -14,6 +16,7 @@
 #include "quote.hpp"
 
 #include <merklize/engine/block_tree.hpp>
+#include <merklize/engine/host_proof.hpp>
 #include <merklize/proofs/ct_json.hpp>
 #include <merklize/merklize.hpp>
 
@@ -123,7 +126,8 @@ int multiproof_of_leaves(const proof_arguments &args, const tree_request &reques
 
 } // namespace
 
-// The leaves stream through the device: only the chunk holding the leaf comes back whole.
+// The leaves stream through the engine --device picks: only the block holding the leaf is kept
+// whole.
 int streamed_proof(const proof_arguments &args, const tree_request &request) {
   check_multiproof(args, nullptr);
   if (args.indices.size() > 1) return multiproof_of_leaves(args, request);
@@ -135,9 +139,12 @@ int streamed_proof(const proof_arguments &args, const tree_request &request) {
   if (limit && in.get().size()) // a file past the list's limit, before any work
     ssz_list_length(*limit, *in.get().size() / merklize::node_bytes, in.get().name());
   in.get().read_ahead(); // a stream is read while the driver starts (stream_prefetch.hpp)
-  merklize::merkleizer m(chosen_device(args.device), cfg);
-  auto proof = within_list_limit(args.preset, in.get().name(),
-                                 [&] { return m.prove(in.get(), args.index); });
+  const engine_pick pick = pick_engine(args.device, cfg.tree, in.get().size());
+  auto proof = within_list_limit(args.preset, in.get().name(), [&] {
+    if (pick.host) return merklize::host_prove(in.get(), cfg.tree, args.index);
+    merklize::merkleizer m(pick.device, cfg);
+    return m.prove(in.get(), args.index);
+  });
   if (limit) // SSZ's element proof: the length chunk is the last sibling
     proof =
         merklize::mix_in_length(proof, ssz_list_length(*limit, proof.leaf_count, in.get().name()));

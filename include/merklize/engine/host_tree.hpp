@@ -150,11 +150,17 @@ void host_each_block(const block_source &source, unsigned threads, const Hash &h
   if (failure) std::rethrow_exception(failure);
 }
 
+// What a caller sees of each block before it is hashed in place: its index, leaves and bytes
+// (host_proof.hpp keeps the proven leaf's block so).
+using block_seen = std::function<void(std::uint64_t index, const std::uint8_t *leaves,
+                                      std::uint64_t bytes)>;
+
 // Each block's subtree up to min(host_block_log2, depth of the whole tree); the last block may
 // be short, and only it knows the tree's leaf count (from its size), so it alone finishes with
 // the lone-node rule of the whole tree's depth.
 inline block_tops host_block_tops(const block_source &source, const tree_options &options,
-                                  unsigned threads, const std::string &name) {
+                                  unsigned threads, const std::string &name,
+                                  const block_seen &seen = nullptr) {
   const pair_hash_fn hash_pairs = pair_hasher(row_of(options.hash));
   const std::uint64_t block_bytes = node_bytes << host_block_log2;
   const auto zeros = zero_subtree_roots(options.hash, host_block_log2);
@@ -166,6 +172,7 @@ inline block_tops host_block_tops(const block_source &source, const tree_options
     const std::uint64_t count = got / node_bytes;
     // Only a first block that is short is the whole tree, of depth ceil(log2 count).
     const unsigned top = index == 0 && got < block_bytes ? ceil_log2(count) : host_block_log2;
+    if (seen) seen(index, nodes, got);
     host_levels(hash_pairs, options, nodes, count, zeros, 0, top);
     digest d;
     std::memcpy(d.data(), nodes, node_bytes);

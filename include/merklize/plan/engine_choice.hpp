@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // Which engine does the work when the caller lets merklize choose (the CLI's --device auto): the
 // one that finishes first, by an estimate of what each pays before its first byte (driver,
-// context, programs) and the rate it then goes at. Before any device is looked for: the host
+// context, programs, and their compile where the disk cache holds none) and the rate it then
+// goes at. Before any device is looked for: the host
 // engine is chosen when it finishes before every device this machine recorded (their starts
 // measured, their rates their tuning rows'), or, with no such records, before the fastest device
 // of the tuning table could; else a device is opened, and it is the one that runs. So no driver
@@ -31,6 +32,9 @@ struct engine_task {
   hash_kind node = hash_kind::blake3; // a leaf tree's node hash
   leaf_hash leaf = leaf_hash::sha256; // block leaves' hash
   bool host_can_run = true; // the rest of the request is in the host engine (a block size, ...)
+  // Whether the disk cache holds a device program for it: where it does not, a device first
+  // pays its compile (tuning::compile_ms), which the host engine never does.
+  bool programs_cached = true;
 };
 
 inline engine_task tree_task(hash_kind node) { return {engine_work::leaf_tree, node}; }
@@ -85,6 +89,7 @@ inline engine_estimate device_estimate(const device_facts &facts, const tuning &
                                        const engine_task &task,
                                        std::optional<double> measured_start_ms = std::nullopt) {
   engine_estimate e = device_estimate(facts, row, task.node, measured_start_ms);
+  if (!task.programs_cached) e.start_ms += row.compile_ms;
   if (task.work == engine_work::leaf_tree) return e;
   e.gbytes_per_s = task.work == engine_work::block_leaves ? row.block_gbps : row.blake3_input_gbps;
   if (row.rates_per_compute_unit) e.gbytes_per_s *= facts.compute_units;
@@ -200,6 +205,7 @@ struct recorded_device {
   double sha256_gbps = 0;       // the same, sha256 trees: the standard class's (hashes.hpp)
   double block_gbps = 0;        // data bytes a second of block leaves (tuning::block_gbps)
   double blake3_input_gbps = 0; // of BLAKE3 of inputs (tuning::blake3_input_gbps)
+  double compile_ms = 0;        // a program's first compile (tuning::compile_ms)
 
   double rate_of(const engine_task &task) const {
     if (task.work == engine_work::block_leaves) return block_gbps;
@@ -228,7 +234,7 @@ inline bool host_beats_recorded(const engine_estimate &host, std::optional<std::
   std::vector<engine_estimate> devices;
   for (const recorded_device &r : recorded) {
     engine_estimate device;
-    device.start_ms = r.start_ms;
+    device.start_ms = r.start_ms + (task.programs_cached ? 0 : r.compile_ms);
     device.gbytes_per_s = r.rate_of(task);
     devices.push_back(device);
   }

@@ -98,6 +98,9 @@ struct tuning {
   // first leaf (driver, context, programs from the cache); the rates are node_tuning's, per
   // compute unit where rates_per_compute_unit.
   double start_ms;
+  // What a first use adds to the start where the disk cache holds none of the task's programs:
+  // the driver compiling them from source.
+  double compile_ms;
   bool rates_per_compute_unit;
   // The same choice for work that is not a tree of 32-byte leaves: bytes a second of SHA-256
   // leaves of 4 KiB data blocks from a file (dm-verity, fs-verity, --leaf-size), and of BLAKE3 of
@@ -220,6 +223,8 @@ inline const std::vector<tuning> &tuning_table() {
     // (bench/keccak_run.sh times both).
     nvidia.kernel_options = "-DMERKLIZE_B3_FMA_ADDS -DMERKLIZE_KECCAK_UNROLL=24";
     nvidia.start_ms = 350;
+    // The H100 machine: a root on an empty cache 3.1 s against 0.2 s warm.
+    nvidia.compile_ms = 2900;
     nvidia.rates_per_compute_unit = false;
     // H200: fs-verity of 4 GiB in 0.566 s whole (bench/block_formats.sh), 0.22 s after the start;
     // merklize b3sum of 1 GiB in 485 ms whole by default, 0.135 s after it.
@@ -259,6 +264,10 @@ inline const std::vector<tuning> &tuning_table() {
     cpu.hash_chunks_per_item = 0;
     cpu.kernel_options = ""; // a CPU's multiplies share its ports with its adds
     cpu.start_ms = 100;
+    // PoCL 3.1 on the 2 AMD EPYC cores, merklize root of 64 MiB on empty caches against warm
+    // ones: 3.4 s more (keccak256), 4.4 s (blake3), 10 s (sha256), 15 s (blake3 leaves of 4 KiB
+    // blocks); the least of them.
+    cpu.compile_ms = 3400;
     cpu.rates_per_compute_unit = true;
     // PoCL 3.1 on the 2 AMD EPYC cores: fs-verity of 512 MiB 3.3x fsverity digest's 0.4 s, and
     // merklize b3sum 3.2x b3sum's 0.2 s, whole processes (docs/BENCHMARKS.md).

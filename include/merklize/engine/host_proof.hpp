@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0 OR MIT
+// The inclusion proof of one leaf of an input, on the host engine (host_tree.hpp): the input's
+// blocks are hashed to their tops as for its root, and the one block that holds the leaf is kept
+// and built level by level; the proof follows as a device's streamed proof does
+// (pipeline/streamed_tree.hpp: that block's levels below its top, the tops' levels above). So a
+// machine without a GPU proves a leaf at the host engine's rate, with no kernel to compile, and
+// holds one block and the tops whatever the input's size.
+#pragma once
+
+#include "../core/reference.hpp"
+#include "../pipeline/streamed_tree.hpp"
+#include "host_tree.hpp"
+
+namespace merklize {
+namespace detail {
+
+// The top of a short last block at its own depth, where the device's streamed chunks stop
+// (host_block_tops carries it up to the block level: streamed_tree lifts it itself).
+inline digest host_own_top(const std::uint8_t *leaves, std::uint64_t bytes,
+                           const tree_options &options) {
+  const std::uint64_t count = bytes / node_bytes;
+  std::vector<std::uint8_t> nodes(leaves, leaves + bytes);
+  nodes.resize(bytes + node_bytes); // room for a lone node's zero sibling
+  const unsigned depth = ceil_log2(count);
+  host_levels(pair_hasher(row_of(options.hash)), options, nodes.data(), count,
+              zero_subtree_roots(options.hash, depth), 0, depth);
+  digest top;
+  std::memcpy(top.data(), nodes.data(), node_bytes);
+  return top;
+}
+
+} // namespace detail
+
+// The proof of leaf `index` of the leaves `in` holds (read as host_root reads them), equal to
+// merkleizer::prove's and to prove() of the whole tree. `options.hash` must be one of
+// host_engine_hash_names(); an index past the leaves is refused, before any read for a file.
+inline inclusion_proof host_prove(input &in, const tree_options &options, std::uint64_t index,
+                                  unsigned threads = 0) {
+  detail::host_empty_root(options, 1); // the options' check, before any read
+  if (in.size())
+    detail::check_leaf_index(index, detail::host_leaf_count(in.name(), *in.size()));
+  const unsigned n = threads ? threads : host_engine_threads();
+  const std::uint64_t block = index >> detail::host_block_log2;
+  std::mutex order; // guards progress, a stream's reads in turn, and what is kept
+  std::atomic<std::uint64_t> next{0};
+  std::vector<std::uint8_t> kept;
+  std::optional<digest> short_top; // a short last block's, at its own depth
+  const detail::block_source source = detail::host_input_blocks(in, n, order, next);
+  const detail::block_tops blocks = detail::host_block_tops(
+      source, options, n, in.name(),
+      [&](std::uint64_t at, const std::uint8_t *leaves, std::uint64_t bytes) {
+        const bool short_last = at > 0 && bytes < (node_bytes << detail::host_block_log2);
+        std::optional<digest> top;
+        if (short_last) top = detail::host_own_top(leaves, bytes, options);
+        const std::lock_guard<std::mutex> hold(order);
+        if (at == block) kept.assign(leaves, leaves + bytes);
+        if (top) short_top = top;
+      });
+  in.check_unchanged();
+  detail::streamed_tree streamed;
+  streamed.options = options;
+  streamed.chunk_log2 = detail::host_block_log2;
+  streamed.leaf_count = detail::host_leaf_count(in.name(), blocks.bytes);
+  detail::check_leaf_index(index, streamed.leaf_count);
+  streamed.tops = blocks.tops;
+  if (short_top) streamed.tops.back() = *short_top;
+  streamed.kept = reference_tree(kept.data(), kept.size(), options);
+  streamed.kept_first = block << detail::host_block_log2;
+  return streamed.prove(index);
+}
+
+} // namespace merklize
