@@ -115,7 +115,7 @@ options parse_options(int &argc, char **argv) {
 // (PTX on NVIDIA, for bench/sass.sh) in hash-<strategy>.bin.
 void print_build_logs(const options &o) {
   const cl::Context context = merklize::detail::shared_context(o.device);
-  const auto &row = merklize::tuning_for(merklize::detail::read_device_facts(o.device));
+  const auto &row = merklize::tuning_for(merklize::read_device_facts(o.device));
   for (auto strategy : o.strategies) {
     const auto spec = merklize::detail::tuned_spec(
         merklize::detail::hash_program(merklize::chunks_per_work_item(strategy)), row);

@@ -155,7 +155,7 @@ void tree_of(benchmark::State &state, merklize::hash_kind hash) {
 int write_build_log(const std::string &extra) {
   const auto spec = merklize::detail::tuned_spec(
       merklize::detail::keccak_program(),
-      merklize::tuning_for(merklize::detail::read_device_facts(bench_device())));
+      merklize::tuning_for(merklize::read_device_facts(bench_device())));
   const cl::Context context = merklize::detail::shared_context(bench_device());
   const cl::Program program = merklize::detail::build_program(
       context, bench_device(), merklize::detail::kernel_program_source(spec.files),

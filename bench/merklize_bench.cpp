@@ -617,7 +617,7 @@ int run(options o, int argc, char **argv) {
     merklize::config cfg;
     cfg.tree.hash = o.hash;
     const merklize::merkleizer m(device, cfg);
-    const auto &row = merklize::tuning_for(merklize::detail::read_device_facts(device));
+    const auto &row = merklize::tuning_for(merklize::read_device_facts(device));
     write_build_log(m.level_program(), "merkle", o.build_log, row);
     write_build_log(m.merkle_level_program(), "merkle_level", o.build_log, row);
     write_build_log(m.merkle_levels_program(), "merkle_levels", o.build_log, row);

@@ -90,7 +90,7 @@ inline merklize::merkleizer fresh_merkleizer(merklize::tree_options tree = {}) {
 // The level program a merkleizer uses on the test device, as the device builds it: with its
 // tuning row's kernel options (on NVIDIA GPUs, a spec with options and no name).
 inline merklize::detail::program_spec level_spec(merklize::tree_options tree = {}) {
-  const auto &row = merklize::tuning_for(merklize::detail::read_device_facts(test_device()));
+  const auto &row = merklize::tuning_for(merklize::read_device_facts(test_device()));
   return merklize::detail::tuned_spec(merklize::merkleizer(test_device(), {tree}).level_program(),
                                       row);
 }

@@ -395,13 +395,34 @@ TEST_CASE("where there is no O_TMPFILE, the named temporary file is written whol
   // As -o writes over a file that is there: its mode stays.
   const file_facts before{0640, ::geteuid(), ::getegid()};
   old_file(dir / "out", before);
-  merklize::detail::write_options as_cp;
+  merklize::replace_file_options as_cp;
   as_cp.as_cp = true;
   merklize::detail::replace_through_named(dir / "out", text.data(), text.size(), as_cp,
                                           merklize::detail::existing_attributes(dir / "out"));
   CHECK(test::slurp(dir / "out") == text);
   CHECK(facts_of(dir / "out") == before);
   CHECK(others_in(dir, {"out"}).empty());
+}
+
+TEST_CASE("replace_file writes a file whole, as_cp keeping the old one's mode", "[outputs]") {
+  const fs::path dir = fresh_folder("replace-file");
+  const std::string text = "new\n";
+  const file_facts before{0640, ::geteuid(), ::getegid()};
+  old_file(dir / "kept", before);
+  old_file(dir / "fresh", before);
+  merklize::replace_file_options as_cp;
+  as_cp.as_cp = true;
+  merklize::replace_file(dir / "kept", text.data(), text.size(), as_cp);
+  merklize::replace_file(dir / "fresh", text.data(), text.size()); // a new file of its own
+  CHECK(test::slurp(dir / "kept") == text);
+  CHECK(facts_of(dir / "kept") == before);
+  CHECK(test::slurp(dir / "fresh") == text);
+  const mode_t mask = ::umask(0); // read, then put back
+  ::umask(mask);
+  CHECK(facts_of(dir / "fresh").mode == (0644 & ~mask));
+  CHECK(others_in(dir, {"kept", "fresh"}).empty());
+  CHECK_THROWS_AS(merklize::replace_file(dir / "none" / "out", text.data(), text.size()),
+                  merklize::file_error);
 }
 
 TEST_CASE("a named temporary file is removed when SIGTERM ends its writer", "[outputs]") {

@@ -5,6 +5,7 @@
 // memory, a file and a pipe written in awkward pieces; and its errors.
 #include <merklize/core/reference.hpp>
 #include <merklize/engine/host_tree.hpp>
+#include <merklize/plan/engine_choice.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -67,6 +68,22 @@ digest reference_root(const std::vector<std::uint8_t> &leaves, const tree_option
 const std::uint64_t block = std::uint64_t(1) << merklize::detail::host_block_log2;
 
 } // namespace
+
+TEST_CASE("host engine: its features are the code it runs, as host_estimate names it", "[host]") {
+  const bool sha = merklize::host_engine_sha_extensions();
+  const unsigned lanes = merklize::host_engine_blake3_lanes();
+  const merklize::node_hash_row &sha256 = merklize::row_of(hash_kind::sha256);
+  CHECK((merklize::detail::pair_hasher(sha256) == sha256.host_pairs_sha_ni) == sha);
+  const auto isa = merklize::detail::blake3_isa_used();
+  CHECK(lanes == (isa == merklize::detail::blake3_isa::avx512 ? 16u
+                  : isa == merklize::detail::blake3_isa::avx2 ? 8u
+                                                              : 1u));
+  const std::string code = lanes == 16 ? "AVX-512" : lanes == 8 ? "AVX2" : "portable";
+  CHECK(merklize::host_estimate(hash_kind::blake3, 1, sha, lanes).name ==
+        "host (" + code + ", 1 thread)");
+  CHECK(merklize::host_estimate(hash_kind::sha256, 1, sha, lanes).name ==
+        std::string("host (") + (sha ? "SHA extensions" : "portable SHA-256") + ", 1 thread)");
+}
 
 TEST_CASE("host engine: node hashes equal OpenSSL's, in place and at any count", "[host]") {
   const bool rfc6962 = GENERATE(false, true);

@@ -258,7 +258,7 @@ TEST_CASE("block_part_builder refuses bad parts, and reader errors reach the cal
 
 TEST_CASE("the block kernels take their work-group and piece sizes from the tuning row",
           "[multi-blocks][tuning]") {
-  const auto facts = merklize::detail::read_device_facts(test::test_device());
+  const auto facts = merklize::read_device_facts(test::test_device());
   const merklize::tuning &row = merklize::tuning_for(facts);
   const merklize::block_hasher h(test::test_device());
   CHECK(h.work_group_size() == std::min(row.block_work_group_size, facts.max_work_group_size));

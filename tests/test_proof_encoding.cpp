@@ -231,13 +231,21 @@ TEST_CASE("the JSON reader accepts what RFC 8259 allows", "[json]") {
   CHECK(items[4].text == "12.5e-3");
   CHECK(items[6].text == "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
   CHECK(v.members[1].second.type == strict::value::kind::object);
-  CHECK(strict::quote("a\"b\\c\x01") == "\"a\\\"b\\\\c\\u0001\"");
   for (const char *bad : {"01", "-", "1.", ".5", "1e", "+1", "tru", "nul", "[1,]", "{\"a\"}",
                           "{\"a\":1,}", "\"\xed\xa0\x80\"", "\"\xe0\x80\xaf\"",
                           "\"\xf4\x90\x80\x80\"", "\"\xc0\xaf\"", "[1 2]", "\"\\u12G4\""}) {
     INFO(bad);
     CHECK_THROWS_AS(strict::parse(bad), merklize::error);
   }
+}
+
+TEST_CASE("json_quote writes string literals the JSON reader reads back", "[json]") {
+  CHECK(merklize::json_quote("a\"b\\c\x01") == "\"a\\\"b\\\\c\\u0001\"");
+  CHECK(merklize::json_quote("") == "\"\"");
+  const std::string text = std::string("\x1f\n\t\"\\/ \xc3\xa9\x7f") + '\0';
+  const auto v = strict::parse(merklize::json_quote(text));
+  REQUIRE(v.type == strict::value::kind::string);
+  CHECK(v.text == text);
 }
 
 TEST_CASE("docs/PROOFS.md shows real proofs", "[proof][encoding]") {

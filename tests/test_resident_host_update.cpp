@@ -124,7 +124,7 @@ TEST_CASE("a batch refused by the grouping's check changes nothing", "[resident]
 
 TEST_CASE("the host's cores update CPU devices' trees unless told otherwise",
           "[resident][host-update]") {
-  const bool cpu = merklize::detail::read_device_facts(test::test_device()).is_cpu();
+  const bool cpu = merklize::read_device_facts(test::test_device()).is_cpu();
   std::vector<merklize::digest> leaves(100);
   for (auto &leaf : leaves)
     leaf = test::random_digest();

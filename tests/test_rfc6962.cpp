@@ -25,10 +25,10 @@ digest openssl_prefixed(std::uint8_t prefix, const std::uint8_t *data, std::size
   return d;
 }
 
-struct device_queue {
+struct queue_on_device {
   cl::Device device = test::test_device();
-  cl::Context context = merklize::detail::shared_context(device);
-  cl::CommandQueue queue{context, device};
+  cl::CommandQueue queue = merklize::device_queue(device);
+  cl::Context context = queue.getInfo<CL_QUEUE_CONTEXT>();
 };
 
 cl::Buffer device_copy(const merklize::merkleizer &m, const void *data, std::size_t bytes) {
@@ -39,9 +39,19 @@ cl::Buffer device_copy(const merklize::merkleizer &m, const void *data, std::siz
 
 } // namespace
 
+TEST_CASE("device_queue is an in-order, profiled queue in the library's shared context",
+          "[device][queue]") {
+  const queue_on_device d;
+  CHECK(d.context() == merklize::detail::shared_context(d.device)());
+  CHECK(d.queue.getInfo<CL_QUEUE_DEVICE>()() == d.device());
+  const cl_command_queue_properties properties = d.queue.getInfo<CL_QUEUE_PROPERTIES>();
+  CHECK((properties & CL_QUEUE_PROFILING_ENABLE) != 0);
+  CHECK((properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0);
+}
+
 TEST_CASE("hash_entries matches OpenSSL for entries of every length across block edges",
           "[rfc6962][entries]") {
-  device_queue d;
+  queue_on_device d;
   // Lengths 0..200 (messages of 1..201 bytes: every padding case of 1 to 4 blocks), in one
   // buffer at odd offsets.
   std::vector<std::uint8_t> data;
@@ -67,7 +77,7 @@ TEST_CASE("hash_entries matches OpenSSL for entries of every length across block
 
 TEST_CASE("hash_entries splits a batch into launches of bounded bytes, in any span order",
           "[rfc6962][entries]") {
-  device_queue d;
+  queue_on_device d;
   const auto data = test::random_bytes(1000);
   // Out of order, overlapping, one larger than the limit, an empty one at the end.
   const std::vector<merklize::entry_span> spans = {{900, 100}, {0, 10},  {5, 30},  {40, 300},
@@ -94,7 +104,7 @@ TEST_CASE("hash_entries splits a batch into launches of bounded bytes, in any sp
 TEST_CASE("the prefixed layer is SHA-256(prefix || block), on device buffers, host memory and "
           "the host",
           "[rfc6962][layer]") {
-  device_queue d;
+  queue_on_device d;
   for (const std::uint64_t count : {1, 2, 3, 255, 256, 257, 1000}) {
     INFO("count " << count);
     const auto blocks = test::random_bytes(count * 64);

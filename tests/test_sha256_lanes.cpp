@@ -76,6 +76,6 @@ TEST_CASE("the tuning table gives CPU devices SHA-256 in lanes, GPUs one node pe
   gpu.vendor = "NVIDIA Corporation";
   CHECK(settings(gpu).lanes == 1);
   // The device the tests run on, as it is: PoCL's lanes where it is a CPU.
-  const auto here = merklize::detail::read_device_facts(test::test_device());
+  const auto here = merklize::read_device_facts(test::test_device());
   CHECK((settings(here).lanes > 1) == here.is_cpu());
 }

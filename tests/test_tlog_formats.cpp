@@ -145,6 +145,24 @@ TEST_CASE("proofs from complete subtrees are the host tree's", "[tlog]") {
   }
 }
 
+TEST_CASE("subtree roots of another node hash are its prefix trees' roots", "[tlog]") {
+  const auto hash = GENERATE(merklize::hash_kind::sha256, merklize::hash_kind::blake3,
+                             merklize::hash_kind::keccak256);
+  const std::uint64_t n = 37;
+  std::vector<merklize::digest> leaves(n);
+  for (std::uint64_t i = 0; i < n; ++i)
+    leaves[i][0] = static_cast<std::uint8_t>(i + 1);
+  const merklize::tree t =
+      merklize::reference_tree(leaves.data(), n * merklize::node_bytes, {hash});
+  const auto complete = [&](unsigned level, std::uint64_t index) { return t.node(level, index); };
+  for (std::uint64_t m = 1; m <= n; ++m) {
+    INFO(merklize::to_string(hash) << ", the first " << m << " leaves");
+    const merklize::tree prefix =
+        merklize::reference_tree(leaves.data(), m * merklize::node_bytes, {hash});
+    CHECK(merklize::subtree_root(complete, {0, m}, hash) == prefix.root());
+  }
+}
+
 TEST_CASE("checkpoints: the body written, notes read back as untrusted text", "[tlog]") {
   const merklize::tree t = log_tree(5);
   const merklize::checkpoint head{"example.com/log42", 5, t.root(), {}};

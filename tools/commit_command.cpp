@@ -142,8 +142,7 @@ merklize::mmcs::device_commitment commit_of(const commit_arguments &args,
     heights.push_back(m.height);
   warn_unbound_matrices(heights, args.cap_height);
   const cl::Device device = chosen_device(args.device);
-  const cl::CommandQueue queue =
-      merklize::detail::make_queue(merklize::detail::shared_context(device), device);
+  const cl::CommandQueue queue = merklize::device_queue(device);
   // Shapes and elements are checked by commit_on (the elements where the device reads them: a
   // host scan cost more than the commitment); its refusals name the files too.
   try {

@@ -15,23 +15,10 @@
 #include "sizes.hpp"
 
 #include <merklize/merklize.hpp>
+#include <merklize/proofs/subtree_proofs.hpp>
 
 namespace cli {
 namespace {
-
-// MTH(D[first:end]) of the promote tree `t` (RFC 9162 2.1.1), from its nodes: a range whose size
-// is a power of two is an aligned subtree, one node of `t`; any other splits at the largest power
-// of two below its size, as the RFC's recursion does, and every part stays aligned.
-merklize::digest prefix_root(const merklize::tree &t, std::uint64_t first, std::uint64_t end) {
-  const std::uint64_t size = end - first;
-  if ((size & (size - 1)) == 0) {
-    const merklize::node_position at = merklize::detail::subtree_node(first, end);
-    return t.node(at.level, at.index);
-  }
-  const std::uint64_t split = first + merklize::detail::split_point(size);
-  return merklize::node_hash(t.options().hash, prefix_root(t, first, split),
-                             prefix_root(t, split, end), false);
-}
 
 // "old tree head: 2 leaves, root e360..." (or "no root", for a tree of no leaves that has none).
 std::string head_line(const char *which, std::uint64_t size,
@@ -75,7 +62,10 @@ int consistency_command(const consistency_arguments &args) {
                                [&] { return m.build(leaves); });
     proof = merklize::prove_consistency(t, args.old_size);
     new_root = t.root();
-    if (args.old_size != 0) old_root = prefix_root(t, 0, args.old_size);
+    // MTH(D[0:M]) (RFC 9162 2.1.1) from the tree's nodes: every part of it is an aligned subtree.
+    const auto node = [&](unsigned level, std::uint64_t index) { return t.node(level, index); };
+    if (args.old_size != 0)
+      old_root = merklize::subtree_root(node, {0, args.old_size}, options.hash);
   }
   const std::string json = consistency_text(proof, args.format) + "\n";
   write_stdout(head_line("old", args.old_size, old_root) + head_line("new", n, new_root));

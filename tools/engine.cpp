@@ -153,7 +153,7 @@ namespace {
 engine_pick open_device(const std::optional<std::string> &spec, bool named) {
   engine_pick pick;
   pick.device = named ? merklize::select_device(*spec) : merklize::default_device();
-  const merklize::device_facts facts = merklize::detail::read_device_facts(pick.device);
+  const merklize::device_facts facts = merklize::read_device_facts(pick.device);
   pick.measured = start_file(facts);
   const merklize::tuning &row = merklize::tuning_for(facts);
   const auto rate = [&](const merklize::engine_task &task) {
@@ -192,8 +192,8 @@ engine_pick pick_engine(const std::optional<std::string> &spec, const merklize::
   weighed.programs_cached = programs_cached(task);
   const unsigned threads = merklize::host_engine_threads();
   const merklize::engine_estimate host =
-      merklize::host_estimate(weighed, threads, merklize::detail::sha_extensions_used(),
-                              merklize::detail::blake3_lanes_used());
+      merklize::host_estimate(weighed, threads, merklize::host_engine_sha_extensions(),
+                              merklize::host_engine_blake3_lanes());
   const machine_records kept = read_machine_records();
   const std::uint64_t size = bytes.value_or(merklize::unknown_input_bytes); // a pipe: as large
   const bool by_records = kept.devices.has_value();

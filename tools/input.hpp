@@ -5,8 +5,8 @@
 
 #include <merklize/core/error_type.hpp>
 #include <merklize/core/hashes.hpp>
-#include <merklize/core/json.hpp>
 #include <merklize/io/input.hpp>
+#include <merklize/proofs/proof_encoding.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -73,9 +73,9 @@ struct text_limit {
   const char *what;
 };
 
-// A JSON text's limit (a proof's, an opening's: core/json.hpp), which `verify`, `verify-consistency`
-// and `verify-opening`'s lines keep to.
-constexpr text_limit json_proof_limit{merklize::detail::json::max_text_bytes, "of a JSON proof"};
+// A JSON text's limit (the library's JSON readers', a proof's as an opening's), which `verify`,
+// `verify-consistency` and `verify-opening`'s lines keep to.
+constexpr text_limit json_proof_limit{merklize::max_json_proof_bytes, "of a JSON proof"};
 
 // The whole content of the file at `path` (stdin for "-"), with --progress shown if `progress`:
 // for inputs the library cannot stream (a proof to verify, leaves for several devices). Past

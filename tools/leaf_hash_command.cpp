@@ -41,9 +41,7 @@ int leaf_hash_command(const leaf_hash_arguments &args) {
     throw usage_error(entries_required, "Try 'merklize leaf-hash --help' for the options.");
   const engine_pick pick = pick_log_engine(args.device, files_size(args.files));
   std::optional<cl::CommandQueue> queue;
-  if (!pick.host)
-    queue =
-        merklize::detail::make_queue(merklize::detail::shared_context(pick.device), pick.device);
+  if (!pick.host) queue = merklize::device_queue(pick.device);
   std::string leaves;
   for (const std::string &file : args.files) {
     const log_entries entries = read_log_entries(file, *args.entries, false);

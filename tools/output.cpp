@@ -50,11 +50,11 @@ void close_stdout() {
 void write_file_replacing(const std::string &path, std::string_view text) {
   if (is_own_stdout(path)) return write_stdout(text);
   try {
-    merklize::detail::write_options options;
+    merklize::replace_file_options options;
     options.mode = 0666; // as the shell's > makes a file
     options.sync = true;
     options.as_cp = true; // a file that is there keeps its mode and owner, or is refused
-    merklize::detail::replace_file(path, text.data(), text.size(), options);
+    merklize::replace_file(path, text.data(), text.size(), options);
   } catch (const merklize::file_error &e) {
     throw output_error(quote(path), "write", e.reason(), e.code());
   }

@@ -87,7 +87,9 @@ merklize::digest block_root_on_devices(const root_arguments &args, merklize::con
 // --shard-log2 S with --arity K: shards of 2^S leaves are subtrees of S / log2 K levels.
 unsigned kary_shard_levels(const std::optional<unsigned> &shard_log2, unsigned arity) {
   if (!shard_log2) return 0;
-  const unsigned per_level = merklize::detail::ceil_log2(arity);
+  unsigned per_level = 0; // ceil(log2 K): the binary levels one k-ary level spans
+  while ((1u << per_level) < arity)
+    ++per_level;
   if (*shard_log2 % per_level != 0)
     throw usage_error("--shard-log2 " + std::to_string(*shard_log2) + " with --arity " +
                       std::to_string(arity) + ": a shard of a k-ary tree is a power of K leaves " +

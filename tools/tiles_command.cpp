@@ -36,7 +36,7 @@ void write_under(const fs::path &folder, const std::string &path, const std::uin
   if (failed)
     throw merklize::file_error(file.parent_path().string(), "create", failed.message(),
                                failed.value());
-  merklize::detail::replace_file(file, data, size);
+  merklize::replace_file(file, data, size);
 }
 
 // The entries of level-0 tile `t`, each framed by its length as 2 bytes big-endian.

@@ -26,8 +26,7 @@ merklize::digest digest_operand(const char *name, const std::string &hex) {
 
 namespace {
 
-constexpr text_limit leaf_file_limit{merklize::detail::json::max_text_bytes / 2 *
-                                         merklize::node_bytes,
+constexpr text_limit leaf_file_limit{merklize::max_json_proof_bytes / 2 * merklize::node_bytes,
                                      "of the leaves of a JSON proof"};
 
 // LEAFHEX: one digest, several (HEX,HEX,...), or @FILE, a file of 32-byte leaves.
@@ -59,8 +58,8 @@ int verdict(const verify_arguments &args, const merklize::verification &result,
             const std::string &line, const std::string &json_members) {
   if (args.json) {
     write_stdout(result ? "{\"valid\":true," + json_members + "}\n"
-                        : "{\"valid\":false,\"reason\":" +
-                              merklize::detail::json::quote(result.reason) + "}\n");
+                        : "{\"valid\":false,\"reason\":" + merklize::json_quote(result.reason) +
+                              "}\n");
     return result ? 0 : 1;
   }
   if (!result) throw merklize::error("invalid proof: " + result.reason);
@@ -70,8 +69,8 @@ int verdict(const verify_arguments &args, const merklize::verification &result,
 
 std::string tree_members(const merklize::tree_options &options, std::uint64_t leaf_count) {
   return "\"leaf_count\":" + std::to_string(leaf_count) +
-         ",\"hash\":" + merklize::detail::json::quote(merklize::to_string(options.hash)) +
-         ",\"shape\":" + merklize::detail::json::quote(merklize::to_string(options.pad));
+         ",\"hash\":" + merklize::json_quote(merklize::to_string(options.hash)) +
+         ",\"shape\":" + merklize::json_quote(merklize::to_string(options.pad));
 }
 
 int verify_multiproof(const verify_arguments &args, const std::string &text,
@@ -126,7 +125,7 @@ int verify_command(const verify_arguments &args) {
           origin + "\n",
       "\"index\":" + std::to_string(proof.index) + "," +
           tree_members(proof.options, proof.leaf_count) +
-          (read.head ? ",\"origin\":" + merklize::detail::json::quote(read.head->origin) : ""));
+          (read.head ? ",\"origin\":" + merklize::json_quote(read.head->origin) : ""));
 }
 
 } // namespace cli

@@ -29,12 +29,11 @@ int verify_consistency_command(const verify_consistency_arguments &args) {
       args.old_size.value_or(proof.old_size), args.new_size.value_or(proof.new_size), old_root,
       new_root, proof, expect);
   if (args.json) {
-    write_stdout(result ? "{\"consistent\":true,\"old_size\":" + std::to_string(proof.old_size) +
-                              ",\"new_size\":" + std::to_string(proof.new_size) + ",\"hash\":" +
-                              merklize::detail::json::quote(merklize::to_string(proof.options.hash)) +
-                              "}\n"
-                        : "{\"consistent\":false,\"reason\":" +
-                              merklize::detail::json::quote(result.reason) + "}\n");
+    write_stdout(
+        result ? "{\"consistent\":true,\"old_size\":" + std::to_string(proof.old_size) +
+                     ",\"new_size\":" + std::to_string(proof.new_size) + ",\"hash\":" +
+                     merklize::json_quote(merklize::to_string(proof.options.hash)) + "}\n"
+               : "{\"consistent\":false,\"reason\":" + merklize::json_quote(result.reason) + "}\n");
     return result ? 0 : 1;
   }
   if (!result) throw merklize::error("invalid proof: " + result.reason);

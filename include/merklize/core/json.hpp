@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// A small strict JSON reader (RFC 8259) for the proof encodings, without OpenCL.
+// A small strict JSON reader (RFC 8259) for the proof encodings, without OpenCL, and json_quote,
+// the string literals they write (public: the one name here outside namespace detail).
 //
 // Strict: one value and nothing but whitespace after it, no trailing commas, no comments, no
 // duplicate object keys, numbers and strings exactly as the grammar writes them (no leading zeros,
@@ -472,11 +473,16 @@ inline value parse(std::string_view text) {
   return v;
 }
 
-// A string literal, escaped as JSON requires.
-inline std::string quote(const std::string &s) {
+} // namespace json
+} // namespace detail
+
+// `text` as a JSON string literal, escaped as RFC 8259 requires (a quote, a backslash, control
+// characters; other bytes as they are). Public for callers that write JSON of their own beside
+// the library's proofs (a verdict's reason, a hash's name), so it reads as the proofs' strings do.
+inline std::string json_quote(std::string_view text) {
   static const char digits[] = "0123456789abcdef";
   std::string out = "\"";
-  for (const char ch : s) {
+  for (const char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
     if (c == '"' || c == '\\') {
       out += '\\';
@@ -492,6 +498,4 @@ inline std::string quote(const std::string &s) {
   return out + "\"";
 }
 
-} // namespace json
-} // namespace detail
 } // namespace merklize

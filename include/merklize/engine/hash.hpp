@@ -42,7 +42,7 @@ namespace merklize {
 
 // The strategy blake3_device takes on `device` when none is asked for (hash_config.hpp).
 inline chunk_strategy default_chunk_strategy(const cl::Device &device) {
-  const device_facts facts = detail::read_device_facts(device);
+  const device_facts facts = read_device_facts(device);
   return default_chunk_strategy(facts, tuning_for(facts));
 }
 

@@ -43,6 +43,13 @@ inline std::string host_engine_hash_names() {
 // Threads the host engine runs by default: the hardware's.
 inline unsigned host_engine_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
+// What the host engine runs on this CPU: SHA-256 on the SHA extensions or not, and BLAKE3 (and
+// Keccak, on the same ISA) in 16 vector lanes (AVX-512), 8 (AVX2) or 1 (the portable code). Public
+// because host_estimate takes both: a caller weighs this machine's host engine as the CLI's
+// --device auto does.
+inline bool host_engine_sha_extensions() { return detail::sha_extensions_used(); }
+inline unsigned host_engine_blake3_lanes() { return detail::blake3_lanes_used(); }
+
 namespace detail {
 
 // The fastest of a hash's pair hashers on this CPU.

@@ -162,7 +162,7 @@ inline std::string streaming(const std::string &what, const input &in, const blo
 inline bool kary_fits_on_device(const block_hasher &h, const input &in,
                                 const kary_options &options) {
   if (!in.read_at_offsets() || !in.size()) return false;
-  const auto facts = detail::read_device_facts(h.device());
+  const auto facts = read_device_facts(h.device());
   const std::uint64_t leaves = *in.size(), levels = leaves / (options.arity - 1) + node_bytes;
   return leaves <= facts.max_buffer_bytes && leaves + levels <= facts.global_memory_bytes / 2;
 }

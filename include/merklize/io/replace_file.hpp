@@ -5,17 +5,17 @@
 //     which gets a name only to be renamed over the file at once; where the filesystem has no
 //     O_TMPFILE, to "<file>.tmp-PID-N", removed if SIGINT, SIGTERM or SIGHUP ends the process;
 //     either way a temporary file of a process that has ended is removed by the next write;
-//   - where asked (write_options::as_cp, the command line's outputs), a file that is there is
-//     replaced as cp writes over it: one the process may not write (no write permission for it:
-//     root may write any) is refused before anything is made, and the new file keeps the old
-//     one's permission bits, and its owner and group where the process may give them (root;
+//   - where asked (replace_file_options::as_cp, the command line's outputs), a file that is
+//     there is replaced as cp writes over it: one the process may not write (no write permission
+//     for it: root may write any) is refused before anything is made, and the new file keeps the
+//     old one's permission bits, and its owner and group where the process may give them (root;
 //     else the group where the process is in it); the library's own files (the program cache's
 //     entries) are new files of the process's own instead, as an untrusted entry's replacement
 //     must be;
 //   - a symbolic link is followed to its target, which is written as above (the link stays);
 //   - anything else (a character device, a FIFO, a socket) and what is reached through /dev or
 //     /proc (/dev/stdout) is written in place, as cp and tee write: it is never replaced.
-// Needs no OpenCL.
+// Public: replace_file and its replace_file_options. Needs no OpenCL.
 #pragma once
 
 #include "file_io.hpp"
@@ -34,6 +34,14 @@
 #include <unistd.h>
 
 namespace merklize {
+
+// How replace_file writes a file (the top of this file).
+struct replace_file_options {
+  mode_t mode = 0644; // a new file's, less the umask (with as_cp, one that is there keeps its own)
+  bool sync = false;  // flushed to the disk before it takes the file's place
+  bool as_cp = false; // a file that is there written over as cp writes over it (the top)
+};
+
 namespace detail {
 
 inline bool process_ended(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; }
@@ -174,19 +182,13 @@ inline destination destination_of(const std::filesystem::path &given) {
   throw file_error(given.string(), "write", system_reason(ELOOP), ELOOP);
 }
 
-struct write_options {
-  mode_t mode = 0644; // a new file's, less the umask (with as_cp, one that is there keeps its own)
-  bool sync = false;  // flushed to the disk before it takes the file's place
-  bool as_cp = false; // a file that is there written over as cp writes over it (the top)
-};
-
 [[noreturn]] inline void write_failed(const std::filesystem::path &path, int code) {
   throw file_error(path.string(), "write", system_reason(code), code);
 }
 
 // Writes into what is there, as cp does: opened for writing, truncated where that means anything.
 inline void write_in_place(const std::filesystem::path &path, const void *data, std::size_t size,
-                           const write_options &options) {
+                           const replace_file_options &options) {
   fd_guard fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, options.mode));
   if (fd.get() < 0) write_failed(path, errno);
   int failure = write_all(fd.get(), static_cast<const unsigned char *>(data), size);
@@ -245,13 +247,13 @@ inline int keep_attributes(int fd, const kept_attributes &old) {
 
 // The mode a replacing file is made with: private until keep_attributes gives it the old one's.
 inline mode_t creation_mode(const std::optional<kept_attributes> &old,
-                            const write_options &options) {
+                            const replace_file_options &options) {
   return old ? mode_t(0600) : options.mode;
 }
 
 // The data in `fd` (given the old file's attributes first, where there was one), flushed if
 // asked; 0 or the error.
-inline int fill(int fd, const void *data, std::size_t size, const write_options &options,
+inline int fill(int fd, const void *data, std::size_t size, const replace_file_options &options,
                 const std::optional<kept_attributes> &old) {
   if (old)
     if (const int failure = keep_attributes(fd, *old)) return failure;
@@ -262,7 +264,7 @@ inline int fill(int fd, const void *data, std::size_t size, const write_options 
 
 // A regular file's new content through "<target>.tmp-PID-N", which the signals remove.
 inline void replace_through_named(const std::filesystem::path &target, const void *data,
-                                  std::size_t size, const write_options &options,
+                                  std::size_t size, const replace_file_options &options,
                                   const std::optional<kept_attributes> &old = std::nullopt) {
   const std::filesystem::path temp = temp_name(target);
   const removed_on_signal removal(temp.string());
@@ -283,7 +285,7 @@ inline void replace_through_named(const std::filesystem::path &target, const voi
 // A regular file's new content, through an unnamed temporary file in its folder where the
 // filesystem makes one (O_TMPFILE), else a named one.
 inline void replace_regular(const std::filesystem::path &target, const void *data, std::size_t size,
-                            const write_options &options) {
+                            const replace_file_options &options) {
   const std::optional<kept_attributes> old =
       options.as_cp ? existing_attributes(target) : std::nullopt;
   remove_stale_temps(target);
@@ -300,17 +302,23 @@ inline void replace_regular(const std::filesystem::path &target, const void *dat
   replace_through_named(target, data, size, options, old);
 }
 
+} // namespace detail
+
 // Writes `size` bytes at `data` as the whole content of `path` (see the top of this file). A
 // failure is a file_error naming `path` and the system's reason; the old content is then intact
-// (but for what is written in place).
+// (but for what is written in place). Public, as the one way the library and its tools write a
+// file whole, so that a caller's own outputs (a root, a proof, a log's tiles) get the same
+// guarantees.
 inline void replace_file(const std::filesystem::path &path, const void *data, std::size_t size,
-                         const write_options &options = {}) {
-  const destination to = destination_of(path);
+                         const replace_file_options &options = {}) {
+  const detail::destination to = detail::destination_of(path);
   if (to.in_place)
-    write_in_place(to.path, data, size, options);
+    detail::write_in_place(to.path, data, size, options);
   else
-    replace_regular(to.path, data, size, options);
+    detail::replace_regular(to.path, data, size, options);
 }
+
+namespace detail {
 
 // The library's own files (program cache entries, ahead-of-time kernels' meta files): written
 // whole, mode 0644 less the umask.

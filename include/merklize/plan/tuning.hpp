@@ -19,8 +19,8 @@ namespace merklize {
 
 enum class device_type { gpu, cpu, accelerator, other };
 
-// What the library reads off a device, once (detail::read_device_facts): the planners take it as
-// plain data, so they are tested without a device.
+// What the library reads off a device, once (read_device_facts, runtime/runtime.hpp): the
+// planners take it as plain data, so they are tested without a device.
 struct device_facts {
   std::string name, vendor, platform;
   device_type type = device_type::gpu;

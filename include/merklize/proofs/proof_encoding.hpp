@@ -180,9 +180,9 @@ inline proof_kind read_binary_header(byte_reader &r, proof_kind kind, tree_optio
 inline std::string json_header(proof_kind kind, const tree_options &options,
                                std::uint64_t leaf_count) {
   return "{\"format\":\"merklize-proof\",\"version\":" + std::to_string(proof_format_version) +
-         ",\"kind\":" + json::quote(kind_name(kind)) +
-         ",\"hash\":" + json::quote(to_string(options.hash)) +
-         ",\"shape\":" + json::quote(to_string(options.pad)) +
+         ",\"kind\":" + json_quote(kind_name(kind)) +
+         ",\"hash\":" + json_quote(to_string(options.hash)) +
+         ",\"shape\":" + json_quote(to_string(options.pad)) +
          ",\"leaf_count\":" + std::to_string(leaf_count) +
          ",\"depth\":" + std::to_string(root_depth_of(options, leaf_count));
 }

@@ -19,15 +19,21 @@
 namespace merklize {
 
 // MTH(D[first:end]) of a log of at least `end` leaves, first < end, from its complete subtrees.
-template <class Complete> digest subtree_root(const Complete &complete, leaf_range range) {
+// Another node hash with consistency proofs (why_no_consistency_proofs) splits the same way: with
+// `hash` and a tree of shape promote's nodes as `complete`, subtree_root(complete, {0, m}, hash)
+// is the root of the tree's first m leaves, the old root a consistency proof from m is checked
+// against.
+template <class Complete>
+digest subtree_root(const Complete &complete, leaf_range range,
+                    hash_kind hash = hash_kind::rfc6962) {
   const std::uint64_t size = range.end - range.first;
   if ((size & (size - 1)) == 0) {
     const node_position at = detail::subtree_node(range.first, range.end);
     return complete(at.level, at.index);
   }
   const std::uint64_t split = range.first + detail::split_point(size);
-  return node_hash(hash_kind::rfc6962, subtree_root(complete, {range.first, split}),
-                   subtree_root(complete, {split, range.end}), false);
+  return node_hash(hash, subtree_root(complete, {range.first, split}, hash),
+                   subtree_root(complete, {split, range.end}, hash), false);
 }
 
 // The siblings of leaf `index`'s audit path (RFC 9162 2.1.3.1's PATH(m, D[n])) in a log of

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The runtime layer every device class of the library stands on (merkleizer, blake3_device,
 // device_prover; hash_layer uses its free functions): one device and its context, what the
-// library reads off the device and the device's tuning row, read once, queues made one way,
-// programs from the process-wide cache, kernels checked against their work-group limit, and
-// buffers checked or grown one way. Kernel arguments and launches: kernel_call.hpp; profiling:
-// profiling.hpp.
+// library reads off the device and the device's tuning row, read once, queues made one way (both
+// public: read_device_facts, device_queue), programs from the process-wide cache, kernels checked
+// against their work-group limit, and buffers checked or grown one way. Kernel arguments and
+// launches: kernel_call.hpp; profiling: profiling.hpp.
 #pragma once
 
 #include "../plan/tuning.hpp"
@@ -26,7 +26,13 @@ inline device_type type_of(cl_device_type type) {
   return device_type::other;
 }
 
+} // namespace detail
+
+// What the library reads off `device` (its name, type, compute units, memory), the facts its
+// planners take (plan/tuning.hpp): public so that a caller weighs a device as the library does
+// (tuning_for, device_estimate) without building anything on it.
 inline device_facts read_device_facts(const cl::Device &device) {
+  using namespace detail;
   return in_step(
       [&] { return "reading the properties of " + name_in_message(device); },
       [&] {
@@ -47,6 +53,8 @@ inline device_facts read_device_facts(const cl::Device &device) {
       });
 }
 
+namespace detail {
+
 // A queue on `device`, in order, with profiling (see device_runtime::make_queue).
 inline cl::CommandQueue make_queue(const cl::Context &context, const cl::Device &device) {
   return in_step([&] { return "creating a command queue on " + name_in_message(device); },
@@ -56,6 +64,17 @@ inline cl::CommandQueue make_queue(const cl::Context &context, const cl::Device 
                    });
                  });
 }
+
+} // namespace detail
+
+// An in-order queue with profiling on `device`, in the context the library's builders share for
+// it, so programs compiled for the device are reused: for the calls that take a queue
+// (hash_entries, hash_layer, mmcs::commit_on) where no builder's queue is at hand.
+inline cl::CommandQueue device_queue(const cl::Device &device) {
+  return detail::make_queue(detail::shared_context(device), device);
+}
+
+namespace detail {
 
 // The build options the device's tuning row adds to every program (tuning::kernel_options), or
 // the environment's MERKLIZE_KERNEL_OPTIONS where it is set, even to nothing: benches compare
