@@ -41,6 +41,7 @@
 #include "../runtime/worker_pool.hpp"
 #include "device_tree.hpp"
 #include "kary_leaf_election.hpp"
+#include "kary_listed_levels.hpp"
 #include "kary_multiproof_gather.hpp"
 #include "kary_update_split.hpp"
 #include "resident_batch.hpp"
@@ -51,7 +52,6 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -71,12 +71,10 @@ public:
         tree_(h, {leaves_, count, count * node_bytes, {}}, options),
         nodes_(detail::resident_levels_of(tree_)), capacity_(count),
         zeros_(group_zero_roots(rule_, tree_.top())), root_(tree_.root()),
-        election_(runtime(), h.work_group_size()) {
+        election_(runtime(), h.work_group_size()), levels_(h, rule_) {
     const detail::device_runtime runtime(h.context(), h.device());
     whole_percent_ = runtime.tuning_row().kary_whole_level_percent;
     elect_per_mille_ = runtime.tuning_row().kary_elect_per_mille;
-    gather_ = runtime.kernel(detail::kary_listed_program(), "kary_gather", h.work_group_size());
-    scatter_ = runtime.kernel(detail::kary_listed_program(), "kary_scatter", h.work_group_size());
   }
 
   resident_kary_tree(block_hasher &h, const std::vector<digest> &leaves,
@@ -129,8 +127,8 @@ public:
       const digest root = update(indices, new_leaves);
       const std::vector<std::uint32_t> &sorted = sorted_batch(indices);
       kary_multiproof proof{options(), leaf_count(), {sorted.begin(), sorted.end()}, {}};
-      proof.nodes = proofs_.gather(h_->context(), h_->queue(), gather_, h_->work_group_size(),
-                                   tree_, zeros_, options(), proof.indices);
+      proof.nodes = proofs_.gather(h_->context(), h_->queue(), levels_.gather(),
+                                   h_->work_group_size(), tree_, zeros_, options(), proof.indices);
       return std::pair<digest, kary_multiproof>{root, std::move(proof)};
     });
   }
@@ -255,7 +253,7 @@ private:
       tree_.adopt_layout(leaves_, nodes_, total, capacity_);
       zeros_ = group_zero_roots(rule_, tree_.top());
       plan = plan_kary_append(old_count, tree_.level_sizes(), arity());
-      upload({}, plan);
+      levels_.upload({}, plan);
       if (in_place) health_.writing(); // the right edge of each level rewritten where it lies
       return recompute(plan);
     });
@@ -300,8 +298,8 @@ private:
     const kary_update_plan &plan = planner_.plan(tree_.level_sizes(), arity(), indices, count,
                                                  whole_percent_, slices, detail::on_cores{});
     if (count == 0) return root_;
-    const std::vector<digest> &values = elect_values(plan.batch, new_leaves, slices);
-    return apply(plan, at, [&] { return upload(values, plan); });
+    const std::vector<digest> &values = levels_.elect_values(plan.batch, new_leaves, slices);
+    return apply(plan, at, [&] { return levels_.upload(values, plan); });
   }
 
   // update() from device buffers (count > 0, checked), within its change.
@@ -323,7 +321,7 @@ private:
     // The sources after the lists, in their one write: what the values' gather reads.
     const std::uint64_t sources = plan.list.size();
     plan.list.insert(plan.list.end(), plan.batch.sources.begin(), plan.batch.sources.end());
-    return apply(plan, at, [&] { return gather_values(plan, sources, new_leaves); });
+    return apply(plan, at, [&] { return levels_.gather_values(plan, sources, new_leaves); });
   }
 
   // The device's runtime, for the snapshots' copies and their errors.
@@ -340,7 +338,7 @@ private:
   digest apply(const kary_update_plan &plan, std::chrono::steady_clock::time_point at,
                const Put &put) {
     return apply(plan, at, put, [&] {
-      scatter(values_, 0, plan.batch.leaves.size(), {leaves_, 0, leaf_count()});
+      levels_.write_leaves(plan.batch.leaves.size(), {leaves_, 0, leaf_count()});
     });
   }
 
@@ -358,9 +356,9 @@ private:
     health_.writing(); // the leaves, then the levels, change from here on
     write();
     marks[2] = mark();
-    const unsigned listed = recompute_listed(plan);
+    const unsigned listed = levels_.recompute_listed(tree_, plan, zeros_);
     marks[3] = mark();
-    recompute_whole(listed);
+    levels_.recompute_whole(tree_, listed, zeros_);
     split_.enqueue_ms = detail::ms_since(at);
     at = std::chrono::steady_clock::now();
     marks[4] = read_root();
@@ -399,62 +397,6 @@ private:
     return root_;
   }
 
-  // The lists uploaded (the batch's sources from list[sources] on), then each distinct leaf's
-  // last value gathered from `from` into values_ (kary_gather of groups of one child: node
-  // sources[i] to node i); the first write's event.
-  cl::Event gather_values(const kary_update_plan &plan, std::uint64_t sources,
-                          const cl::Buffer &from) {
-    const std::uint64_t n = plan.batch.leaves.size();
-    detail::grow_buffer(h_->context(), values_, values_capacity_, n * node_bytes);
-    const cl::Event first = upload({}, plan);
-    detail::set_args(gather_, from, cl_ulong(0), list_, cl_ulong(sources), cl_ulong(n), cl_uint(1),
-                     values_);
-    launch(gather_, n);
-    return first;
-  }
-
-  // Each distinct leaf's last value, in the batch's ascending order of leaves, into elected_
-  // (kept from call to call: fresh memory each call faulted in page by page took 2-3 ms of a 1%
-  // batch of 2^24 leaves, three times the copy itself), in `slices` slices.
-  const std::vector<digest> &elect_values(const update_batch &batch, const void *new_leaves,
-                                          unsigned slices) {
-    elected_.resize(batch.leaves.size());
-    const auto *from = static_cast<const unsigned char *>(new_leaves);
-    const std::uint64_t n = elected_.size();
-    detail::on_cores{}(slices, [&](unsigned s) {
-      for (std::uint64_t i = n * s / slices; i < n * (s + 1) / slices; ++i)
-        std::memcpy(elected_[i].data(), from + batch.sources[i] * node_bytes, node_bytes);
-    });
-    return elected_;
-  }
-
-  // The values and every level's list, in one write each, into buffers grown as needed; the
-  // first write's event (none where nothing is written).
-  cl::Event upload(const std::vector<digest> &values, const kary_update_plan &plan) {
-    const std::vector<std::uint64_t> &list = plan.list;
-    std::uint64_t widest = 0; // the most whole groups a level recomputes
-    for (const kary_level_update &step : plan.levels)
-      widest = std::max(widest, step.groups);
-    const cl::Context &context = h_->context();
-    detail::grow_buffer(context, values_, values_capacity_, values.size() * node_bytes);
-    detail::grow_buffer(context, list_, list_capacity_, list.size() * sizeof(cl_ulong));
-    detail::grow_buffer(context, blocks_, blocks_capacity_, widest * arity() * node_bytes);
-    detail::grow_buffer(context, hashed_, hashed_capacity_, widest * node_bytes);
-    const cl::CommandQueue &queue = h_->queue();
-    cl::Event values_written, list_written;
-    if (!values.empty()) // an append writes its leaves whole
-      detail::call("clEnqueueWriteBuffer", [&] {
-        return queue.enqueueWriteBuffer(values_, CL_FALSE, 0, values.size() * node_bytes,
-                                        values.data(), nullptr, &values_written);
-      });
-    if (!list.empty()) // an append of a leaf to a level's short group lists no whole group
-      detail::call("clEnqueueWriteBuffer", [&] {
-        return queue.enqueueWriteBuffer(list_, CL_FALSE, 0, list.size() * sizeof(cl_ulong),
-                                        list.data(), nullptr, &list_written);
-      });
-    return values.empty() ? list_written : values_written;
-  }
-
   // A marker after every command enqueued so far and `wait`: its end is theirs (an in-order
   // queue).
   cl::Event mark(const std::vector<cl::Event> &wait = {}) {
@@ -470,23 +412,9 @@ private:
 
   // Every level's planned parents, a level at a time, then the root read back.
   const digest &recompute(const kary_update_plan &plan) {
-    recompute_whole(recompute_listed(plan));
+    levels_.recompute_whole(tree_, levels_.recompute_listed(tree_, plan, zeros_), zeros_);
     read_root();
     return root_;
-  }
-
-  // The levels the plan lists, from the leaves up; returns how many.
-  unsigned recompute_listed(const kary_update_plan &plan) {
-    unsigned level = 0;
-    for (; level < tree_.top() && !plan.levels[level].whole; ++level)
-      recompute(level, plan.levels[level]);
-    return level;
-  }
-
-  // The levels above the first `listed`, each hashed whole as the build hashes it.
-  void recompute_whole(unsigned listed) {
-    for (unsigned level = listed; level < tree_.top(); ++level)
-      detail::enqueue_group_level(*h_, rule_, span(level), span(level + 1), pad(), zeros_[level]);
   }
 
   // The root into root_, blocking; the read's event.
@@ -499,19 +427,6 @@ private:
                                            root_.data(), nullptr, &read);
     });
     return read;
-  }
-
-  // Level `level`'s nodes where they lie.
-  detail::node_span span(unsigned level) const {
-    return {tree_.level_buffer(level), tree_.level_first(level), tree_.level_sizes()[level]};
-  }
-
-  // The scratch a short group of shape zero is padded in (unused where the rule pads with zero
-  // bytes itself), made once.
-  const cl::Buffer &pad() {
-    if (!pad_() && !rule_.block.zero_pad)
-      pad_ = h_->device_buffer(rule_.block.block_bytes, "a group of children");
-    return pad_;
   }
 
   // The leaves and levels moved into buffers laid out for `capacity` leaves (level l from where
@@ -527,35 +442,6 @@ private:
     capacity_ = capacity;
   }
 
-  // Level `level + 1`'s dirty parents from level `level`'s nodes.
-  void recompute(unsigned level, const kary_level_update &step) {
-    const std::uint64_t size = tree_.level_sizes()[level], whole = size / arity();
-    const detail::node_span from = span(level), to = span(level + 1);
-    if (step.groups > 0) {
-      detail::set_args(gather_, from.buffer, cl_ulong(from.first), list_, cl_ulong(step.first),
-                       cl_ulong(step.groups), cl_uint(arity()), blocks_);
-      launch(gather_, step.groups * arity());
-      h_->enqueue_leaves(rule_.block, blocks_, 0, step.groups * arity() * node_bytes, hashed_, 0);
-      scatter(hashed_, step.first, step.groups, to);
-    }
-    if (step.short_group)
-      detail::enqueue_group_level(
-          *h_, rule_, {from.buffer, from.first + whole * arity(), size - whole * arity()},
-          {to.buffer, to.first + whole, 1}, pad(), zeros_[level]);
-  }
-
-  // Node g of `from` to node list[first + g] of `to`, for g < count.
-  void scatter(const cl::Buffer &from, std::uint64_t first, std::uint64_t count,
-               const detail::node_span &to) {
-    detail::set_args(scatter_, from, list_, cl_ulong(first), cl_ulong(count), to.buffer,
-                     cl_ulong(to.first));
-    launch(scatter_, count);
-  }
-
-  void launch(const cl::Kernel &kernel, std::uint64_t items) {
-    detail::launch(h_->queue(), kernel, items, h_->work_group_size(), {});
-  }
-
   block_hasher *h_;
   group_rule rule_;           // what the block-leaf kernels hash each group by
   cl::Buffer leaves_;         // owned: updates and appends write them, room for capacity_
@@ -564,21 +450,15 @@ private:
   std::uint64_t capacity_;    // the leaves the buffers have room for
   std::vector<digest> zeros_; // zeros[l]: what shape zero pads level l's short group with
   digest root_{};
-  cl::Kernel gather_, scatter_;
   unsigned whole_percent_ = kary_whole_level_percent;
   unsigned elect_per_mille_ = 0;
   detail::kary_leaf_election election_; // large batches' leaves, elected on the device
+  detail::kary_listed_levels levels_;   // a planned update's uploads and launches, its scratch kept
   kary_update_split split_;
-  // A call's scratch, grown as needed: the elected values, the lists, the gathered groups and
-  // their hashes; and a short group padded with zero-subtree roots.
-  cl::Buffer values_, list_, blocks_, hashed_, pad_;
   kary_update_planner planner_; // an update's plan, its host memory kept from call to call
   detail::kary_multiproof_gatherer proofs_; // update_proved's, its buffers kept
   update_batch proved_batch_; // update_proved's sort of an elected batch, and its memory
   batch_sort_memory proved_sort_;
-  std::vector<digest> elected_; // the host's copy of the elected values, for their write
-  std::uint64_t values_capacity_ = 0, list_capacity_ = 0, blocks_capacity_ = 0,
-                hashed_capacity_ = 0;
   std::uint64_t id_ = detail::next_resident_tree_id(); // what its snapshots know it by
   detail::tree_health health_; // unusable after a call that failed once it had written the tree
 };

@@ -29,21 +29,19 @@
 #include "../plan/update_plan.hpp"
 #include "../proofs/consistency.hpp"
 #include "../runtime/profiling.hpp"
-#include "../runtime/staged_upload.hpp"
 #include "../runtime/worker_pool.hpp"
 #include "device_tree.hpp"
 #include "host_updater.hpp"
 #include "resident_batch.hpp"
 #include "resident_memory.hpp"
 #include "resident_snapshot.hpp"
+#include "resident_upload.hpp"
 #include "tree_health.hpp"
 #include "tree_updater.hpp"
 #include "update_multiproof.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <future>
 #include <optional>
 #include <string>
 #include <utility>
@@ -130,9 +128,10 @@ public:
   }
 
   // The same from `count` indices and count x 32 bytes of leaves in host memory. Both go up
-  // through page-locked staging (leaves first) while the host checks the indices: an index
-  // outside the tree is refused then, before the tree is written. On a CPU device (or as
-  // cfg.resident_updates says) the host's cores apply the batch instead (host_updater.hpp).
+  // through page-locked staging (leaves first; resident_upload.hpp) while the host checks the
+  // indices: an index outside the tree is refused then, before the tree is written. On a CPU
+  // device (or as cfg.resident_updates says) the host's cores apply the batch instead
+  // (host_updater.hpp).
   digest update(const std::uint64_t *indices, const void *new_leaves, std::uint64_t count) {
     return changing("update", [&] { return update_from_host(indices, new_leaves, count); });
   }
@@ -172,14 +171,8 @@ public:
       begin_call();
       if (count == 0) return root_;
       const detail::drain_on_unwind drained(queue_); // no write may outlive a refusal
-      const auto start = clock_type::now();
-      runtime_.grow(values_, values_capacity_, count * node_bytes);
-      runtime_.grow(indices_, indices_capacity_, count * sizeof(cl_ulong));
-      events_.transfers.push_back(write(values_, 0, count * node_bytes, batch.leaves()));
-      events_.transfers.push_back(write(indices_, 0, count * sizeof(cl_ulong), batch.indices()));
-      detail::call("clFlush", [&] { return queue_.flush(); }); // the bus starts on them now
-      events_.upload_ms = detail::ms_since(start);
-      return run(indices_, values_, count);
+      upload_.from_batch(runtime_, queue_, batch, count, events_);
+      return run(upload_.indices(), upload_.values(), count);
     });
   }
 
@@ -208,49 +201,19 @@ public:
   // level; the device memory grows geometrically (each level moved once a doubling, device to
   // device; reserve() sets it exactly). A fixed depth's tree takes at most 2^depth leaves; more
   // is refused, changing nothing. Returns the new root.
-  digest append(const void *leaves, std::uint64_t count) {
-    health_.check("append");
-    detail::check_resident_append(leaf_count(), count, cfg_.tree);
-    begin_call();
-    if (count == 0) return root_;
-    return append_with(count, [&](std::uint64_t at) {
-      up_.begin(queue_, count * node_bytes);
-      up_.write(queue_, leaves_, at, leaves, count * node_bytes, events_.transfers);
-    });
-  }
+  digest append(const void *leaves, std::uint64_t count);
 
   // The same from `count` leaves in a buffer of the tree's context, copied on the device after
   // `wait` (the caller's writes of it); the call returns once the device is done with it.
   digest append(const cl::Buffer &leaves, std::uint64_t count,
-                const std::vector<cl::Event> &wait = {}) {
-    runtime_.check_buffer(leaves, "the leaves", count * node_bytes, "tree", "append");
-    health_.check("append");
-    detail::check_resident_append(leaf_count(), count, cfg_.tree);
-    begin_call();
-    if (count == 0) return root_;
-    return append_with(count, [&](std::uint64_t at) {
-      await(wait);
-      cl::Event copied;
-      detail::call("clEnqueueCopyBuffer", [&] {
-        return queue_.enqueueCopyBuffer(leaves, leaves_, 0, at, count * node_bytes, nullptr,
-                                        &copied);
-      });
-      events_.transfers.push_back(copied);
-    });
-  }
+                const std::vector<cl::Event> &wait = {});
 
   digest append(const std::vector<digest> &leaves) { return append(leaves.data(), leaves.size()); }
 
   // The proof that the tree of the first old_size leaves is a prefix of this one (RFC 9162
   // 2.1.4, shape promote, a hash without a root flag; others refused), prove_consistency's of
   // the host tree bit for bit: only its nodes read from the device, a read each.
-  consistency_proof prove_consistency(std::uint64_t old_size) const {
-    health_.check("prove_consistency");
-    if (auto reason = why_no_consistency_proofs(cfg_.tree)) throw error(*reason);
-    consistency_proof proof{cfg_.tree, old_size, leaf_count(), {}};
-    proof.nodes = tree_.read_nodes(consistency_positions(old_size, leaf_count()));
-    return proof;
-  }
+  consistency_proof prove_consistency(std::uint64_t old_size) const;
 
   // A copy of the tree as it is now, on the device (resident_snapshot.hpp), for rollback().
   resident_snapshot snapshot() const {
@@ -295,22 +258,13 @@ public:
 
   // Room for `room` leaves exactly, where the tree has less (appends double it): the tree
   // moved once now, both copies held meanwhile. More than the tree may hold is refused.
-  void reserve(std::uint64_t room) {
-    if (room > detail::resident_leaf_limit(cfg_.tree))
-      throw error("reserve: room for " + std::to_string(room) + " leaves, more than the tree " +
-                  "may hold (" + std::to_string(detail::resident_leaf_limit(cfg_.tree)) + ")");
-    if (room <= capacity_) return;
-    changing("reserve", [&] {
-      const detail::drain_on_unwind drained(queue_);
-      move_to(room);
-    });
-  }
+  void reserve(std::uint64_t room);
 
   // Device memory the tree holds: its leaves and levels (with room for capacity() leaves), and
   // the scratch of its largest batch (and multiproof).
   std::uint64_t device_bytes() const {
-    return (capacity_ + detail::resident_nodes_above(capacity_)) * node_bytes + indices_capacity_ +
-           values_capacity_ + gatherer_.device_bytes() + updater_.device_bytes();
+    return (capacity_ + detail::resident_nodes_above(capacity_)) * node_bytes +
+           upload_.device_bytes() + gatherer_.device_bytes() + updater_.device_bytes();
   }
 
 private:
@@ -322,27 +276,8 @@ private:
     if (count == 0) return root_;
     if (host_updates_) return update_on_host(indices, new_leaves, count);
     const detail::drain_on_unwind drained(queue_); // no upload may outlive the caller's data
-    const auto start = clock_type::now();
-    runtime_.grow(values_, values_capacity_, count * node_bytes);
-    runtime_.grow(indices_, indices_capacity_, count * sizeof(cl_ulong));
-    up_.begin(queue_, count * (node_bytes + sizeof(cl_ulong)));
-    // A large batch is checked on a thread of its own while this one stages the uploads (into
-    // the tree's scratch, not the tree); the check's refusal is rethrown by get().
-    const std::uint64_t n = leaf_count();
-    std::future<double> checked =
-        std::async(count >= parallel_check ? std::launch::async : std::launch::deferred, [=] {
-          const auto at = clock_type::now();
-          detail::check_indices(n, indices, count);
-          return detail::ms_since(at);
-        });
-    up_.write(queue_,
-              {{values_, 0, new_leaves, count * node_bytes},
-               {indices_, 0, indices, count * sizeof(cl_ulong)}},
-              events_.transfers);
-    const auto uploaded = clock_type::now();
-    events_.check_ms = checked.get();
-    events_.upload_ms = ms_between(start, uploaded);
-    return run(indices_, values_, count);
+    upload_.from_host(runtime_, queue_, leaf_count(), indices, new_leaves, count, events_);
+    return run(upload_.indices(), upload_.values(), count);
   }
 
   // What a failed call puts back where it had not yet written the tree (tree_health.hpp): the
@@ -368,14 +303,7 @@ private:
     });
   }
 
-  // Batches of at least this many updates are checked on a thread of their own (a thread's
-  // start, tens of microseconds, is small beside their check and staging).
-  static constexpr std::uint64_t parallel_check = 1 << 15;
   using clock_type = std::chrono::steady_clock;
-
-  static double ms_between(clock_type::time_point from, clock_type::time_point to) {
-    return std::chrono::duration<double, std::milli>(to - from).count();
-  }
 
   // A batch from host memory applied by the host's cores to the mapped levels, its indices
   // checked first (a refusal changes nothing); the root raised as after the kernels.
@@ -416,24 +344,11 @@ private:
   // Room for `needed` leaves at least (twice the last room, at most what the tree may hold): new
   // buffers for the leaves and the levels laid out for the room, each level copied there on
   // the device.
-  void grow(std::uint64_t needed) {
-    move_to(std::min(std::max(needed, capacity_ * 2), detail::resident_leaf_limit(cfg_.tree)));
-  }
+  void grow(std::uint64_t needed);
 
   // New buffers for the leaves and the levels laid out for `room` leaves (at least the tree's),
   // the tree moved there on the device.
-  void move_to(std::uint64_t room) {
-    cl::Buffer leaves, nodes;
-    std::uint64_t leaves_bytes = 0, nodes_bytes = 0;
-    const std::uint64_t above = detail::resident_nodes_above(room);
-    runtime_.grow(leaves, leaves_bytes, room * node_bytes);
-    if (above > 0) runtime_.grow(nodes, nodes_bytes, above * node_bytes);
-    tree_.move_into(leaves, nodes, room);
-    leaves_ = leaves;
-    nodes_ = nodes;
-    capacity_ = room;
-    updater_.forget_layout();
-  }
+  void move_to(std::uint64_t room);
 
   // Builds the kernels and the zero-subtree roots on the first update or append.
   void prepare() {
@@ -445,45 +360,16 @@ private:
   }
 
   // What an append of `count` leaves onto `old_count` is doing, for its errors.
-  std::string appending(std::uint64_t count, std::uint64_t old_count) const {
-    return "appending " + std::to_string(count) + " leaves to the tree of " +
-           std::to_string(old_count) + " leaves on " + detail::name_in_message(runtime_.device());
-  }
+  std::string appending(std::uint64_t count, std::uint64_t old_count) const;
 
   // An append of `count` leaves (checked): room made, `put` writing them at byte `at` of the
   // leaves, and the new leaves' paths recomputed.
-  template <class Put> digest append_with(std::uint64_t count, const Put &put) {
-    const std::uint64_t old_count = leaf_count(), total = old_count + count;
-    const detail::drain_on_unwind drained(queue_); // no write may outlive the caller's leaves
-    return changing("append", [&] {
-      return detail::in_step([&] { return appending(count, old_count); },
-                             [&] {
-                               const bool in_place = total <= capacity_;
-                               if (!in_place) grow(total); // the old buffers kept as they were
-                               put(old_count * node_bytes);
-                               return recompute_appended(old_count, total, in_place);
-                             });
-    });
-  }
+  template <class Put> digest append_with(std::uint64_t count, const Put &put);
 
   // Leaves old_count .. total - 1, on the device in the room, made the tree's: the layout
   // adopted, their paths recomputed (a range of each level), the new root read. `in_place`: in
   // the tree's own buffers, whose right edge changes (not new ones it moved to).
-  digest recompute_appended(std::uint64_t old_count, std::uint64_t total, bool in_place) {
-    prepare();
-    tree_.adopt_layout(leaves_, nodes_, total, capacity_);
-    if (in_place) health_.writing();
-    const unsigned old_top = kary_height(old_count, 2);
-    const unsigned root_level = root_depth(cfg_.tree, tree_layout(total));
-    for (unsigned level = 1; level <= tree_.top(); ++level) {
-      // The old root, flagged as one by some hashes (blake3-parent), is one no longer.
-      const std::uint64_t first =
-          level == old_top && tree_.top() > old_top ? 0 : old_count >> level;
-      updater_.enqueue_range(queue_, tree_, level, root_level, cfg_.tree.pad == shape::zero, first,
-                             ((total - 1) >> level) - first + 1, events_);
-    }
-    return root_ = read_root();
-  }
+  digest recompute_appended(std::uint64_t old_count, std::uint64_t total, bool in_place);
 
   // The caller's events waited for by every command after this one on the in-order queue.
   void await(const std::vector<cl::Event> &wait) {
@@ -541,14 +427,6 @@ private:
     return sort_batch(leaf_count(), indices);
   }
 
-  cl::Event write(const cl::Buffer &to, std::uint64_t at, std::uint64_t bytes, const void *from) {
-    cl::Event done;
-    detail::call("clEnqueueWriteBuffer", [&] {
-      return queue_.enqueueWriteBuffer(to, CL_FALSE, at, bytes, from, nullptr, &done);
-    });
-    return done;
-  }
-
   // The top stored node read back, raised to the fixed depth on the host as device_tree does.
   digest read_root() {
     digest top{};
@@ -586,14 +464,14 @@ private:
   bool host_updates_ = resident_updates_on_host(cfg_.resident_updates, runtime_.facts(), cfg_.tree);
   detail::host_updater host_;
   std::size_t local_ = 0;
-  cl::Buffer indices_, values_;          // a host batch's indices and leaves
+  detail::resident_upload upload_;       // batches (and appends) from host memory go up
   detail::multiproof_gatherer gatherer_; // built on the first update_proved
-  detail::staged_upload up_;             // pageable leaves and indices go up
   update_batch proved_batch_;            // update_proved's sorted batch, and its sort's memory
   batch_sort_memory proved_sort_;
-  std::uint64_t indices_capacity_ = 0, values_capacity_ = 0;
   std::uint64_t id_ = detail::next_resident_tree_id(); // what its snapshots know it by
   detail::tree_health health_; // unusable after a call that failed once it had written the tree
 };
 
 } // namespace merklize
+
+#include "resident_tree_appends.hpp" // its appends, reserve() and consistency proofs
