@@ -477,8 +477,7 @@ inline value parse(std::string_view text) {
 } // namespace detail
 
 // `text` as a JSON string literal, escaped as RFC 8259 requires (a quote, a backslash, control
-// characters; other bytes as they are). Public for callers that write JSON of their own beside
-// the library's proofs (a verdict's reason, a hash's name), so it reads as the proofs' strings do.
+// characters; other bytes as they are): for callers' JSON beside the library's proofs.
 inline std::string json_quote(std::string_view text) {
   static const char digits[] = "0123456789abcdef";
   std::string out = "\"";
