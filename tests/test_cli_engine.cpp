@@ -157,9 +157,9 @@ TEST_CASE("merklize root --verbose says which engine ran, why, and where the tim
   // opened.
   const auto no_records = test::scratch_dir() / "verbose_engine_cache";
   std::filesystem::create_directories(no_records);
-  const std::string piped_root = "cat " + file + " | MERKLIZE_CACHE_DIR=" +
-                                 sh_quote(no_records.string()) + " " + merklize_word() +
-                                 " root --hash sha256 --verbose -";
+  const std::string piped_root = "cat " + file +
+                                 " | MERKLIZE_CACHE_DIR=" + sh_quote(no_records.string()) + " " +
+                                 merklize_word() + " root --hash sha256 --verbose -";
   const auto first = run_shell(piped_root);
   CHECK(first.out == chosen.out);
   CHECK_THAT(first.err, Catch::Contains("chosen by --device auto for 1073741824 bytes") &&

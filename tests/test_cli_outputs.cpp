@@ -207,8 +207,8 @@ TEST_CASE("merklize -o refuses a file its user may not write, as cp does, and le
   const fs::path dir = fresh_folder("read-only");
   const fs::path out = dir / "out", cache = dir / "cache", pocl = dir / "pocl";
   fs::copy_file(leaves_file(), dir / "leaves");
-  const std::vector<std::string> proof = {MERKLIZE_CLI, "proof", "-i", "7", "-o", out.string(),
-                                          (dir / "leaves").string()};
+  const std::vector<std::string> proof = {
+      MERKLIZE_CLI, "proof", "-i", "7", "-o", out.string(), (dir / "leaves").string()};
   std::vector<std::string> command = proof;
   if (w.other) {
     // nobody's own caches, and its folder: the program cache warmed first, so that nobody

@@ -78,10 +78,11 @@ TEST_CASE("host engine: proofs equal the whole tree's, and verify", "[host][proo
   const std::uint64_t n = GENERATE_COPY(1, 2, 3, 5, block - 1, block, block + 1, 2 * block + 3);
   const auto leaves = random_leaves(n, static_cast<unsigned>(n));
   const temp_file file(leaves);
-  const std::set<std::uint64_t> indices{0,     1 % n,         n / 2,     n - 1, (n - 1) / 2 * 2,
-                                        block % n, (block - 1) % n, (2 * block + 1) % n};
+  const std::set<std::uint64_t> indices{
+      0, 1 % n, n / 2, n - 1, (n - 1) / 2 * 2, block % n, (block - 1) % n, (2 * block + 1) % n};
   for (const tree_options options :
-       {tree_options{hash_kind::sha256, shape::promote}, tree_options{hash_kind::sha256, shape::zero},
+       {tree_options{hash_kind::sha256, shape::promote},
+        tree_options{hash_kind::sha256, shape::zero},
         tree_options{hash_kind::sha256, shape::zero, 20}, tree_options{hash_kind::rfc6962},
         tree_options{hash_kind::blake3}, tree_options{hash_kind::keccak256, shape::zero}}) {
     const merklize::tree whole = merklize::reference_tree(leaves.data(), leaves.size(), options);

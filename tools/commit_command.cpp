@@ -101,8 +101,7 @@ std::vector<std::size_t> heights_of(const std::vector<merklize::mmcs::dimensions
 // line, the opening's check then naming them.
 std::size_t cap_bound(const std::vector<merklize::mmcs::dimensions> &dims, unsigned cap_height) {
   try {
-    return merklize::mmcs::cap_length(merklize::mmcs::tallest_height(heights_of(dims)),
-                                      cap_height);
+    return merklize::mmcs::cap_length(merklize::mmcs::tallest_height(heights_of(dims)), cap_height);
   } catch (const merklize::error &) {
     return 1;
   }
@@ -213,9 +212,9 @@ int verify_opening_command(const verify_opening_arguments &args) {
     ++count;
   });
   if (count == 0)
-    throw merklize::error("OPENINGS " +
-                          (args.openings == "-" ? std::string("stdin") : quote(args.openings, 256)) +
-                          " is empty");
+    throw merklize::error(
+        "OPENINGS " + (args.openings == "-" ? std::string("stdin") : quote(args.openings, 256)) +
+        " is empty");
   write_stdout("valid: " + std::to_string(count) + (count == 1 ? " opening\n" : " openings\n"));
   return 0;
 }

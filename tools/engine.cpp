@@ -159,10 +159,12 @@ engine_pick open_device(const std::optional<std::string> &spec, bool named) {
   const auto rate = [&](const merklize::engine_task &task) {
     return merklize::device_estimate(facts, row, task).gbytes_per_s;
   };
-  pick.rates = {0, rate(merklize::tree_task(merklize::hash_kind::blake3)),
+  pick.rates = {0,
+                rate(merklize::tree_task(merklize::hash_kind::blake3)),
                 rate(merklize::tree_task(merklize::hash_kind::sha256)),
                 rate(merklize::blocks_task(merklize::leaf_hash::sha256, true)),
-                rate(merklize::blake3_input_task()), row.compile_ms};
+                rate(merklize::blake3_input_task()),
+                row.compile_ms};
   pick.device_name = facts.name;
   return pick;
 }
@@ -208,9 +210,9 @@ engine_pick pick_engine(const std::optional<std::string> &spec, const merklize::
                               " this machine ran")
                                  .c_str()
                            : "the tuning table's fastest device (no records of this machine's)");
-  const std::string because = "chosen by --device auto for " + std::to_string(size) +
-                              " bytes: " + line +
-                              (weighed.programs_cached ? "" : ", a device's programs compiled first");
+  const std::string because =
+      "chosen by --device auto for " + std::to_string(size) + " bytes: " + line +
+      (weighed.programs_cached ? "" : ", a device's programs compiled first");
   if (host_wins) {
     engine_pick pick;
     pick.host = true;

@@ -17,8 +17,8 @@
 
 #include <merklize/engine/block_tree.hpp>
 #include <merklize/engine/host_proof.hpp>
-#include <merklize/proofs/ct_json.hpp>
 #include <merklize/merklize.hpp>
+#include <merklize/proofs/ct_json.hpp>
 
 namespace cli {
 
@@ -116,10 +116,9 @@ int multiproof_of_leaves(const proof_arguments &args, const tree_request &reques
   const auto leaves = read_leaves(args.file, args.progress);
   merklize::merkleizer m(chosen_device(args.device),
                          merklize::config{merklize::tree_options_of(request.spec)});
-  const auto tree = while_doing("building the tree of " +
-                                    std::to_string(leaves.size() / merklize::node_bytes) +
-                                    " leaves",
-                                [&] { return m.build(leaves); });
+  const auto tree = while_doing(
+      "building the tree of " + std::to_string(leaves.size() / merklize::node_bytes) + " leaves",
+      [&] { return m.build(leaves); });
   write_proof(args, proof_text(args, tree));
   return 0;
 }
@@ -154,7 +153,7 @@ int streamed_proof(const proof_arguments &args, const tree_request &request) {
                       "the log's root",
                       "Try 'merklize proof --help' for the options.");
   const std::string json = args.written.format == proof_format::ct ? merklize::to_ct_json(proof)
-                                                                    : merklize::to_json(proof);
+                                                                   : merklize::to_json(proof);
   in.finish();
   write_proof(args, json);
   return 0;

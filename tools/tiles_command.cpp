@@ -161,7 +161,8 @@ std::string inclusion_from_tiles(const tiles_read_arguments &args, tile_folder &
   if (*args.index >= size)
     throw merklize::error("entry index " + std::to_string(*args.index) + " out of range: the " +
                           "log has " + std::to_string(size) + " entries");
-  const merklize::inclusion_proof proof = merklize::prove_from_subtrees(size, *args.index, complete);
+  const merklize::inclusion_proof proof =
+      merklize::prove_from_subtrees(size, *args.index, complete);
   if (!merklize::verify(proof, tiles.complete(0, *args.index), root))
     throw merklize::error("the tiles of " + quote(args.folder) + " are inconsistent: entry " +
                           std::to_string(*args.index) + "'s proof does not lead to the root");
@@ -193,8 +194,8 @@ int tiles_read_command(const tiles_read_arguments &args) {
     if (*args.old_size > size)
       throw merklize::error("--old-size " + std::to_string(*args.old_size) +
                             " is more than the log's " + std::to_string(size) + " entries");
-    write_result(args, consistency_text(merklize::prove_consistency_from_subtrees(
-                                            *args.old_size, size, complete),
+    write_result(args, consistency_text(merklize::prove_consistency_from_subtrees(*args.old_size,
+                                                                                  size, complete),
                                         args.format));
   } else {
     write_result(args, args.json ? "{\"size\":" + std::to_string(size) + ",\"root\":\"" +

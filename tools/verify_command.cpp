@@ -41,7 +41,8 @@ std::vector<merklize::digest> leaf_operands(const std::string &text) {
                             " bytes are not one or more leaves of 32 bytes");
     leaves.resize(bytes.size() / merklize::node_bytes);
     for (std::size_t i = 0; i < leaves.size(); ++i)
-      std::copy_n(bytes.begin() + i * merklize::node_bytes, merklize::node_bytes, leaves[i].begin());
+      std::copy_n(bytes.begin() + i * merklize::node_bytes, merklize::node_bytes,
+                  leaves[i].begin());
     return leaves;
   }
   for (std::size_t at = 0;;) {
@@ -108,13 +109,14 @@ int verify_command(const verify_arguments &args) {
   const auto root = digest_operand("ROOTHEX", args.root);
   if (args.format == proof_format::merklize && (leaves.size() > 1 || is_multiproof(text)))
     return verify_multiproof(args, text, leaves, root);
-  const read_inclusion read = while_doing("reading the proof (" + size_text(text.size()) + ")",
-                                          [&] { return inclusion_from_text(text, args.format, args.expect); });
+  const read_inclusion read =
+      while_doing("reading the proof (" + size_text(text.size()) + ")",
+                  [&] { return inclusion_from_text(text, args.format, args.expect); });
   const merklize::inclusion_proof &proof = read.proof;
   merklize::verification result = merklize::verify(proof, leaves.front(), root, args.expect);
   if (result && read.head && read.head->root != root)
-    result = {false, "the checkpoint's root " + merklize::to_hex(read.head->root) +
-                         " is not ROOTHEX"};
+    result = {false,
+              "the checkpoint's root " + merklize::to_hex(read.head->root) + " is not ROOTHEX"};
   const std::string origin = read.head ? ", checkpoint of " + read.head->origin : "";
   return verdict(
       args, result,

@@ -18,8 +18,8 @@ namespace cli {
 int verify_consistency_command(const verify_consistency_arguments &args) {
   const auto text = read_input(args.proof, false, json_proof_limit);
   const auto proof = while_doing("reading the proof (" + size_text(text.size()) + ")", [&] {
-    return consistency_from_text(std::string(text.begin(), text.end()), args.format,
-                                 args.old_size, args.new_size);
+    return consistency_from_text(std::string(text.begin(), text.end()), args.format, args.old_size,
+                                 args.new_size);
   });
   const auto old_root = digest_operand("OLDROOT", args.old_root);
   const auto new_root = digest_operand("NEWROOT", args.new_root);

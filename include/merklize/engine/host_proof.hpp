@@ -37,8 +37,7 @@ inline digest host_own_top(const std::uint8_t *leaves, std::uint64_t bytes,
 inline inclusion_proof host_prove(input &in, const tree_options &options, std::uint64_t index,
                                   unsigned threads = 0) {
   detail::host_empty_root(options, 1); // the options' check, before any read
-  if (in.size())
-    detail::check_leaf_index(index, detail::host_leaf_count(in.name(), *in.size()));
+  if (in.size()) detail::check_leaf_index(index, detail::host_leaf_count(in.name(), *in.size()));
   const unsigned n = threads ? threads : host_engine_threads();
   const std::uint64_t block = index >> detail::host_block_log2;
   std::mutex order; // guards progress, a stream's reads in turn, and what is kept

@@ -159,8 +159,8 @@ void host_each_block(const block_source &source, unsigned threads, const Hash &h
 
 // What a caller sees of each block before it is hashed in place: its index, leaves and bytes
 // (host_proof.hpp keeps the proven leaf's block so).
-using block_seen = std::function<void(std::uint64_t index, const std::uint8_t *leaves,
-                                      std::uint64_t bytes)>;
+using block_seen =
+    std::function<void(std::uint64_t index, const std::uint8_t *leaves, std::uint64_t bytes)>;
 
 // Each block's subtree up to min(host_block_log2, depth of the whole tree); the last block may
 // be short, and only it knows the tree's leaf count (from its size), so it alone finishes with

@@ -269,8 +269,8 @@ inline void replace_through_named(const std::filesystem::path &target, const voi
   const std::filesystem::path temp = temp_name(target);
   const removed_on_signal removal(temp.string());
   // O_EXCL: never write through whatever (a link, say) already has the temporary name.
-  fd_guard named(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                        creation_mode(old, options)));
+  fd_guard named(
+      ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, creation_mode(old, options)));
   if (named.get() < 0) write_failed(target, errno);
   int failure = fill(named.get(), data, size, options, old);
   const int closing = named.close();
