@@ -3,6 +3,8 @@
 // whole tree, at awkward leaf counts around its block size, leaves at both ends of blocks and of
 // the tree, every shape and a fixed depth, from a file and a pipe on 1..3 threads; and that each
 // verifies, and that bad indices are refused.
+#include "pipe_input.hpp"
+
 #include <merklize/core/reference.hpp>
 #include <merklize/engine/host_proof.hpp>
 #include <merklize/proofs/proof_verify.hpp>
@@ -11,7 +13,6 @@
 
 #include <random>
 #include <set>
-#include <thread>
 
 #include <unistd.h>
 
@@ -45,31 +46,11 @@ struct temp_file {
   ~temp_file() { ::unlink(path.c_str()); }
 };
 
-// The proof through a pipe, written by another thread.
+// The proof through a pipe, written at once by another thread.
 merklize::inclusion_proof prove_through_pipe(const std::vector<std::uint8_t> &bytes,
                                              const tree_options &options, std::uint64_t index) {
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  std::thread writer([&] {
-    for (std::size_t put = 0; put < bytes.size();) {
-      const ssize_t got = ::write(fds[1], bytes.data() + put, bytes.size() - put);
-      if (got <= 0) break;
-      put += static_cast<std::size_t>(got);
-    }
-    ::close(fds[1]);
-  });
-  merklize::inclusion_proof proof;
-  try {
-    merklize::input in(fds[0], "a pipe");
-    proof = merklize::host_prove(in, options, index, 2);
-  } catch (...) {
-    ::close(fds[0]);
-    writer.join();
-    throw;
-  }
-  ::close(fds[0]);
-  writer.join();
-  return proof;
+  test::pipe_input pipe(bytes, false, "a pipe");
+  return merklize::host_prove(pipe.get(), options, index, 2);
 }
 
 } // namespace

@@ -3,6 +3,8 @@
 // the CPU has them, and the portable code), its roots against the host reference and against a
 // tree of OpenSSL hashes, at awkward leaf counts around its block size and on 1..3 threads; from
 // memory, a file and a pipe written in awkward pieces; and its errors.
+#include "pipe_input.hpp"
+
 #include <merklize/core/reference.hpp>
 #include <merklize/engine/host_tree.hpp>
 #include <merklize/plan/engine_choice.hpp>
@@ -13,9 +15,6 @@
 
 #include <cstdio>
 #include <random>
-#include <thread>
-
-#include <fcntl.h>
 #include <unistd.h>
 
 namespace {
@@ -146,31 +145,8 @@ namespace {
 // The root of `bytes` through a pipe, written in pieces of `piece` bytes by another thread.
 digest root_through_pipe(const std::vector<std::uint8_t> &bytes, std::size_t piece,
                          const tree_options &options) {
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  std::thread writer([&] {
-    for (std::size_t at = 0; at < bytes.size(); at += piece) {
-      const std::size_t size = std::min(piece, bytes.size() - at);
-      for (std::size_t put = 0; put < size;) {
-        const ssize_t got = ::write(fds[1], bytes.data() + at + put, size - put);
-        if (got <= 0) break;
-        put += static_cast<std::size_t>(got);
-      }
-    }
-    ::close(fds[1]);
-  });
-  digest root;
-  try {
-    merklize::input in(fds[0], "a pipe");
-    root = merklize::host_root(in, options, 2);
-  } catch (...) {
-    ::close(fds[0]); // the writer ends on EPIPE
-    writer.join();
-    throw;
-  }
-  ::close(fds[0]);
-  writer.join();
-  return root;
+  test::pipe_input pipe(bytes, test::pipe_writes::in_pieces(piece), "a pipe");
+  return merklize::host_root(pipe.get(), options, 2);
 }
 
 } // namespace
@@ -192,36 +168,6 @@ TEST_CASE("host engine: files and pipes give the memory's root", "[host]") {
   ::unlink(path);
 }
 
-namespace {
-
-// A pipe its writer widened to 1 MiB and fills with `bytes` in one write() call, as `cat` of a
-// large file does into merklize's widened stdin: the reader's blocks arrive in large pieces.
-struct wide_pipe {
-  int fds[2] = {-1, -1};
-  std::thread writer;
-
-  explicit wide_pipe(const std::vector<std::uint8_t> &bytes) {
-    REQUIRE(::pipe(fds) == 0);
-#ifdef F_SETPIPE_SZ
-    (void)::fcntl(fds[1], F_SETPIPE_SZ, 1 << 20);
-#endif
-    writer = std::thread([this, &bytes] {
-      for (std::size_t put = 0; put < bytes.size();) {
-        const ssize_t got = ::write(fds[1], bytes.data() + put, bytes.size() - put);
-        if (got <= 0) break;
-        put += static_cast<std::size_t>(got);
-      }
-      ::close(fds[1]);
-    });
-  }
-  ~wide_pipe() {
-    ::close(fds[0]); // the writer ends on EPIPE if it was not read to its end
-    writer.join();
-  }
-};
-
-} // namespace
-
 TEST_CASE("host engine: a widened pipe written at once gives the memory's root, on 1..3 threads",
           "[host][stdin]") {
   const std::uint64_t n = GENERATE_COPY(1, 2, 3, block - 1, block, block + 1, 5 * block + 1);
@@ -230,8 +176,8 @@ TEST_CASE("host engine: a widened pipe written at once gives the memory's root, 
   const auto leaves = random_bytes(32 * n, 11);
   const digest want = reference_root(leaves, options);
   INFO(n << " leaves on " << threads << " threads");
-  wide_pipe pipe(leaves);
-  merklize::input in(pipe.fds[0], "a pipe");
+  test::pipe_input pipe(leaves, test::pipe_writes::widened_at_once(), "a pipe");
+  merklize::input &in = pipe.get();
   CHECK(merklize::host_root(in, options, threads) == want);
   CHECK(in.reading_ahead()); // the blocks were taken from the read-ahead thread, uncopied
 }
@@ -241,8 +187,8 @@ TEST_CASE("host engine: a stream read ahead and partly read before gives the res
   // read_some took part of a read-ahead block, so the engine reads the rest in turn (copied).
   const tree_options options{hash_kind::rfc6962};
   const auto leaves = random_bytes(32 * (2 * block + 5), 12);
-  wide_pipe pipe(leaves);
-  merklize::input in(pipe.fds[0], "a pipe");
+  test::pipe_input pipe(leaves, test::pipe_writes::widened_at_once(), "a pipe");
+  merklize::input &in = pipe.get();
   in.read_ahead(std::uint64_t(4) << 20);
   std::uint8_t first[64];
   REQUIRE(in.read_full(first, sizeof first) == sizeof first);

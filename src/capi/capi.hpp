@@ -13,6 +13,7 @@
 
 #include <merklize.h>
 
+#include <merklize/core/digest.hpp>
 #include <merklize/engine/tree_health.hpp>
 #include <merklize/runtime/error.hpp>
 
@@ -21,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 // Not namespace merklize: the library exports merklize::* for C++ users (cmake/merklize.map.in),
 // and these are libmerklize's own.
@@ -130,5 +132,22 @@ template <class Body> auto for_field(const char *field, Body &&body) {
     throw argument_error(std::string(field) + ": " + e.what());
   }
 }
+
+// `count` 32-byte digests copied from the caller's bytes.
+inline std::vector<digest> digests_of(const void *bytes, std::uint64_t count) {
+  std::vector<digest> out(static_cast<std::size_t>(count));
+  if (count > 0) std::memcpy(out.data(), bytes, static_cast<std::size_t>(count) * node_bytes);
+  return out;
+}
+
+inline digest digest_of(const void *bytes) {
+  digest d;
+  std::memcpy(d.data(), bytes, d.size());
+  return d;
+}
+
+// A visitor of std::variant made of one lambda per alternative.
+template <class... F> struct overloaded : F... { using F::operator()...; };
+template <class... F> overloaded(F...) -> overloaded<F...>;
 
 } // namespace merklize_capi

@@ -91,12 +91,6 @@ void check_batch(hash_kind hash, const uint64_t *indices, const void *leaves, ui
   check_field_leaves(hash, leaves, count, "leaves");
 }
 
-std::vector<digest> digests_of(const void *bytes, uint64_t count) {
-  std::vector<digest> out(static_cast<std::size_t>(count));
-  if (count > 0) std::memcpy(out.data(), bytes, static_cast<std::size_t>(count) * node_bytes);
-  return out;
-}
-
 void write_root(uint8_t *root, const digest &d) {
   if (root) std::memcpy(root, d.data(), d.size());
 }

@@ -13,9 +13,6 @@
 namespace merklize_capi {
 namespace {
 
-template <class... F> struct overloaded : F... { using F::operator()...; };
-template <class... F> overloaded(F...) -> overloaded<F...>;
-
 merklize::detail::proof_header binary_header(const tree_options &options, std::uint64_t leaves) {
   return {options.hash, options.pad, leaves, merklize::detail::root_depth_of(options, leaves), 2};
 }
@@ -41,17 +38,12 @@ const char *kind_name(int kind) {
 
 merklize::detail::proof_header header_of(const merklize_proof &p) {
   return std::visit(
-      overloaded{[](const merklize::inclusion_proof &q) {
-                   return binary_header(q.options, q.leaf_count);
-                 },
-                 [](const merklize::multiproof &q) { return binary_header(q.options, q.leaf_count); },
-                 [](const merklize::consistency_proof &q) {
-                   return binary_header(q.options, q.new_size);
-                 },
-                 [](const merklize::kary_proof &q) { return kary_header(q.options, q.leaf_count); },
-                 [](const merklize::kary_multiproof &q) {
-                   return kary_header(q.options, q.leaf_count);
-                 }},
+      overloaded{
+          [](const merklize::inclusion_proof &q) { return binary_header(q.options, q.leaf_count); },
+          [](const merklize::multiproof &q) { return binary_header(q.options, q.leaf_count); },
+          [](const merklize::consistency_proof &q) { return binary_header(q.options, q.new_size); },
+          [](const merklize::kary_proof &q) { return kary_header(q.options, q.leaf_count); },
+          [](const merklize::kary_multiproof &q) { return kary_header(q.options, q.leaf_count); }},
       p.value);
 }
 

@@ -18,9 +18,6 @@
 namespace merklize_capi {
 namespace {
 
-template <class... F> struct overloaded : F... { using F::operator()...; };
-template <class... F> overloaded(F...) -> overloaded<F...>;
-
 // Proofs read every level of a tree; a tree built keeping fewer is refused in C's words.
 void check_every_level(const merklize_tree &t, const char *function) {
   if (t.first_level != 0)
@@ -98,15 +95,6 @@ std::vector<std::uint8_t> encode(const merklize_proof &p, merklize_encoding enco
       p.value);
 }
 
-std::vector<digest> digests_of(const uint8_t *bytes, std::size_t count) {
-  std::vector<digest> out(count);
-  for (std::size_t i = 0; i < count; ++i)
-    std::memcpy(out[i].data(), bytes + i * node_bytes, node_bytes);
-  return out;
-}
-
-digest digest_of(const uint8_t *bytes) { return digests_of(bytes, 1).front(); }
-
 // Whether the proof shows leaves[k] at index k of the proof's indices under `root`, its header
 // matching the pins, and why not.
 verification verified(const merklize_proof &p, const std::vector<digest> &leaves,
@@ -117,7 +105,7 @@ verification verified(const merklize_proof &p, const std::vector<digest> &leaves
                          std::to_string(p.indices.size()) + " leaves: one leaf per proven index");
   if (std::holds_alternative<consistency_proof>(p.value))
     throw argument_error(std::string(function) + ": a consistency proof is verified by "
-                         "merklize_verify_consistency");
+                                                 "merklize_verify_consistency");
   if (auto kind = check_kind(p, pins.kind); !kind) return kind;
   return std::visit(
       [&](const auto &proof) -> verification {
@@ -136,19 +124,18 @@ verification verified(const merklize_proof &p, const std::vector<digest> &leaves
 
 // merklize_proof_verify and _pinned (`expect` required): *valid, and the reason in
 // merklize_last_error().
-merklize_status verify_call(const merklize_proof *proof, const uint8_t *leaves,
-                            size_t leaf_count, const uint8_t *root,
-                            const merklize_proof_expectations *expect, bool pinned,
-                            int *valid, const char *function) {
+merklize_status verify_call(const merklize_proof *proof, const uint8_t *leaves, size_t leaf_count,
+                            const uint8_t *root, const merklize_proof_expectations *expect,
+                            bool pinned, int *valid, const char *function) {
   return guarded([&] {
     const merklize_proof &p = required(proof, function, "proof");
     if (leaf_count > 0) required(leaves, function, "leaves");
     required(root, function, "root");
     required(valid, function, "valid");
     if (leaf_count != p.indices.size()) // before the leaves are copied: a count of 2^62 too
-      throw argument_error(std::string(function) + ": leaf_count is " +
-                           std::to_string(leaf_count) + ", and the proof proves " +
-                           std::to_string(p.indices.size()) + " leaves: one leaf per proven index");
+      throw argument_error(std::string(function) + ": leaf_count is " + std::to_string(leaf_count) +
+                           ", and the proof proves " + std::to_string(p.indices.size()) +
+                           " leaves: one leaf per proven index");
     const proof_pins pins = pinned ? pins_of(expect, function) : proof_pins{};
     const merklize::verification result =
         verified(p, digests_of(leaves, leaf_count), digest_of(root), pins, function);
@@ -159,9 +146,8 @@ merklize_status verify_call(const merklize_proof *proof, const uint8_t *leaves,
 
 // merklize_verify_consistency and _pinned.
 merklize_status consistency_call(const merklize_proof *proof, const uint8_t *old_root,
-                                 const uint8_t *new_root,
-                                 const merklize_proof_expectations *expect, bool pinned,
-                                 int *valid, const char *function) {
+                                 const uint8_t *new_root, const merklize_proof_expectations *expect,
+                                 bool pinned, int *valid, const char *function) {
   return guarded([&] {
     const merklize_proof &p = required(proof, function, "proof");
     required(old_root, function, "old_root");
@@ -171,7 +157,7 @@ merklize_status consistency_call(const merklize_proof *proof, const uint8_t *old
     const auto *c = std::get_if<merklize::consistency_proof>(&p.value);
     if (!c)
       throw argument_error(std::string(function) + ": the proof is not a consistency proof "
-                           "(merklize_proof_verify verifies the others)");
+                                                   "(merklize_proof_verify verifies the others)");
     merklize::verification result = check_kind(p, pins.kind);
     if (result)
       result = merklize::verify_consistency(c->old_size, c->new_size, digest_of(old_root),

@@ -40,19 +40,6 @@ merklize::sparse_options sparse_options_of(const char *hash, uint32_t depth) {
   return options;
 }
 
-// `count` 32-byte digests copied from the caller's bytes.
-std::vector<digest> digests_of(const uint8_t *bytes, uint64_t count) {
-  std::vector<digest> out(static_cast<std::size_t>(count));
-  if (count > 0) std::memcpy(out.data(), bytes, static_cast<std::size_t>(count) * node_bytes);
-  return out;
-}
-
-digest digest_of(const uint8_t *bytes) {
-  digest d;
-  std::memcpy(d.data(), bytes, d.size());
-  return d;
-}
-
 // The tree under its mutex, for `body`, which throws on failure.
 template <class Body>
 merklize_status locked(merklize_sparse_tree *tree, const char *function, Body &&body) {
