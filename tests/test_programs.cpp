@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <memory>
 #include <set>
 #include <thread>
 
@@ -527,6 +528,90 @@ TEST_CASE("a truncated payload under a correct header crashes no run after the f
   CHECK(second.status == 0);
   check_only_valid_entry(cache);
   CHECK(test::fresh_merkleizer().program_form() == program_form::cache);
+}
+
+// ---- Processes that share a cache compile a program once (compile_lock.hpp) ----
+
+TEST_CASE("a compile lock waits for its holder, gives up after its patience, and is removed",
+          "[cache][lock]") {
+  using merklize::detail::compile_lock;
+  const test::scratch_folder cache("lock");
+  const fs::path entry = cache.path() / "program-0123.bin";
+  const fs::path file = entry.string() + ".compiling";
+  int waits = 0;
+  {
+    const compile_lock first(entry, std::chrono::milliseconds(0), [&] { ++waits; });
+    CHECK(first.held());
+    CHECK_FALSE(first.waited());
+    CHECK(fs::exists(file));
+    // Another open file (as another process's) finds it held: it waits, then gives up.
+    const compile_lock second(entry, std::chrono::milliseconds(100), [&] { ++waits; });
+    CHECK_FALSE(second.held());
+    CHECK(second.waited());
+    CHECK(waits == 1);
+  }
+  CHECK_FALSE(fs::exists(file)); // its holder removed it
+  auto holder = std::make_unique<compile_lock>(entry, std::chrono::milliseconds(0), nullptr);
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    holder.reset();
+  });
+  const compile_lock waiter(entry, std::chrono::seconds(30), [&] { ++waits; });
+  release.join();
+  CHECK(waiter.held()); // the holder let go while it waited
+  CHECK(waiter.waited());
+  CHECK(waits == 2);
+  // A folder that cannot hold the file: no lock, no wait.
+  const compile_lock nowhere(cache.path() / "missing" / "program.bin", std::chrono::seconds(30),
+                             [&] { ++waits; });
+  CHECK_FALSE(nowhere.held());
+  CHECK_FALSE(nowhere.waited());
+  CHECK(waits == 2);
+}
+
+TEST_CASE("the lock of a process killed while compiling is taken at once, and tidied away",
+          "[cache][lock]") {
+  const test::scratch_folder cache("cache");
+  const test::program_settings settings("", cache.str());
+  const auto entry = cached_entry(cache);
+  // What a process killed with SIGKILL while compiling leaves: the file, unlocked.
+  const fs::path left = cache.path() / "program-4567.bin.compiling";
+  test::write_bytes(left, {});
+  const fs::path held = cache.path() / "program-89ab.bin";
+  const merklize::detail::compile_lock holder(held, std::chrono::milliseconds(0), nullptr);
+  REQUIRE(holder.held());
+  CHECK(test::fresh_merkleizer().program_form() == program_form::cache); // tidies the folder
+  CHECK_FALSE(fs::exists(left));
+  CHECK(fs::exists(held.string() + ".compiling")); // held: it stays
+  const fs::path lock_of_entry = entry.string() + ".compiling";
+  test::write_bytes(lock_of_entry, {});
+  const merklize::detail::compile_lock next(entry, std::chrono::milliseconds(0), nullptr);
+  CHECK(next.held());
+  CHECK_FALSE(next.waited());
+  CHECK(settings.warnings().empty());
+}
+
+TEST_CASE("processes started together on an empty cache compile a program once",
+          "[cache][lock][processes]") {
+  const test::scratch_folder cache("cache"), outputs("outputs");
+  // Two helpers at once: one compiles, the other waits for its entry and loads it.
+  const auto both = test::run_program({"/bin/sh", "-c",
+                                       "\"$0\" \"$1\" > \"$2/a\" 2> \"$2/a.err\" & "
+                                       "\"$0\" \"$1\" > \"$2/b\" 2> \"$2/b.err\" & wait",
+                                       MERKLIZE_CACHE_HELPER, cache.str(), outputs.str()});
+  REQUIRE(both.status == 0);
+  std::multiset<std::string> forms;
+  for (const char *name : {"a", "b"}) {
+    const auto text = [&](const std::string &file) {
+      const auto bytes = merklize::detail::read_file(outputs.path() / file);
+      return std::string(bytes.begin(), bytes.end());
+    };
+    const std::string out = text(name);
+    INFO(name << ": " << out << text(std::string(name) + ".err"));
+    forms.insert(out.substr(0, out.find('\n')));
+  }
+  CHECK(forms == std::multiset<std::string>{"cache", "jit"});
+  check_only_valid_entry(cache); // and no lock left
 }
 
 TEST_CASE("read_file names the system's reason and refuses what is not a regular file",

@@ -7,6 +7,7 @@
 // the process and be writable by no one else; anything else is refused with a warning.
 #pragma once
 
+#include "compile_lock.hpp"
 #include "replace_file.hpp"
 
 #include <cerrno>
@@ -86,8 +87,9 @@ inline std::optional<pid_t> pid_after(const std::string &name, const std::string
 }
 
 // Removes the temporary files of entries whose writers have ended, or last written more than a
-// minute ago (a younger one of a live process may still be being written), and the marks of
-// processes that ended while loading an entry that is gone since.
+// minute ago (a younger one of a live process may still be being written), the marks of
+// processes that ended while loading an entry that is gone since, and the compile locks of
+// processes killed while compiling (compile_lock.hpp).
 inline void tidy_cache_folder(const std::filesystem::path &dir) {
   std::error_code ec;
   const std::time_t now = std::time(nullptr);
@@ -106,6 +108,10 @@ inline void tidy_cache_folder(const std::filesystem::path &dir) {
       if (pid && process_ended(*pid) &&
           !std::filesystem::exists(dir / name.substr(0, mark), ignored))
         std::filesystem::remove(path, ignored);
+    } else if (name.size() > sizeof compile_lock_suffix &&
+               name.compare(name.size() - (sizeof compile_lock_suffix - 1),
+                            sizeof compile_lock_suffix - 1, compile_lock_suffix) == 0) {
+      remove_stale_compile_lock(path);
     }
   }
 }

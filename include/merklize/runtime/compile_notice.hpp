@@ -5,7 +5,11 @@
 //   merklize: compiling kernels for DEVICE (once; cached in DIR)
 //
 // on stderr, at most once a process, and only before a real compile: a program the disk cache
-// gives says nothing. Who wants it is set by set_compile_notice(); left unset, $MERKLIZE_VERBOSE=1
+// gives says nothing. A process that waits for another compiling the same kernels into the same
+// cache (compile_lock.hpp) says, once:
+//
+//   merklize: waiting for another process compiling kernels for DEVICE into DIR
+// Who wants it is set by set_compile_notice(); left unset, $MERKLIZE_VERBOSE=1
 // turns it on and anything else leaves it off, so the library is silent unless asked. The
 // merklize tool asks for it where stderr is a terminal, and with -v wherever stderr goes.
 #pragma once
@@ -33,7 +37,7 @@ namespace detail {
 struct compile_notice_state {
   std::mutex mutex;
   std::optional<compile_notice> mode; // unset: $MERKLIZE_VERBOSE decides
-  bool said = false;
+  bool said = false, said_wait = false;
 };
 
 inline compile_notice_state &compile_notice_settings() {
@@ -62,9 +66,20 @@ inline void announce_compile(const cl::Device &device, const std::string &cache_
             << std::endl;
 }
 
+// Says that another process is compiling the device's kernels into `cache_folder`, and that this
+// one waits for them, the first time a process waits.
+inline void announce_wait(const cl::Device &device, const std::string &cache_folder) {
+  auto &state = compile_notice_settings();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  if (state.said_wait || !compile_notice_wanted(state.mode)) return;
+  state.said_wait = true;
+  std::cerr << "merklize: waiting for another process compiling kernels for "
+            << name_in_message(device) << " into " << cache_folder << std::endl;
+}
+
 } // namespace detail
 
-// Whether the line above is printed: std::nullopt (the default) defers to $MERKLIZE_VERBOSE.
+// Whether the lines above are printed: std::nullopt (the default) defers to $MERKLIZE_VERBOSE.
 inline void set_compile_notice(std::optional<compile_notice> mode) {
   auto &state = detail::compile_notice_settings();
   std::lock_guard<std::mutex> lock(state.mutex);

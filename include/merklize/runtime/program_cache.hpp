@@ -7,6 +7,7 @@
 // reference to the context, so a cached handle can never be reused by another context.
 #pragma once
 
+#include "../io/compile_lock.hpp"
 #include "aot_artifacts.hpp"
 #include "compile_notice.hpp"
 #include "disk_cache.hpp"
@@ -15,12 +16,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace merklize {
@@ -52,8 +56,30 @@ public:
     return found.program;
   }
 
+  // Whether the entry of `from` is a file now (a look, before a load checks it).
+  bool stored(const std::string &from) const {
+    const auto path = entry(from);
+    struct stat status {};
+    return path && ::lstat(path->c_str(), &status) == 0 && S_ISREG(status.st_mode);
+  }
+
   // The folder of the entries, empty where the disk cache is off or refused.
   std::string folder() const { return dir_ ? dir_->string() : std::string(); }
+
+  // The lock under which this process compiles the program of `source` (compile_lock.hpp),
+  // after waiting for another process holding it; nothing where the cache is off or its folder
+  // cannot be made (the store then says why).
+  std::unique_ptr<compile_lock> compile_lock_of(const std::string &source,
+                                                const std::function<void()> &on_wait) const {
+    const auto path = entry(source);
+    if (!path) return nullptr;
+    try {
+      make_cache_folder(path->parent_path());
+    } catch (const error &) {
+      return nullptr;
+    }
+    return std::make_unique<compile_lock>(*path, compile_lock_patience, on_wait);
+  }
 
   void store(const std::string &from, const built_program &built, const cl::Device &device) {
     if (const auto path = entry(from); path && store_)
@@ -88,19 +114,38 @@ inline built_program compiled_program(const cl::Context &context, const cl::Devi
 // ahead-of-time kernel the device loads, else the embedded source; whatever it loads from a
 // binary or compiles passes its known-answer self-test first (self_test.hpp). Stores the result
 // in the disk cache when that is on: a program compiled from the source under the source's key,
-// one built from ahead-of-time kernels under a key of those kernels (never the source's).
-// Bypasses the in-memory cache (get_program uses it).
+// one built from ahead-of-time kernels under a key of those kernels (never the source's). Where
+// another process is building the same program into the same cache, waits for it and loads
+// its entry (compile_lock.hpp). Bypasses the in-memory cache (get_program uses it).
 inline built_program load_program(const cl::Context &context, const cl::Device &device,
                                   const program_spec &spec) {
   const std::string source = kernel_program_source(spec.files);
   program_entries entries(device, spec);
-  if (auto cached = entries.load(context, device, source, source)) return *cached;
-  if (const auto aot = find_aot(device, spec, source)) {
-    program_entries aot_entries(device, spec);
-    if (auto cached = aot_entries.load(context, device, source, aot->identity())) return *cached;
-    announce_compile(device, aot_entries.folder()); // the driver compiles the SPIR-V or bitcode
+  std::optional<aot_kernels> aot;
+  std::optional<program_entries> aot_entries;
+  bool aot_looked_for = false;
+  // Both entries; the ahead-of-time kernels are looked for only where the source's is missing.
+  const auto cached = [&]() -> std::optional<built_program> {
+    if (auto found = entries.load(context, device, source, source)) return found;
+    if (!std::exchange(aot_looked_for, true) && (aot = find_aot(device, spec, source)))
+      aot_entries.emplace(device, spec);
+    return aot ? aot_entries->load(context, device, source, aot->identity()) : std::nullopt;
+  };
+  if (auto found = cached()) return *found;
+  const auto stored = [&] {
+    return entries.stored(source) || (aot && aot_entries->stored(aot->identity()));
+  };
+  const bool passed_over = stored(); // an entry there was left alone: it is not looked at again
+  const auto lock =
+      entries.compile_lock_of(source, [&] { announce_wait(device, entries.folder()); });
+  // Another process may have stored it since the look above: this one waited for that one, or
+  // that one finished in between.
+  if (lock && !passed_over && (lock->waited() || stored()))
+    if (auto found = cached()) return *found;
+  if (aot) {
+    announce_compile(device, aot_entries->folder()); // the driver compiles the SPIR-V or bitcode
     if (auto built = build_aot(context, device, *aot, spec)) {
-      aot_entries.store(aot->identity(), *built, device);
+      aot_entries->store(aot->identity(), *built, device);
       return *built;
     }
   }
