@@ -62,6 +62,14 @@ inline run_result merklize_cli(std::vector<std::string> arguments,
   return run_program(arguments, stdin_file);
 }
 
+// The same on the test device: `--device NAME` after the command's name (verify takes none).
+inline run_result merklize_cli_on_test_device(std::vector<std::string> arguments,
+                                              const std::string &stdin_file = "") {
+  if (!arguments.empty() && arguments[0] != "verify")
+    arguments.insert(arguments.begin() + 1, {"--device", merklize::device_name(test_device())});
+  return merklize_cli(std::move(arguments), stdin_file);
+}
+
 // A scratch file holding `text`; its path.
 inline std::string write_text(const std::string &name, const std::string &text) {
   return write_file(name, std::vector<std::uint8_t>(text.begin(), text.end())).string();

@@ -50,6 +50,21 @@ inline std::vector<std::uint8_t> random_bytes(std::size_t size) {
   return bytes;
 }
 
+inline merklize::digest random_digest() {
+  const auto bytes = random_bytes(merklize::node_bytes);
+  merklize::digest d;
+  std::copy(bytes.begin(), bytes.end(), d.begin());
+  return d;
+}
+
+// `n` random leaves.
+inline std::vector<merklize::digest> random_leaves(std::uint64_t n) {
+  std::vector<merklize::digest> leaves(static_cast<std::size_t>(n));
+  for (auto &leaf : leaves)
+    leaf = random_digest();
+  return leaves;
+}
+
 // The first out_bytes bytes of the host BLAKE3's output for `input`, in h's mode.
 inline std::vector<std::uint8_t> host_output(merklize::blake3::hasher h,
                                              const std::vector<std::uint8_t> &input,

@@ -13,11 +13,6 @@
 
 namespace test {
 
-// `n` random leaves.
-inline std::vector<merklize::digest> random_leaves(std::uint64_t n) {
-  return as_digests(random_bytes(static_cast<std::size_t>(n) * merklize::node_bytes));
-}
-
 // The nodes an update of `indices` writes, a level each (leaves first), from its plan: a level
 // hashed whole writes every node.
 inline std::vector<std::vector<std::uint64_t>>

@@ -51,20 +51,6 @@ inline merklize::tree_options fixed_depth(merklize::hash_kind hash, std::uint64_
   return {hash, merklize::shape::zero, merklize::tree_layout(n).depth() + extra};
 }
 
-inline merklize::digest random_digest() {
-  const auto bytes = random_bytes(merklize::node_bytes);
-  merklize::digest d;
-  std::copy(bytes.begin(), bytes.end(), d.begin());
-  return d;
-}
-
-inline std::vector<merklize::digest> random_leaves(std::uint64_t n) {
-  std::vector<merklize::digest> leaves(static_cast<std::size_t>(n));
-  for (auto &leaf : leaves)
-    leaf = random_digest();
-  return leaves;
-}
-
 inline merklize::tree random_tree(std::uint64_t n, const merklize::tree_options &options) {
   const auto leaves = random_bytes(n * merklize::node_bytes);
   return merklize::reference_tree(leaves.data(), leaves.size(), options);

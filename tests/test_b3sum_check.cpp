@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize b3sum --check against b3sum --check, and outputs of any --length in bounded memory.
 #include "b3sum_helpers.hpp"
+#include "cli_helpers.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -10,10 +11,6 @@ namespace {
 
 using test::check_same_output;
 using test::have_b3sum;
-
-std::string text_file(const std::string &name, const std::string &text) {
-  return test::write_file(name, std::vector<std::uint8_t>(text.begin(), text.end())).string();
-}
 
 // Files, some with names b3sum escapes, and their check file as b3sum writes it.
 struct checked_files {
@@ -29,7 +26,7 @@ checked_files checked(const std::string &prefix) {
             .string());
   const auto sums = test::run_program(test::with({test::b3sum_program}, c.files));
   REQUIRE(sums.status == 0);
-  c.sums = text_file(prefix + "sums.b3", sums.out);
+  c.sums = test::write_text(prefix + "sums.b3", sums.out);
   return c;
 }
 
@@ -97,18 +94,20 @@ TEST_CASE("merklize b3sum --check reports malformed lines and goes on as b3sum d
   std::string all = line;
   for (const auto &l : lines) {
     INFO(l.message);
-    const auto r = check_same_output({"-c", text_file("malformed.b3", line + l.text + line)});
+    const auto r =
+        check_same_output({"-c", test::write_text("malformed.b3", line + l.text + line)});
     CHECK(r.status == 1);
     CHECK(r.out == file + ": OK\n" + file + ": OK\n");
     CHECK_THAT(r.err, Contains("line 2: " + l.message));
     all += l.text;
   }
-  check_same_output({"-c", text_file("all-malformed.b3", all + line)});
+  check_same_output({"-c", test::write_text("all-malformed.b3", all + line)});
   // The last line without its newline, and a carriage return kept in the name, as b3sum keeps it.
-  check_same_output({"-c", text_file("no-newline.b3", line + line.substr(0, line.size() - 1))});
-  check_same_output({"-c", text_file("crlf.b3", line.substr(0, line.size() - 1) + "\r\n")});
+  check_same_output(
+      {"-c", test::write_text("no-newline.b3", line + line.substr(0, line.size() - 1))});
+  check_same_output({"-c", test::write_text("crlf.b3", line.substr(0, line.size() - 1) + "\r\n")});
   // A check file that is not UTF-8 stops the check where b3sum stops (status 1).
-  check_same_output({"-c", text_file("latin1.b3", line + hex + "  caf\xE9\n" + line)});
+  check_same_output({"-c", test::write_text("latin1.b3", line + hex + "  caf\xE9\n" + line)});
 }
 
 TEST_CASE("merklize b3sum streams long outputs as b3sum does, in bounded memory",

@@ -27,13 +27,6 @@ using args = std::vector<std::string>;
 
 constexpr std::uint64_t block_bytes = 100;
 
-test::run_result run_merklize(args a, const std::string &stdin_file = "") {
-  a.insert(a.begin(), MERKLIZE_CLI);
-  if (a[1] != "verify")
-    a.insert(a.begin() + 2, {"--device", merklize::device_name(test::test_device())});
-  return test::run_program(a, stdin_file);
-}
-
 args joined(args a, const args &more) {
   a.insert(a.end(), more.begin(), more.end());
   return a;
@@ -65,7 +58,7 @@ std::set<std::uint64_t> indices_of(std::uint64_t count) { return {0, count / 2, 
 // checked to be the host's.
 std::string printed_root(const args &tree, const std::string &file,
                          const merklize::digest &expected) {
-  const auto r = run_merklize(joined(joined({"root"}, tree), {file}));
+  const auto r = test::merklize_cli_on_test_device(joined(joined({"root"}, tree), {file}));
   INFO("merklize root: " << r.err);
   CHECK(r.status == 0);
   CHECK(r.out == merklize::to_hex(expected) + "\n");
@@ -77,18 +70,20 @@ std::string printed_root(const args &tree, const std::string &file,
 void check_proof(const args &tree, const std::string &file, std::uint64_t index,
                  const std::string &expected, const merklize::digest &leaf,
                  const std::string &root) {
-  const auto printed =
-      run_merklize(joined(joined({"proof", "-i", std::to_string(index)}, tree), {file}));
+  const auto printed = test::merklize_cli_on_test_device(
+      joined(joined({"proof", "-i", std::to_string(index)}, tree), {file}));
   INFO("leaf " << index << ": " << printed.err);
   REQUIRE(printed.status == 0);
   CHECK(printed.out == expected + "\n");
   const auto proof = test::write_text("block-proof.json", printed.out);
-  const auto valid = run_merklize({"verify", proof, merklize::to_hex(leaf), root});
+  const auto valid =
+      test::merklize_cli_on_test_device({"verify", proof, merklize::to_hex(leaf), root});
   CHECK(valid.status == 0);
   CHECK_THAT(valid.out, Contains("valid: leaf " + std::to_string(index) + " of "));
   merklize::digest other = leaf;
   other[31] ^= 1;
-  const auto invalid = run_merklize({"verify", proof, merklize::to_hex(other), root});
+  const auto invalid =
+      test::merklize_cli_on_test_device({"verify", proof, merklize::to_hex(other), root});
   CHECK(invalid.status == 1);
   CHECK_THAT(invalid.err, Contains("invalid proof"));
 }
@@ -160,13 +155,14 @@ TEST_CASE("merklize proof --leaf-size with a fixed depth", "[block-cli][proof]")
       joined({"--hash", "sha256", "--pad", "zero", "--depth", "6"}, sha256_leaves.options);
   const std::string root = printed_root(tree, file, t.root());
   check_proof(tree, file, 8, merklize::to_json(merklize::prove(t, 8)), leaves[8], root);
-  const auto proof =
-      test::write_text("block-proof-depth.json",
-                       run_merklize(joined(joined({"proof", "-i", "8"}, tree), {file})).out);
-  CHECK(run_merklize(
+  const auto proof = test::write_text(
+      "block-proof-depth.json",
+      test::merklize_cli_on_test_device(joined(joined({"proof", "-i", "8"}, tree), {file})).out);
+  CHECK(test::merklize_cli_on_test_device(
             {"verify", "--depth", "6", "--leaves", "9", proof, merklize::to_hex(leaves[8]), root})
             .status == 0);
-  const auto too_shallow = run_merklize({"proof", "-i", "0", "--hash", "sha256", "--pad", "zero",
+  const auto too_shallow =
+      test::merklize_cli_on_test_device({"proof", "-i", "0", "--hash", "sha256", "--pad", "zero",
                                          "--depth", "3", "--leaf-size", "100", file});
   CHECK(too_shallow.status == 1);
   CHECK_THAT(too_shallow.err, Contains("cannot hold 9 leaves"));
@@ -210,8 +206,10 @@ TEST_CASE("merklize proof --leaf-size reads stdin as it reads a file", "[block-c
   for (const args &tree :
        {args{"--hash", "sha256", "--pad", "zero", "--leaf-size", "100"},
         args{"--arity", "4", "--hash", "sha256", "--leaf-size", "100", "--salt", "00"}}) {
-    const auto from_file = run_merklize(joined(joined({"proof", "-i", "8"}, tree), {file}));
-    const auto from_stdin = run_merklize(joined(joined({"proof", "-i", "8"}, tree), {"-"}), file);
+    const auto from_file =
+        test::merklize_cli_on_test_device(joined(joined({"proof", "-i", "8"}, tree), {file}));
+    const auto from_stdin =
+        test::merklize_cli_on_test_device(joined(joined({"proof", "-i", "8"}, tree), {"-"}), file);
     INFO(from_file.err << from_stdin.err);
     CHECK(from_file.status == 0);
     CHECK(from_stdin.status == 0);
@@ -241,11 +239,13 @@ TEST_CASE("merklize proof --leaf-size refuses an index past the blocks and an em
     CHECK_THAT(nothing.err, !Contains("no-such-device"));
     // A pipe's blocks are counted once it is read.
     const args piped = joined({"proof", "--leaf-size", "100"}, arity);
-    const auto past_piped = run_merklize(joined(piped, {"-i", "9", "-"}), file);
+    const auto past_piped =
+        test::merklize_cli_on_test_device(joined(piped, {"-i", "9", "-"}), file);
     CHECK(past_piped.status == 1);
     CHECK_THAT(past_piped.err,
                Contains("leaf index 9 out of range: stdin has 3 data blocks of 100 bytes"));
-    const auto empty_piped = run_merklize(joined(piped, {"-i", "0", "-"}), empty);
+    const auto empty_piped =
+        test::merklize_cli_on_test_device(joined(piped, {"-i", "0", "-"}), empty);
     CHECK(empty_piped.status == 1);
     CHECK_THAT(empty_piped.err, Contains("stdin is empty: a tree needs at least one data block"));
   }
@@ -269,7 +269,8 @@ TEST_CASE("merklize proof --leaf-size: options that make no sense together exit 
       {{"--leaf-size", "100", "--format", "dm-verity"}, "--format"},
   };
   for (const auto &[options, message] : mistakes) {
-    const auto run = run_merklize(joined(joined({"proof", "-i", "0"}, options), {file}));
+    const auto run =
+        test::merklize_cli_on_test_device(joined(joined({"proof", "-i", "0"}, options), {file}));
     INFO(run.err);
     CHECK(run.status == 2);
     CHECK_THAT(run.err, Contains(message));

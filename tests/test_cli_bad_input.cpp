@@ -23,10 +23,6 @@ struct bad_input {
   std::string fragment; // of the message
 };
 
-std::string text_file(const std::string &name, const std::string &text) {
-  return test::write_file(name, std::vector<std::uint8_t>(text.begin(), text.end())).string();
-}
-
 // A proof of leaf 0 of 4 leaves whose "hash" field holds `hash` (JSON text, unescaped).
 std::string proof_with_hash(const std::string &name, const std::string &hash) {
   const auto leaves = test::random_bytes(4 * 32);
@@ -34,7 +30,7 @@ std::string proof_with_hash(const std::string &name, const std::string &hash) {
       merklize::to_json(merklize::prove(merklize::reference_tree(leaves.data(), 128, {}), 0));
   const std::string field = "\"hash\":\"blake3\"";
   json.replace(json.find(field), field.size(), "\"hash\":\"" + hash + "\"");
-  return text_file(name, json);
+  return test::write_text(name, json);
 }
 
 // A file only another user than root can fail to read: the command then runs as nobody. Empty
@@ -121,8 +117,9 @@ std::vector<bad_input> table() {
       {"--raw with two files", M + " b3sum --raw " + good + " " + good, 2, "one input"},
       {"--check with --length", M + " b3sum -c -l 3 " + good, 2, "excludes"},
       {"a check file that is not UTF-8",
-       M + " b3sum -c " + sh_quote(text_file("latin1.b3", std::string(64, '0') + "  caf\xE9\n")), 1,
-       "not UTF-8"},
+       M + " b3sum -c " +
+           sh_quote(test::write_text("latin1.b3", std::string(64, '0') + "  caf\xE9\n")),
+       1, "not UTF-8"},
       {"a missing check file", M + " b3sum -c " + missing, 1, "No such file or directory"},
       {"out of memory reading leaves for several devices",
        "ulimit -v 1000000; " + M + " root --devices 0:0 " + sparse, 1,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // merklize root --arity, proof --arity and verify of k-ary proofs against the host reference
 // (kary.hpp), and the mistakes refused.
+#include "cli_helpers.hpp"
 #include "helpers.hpp"
 #include "process.hpp"
 
@@ -11,16 +12,7 @@
 
 using Catch::Matchers::Contains;
 
-namespace {
-
-test::run_result run_merklize(std::vector<std::string> args, const std::string &stdin_file = "") {
-  args.insert(args.begin(), MERKLIZE_CLI);
-  if (args[1] != "verify")
-    args.insert(args.begin() + 2, {"--device", merklize::device_name(test::test_device())});
-  return test::run_program(args, stdin_file);
-}
-
-} // namespace
+namespace {} // namespace
 
 TEST_CASE("merklize root, proof and verify with --arity", "[kary]") {
   const std::uint64_t n = 300;
@@ -33,18 +25,20 @@ TEST_CASE("merklize root, proof and verify with --arity", "[kary]") {
       const merklize::kary_options options{merklize::parse_hash_kind(hash), 16,
                                            merklize::parse_shape(pad)};
       const std::string root = merklize::to_hex(merklize::kary_root(leaves, options));
-      const auto printed =
-          run_merklize({"root", "--arity", "16", "--hash", hash, "--pad", pad, file});
+      const auto printed = test::merklize_cli_on_test_device(
+          {"root", "--arity", "16", "--hash", hash, "--pad", pad, file});
       INFO(hash << " " << pad << ": " << printed.err);
       CHECK(printed.out == root + "\n");
       const auto proof_file = (test::scratch_dir() / "kary-cli.proof").string();
-      REQUIRE(run_merklize({"proof", "--arity", "16", "--hash", hash, "--pad", pad, "-i", "299",
-                            "-o", proof_file, file})
+      REQUIRE(test::merklize_cli_on_test_device({"proof", "--arity", "16", "--hash", hash, "--pad",
+                                                 pad, "-i", "299", "-o", proof_file, file})
                   .status == 0);
-      const auto valid = run_merklize({"verify", proof_file, merklize::to_hex(leaves[299]), root});
+      const auto valid = test::merklize_cli_on_test_device(
+          {"verify", proof_file, merklize::to_hex(leaves[299]), root});
       CHECK(valid.status == 0);
       CHECK_THAT(valid.out, Contains("valid: leaf 299 of 300"));
-      const auto wrong = run_merklize({"verify", proof_file, merklize::to_hex(leaves[298]), root});
+      const auto wrong = test::merklize_cli_on_test_device(
+          {"verify", proof_file, merklize::to_hex(leaves[298]), root});
       CHECK(wrong.status == 1);
       CHECK_THAT(wrong.err, Contains("invalid proof"));
     }
@@ -60,7 +54,7 @@ TEST_CASE("merklize --arity: mistakes are refused", "[kary]") {
       {{"proof", "--arity", "4", "-i", "2", file}, "leaf index 2 out of range"},
   };
   for (const auto &[args, message] : mistakes) {
-    const auto run = run_merklize(args);
+    const auto run = test::merklize_cli_on_test_device(args);
     INFO(run.err);
     CHECK(run.status != 0);
     CHECK_THAT(run.err, Contains(message));
@@ -79,9 +73,9 @@ TEST_CASE("merklize proof --arity prints the host's proof, byte for byte", "[kar
                                            merklize::parse_shape(pad)};
       const auto levels = merklize::kary_levels(leaves, options);
       for (const std::uint64_t index : {std::uint64_t(0), n / 2, n - 1}) {
-        const auto printed =
-            run_merklize({"proof", "--arity", std::to_string(k), "--hash", "blake3", "--pad", pad,
-                          "-i", std::to_string(index), file});
+        const auto printed = test::merklize_cli_on_test_device(
+            {"proof", "--arity", std::to_string(k), "--hash", "blake3", "--pad", pad, "-i",
+             std::to_string(index), file});
         INFO("k=" << k << " " << pad << " index " << index << ": " << printed.err);
         CHECK(printed.out ==
               merklize::to_json(merklize::kary_prove(levels, options, index)) + "\n");
@@ -99,6 +93,7 @@ TEST_CASE("merklize proof --arity refuses an index outside a file before opening
   CHECK(run.status != 0);
   CHECK_THAT(run.err, Contains("leaf index 3 out of range: the tree has 3 leaves"));
   CHECK_THAT(run.err, !Contains("device"));
-  const auto stdin_run = run_merklize({"proof", "--arity", "4", "-i", "9", "-"}, file);
+  const auto stdin_run =
+      test::merklize_cli_on_test_device({"proof", "--arity", "4", "-i", "9", "-"}, file);
   CHECK_THAT(stdin_run.err, Contains("leaf index 9 out of range"));
 }

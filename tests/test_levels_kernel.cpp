@@ -19,7 +19,8 @@ using merklize::node_bytes;
 
 // Where the launch reads and writes: filler nodes before its input, its levels at an offset
 // inside larger levels (a chunk in its place), so that every offset argument is exercised.
-constexpr std::uint64_t in_first = 5, out_first = 3, zeros_first = 2, slack = 5;
+constexpr std::uint64_t levels_in_first = 5, levels_out_first = 3, levels_zeros_first = 2,
+                        slack = 5;
 
 digest node_at(const std::uint8_t *nodes, std::uint64_t i) {
   digest d;
@@ -39,7 +40,7 @@ struct levels_launch {
 // The output buffer's layout: level j at node first[j], holding size[j] nodes.
 struct out_layout {
   std::vector<std::uint64_t> first, size;
-  std::uint64_t nodes = out_first;
+  std::uint64_t nodes = levels_out_first;
 
   out_layout(const levels_launch &l, std::uint64_t count) {
     std::uint64_t level_size = l.out_offset + (count + 1) / 2 + slack;
@@ -57,7 +58,7 @@ struct out_layout {
 // computes them, at their places, and poison everywhere else.
 std::vector<std::uint8_t> expected_output(const levels_launch &l,
                                           const std::vector<std::uint8_t> &level, int top_level) {
-  const auto zeros = merklize::zero_subtree_roots(l.hash, zeros_first + l.levels);
+  const auto zeros = merklize::zero_subtree_roots(l.hash, levels_zeros_first + l.levels);
   const out_layout layout(l, level.size() / node_bytes);
   std::vector<std::uint8_t> out(layout.nodes * node_bytes, test::poison_byte);
   std::vector<std::uint8_t> below = level;
@@ -70,7 +71,7 @@ std::vector<std::uint8_t> expected_output(const levels_launch &l,
       if (2 * i + 1 < count)
         node = merklize::node_hash(l.hash, node, node_at(below.data(), 2 * i + 1), is_root);
       else if (l.pad_with_node)
-        node = merklize::node_hash(l.hash, node, zeros[zeros_first + j], is_root);
+        node = merklize::node_hash(l.hash, node, zeros[levels_zeros_first + j], is_root);
       std::copy(node.begin(), node.end(), next.begin() + i * node_bytes);
     }
     std::copy(next.begin(), next.end(),
@@ -86,24 +87,24 @@ std::vector<std::uint8_t> launch(const levels_launch &l, cl::Kernel &kernel,
                                  const std::vector<std::uint8_t> &level, int top_level) {
   const cl::Context context = queue.getInfo<CL_QUEUE_CONTEXT>();
   const std::uint64_t count = level.size() / node_bytes;
-  auto input = test::random_bytes(in_first * node_bytes);
+  auto input = test::random_bytes(levels_in_first * node_bytes);
   input.insert(input.end(), level.begin(), level.end());
   cl::Buffer in(context, CL_MEM_READ_ONLY, input.size());
   queue.enqueueWriteBuffer(in, CL_TRUE, 0, input.size(), input.data());
-  const auto zeros = merklize::zero_subtree_roots(l.hash, zeros_first + l.levels);
+  const auto zeros = merklize::zero_subtree_roots(l.hash, levels_zeros_first + l.levels);
   cl::Buffer zero_buffer(context, CL_MEM_READ_ONLY, zeros.size() * node_bytes);
   queue.enqueueWriteBuffer(zero_buffer, CL_TRUE, 0, zeros.size() * node_bytes, zeros.data());
   const out_layout layout(l, count);
   cl::Buffer out = test::poisoned_buffer(context, queue, layout.nodes * node_bytes);
   kernel.setArg(0, in);
-  kernel.setArg(1, cl_ulong(in_first));
+  kernel.setArg(1, cl_ulong(levels_in_first));
   kernel.setArg(2, cl_ulong(count));
   kernel.setArg(3, out);
-  kernel.setArg(4, cl_ulong(out_first));
+  kernel.setArg(4, cl_ulong(levels_out_first));
   kernel.setArg(5, cl_ulong(layout.size[0]));
   kernel.setArg(6, cl_ulong(l.out_offset));
   kernel.setArg(7, zero_buffer);
-  kernel.setArg(8, cl_ulong(zeros_first));
+  kernel.setArg(8, cl_ulong(levels_zeros_first));
   kernel.setArg(9, cl_int(l.pad_with_node));
   kernel.setArg(10, cl_int(top_level));
   const std::uint64_t items = (count + (1u << l.levels) - 1) >> l.levels;
@@ -158,8 +159,9 @@ void check_levels_kernel(merklize::hash_kind hash, std::size_t work_group_size) 
 
 // Leaf counts for whole trees: small, around powers of two and around what a work-group of 4
 // covers at 2 and 3 levels per work-item (32 leaves).
-const std::uint64_t tree_sizes[] = {1,  2,  3,  4,  5,  7,   8,   9,   15,   16,   17,   31,
-                                    32, 33, 63, 64, 65, 255, 256, 257, 1000, 4095, 4096, 4097};
+const std::uint64_t levels_tree_sizes[] = {1,  2,   3,   4,   5,    7,    8,    9,
+                                           15, 16,  17,  31,  32,   33,   63,   64,
+                                           65, 255, 256, 257, 1000, 4095, 4096, 4097};
 
 merklize::config levels_config(merklize::tree_options tree, unsigned levels_per_item,
                                std::size_t work_group_size) {
@@ -177,7 +179,7 @@ void check_trees(const merklize::config &cfg, const std::string &what) {
   streamed.zero_copy = false;
   streamed.chunk_log2 = 5;
   merklize::merkleizer m(test::test_device(), cfg), s(test::test_device(), streamed);
-  for (std::uint64_t n : tree_sizes) {
+  for (std::uint64_t n : levels_tree_sizes) {
     INFO(what << " n=" << n);
     const auto leaves = test::random_bytes(n * 32);
     const auto expected = merklize::reference_tree(leaves.data(), leaves.size(), cfg.tree);

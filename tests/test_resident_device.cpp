@@ -25,12 +25,7 @@ namespace {
 
 using test::hasher;
 
-std::vector<merklize::digest> random_leaves(std::uint64_t count) {
-  std::vector<merklize::digest> leaves(static_cast<std::size_t>(count));
-  for (auto &leaf : leaves)
-    leaf = test::random_digest();
-  return leaves;
-}
+using test::random_leaves;
 
 // The tree equal to the reference over `leaves`: the returned root, its root and every level.
 void check_tree(const merklize::resident_tree &t, const std::vector<merklize::digest> &leaves,

@@ -60,7 +60,7 @@ std::vector<std::vector<std::uint64_t>> batches_of(std::uint64_t n, std::mt19937
 }
 
 // `body(options, n)` for every case, each named in the failures.
-template <class Body> void for_each_case(const Body &body) {
+template <class Body> void for_each_elect_case(const Body &body) {
   for (auto hash : {merklize::hash_kind::sha256, merklize::hash_kind::blake3})
     for (auto pad : {merklize::shape::promote, merklize::shape::zero})
       for (unsigned k : {2u, 4u, 8u, 16u})
@@ -81,8 +81,8 @@ resident_kary_tree elected_tree(const std::vector<digest> &leaves,
   return t;
 }
 
-void check_reference(const resident_kary_tree &t, const std::vector<digest> &host,
-                     const digest &returned) {
+void check_elect_reference(const resident_kary_tree &t, const std::vector<digest> &host,
+                           const digest &returned) {
   const auto expected = merklize::kary_levels(host, t.options());
   CHECK(t.levels() == expected);
   CHECK(returned == expected.back().front());
@@ -94,7 +94,7 @@ void check_reference(const resident_kary_tree &t, const std::vector<digest> &hos
 TEST_CASE("k-ary resident trees elect large batches on the device: the host reference",
           "[resident][kary][elect]") {
   std::mt19937_64 rng(41);
-  for_each_case([&](const merklize::kary_options &o, std::uint64_t n) {
+  for_each_elect_case([&](const merklize::kary_options &o, std::uint64_t n) {
     std::vector<digest> host = random_leaves(n);
     resident_kary_tree t = elected_tree(host, o);
     resident_kary_tree planned(hasher(), host, o);
@@ -105,7 +105,7 @@ TEST_CASE("k-ary resident trees elect large batches on the device: the host refe
         host[static_cast<std::size_t>(indices[i])] = values[i];
       poison_elected(t, indices);
       const digest root = t.update(indices, values);
-      check_reference(t, host, root);
+      check_elect_reference(t, host, root);
       CHECK(t.last_split().listed_levels == 0);
       CHECK(t.last_split().whole_levels == t.on_device().top());
       CHECK(planned.update(indices, values) == root);
@@ -117,7 +117,7 @@ TEST_CASE("k-ary resident trees elect large batches from device buffers",
           "[resident][kary][elect][cl]") {
   std::mt19937_64 rng(42);
   const cl::Context &context = hasher().context();
-  for_each_case([&](const merklize::kary_options &o, std::uint64_t n) {
+  for_each_elect_case([&](const merklize::kary_options &o, std::uint64_t n) {
     std::vector<digest> host = random_leaves(n);
     resident_kary_tree t = elected_tree(host, o);
     for (const auto &indices : batches_of(n, rng)) {
@@ -134,7 +134,7 @@ TEST_CASE("k-ary resident trees elect large batches from device buffers",
                                           values.size() * merklize::node_bytes, values.data(),
                                           nullptr, &written[1]);
       poison_elected(t, indices);
-      check_reference(t, host, t.update(index_buffer, leaf_buffer, indices.size(), written));
+      check_elect_reference(t, host, t.update(index_buffer, leaf_buffer, indices.size(), written));
     }
   });
 }
@@ -169,7 +169,7 @@ TEST_CASE("an elected k-ary batch with an index outside the tree changes nothing
   std::vector<digest> host = leaves;
   host[7] = values[3];
   host[5] = values[2];
-  check_reference(t, host, t.update({7, 5}, {values[3], values[2]}));
+  check_elect_reference(t, host, t.update({7, 5}, {values[3], values[2]}));
 }
 
 TEST_CASE("elected k-ary batches reach the leaves that appends add past the room",
@@ -187,7 +187,7 @@ TEST_CASE("elected k-ary batches reach the leaves that appends add past the room
   for (std::size_t i = 0; i < indices.size(); ++i)
     host[static_cast<std::size_t>(indices[i])] = values[i];
   poison_elected(t, indices);
-  check_reference(t, host, t.update(indices, values));
+  check_elect_reference(t, host, t.update(indices, values));
 }
 
 TEST_CASE("which k-ary batches are elected on the device", "[kary][elect]") {

@@ -22,12 +22,7 @@ namespace {
 
 using test::hasher;
 
-std::vector<merklize::digest> random_leaves(std::uint64_t n) {
-  std::vector<merklize::digest> leaves(n);
-  for (auto &leaf : leaves)
-    leaf = test::random_digest();
-  return leaves;
-}
+using test::random_leaves;
 
 // The tree equal to the host reference over `leaves`: root, size, every level, every leaf's
 // proof (the first, a middle one, the last).
