@@ -20,12 +20,7 @@ namespace {
 
 using test::hasher;
 
-std::vector<merklize::digest> random_leaves(std::uint64_t count) {
-  std::vector<merklize::digest> leaves(static_cast<std::size_t>(count));
-  for (auto &leaf : leaves)
-    leaf = test::random_digest();
-  return leaves;
-}
+using test::random_leaves;
 
 std::vector<merklize::tree_options> binary_trees(std::uint64_t n) {
   std::vector<merklize::tree_options> trees;
