@@ -36,6 +36,21 @@ constexpr const char compile_lock_suffix[] = ".compiling";
 // Longer than the slowest compile seen (Poseidon2 over BN254 on PoCL 3.1: about 300 s).
 constexpr std::chrono::seconds compile_lock_patience{600};
 
+// Locks the open lock file `fd` without waiting, and says whether `path` still names it (its
+// holder removes it before letting go, so a file locked after that is no one's lock).
+enum class lock_attempt { held, busy, failed };
+inline lock_attempt lock_if_named(int fd, const std::string &path) {
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0)
+    return errno == EWOULDBLOCK ? lock_attempt::busy : lock_attempt::failed;
+  struct stat locked {
+  }, named{};
+  if (::fstat(fd, &locked) != 0) return lock_attempt::failed;
+  return ::stat(path.c_str(), &named) == 0 && named.st_dev == locked.st_dev &&
+                 named.st_ino == locked.st_ino
+             ? lock_attempt::held
+             : lock_attempt::busy;
+}
+
 class compile_lock {
 public:
   // Takes the lock of the cache entry `entry`. Where another process holds it, calls `on_wait`
@@ -45,8 +60,7 @@ public:
       : path_(entry.string() + compile_lock_suffix) {
     const auto give_up = std::chrono::steady_clock::now() + patience;
     for (;;) {
-      const attempt tried = try_once();
-      if (tried != attempt::busy) return;
+      if (try_once() != lock_attempt::busy) return;
       if (!waited_ && on_wait) on_wait();
       waited_ = true;
       if (std::chrono::steady_clock::now() >= give_up) return;
@@ -66,22 +80,14 @@ public:
   bool waited() const { return waited_; }
 
 private:
-  enum class attempt { held, busy, failed };
-
-  attempt try_once() {
+  lock_attempt try_once() {
     fd_guard fd(::open(path_.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
-    if (fd.get() < 0) return attempt::failed; // no folder, no room, or a link there
-    if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0)
-      return errno == EWOULDBLOCK ? attempt::busy : attempt::failed;
-    struct stat locked {
-    }, named{};
-    if (::fstat(fd.get(), &locked) != 0) return attempt::failed;
-    if (::stat(path_.c_str(), &named) != 0 || named.st_dev != locked.st_dev ||
-        named.st_ino != locked.st_ino)
-      return attempt::busy; // its holder removed it as this process locked it: again
+    if (fd.get() < 0) return lock_attempt::failed; // no folder, no room, or a link there
+    const lock_attempt tried = lock_if_named(fd.get(), path_);
+    if (tried != lock_attempt::held) return tried;
     removal_.emplace(path_);
     fd_ = ::dup(fd.get());
-    return fd_ >= 0 ? attempt::held : attempt::failed;
+    return fd_ >= 0 ? lock_attempt::held : lock_attempt::failed;
   }
 
   std::string path_;
@@ -94,11 +100,7 @@ private:
 // SIGKILL), as a holder would: under the lock, where the path still names the file locked.
 inline void remove_stale_compile_lock(const std::filesystem::path &path) {
   fd_guard fd(::open(path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC));
-  if (fd.get() < 0 || ::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) return;
-  struct stat locked {
-  }, named{};
-  if (::fstat(fd.get(), &locked) == 0 && ::stat(path.c_str(), &named) == 0 &&
-      named.st_dev == locked.st_dev && named.st_ino == locked.st_ino)
+  if (fd.get() >= 0 && lock_if_named(fd.get(), path.string()) == lock_attempt::held)
     ::unlink(path.c_str());
 }
 
