@@ -145,7 +145,7 @@ void binary_rows(std::uint64_t n, const std::vector<std::uint64_t> &batch, int r
 
 void kary_rows(const merklize::kary_options &o, std::uint64_t n,
                const std::vector<std::uint64_t> &batch, int rounds) {
-  const std::string shape = o.pad == merklize::shape::zero ? " zero" : " promote";
+  const std::string shape = o.shape == merklize::shape::zero ? " zero" : " promote";
   merklize::update_batch sorted_batch;
   merklize::batch_sort_memory memory;
   const auto slices = merklize::detail::batch_slices(batch.size());

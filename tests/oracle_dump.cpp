@@ -215,7 +215,7 @@ void dump_keccak(merklize::block_hasher &h, std::uint64_t n) {
       merklize::merkleizer m(h.device(), merklize::config{options});
       const merklize::tree t = m.build(leaves.data(), n * merklize::node_bytes);
       std::cout << "{\"hash\":\"" << name << "\",\"n\":" << n << ",\"shape\":\""
-                << merklize::to_string(options.pad)
+                << merklize::to_string(options.shape)
                 << "\",\"depth\":" << (options.depth ? std::to_string(*options.depth) : "null")
                 << ",\"root\":\"" << merklize::to_hex(t.root()) << "\"}\n";
     }

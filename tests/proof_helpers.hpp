@@ -41,7 +41,7 @@ inline std::vector<merklize::tree_options> all_tree_options() {
 }
 
 inline std::string describe(const merklize::tree_options &o) {
-  return std::string(merklize::to_string(o.hash)) + " " + merklize::to_string(o.pad) +
+  return std::string(merklize::to_string(o.hash)) + " " + merklize::to_string(o.shape) +
          (o.depth ? " depth " + std::to_string(*o.depth) : "");
 }
 
@@ -58,7 +58,7 @@ inline merklize::tree random_tree(std::uint64_t n, const merklize::tree_options 
 
 // Every option pinned, as a verifier that knows its tree pins them.
 inline merklize::proof_expectations pinned(const merklize::tree &t) {
-  return {t.options().hash, t.options().pad, t.leaf_count(), t.root_depth(), 2};
+  return {t.options().hash, t.options().shape, t.leaf_count(), t.root_depth(), 2};
 }
 
 // The size of level k of a tree over `layout` whose root is higher: 1 above the top.
@@ -76,7 +76,7 @@ inline std::vector<merklize::digest> expected_siblings(const merklize::tree &t, 
     const std::uint64_t sibling = (i >> k) ^ 1;
     if (sibling < level_size(t.layout(), k))
       siblings.push_back(t.node(k, sibling));
-    else if (t.options().pad == merklize::shape::zero)
+    else if (t.options().shape == merklize::shape::zero)
       siblings.push_back(zeros[k]);
   }
   return siblings;
@@ -101,7 +101,7 @@ inline bool naive_verify(const merklize::inclusion_proof &p, const merklize::dig
   for (unsigned k = 0; k < depth; ++k) {
     const std::uint64_t position = p.index >> k;
     const bool real = (position ^ 1) < level_size(layout, k);
-    if (!real && p.options.pad == merklize::shape::promote) continue;
+    if (!real && p.options.shape == merklize::shape::promote) continue;
     if (used == p.siblings.size()) return false;
     const merklize::digest sibling = p.siblings[used++];
     if (!real && sibling != zeros[k]) return false;

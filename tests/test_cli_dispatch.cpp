@@ -120,7 +120,7 @@ TEST_CASE("the request holds the tree the arguments describe", "[cli][dispatch]"
   args.preset.ssz_list = 20;
   merklize::tree_spec spec = cli::request_of(args).spec;
   CHECK(spec.node == merklize::hash_kind::sha256);
-  CHECK(spec.shape == merklize::tree_shape::zero);
+  CHECK(spec.shape == merklize::shape::zero);
   CHECK(spec.depth == 5u);
   CHECK(spec.mix_in_length);
   args = root_of();

@@ -184,7 +184,7 @@ TEST_CASE("rfc6962 refuses shape zero and fixed depths, in trees and proofs", "[
       Contains("rfc6962 has shape promote only"));
   auto proof = merklize::prove(test::random_tree(5, {merklize::hash_kind::rfc6962}), 4);
   const auto t = test::random_tree(5, {merklize::hash_kind::rfc6962});
-  proof.options.pad = merklize::shape::zero;
+  proof.options.shape = merklize::shape::zero;
   CHECK_THAT(merklize::verify(proof, t.node(0, 4), t.root()).reason,
              Contains("rfc6962 with shape zero"));
 }
@@ -270,7 +270,7 @@ TEST_CASE("hostile consistency proofs are rejected with a reason, structure befo
   p.options.hash = merklize::hash_kind::blake3_parent;
   CHECK_THAT(reason(p), Contains("blake3-parent has no consistency proofs"));
   p = good;
-  p.options.pad = merklize::shape::zero;
+  p.options.shape = merklize::shape::zero;
   CHECK_THAT(reason(p), Contains("shape promote"));
   merklize::proof_expectations sha256_only;
   sha256_only.hash = merklize::hash_kind::sha256;

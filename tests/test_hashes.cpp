@@ -14,6 +14,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <string_view>
 
 namespace {
 
@@ -117,4 +118,46 @@ TEST_CASE("the help names every hash of the table", "[hashes]") {
           return row.kind == merklize::hash_kind::sha256 ||
                  row.kind == merklize::hash_kind::rfc6962;
         }) == "sha256 or rfc6962");
+}
+
+TEST_CASE("a row says only what differs from the defaults", "[hashes]") {
+  using merklize::hash_kind;
+  constexpr merklize::node_hash_row bare = merklize::hash_row(hash_kind::sha256, "h", "about h");
+  static_assert(bare.digest_bytes == 32 && !bare.root_flag && !bare.lanes_node &&
+                    bare.tuning == merklize::tuning_class::standard && !bare.non_canonical &&
+                    !bare.mmcs && std::string_view(bare.kernel_options).empty(),
+                "a bare row is a 32-byte hash of bytes with the default tuning");
+  constexpr merklize::node_hash_row lanes = bare.in_lanes("h").on_device("h.cl", "h_node", "m-h");
+  static_assert(std::string_view(lanes.lanes_node) == "h" && !lanes.lanes_file &&
+                    std::string_view(lanes.kernel_file) == "h.cl",
+                "each call sets its fields and keeps the others");
+  // Every row of the table says what each layer reads.
+  for (const merklize::node_hash_row &row : merklize::node_hash_table) {
+    INFO(row.name);
+    CHECK(row.about);
+    CHECK(row.kernel_file);
+    CHECK(row.kernel_function);
+    CHECK(row.program_name);
+    CHECK(row.node);
+    CHECK((row.non_canonical != nullptr) == (row.no_blocks != nullptr));
+    CHECK((row.mmcs == nullptr || row.non_canonical != nullptr)); // a commitment of field elements
+  }
+}
+
+TEST_CASE("the matrix commitments' hashes come from the table", "[hashes]") {
+  using merklize::hash_kind;
+  CHECK(merklize::mmcs_instance_of(hash_kind::poseidon2_babybear) ==
+        &merklize::poseidon2::babybear_16);
+  CHECK(merklize::mmcs_instance_of(hash_kind::poseidon2_koalabear) ==
+        &merklize::poseidon2::koalabear_16);
+  CHECK(merklize::mmcs_instance_of(hash_kind::poseidon2_goldilocks) ==
+        &merklize::poseidon2::goldilocks_8);
+  CHECK(merklize::mmcs_instance_of(hash_kind::sha256) == nullptr);
+  CHECK(merklize::mmcs_instance_of(hash_kind::poseidon2_bn254) == nullptr);
+  CHECK(merklize::mmcs_refusal(hash_kind::poseidon2_bn254) ==
+        "poseidon2-bn254 has no matrix commitment here yet");
+  CHECK(merklize::mmcs_refusal(hash_kind::keccak256) ==
+        "keccak256 is not a hash over field elements");
+  CHECK(merklize::mmcs_hash_names() ==
+        "poseidon2-babybear, poseidon2-koalabear or poseidon2-goldilocks");
 }

@@ -163,7 +163,7 @@ TEST_CASE("host engine: blake3 roots in lanes equal the reference at awkward cou
     const auto leaves = test::random_bytes(32 * n);
     for (const tree_options options :
          {tree_options{hash_kind::blake3}, tree_options{hash_kind::blake3, shape::zero}}) {
-      INFO(n << " leaves, shape " << merklize::to_string(options.pad));
+      INFO(n << " leaves, shape " << merklize::to_string(options.shape));
       const digest want = merklize::reference_tree(leaves.data(), leaves.size(), options).root();
       for (unsigned threads : {1u, 2u, 3u})
         CHECK(merklize::host_root(leaves.data(), leaves.size(), options, threads) == want);

@@ -69,7 +69,7 @@ TEST_CASE("host engine: proofs equal the whole tree's, and verify", "[host][proo
     const merklize::tree whole = merklize::reference_tree(leaves.data(), leaves.size(), options);
     for (const std::uint64_t index : indices) {
       INFO(n << " leaves, leaf " << index << ", " << merklize::to_string(options.hash) << " "
-             << merklize::to_string(options.pad) << (options.depth ? " depth 20" : ""));
+             << merklize::to_string(options.shape) << (options.depth ? " depth 20" : ""));
       const merklize::inclusion_proof want = merklize::prove(whole, index);
       for (unsigned threads : {1u, 3u}) {
         merklize::input in(file.path, "leaves.bin");

@@ -131,11 +131,11 @@ TEST_CASE("host engine: roots equal the host reference's and OpenSSL's", "[host]
         tree_options{hash_kind::sha256, shape::zero, 20}, tree_options{hash_kind::rfc6962},
         tree_options{hash_kind::blake3}, tree_options{hash_kind::blake3, shape::zero, 20}}) {
     INFO(n << " leaves, " << merklize::to_string(options.hash) << " "
-           << merklize::to_string(options.pad) << (options.depth ? " depth 20" : ""));
+           << merklize::to_string(options.shape) << (options.depth ? " depth 20" : ""));
     const digest want = reference_root(leaves, options);
     for (unsigned threads : {1u, 2u, 3u})
       REQUIRE(merklize::host_root(leaves.data(), leaves.size(), options, threads) == want);
-    if (options.pad == shape::promote && options.hash != hash_kind::blake3)
+    if (options.shape == shape::promote && options.hash != hash_kind::blake3)
       CHECK(want == openssl_mth(leaves.data(), n, options.hash == hash_kind::rfc6962));
   }
 }

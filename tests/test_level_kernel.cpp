@@ -165,7 +165,7 @@ TEST_CASE("level_kernel = level builds the reference trees, device buffers, in p
           "[level-kernel]") {
   const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));
   const auto hash = options.hash;
-  const auto pad = options.pad;
+  const auto pad = options.shape;
   for (unsigned nodes_per_item : {1u, 2u, 4u})
     for (unsigned levels_per_launch : {0u, 1u}) { // hybrid dispatch, or one launch per level
       const merklize::config cfg = level_config({hash, pad}, nodes_per_item, levels_per_launch);

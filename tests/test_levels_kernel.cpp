@@ -213,7 +213,7 @@ TEST_CASE("level_kernel = levels builds the reference trees, device buffers, in 
           "[levels-kernel]") {
   const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));
   const auto hash = options.hash;
-  const auto pad = options.pad;
+  const auto pad = options.shape;
   for (unsigned levels_per_item : {2u, 3u})
     for (std::size_t wg : {4u, 8u, 3u}) { // 3: not a power of two, so no fused launches
       const merklize::config cfg = levels_config({hash, pad}, levels_per_item, wg);
@@ -234,7 +234,7 @@ TEST_CASE("the automatic level kernels with one node per lane build the referenc
   cfg.lanes = 1;
   cfg.work_group_size = GENERATE(4u, 16u);
   check_trees(cfg, std::string(merklize::to_string(cfg.tree.hash)) + " " +
-                       merklize::to_string(cfg.tree.pad) + " wg " +
+                       merklize::to_string(cfg.tree.shape) + " wg " +
                        std::to_string(cfg.work_group_size));
 }
 

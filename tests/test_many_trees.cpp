@@ -66,9 +66,9 @@ void check_sizes(const std::vector<std::uint64_t> &sizes, const std::vector<std:
   for (const std::uint64_t n : sizes)
     for (const std::uint64_t trees : counts)
       for (const merklize::tree_options &options : binary_trees(n)) {
-        if (!every_tree_kind && options.pad == merklize::shape::zero && !options.depth) continue;
+        if (!every_tree_kind && options.shape == merklize::shape::zero && !options.depth) continue;
         INFO("n=" << n << " B=" << trees << " " << merklize::to_string(options.hash) << " "
-                  << merklize::to_string(options.pad) << " depth "
+                  << merklize::to_string(options.shape) << " depth "
                   << (options.depth ? std::to_string(*options.depth) : "natural"));
         const auto leaves = random_leaves(n * trees);
         merklize::many_trees_builder b(hasher(), merklize::config{options});

@@ -41,7 +41,7 @@ TEST_CASE("several queues on one device give the single-device tree bit for bit"
   const std::size_t queues = GENERATE(2, 3);
   const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));
   const auto hash = options.hash;
-  const auto pad = options.pad;
+  const auto pad = options.shape;
   const unsigned s = GENERATE(2u, 4u);
   const auto cfg = multi_config({hash, pad}, s);
   merklize::multi_merkleizer mm(same_device(queues), cfg);
@@ -229,7 +229,7 @@ TEST_CASE("merkle.json: every case up to 2^16 + 1 leaves through two devices", "
 TEST_CASE("build_part writes its part of the tree and nothing else", "[multi][build_part]") {
   const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));
   const auto hash = options.hash;
-  const auto pad = options.pad;
+  const auto pad = options.shape;
   merklize::config cfg{{hash, pad}};
   cfg.chunk_log2 = 2;
   cfg.work_group_size = 4;
@@ -312,7 +312,7 @@ TEST_CASE("finish_tree computes the levels above a given level as the reference 
           "[multi][finish]") {
   const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));
   const auto hash = options.hash;
-  const auto pad = options.pad;
+  const auto pad = options.shape;
   for (std::uint64_t n : test::awkward_sizes(6)) {
     const auto leaves = test::random_bytes(n * 32);
     const auto full = merklize::reference_tree(leaves.data(), leaves.size(), {hash, pad});

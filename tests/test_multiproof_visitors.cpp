@@ -57,8 +57,9 @@ std::vector<place> kary_oracle(const merklize::kary_options &o, std::uint64_t n,
       groups.insert(node / o.arity);
     for (const std::uint64_t g : groups) {
       const std::uint64_t first = g * o.arity;
-      const std::uint64_t width =
-          o.pad == merklize::shape::zero ? o.arity : std::min<std::uint64_t>(o.arity, size - first);
+      const std::uint64_t width = o.shape == merklize::shape::zero
+                                      ? o.arity
+                                      : std::min<std::uint64_t>(o.arity, size - first);
       for (std::uint64_t c = 0; c < width && width > 1; ++c)
         if (!known.count(first + c)) out.emplace_back(level, first + c);
     }

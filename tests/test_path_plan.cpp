@@ -81,7 +81,7 @@ std::vector<digest> climb_siblings(const merklize::tree &t, std::uint64_t index)
         return nothing{};
       },
       [&](unsigned level, nothing) {
-        if (t.options().pad == merklize::shape::zero) siblings.push_back(zeros[level]);
+        if (t.options().shape == merklize::shape::zero) siblings.push_back(zeros[level]);
         return nothing{};
       });
   return siblings;

@@ -63,20 +63,20 @@ std::vector<digest> spec_leaves(const merklize::tree_spec &spec, const std::stri
 
 // The root of `spec` over `input` on the host.
 digest spec_root(const merklize::tree_spec &spec, const std::string &input) {
-  using merklize::tree_shape;
+  using merklize::shape;
   std::vector<digest> leaves = spec_leaves(spec, input);
   if (spec.sort_leaves) std::sort(leaves.begin(), leaves.end());
   switch (spec.shape) {
-  case tree_shape::duplicate_odd:
+  case shape::duplicate_odd:
     return merklize::duplicate_odd_levels(*spec.pair, leaves).back().front();
-  case tree_shape::power_of_two:
+  case shape::power_of_two:
     return merklize::power_of_two_root(*spec.pair, leaves, 0);
-  case tree_shape::heap:
+  case shape::heap:
     return merklize::heap_tree(*spec.pair, leaves).front();
-  case tree_shape::hash_blocks:
+  case shape::hash_blocks:
     return merklize::verity_tree_of(leaves, *spec.hash_block_rule).root;
-  case tree_shape::promote:
-  case tree_shape::zero:
+  case shape::promote:
+  case shape::zero:
     break;
   }
   if (spec.arity != 2) return merklize::kary_root(leaves, merklize::kary_options_of(spec));
@@ -193,9 +193,9 @@ TEST_CASE("each tree kind is one row: a unique name, in merklize root --help, a 
 }
 
 TEST_CASE("check_tree_spec refuses the parts that do not go together, naming them", "[presets]") {
-  using merklize::tree_shape;
+  using merklize::shape;
   merklize::tree_spec heap_without_pair;
-  heap_without_pair.shape = tree_shape::heap;
+  heap_without_pair.shape = shape::heap;
   CHECK_THROWS_WITH(merklize::check_tree_spec(heap_without_pair),
                     Contains("shape heap is a pair hash's shape"));
   merklize::tree_spec promote_with_depth;
@@ -206,14 +206,14 @@ TEST_CASE("check_tree_spec refuses the parts that do not go together, naming the
   CHECK_THROWS_WITH(merklize::check_tree_spec(blocks_without_rule), Contains("leaf rule"));
   merklize::tree_spec rfc6962_zero;
   rfc6962_zero.node = merklize::hash_kind::rfc6962;
-  rfc6962_zero.shape = tree_shape::zero;
+  rfc6962_zero.shape = shape::zero;
   CHECK_THROWS_WITH(merklize::check_tree_spec(rfc6962_zero), Contains("shape promote only"));
   merklize::tree_spec odd_arity;
   odd_arity.arity = 3;
   CHECK_THROWS_WITH(merklize::check_tree_spec(odd_arity), Contains("arity 3"));
   merklize::tree_spec list_without_depth;
   list_without_depth.node = merklize::hash_kind::sha256;
-  list_without_depth.shape = tree_shape::zero;
+  list_without_depth.shape = shape::zero;
   list_without_depth.mix_in_length = true;
   CHECK_THROWS_WITH(merklize::check_tree_spec(list_without_depth), Contains("SSZ's list root"));
 }
@@ -232,7 +232,7 @@ TEST_CASE("a binary tree's options and its spec convert both ways (the C ABI's s
     CHECK_NOTHROW(merklize::check_tree_spec(spec));
     const merklize::tree_options back = merklize::tree_options_of(spec);
     CHECK(back.hash == options.hash);
-    CHECK(back.pad == options.pad);
+    CHECK(back.shape == options.shape);
     CHECK(back.depth == options.depth);
   }
 }

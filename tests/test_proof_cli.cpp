@@ -19,7 +19,7 @@ using test::merklize_cli;
 using test::write_text;
 
 std::string hash_name(const merklize::tree_options &o) { return merklize::to_string(o.hash); }
-std::string shape_name(const merklize::tree_options &o) { return merklize::to_string(o.pad); }
+std::string shape_name(const merklize::tree_options &o) { return merklize::to_string(o.shape); }
 
 } // namespace
 

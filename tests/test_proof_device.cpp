@@ -227,8 +227,8 @@ void mutate(inclusion_proof &p, digest &leaf, mutation kind) {
                          : merklize::hash_kind::blake3;
     break;
   case mutation::shape_label:
-    p.options.pad =
-        p.options.pad == merklize::shape::zero ? merklize::shape::promote : merklize::shape::zero;
+    p.options.shape =
+        p.options.shape == merklize::shape::zero ? merklize::shape::promote : merklize::shape::zero;
     break;
   default:
     break;

@@ -67,7 +67,7 @@ TEST_CASE("proofs of the vector trees hold the vectors' nodes and lead to their 
         const std::uint64_t sibling = (i >> k) ^ 1;
         if (sibling < levels[k].items.size())
           expected.push_back(merklize::digest_from_hex(levels[k].items[sibling].str));
-        else if (options.pad == merklize::shape::zero)
+        else if (options.shape == merklize::shape::zero)
           expected.push_back(zeros[k]);
       }
       const auto p = merklize::prove(t, i);
@@ -125,10 +125,10 @@ TEST_CASE("the verifier refuses impossible depths", "[proof]") {
   p.options.depth = 65;
   CHECK_THAT(merklize::verify(p, t.node(0, 1), t.root()).reason, Contains("depth 65"));
   p.options.depth = 4;
-  p.options.pad = merklize::shape::promote;
+  p.options.shape = merklize::shape::promote;
   CHECK_THAT(merklize::verify(p, t.node(0, 1), t.root()).reason, Contains("only shape zero"));
   p.options.depth = 3; // the natural depth, set explicitly: the same tree
-  p.options.pad = merklize::shape::zero;
+  p.options.shape = merklize::shape::zero;
   CHECK(merklize::verify(p, t.node(0, 1), t.root()));
   CHECK(p == merklize::prove(t, 1));
 }
@@ -227,7 +227,7 @@ TEST_CASE("the verifier rejects a proof for another shape or hash", "[proof]") {
     const auto leaves = test::random_bytes(n * 32);
     for (const auto &mine : test::all_tree_options())
       for (const auto &other : test::all_tree_options()) {
-        if (mine.hash == other.hash && mine.pad == other.pad) continue;
+        if (mine.hash == other.hash && mine.shape == other.shape) continue;
         const auto t = merklize::reference_tree(leaves.data(), leaves.size(), mine);
         const auto u = merklize::reference_tree(leaves.data(), leaves.size(), other);
         for (std::uint64_t i = 0; i < n; ++i) {

@@ -22,8 +22,8 @@ merklize::tree zero_tree(std::uint64_t n) {
 // The promote proof of "leaf" `index` whose siblings are `t`'s nodes where a promote tree of
 // t's leaf count has them: the relabelling of a zero-shape tree's paths.
 merklize::inclusion_proof relabelled(const merklize::tree &t, std::uint64_t index) {
-  merklize::inclusion_proof proof{{merklize::hash_kind::sha256, merklize::shape::promote},
-                                  t.leaf_count(), index, {}};
+  merklize::inclusion_proof proof{
+      {merklize::hash_kind::sha256, merklize::shape::promote}, t.leaf_count(), index, {}};
   std::uint64_t size = t.leaf_count();
   for (unsigned k = 0; k < t.root_depth(); ++k, size = (size + 1) / 2) {
     const std::uint64_t sibling = (index >> k) ^ 1;
@@ -70,11 +70,11 @@ TEST_CASE("a sha256 zero-shape tree's inner node passes as a promote proof's lea
   CHECK(merklize::verify(forged, inner, t.root()));
   // Hash, leaf count and depth pinned: all true of the forgery, which still passes.
   CHECK(merklize::verify(forged, inner, t.root(), pin([](merklize::proof_expectations &e) {
-          e.hash = merklize::hash_kind::sha256;
-          e.leaf_count = 3;
-          e.depth = 2;
-          e.arity = 2;
-        })));
+                           e.hash = merklize::hash_kind::sha256;
+                           e.leaf_count = 3;
+                           e.depth = 2;
+                           e.arity = 2;
+                         })));
   // The shape pinned: refused, naming it.
   const auto pinned = merklize::verify(forged, inner, t.root(), test::pinned(t));
   CHECK(!pinned);
@@ -92,7 +92,7 @@ TEST_CASE("relabelled promote proofs of real zero-shape trees are refused once p
       INFO(n << " leaves, index " << f.proof.index);
       ++forgeries;
       auto unshaped = test::pinned(t);
-      unshaped.pad.reset();
+      unshaped.shape.reset();
       CHECK(merklize::verify(f.proof, f.leaf, t.root(), unshaped));
       CHECK_FALSE(merklize::verify(f.proof, f.leaf, t.root(), test::pinned(t)));
     }
@@ -110,7 +110,7 @@ TEST_CASE("every pin refuses a proof that claims another value, naming it", "[pr
   const std::vector<std::pair<pins, const char *>> cases = {
       {pin([](pins &e) { e.hash = merklize::hash_kind::blake3; }),
        "the proof is for hash sha256, not blake3"},
-      {pin([](pins &e) { e.pad = merklize::shape::promote; }),
+      {pin([](pins &e) { e.shape = merklize::shape::promote; }),
        "the proof is for shape zero, not promote"},
       {pin([](pins &e) { e.leaf_count = 6; }), "a tree of 5 leaves, not 6"},
       {pin([](pins &e) { e.depth = 4; }), "a root of depth 3, not 4"},
@@ -133,12 +133,12 @@ TEST_CASE("a k-ary proof is verified against pinned arity, height, hash, shape a
   const auto proof = merklize::kary_prove(levels, options, 9);
   using pins = merklize::proof_expectations;
   CHECK(merklize::verify(proof, leaves[9], root, pin([](pins &e) {
-          e.hash = merklize::hash_kind::sha256;
-          e.pad = merklize::shape::promote;
-          e.leaf_count = 10;
-          e.depth = 2;
-          e.arity = 4;
-        })));
+                           e.hash = merklize::hash_kind::sha256;
+                           e.shape = merklize::shape::promote;
+                           e.leaf_count = 10;
+                           e.depth = 2;
+                           e.arity = 4;
+                         })));
   CHECK_THAT(merklize::verify(proof, leaves[9], root, pin([](pins &e) { e.arity = 2; })).reason,
              Contains("arity 4, not 2"));
   CHECK_THAT(merklize::verify(proof, leaves[9], root, pin([](pins &e) { e.depth = 3; })).reason,
@@ -147,7 +147,7 @@ TEST_CASE("a k-ary proof is verified against pinned arity, height, hash, shape a
   CHECK(merklize::verify(multi, {leaves[1], leaves[9]}, root,
                          pin([](pins &e) { e.leaf_count = 10; })));
   CHECK_THAT(merklize::verify(multi, {leaves[1], leaves[9]}, root,
-                              pin([](pins &e) { e.pad = merklize::shape::zero; }))
+                              pin([](pins &e) { e.shape = merklize::shape::zero; }))
                  .reason,
              Contains("shape promote, not zero"));
 }

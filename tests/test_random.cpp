@@ -10,7 +10,7 @@
 TEST_CASE("random leaves at awkward sizes match the host reference", "[random]") {
   const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));
   const auto hash = options.hash;
-  const auto pad = options.pad;
+  const auto pad = options.shape;
   merklize::merkleizer m(test::test_device(), {{hash, pad}});
   for (std::uint64_t n : test::awkward_sizes(20)) {
     INFO(merklize::to_string(hash) << " " << merklize::to_string(pad) << " n=" << n);

@@ -98,7 +98,7 @@ TEST_CASE("appends from device buffers equal the reference rebuilt",
   for (std::uint64_t n : {1, 2, 3, 7, 8, 9})
     for (const merklize::tree_options &options : trees) {
       INFO("n=" << n << " " << merklize::to_string(options.hash) << " "
-                << merklize::to_string(options.pad));
+                << merklize::to_string(options.shape));
       std::vector<merklize::digest> leaves = random_leaves(n);
       merklize::resident_tree t(hasher(), leaves, merklize::config{options});
       for (std::uint64_t count : {1, 2, 3, 7, 8, 9, 255, 256, 257})

@@ -153,7 +153,7 @@ TEST_CASE("large batches shared among the host's threads equal the reference",
           merklize::tree_options{merklize::hash_kind::sha256, merklize::shape::zero},
           merklize::tree_options{merklize::hash_kind::blake3, merklize::shape::zero, 20}}) {
       INFO("n=" << n << " " << merklize::to_string(options.hash) << " "
-                << merklize::to_string(options.pad));
+                << merklize::to_string(options.shape));
       std::vector<merklize::digest> leaves = test::random_leaves(n);
       merklize::resident_tree t(hasher(), leaves, test::on_engine(options, resident_update::host));
       for (const auto &batch : test::update_batches(n, random, 5)) {

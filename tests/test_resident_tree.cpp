@@ -209,7 +209,7 @@ TEST_CASE("appends to trees on the device equal the reference rebuilt", "[reside
     for (const merklize::tree_options &options : binary_trees(n)) {
       if (options.depth) continue; // below, with its limit
       INFO("n=" << n << " " << merklize::to_string(options.hash) << " "
-                << merklize::to_string(options.pad));
+                << merklize::to_string(options.shape));
       std::vector<merklize::digest> leaves = test::random_leaves(n);
       merklize::resident_tree t(hasher(), leaves, merklize::config{options});
       for (std::uint64_t count : {1, 2, 3, 7, 8, 9, 1, 1})

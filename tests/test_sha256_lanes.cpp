@@ -44,7 +44,7 @@ TEST_CASE("sha256 trees in vector lanes equal OpenSSL's and the host reference's
     cfg.lanes = v.lanes;
     cfg.work_group_size = v.work_group_size;
     merklize::merkleizer promote(test::test_device(), cfg);
-    cfg.tree.pad = merklize::shape::zero;
+    cfg.tree.shape = merklize::shape::zero;
     merklize::merkleizer zero(test::test_device(), cfg);
     for (const std::uint64_t n : test::awkward_sizes(12)) {
       INFO("lanes " << v.lanes << ", work-group " << v.work_group_size << ", " << n << " leaves");

@@ -122,7 +122,7 @@ TEST_CASE("merklize root and proof stream files and stdin through many chunks", 
     const auto file = test::write_file("cli-streamed", leaves).string();
     const auto expected = merklize::reference_tree(leaves.data(), leaves.size(), options);
     const std::vector<std::string> tree{"--hash",       merklize::to_string(options.hash),
-                                        "--pad",        merklize::to_string(options.pad),
+                                        "--pad",        merklize::to_string(options.shape),
                                         "--chunk-log2", chunk};
     INFO(test::describe(options) << " chunks of 2^" << chunk);
     auto root = std::vector<std::string>{MERKLIZE_CLI, "root"};
@@ -134,7 +134,7 @@ TEST_CASE("merklize root and proof stream files and stdin through many chunks", 
     CHECK(test::run_program(from_file).out == hex);
     CHECK(test::run_shell("cat " + test::sh_quote(file) + " | " + test::merklize_word() +
                           " root --hash " + merklize::to_string(options.hash) + " --pad " +
-                          merklize::to_string(options.pad) + " --chunk-log2 " + chunk + " -")
+                          merklize::to_string(options.shape) + " --chunk-log2 " + chunk + " -")
               .out == hex);
     CHECK(test::run_program(from_stdin, file).out == hex);
     auto proof = std::vector<std::string>{MERKLIZE_CLI, "proof", "-i", "500"};

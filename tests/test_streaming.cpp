@@ -30,7 +30,7 @@ std::uint64_t expected_chunks(std::uint64_t n, unsigned s) {
 TEST_CASE("chunked builds match the reference for every output and shape", "[streaming]") {
   const auto options = GENERATE(Catch::Generators::from_range(test::all_tree_options()));
   const auto hash = options.hash;
-  const auto pad = options.pad;
+  const auto pad = options.shape;
   const unsigned chunk_log2 = GENERATE(1u, 3u, 4u, 6u);
   for (std::uint64_t n :
        {1ull, 2ull, 3ull, 7ull, 8ull, 9ull, 54ull, 61ull, 63ull, 64ull, 65ull, 1000ull, 4097ull}) {

@@ -44,7 +44,7 @@ void check_levels(const merklize::tree &t, const json::value &c) {
   const auto zeros = merklize::zero_subtree_roots(t.options().hash, t.depth());
   for (unsigned k = 0; k < levels.size(); ++k) {
     const std::size_t stored = t.layout().level_size(k);
-    const bool padded = t.options().pad == merklize::shape::zero;
+    const bool padded = t.options().shape == merklize::shape::zero;
     REQUIRE(levels[k].items.size() == (padded ? std::size_t(1) << (t.depth() - k) : stored));
     for (std::size_t i = 0; i < levels[k].items.size(); ++i)
       CHECK(levels[k].items[i].str == merklize::to_hex(i < stored ? t.node(k, i) : zeros[k]));
@@ -58,7 +58,7 @@ TEST_CASE("merkle.json: every blake3, blake3-parent and sha256 case", "[vectors]
   const auto cases = cases_of(hash);
   REQUIRE(cases.size() >= 48);
   for (const auto &vc : cases) {
-    INFO(hash << " " << merklize::to_string(vc.options.pad) << " n=" << vc.n);
+    INFO(hash << " " << merklize::to_string(vc.options.shape) << " n=" << vc.n);
     const auto &leaves = leaves_for(vc.n, vc.options.hash);
 
     // The oracle itself must agree with the vectors.

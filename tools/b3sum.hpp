@@ -6,7 +6,7 @@
 
 #include "commands.hpp"
 
-#include <merklize/engine/hash.hpp>
+#include <merklize/engine/blake3_device.hpp>
 
 #include <optional>
 #include <string>

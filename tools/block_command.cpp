@@ -329,7 +329,7 @@ merklize::kary_options kary_options_of(std::uint64_t arity, const merklize::tree
                                        const std::string &command) {
   if (tree.depth) throw usage_error("--depth has no use with --arity");
   const merklize::kary_options options{
-      tree.hash, static_cast<unsigned>(std::min<std::uint64_t>(arity, 1u << 30)), tree.pad};
+      tree.hash, static_cast<unsigned>(std::min<std::uint64_t>(arity, 1u << 30)), tree.shape};
   options_checked([&] { merklize::check_kary(options); }, command);
   return options;
 }

@@ -348,7 +348,7 @@ command_runner add_verify(CLI::App &app) {
       "otherwise is refused (docs/PROOFS.md, \"What a proof binds\"). PROOF is at most 64 MiB "
       "of JSON, refused once past it.");
   add_parsed(c, "--hash", args->expect.hash, parse_hash, "H", "require a proof for this hash");
-  add_parsed(c, "--pad", args->expect.pad, parse_pad, "P", "require a proof for this shape");
+  add_parsed(c, "--pad", args->expect.shape, parse_pad, "P", "require a proof for this shape");
   add_parsed(c, "--leaves", args->expect.leaf_count, parse_count, "N",
              "require a proof for a tree of N leaves");
   add_parsed(c, "--depth", args->expect.depth, parse_depth, "D",
@@ -367,7 +367,7 @@ command_runner add_verify(CLI::App &app) {
        "--log",
        [&expect] {
          expect.hash = merklize::hash_kind::rfc6962;
-         expect.pad = merklize::shape::promote;
+         expect.shape = merklize::shape::promote;
        },
        "require a proof of an RFC 6962 log (--hash rfc6962 --pad promote): LEAFHEX is the "
        "entry's leaf hash, SHA-256(0x00 || entry)")

@@ -13,7 +13,6 @@
 
 #include <merklize/core/hashes.hpp>
 #include <merklize/core/mmcs_encoding.hpp>
-#include <merklize/core/mmcs_hashes.hpp>
 #include <merklize/engine/mmcs.hpp>
 #include <merklize/runtime/runtime.hpp>
 
@@ -22,12 +21,12 @@
 namespace cli {
 namespace {
 
-// The Poseidon2 instance of Plonky3's MMCS configuration for `hash` (core/mmcs_hashes.hpp);
+// The Poseidon2 instance of Plonky3's MMCS configuration for `hash` (its row of core/hashes.hpp);
 // other hashes are refused.
 const merklize::poseidon2::instance &mmcs_instance(merklize::hash_kind hash) {
-  if (const merklize::poseidon2::instance *in = merklize::mmcs::instance_of(hash)) return *in;
-  throw usage_error("--hash " + merklize::mmcs::mmcs_refusal(hash) + ": merklize commit takes " +
-                        merklize::mmcs::mmcs_hash_names(),
+  if (const merklize::poseidon2::instance *in = merklize::mmcs_instance_of(hash)) return *in;
+  throw usage_error("--hash " + merklize::mmcs_refusal(hash) + ": merklize commit takes " +
+                        merklize::mmcs_hash_names(),
                     "Try 'merklize commit --help' for the options.");
 }
 

@@ -81,7 +81,7 @@ int kary_verify_command(const verify_arguments &args, const std::string &text) {
   if (!result) throw merklize::error("invalid proof: " + result.reason);
   write_stdout("valid: leaf " + std::to_string(proof.index) + " of " +
                std::to_string(proof.leaf_count) + " (" + merklize::to_string(proof.options.hash) +
-               ", " + merklize::to_string(proof.options.pad) + ", arity " +
+               ", " + merklize::to_string(proof.options.shape) + ", arity " +
                std::to_string(proof.options.arity) + ")\n");
   return 0;
 }

@@ -333,7 +333,7 @@ merklize::leaf_rule leaf_rule_of(const job &j, const char *hint) {
 merklize::kary_options kary_options_of(const job &j, const char *hint) {
   const merklize::kary_options options{
       j.options.hash, static_cast<unsigned>(std::min<std::uint64_t>(*j.arity, 1u << 30)),
-      j.options.pad};
+      j.options.shape};
   try {
     merklize::check_kary(options);
   } catch (const merklize::error &e) {

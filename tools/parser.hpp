@@ -99,7 +99,7 @@ inline CLI::Option *add_text(CLI::App &app, const std::string &names,
 // --hash, --pad and --depth: the tree's node hash, shape and fixed depth.
 inline void add_tree_options(CLI::App &app, merklize::tree_options &tree) {
   add_parsed(app, "--hash", tree.hash, parse_hash, "H", "node hash: " + merklize::hash_help());
-  add_parsed(app, "--pad", tree.pad, parse_pad, "P",
+  add_parsed(app, "--pad", tree.shape, parse_pad, "P",
              "shape of a level of odd length: promote (default) or zero");
   add_parsed(app, "--depth", tree.depth, parse_depth, "D",
              "with --pad zero: the root of 2^D leaves, zero leaves after the file's (SSZ's "

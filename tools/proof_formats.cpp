@@ -25,7 +25,7 @@ void check_proof_format(const proof_format_arguments &written, const merklize::t
     if (written.checkpoint) throw usage_error("--checkpoint needs --proof-format tlog-proof", hint);
     return;
   }
-  if (tree.hash != merklize::hash_kind::rfc6962 || tree.pad != merklize::shape::promote)
+  if (tree.hash != merklize::hash_kind::rfc6962 || tree.shape != merklize::shape::promote)
     throw usage_error(std::string("--proof-format ") +
                           (written.format == proof_format::ct ? "ct" : "tlog-proof") +
                           " is a log's (--log, or --hash rfc6962), not a tree of hash " +

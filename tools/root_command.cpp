@@ -210,15 +210,15 @@ void check_tree_arguments(const merklize::tree_options &tree,
     merklize::check_tree_options(tree);
   } catch (const merklize::error &e) {
     throw usage_error(std::string("--hash ") + merklize::to_string(tree.hash) + " --pad " +
-                          merklize::to_string(tree.pad) + ": " + e.what(),
+                          merklize::to_string(tree.shape) + ": " + e.what(),
                       hint);
   }
-  if (tree.depth && tree.pad != merklize::shape::zero)
+  if (tree.depth && tree.shape != merklize::shape::zero)
     throw usage_error("--depth " + std::to_string(*tree.depth) +
                           " needs --pad zero: shape promote never pads with zero leaves",
                       hint);
   if (mix_in_length && (tree.hash != merklize::hash_kind::sha256 ||
-                        tree.pad != merklize::shape::zero || !tree.depth))
+                        tree.shape != merklize::shape::zero || !tree.depth))
     throw usage_error("--mix-in-length is SSZ's list root: it needs --hash sha256 --pad zero "
                       "--depth D, D = ceil(log2 of the list's limit), else it is the root of "
                       "another SSZ type (or say --ssz-list LIMIT, which sets all four)",

@@ -71,7 +71,7 @@ int verdict(const verify_arguments &args, const merklize::verification &result,
 std::string tree_members(const merklize::tree_options &options, std::uint64_t leaf_count) {
   return "\"leaf_count\":" + std::to_string(leaf_count) +
          ",\"hash\":" + merklize::json_quote(merklize::to_string(options.hash)) +
-         ",\"shape\":" + merklize::json_quote(merklize::to_string(options.pad));
+         ",\"shape\":" + merklize::json_quote(merklize::to_string(options.shape));
 }
 
 int verify_multiproof(const verify_arguments &args, const std::string &text,
@@ -83,7 +83,7 @@ int verify_multiproof(const verify_arguments &args, const std::string &text,
                  "valid: " + std::to_string(proof.indices.size()) + " leaves of " +
                      std::to_string(proof.leaf_count) + " (" +
                      merklize::to_string(proof.options.hash) + ", " +
-                     merklize::to_string(proof.options.pad) + ")\n",
+                     merklize::to_string(proof.options.shape) + ")\n",
                  "\"leaves\":" + std::to_string(proof.indices.size()) + "," +
                      tree_members(proof.options, proof.leaf_count));
 }
@@ -122,7 +122,7 @@ int verify_command(const verify_arguments &args) {
       args, result,
       "valid: leaf " + std::to_string(proof.index) + " of " + std::to_string(proof.leaf_count) +
           " (" + merklize::to_string(proof.options.hash) + ", " +
-          merklize::to_string(proof.options.pad) + ")" +
+          merklize::to_string(proof.options.shape) + ")" +
           (proof.mixed_length ? ", list length " + std::to_string(*proof.mixed_length) : "") +
           origin + "\n",
       "\"index\":" + std::to_string(proof.index) + "," +

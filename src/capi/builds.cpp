@@ -21,7 +21,7 @@ digest empty_root(const tree_settings &s, const std::string &name) {
   const auto root = s.kary() ? std::nullopt : empty_tree_root(s.tree());
   if (!root)
     throw argument_error(name + " is empty: a tree of hash " + to_string(s.tree().hash) +
-                         " and shape " + to_string(s.tree().pad) +
+                         " and shape " + to_string(s.tree().shape) +
                          " needs at least one leaf (only rfc6962, and shape zero with a fixed "
                          "depth, have a root of no leaves)");
   return *root;

@@ -25,8 +25,8 @@ tree_options tree_options_of(const merklize_tree_config &config) {
   tree_options options;
   options.hash = for_field("config.hash",
                            [&] { return parse_hash_kind(config.hash ? config.hash : "blake3"); });
-  options.pad = for_field("config.shape",
-                          [&] { return parse_shape(config.shape ? config.shape : "promote"); });
+  options.shape = for_field("config.shape",
+                            [&] { return parse_shape(config.shape ? config.shape : "promote"); });
   for_field("config.shape", [&] { check_tree_options(options); });
   if (config.depth < -1)
     throw argument_error("config.depth is " + std::to_string(config.depth) +
@@ -74,10 +74,10 @@ std::optional<leaf_rule> leaf_rule_of(const merklize_tree_config &config, hash_k
 bool mixes_in_length(const merklize_tree_config &config, const tree_settings &s) {
   if (!config.mix_in_length) return false;
   const tree_options tree = s.tree();
-  if (tree.hash != hash_kind::sha256 || tree.pad != shape::zero)
+  if (tree.hash != hash_kind::sha256 || tree.shape != shape::zero)
     throw argument_error(std::string("config.mix_in_length is SSZ's list root: it needs hash "
                                      "sha256 and shape zero, not ") +
-                         to_string(tree.hash) + " and " + to_string(tree.pad));
+                         to_string(tree.hash) + " and " + to_string(tree.shape));
   if (s.kary())
     throw argument_error("config.mix_in_length is SSZ's list root, a binary tree: it has no use "
                          "with config.arity " +

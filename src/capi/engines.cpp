@@ -4,8 +4,8 @@
 // pools are then paid once per handle, not once per call.
 #include "handles.hpp"
 
+#include <merklize/engine/blake3_device.hpp>
 #include <merklize/engine/block_hasher.hpp>
-#include <merklize/engine/hash.hpp>
 #include <merklize/engine/merkleizer.hpp>
 #include <merklize/engine/pair_tree.hpp>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// Hashing on a device: full BLAKE3 (hash.hpp's blake3_device, as `merklize b3sum`), the SHA-256
-// layer (layer.hpp, hashtree's contract) and RFC 6962 leaf hashes of log entries (leaf_hash.hpp,
-// as `merklize leaf-hash`). Each call holds the device's mutex.
+// Hashing on a device: full BLAKE3 (blake3_device.hpp, as `merklize b3sum`), the SHA-256 layer
+// (layer.hpp, hashtree's contract) and RFC 6962 leaf hashes of log entries (leaf_hash.hpp, as
+// `merklize leaf-hash`). Each call holds the device's mutex.
 #include "handles.hpp"
 #include "sources.hpp"
 
 #include <merklize/core/entries.hpp>
-#include <merklize/engine/hash.hpp>
+#include <merklize/engine/blake3_device.hpp>
 #include <merklize/engine/layer.hpp>
 #include <merklize/engine/leaf_hash.hpp>
 

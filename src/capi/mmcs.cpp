@@ -9,7 +9,7 @@
 #include "capi.hpp"
 #include "handles.hpp"
 
-#include <merklize/core/mmcs_hashes.hpp>
+#include <merklize/core/hashes.hpp>
 #include <merklize/engine/mmcs.hpp>
 
 #include <cstring>
@@ -36,9 +36,9 @@ namespace {
 const merklize::poseidon2::instance &instance_named(const char *hash, const char *function) {
   const char *name = &required(hash, function, "hash");
   const hash_kind kind = for_field("hash", [&] { return parse_hash_kind(name); });
-  if (const merklize::poseidon2::instance *in = merklize::mmcs::instance_of(kind)) return *in;
-  throw argument_error(std::string(function) + ": hash " + merklize::mmcs::mmcs_refusal(kind) +
-                       ": a matrix commitment takes " + merklize::mmcs::mmcs_hash_names());
+  if (const merklize::poseidon2::instance *in = merklize::mmcs_instance_of(kind)) return *in;
+  throw argument_error(std::string(function) + ": hash " + merklize::mmcs_refusal(kind) +
+                       ": a matrix commitment takes " + merklize::mmcs_hash_names());
 }
 
 // a * b, refused where it overflows (a matrix or a row run too large to address).
@@ -108,9 +108,8 @@ merklize::mmcs::opening opening_of(const std::vector<merklize::mmcs::dimensions>
 
 // merklize_mmcs_commit and _dropping, refusals naming `function`, the one called.
 merklize_status committed(merklize_device *device, const char *hash,
-                          const merklize_matrix *matrices, size_t matrix_count,
-                          uint32_t cap_height, uint32_t drop_layers, merklize_mmcs **mmcs,
-                          const char *function) {
+                          const merklize_matrix *matrices, size_t matrix_count, uint32_t cap_height,
+                          uint32_t drop_layers, merklize_mmcs **mmcs, const char *function) {
   return guarded([&] {
     merklize_device &d = required(device, function, "device");
     required(mmcs, function, "mmcs");

@@ -14,7 +14,7 @@ namespace merklize_capi {
 namespace {
 
 merklize::detail::proof_header binary_header(const tree_options &options, std::uint64_t leaves) {
-  return {options.hash, options.pad, leaves, merklize::detail::root_depth_of(options, leaves), 2};
+  return {options.hash, options.shape, leaves, merklize::detail::root_depth_of(options, leaves), 2};
 }
 
 // A k-ary header whose arity a k-ary tree does not take has depth 0 (its height has no end).
@@ -23,7 +23,7 @@ merklize::detail::proof_header kary_header(const merklize::kary_options &options
   try {
     return merklize::detail::kary_header(options, leaves);
   } catch (const merklize::error &) {
-    return {options.hash, options.pad, leaves, 0, options.arity};
+    return {options.hash, options.shape, leaves, 0, options.arity};
   }
 }
 
@@ -56,7 +56,7 @@ proof_pins pins_of(const merklize_proof_expectations *expect, const char *functi
                          ": 0 (any) or a merklize_proof_kind (1 to 5)");
   pins.kind = e.kind;
   if (e.hash) pins.expect.hash = for_field("expect.hash", [&] { return parse_hash_kind(e.hash); });
-  if (e.shape) pins.expect.pad = for_field("expect.shape", [&] { return parse_shape(e.shape); });
+  if (e.shape) pins.expect.shape = for_field("expect.shape", [&] { return parse_shape(e.shape); });
   if (e.depth < -1 || e.depth > 64)
     throw argument_error("expect.depth is " + std::to_string(e.depth) +
                          ": -1 (any) or a depth of 0 to 64");
@@ -84,7 +84,7 @@ const char *merklize_proof_hash(const merklize_proof *proof) {
 }
 
 const char *merklize_proof_shape(const merklize_proof *proof) {
-  return proof ? merklize::to_string(header_of(*proof).pad) : "";
+  return proof ? merklize::to_string(header_of(*proof).shape) : "";
 }
 
 uint32_t merklize_proof_depth(const merklize_proof *proof) {

@@ -6,8 +6,8 @@
 // memory it touches.
 //
 //   merklize_fault_library build|stream|proofs|b3sum|blocks LEAVES DATA
+#include <merklize/engine/blake3_device.hpp>
 #include <merklize/engine/block_tree.hpp>
-#include <merklize/engine/hash.hpp>
 #include <merklize/engine/proof_device.hpp>
 #include <merklize/merklize.hpp>
 

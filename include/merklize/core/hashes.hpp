@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The table of hashes: every node hash and leaf hash the library knows, each written once with
-// what every layer needs of it: its name, digest size, the kernel file and function that compute
-// it on a device, whether it has the lanes kernel, its tuning class, the leaf hash of the same
-// function, and its host reference (and the host engine's pair hashers). The planners, the
-// program builder, the parsers and the CLI's help, the C ABI's name lists, the block leaves, the
-// k-ary trees and the host engine read these rows; none asks which hash it is. A new hash is a
-// kernel file defining its node function (kernels/) and a row here (docs/ARCHITECTURE.md). No
-// OpenCL.
+// what every layer needs of it (hash_row.hpp names the fields): its name, digest size, the kernel
+// file and function that compute it on a device, whether it has the lanes kernel, its tuning
+// class, the leaf hash of the same function, its host reference (and the host engine's pair
+// hashers), and for a hash over field elements its leaves' check and its matrix commitment. The
+// planners, the program builder, the parsers and the CLI's help, the C ABI's name lists, the block
+// leaves, the k-ary trees, the matrix commitments and the host engine read these rows; none asks
+// which hash it is. A new hash is a kernel file defining its node function (kernels/) and a row
+// here (docs/ARCHITECTURE.md). No OpenCL.
 #pragma once
 
 #include "blake3.hpp"
 #include "digest.hpp"
 #include "error_type.hpp"
+#include "hash_row.hpp"
 #include "host_blake3_simd.hpp"
 #include "keccak.hpp"
 #include "keccak_lanes.hpp"
@@ -27,94 +29,6 @@
 #include <vector>
 
 namespace merklize {
-
-// The node hashes, in the order of node_hash_table.
-enum class hash_kind {
-  blake3,        // node = BLAKE3(left || right), the standard hash of the 64 bytes
-  blake3_parent, // node = BLAKE3 parent compression; ROOT on the root only
-  sha256,        // node = SHA-256(left || right), as SSZ
-  rfc6962,       // node = SHA-256(0x01 || left || right), RFC 6962 / 9162's interior node;
-                 // shape promote only (the RFC's tree), leaves are the RFC's leaf hashes
-  keccak256,     // node = Keccak-256(left || right), Ethereum's keccak256 (padding byte 0x01)
-  sha3_256,      // node = SHA3-256(left || right), FIPS 202 (padding byte 0x06)
-  // Plonky3's 2-to-1 compression of Poseidon2 (a truncated permutation, poseidon2.hpp): a digest
-  // is 8 canonical BabyBear or KoalaBear elements (u32 little-endian), or 4 Goldilocks ones (u64).
-  poseidon2_babybear,
-  poseidon2_koalabear,
-  poseidon2_goldilocks,
-  // HorizenLabs' Poseidon2 over BN254 Fr, width 3 (poseidon2_bn254.hpp): a digest is one
-  // canonical element (32 bytes little-endian), a node element 0 of the permutation of
-  // [left, right, 0].
-  poseidon2_bn254,
-};
-
-// The hashes of data blocks (block_leaves.hpp) and of a k-ary node's children, in the order of
-// leaf_hash_table.
-enum class leaf_hash { sha256, blake3, keccak256, sha3_256 };
-
-// How the launch planner tunes a node hash's tree kernels: by its class's entry in a device's
-// tuning row (tuning.hpp), where the row has one, else by the row's default, which is what a new
-// hash gets until someone measures it.
-enum class tuning_class {
-  standard, // one heavy compression or permutation a node (SHA-256, Keccak): the default
-  light,    // one light compression a node (BLAKE3): more nodes and levels per work-item
-};
-
-// One node hash.
-struct node_hash_row {
-  hash_kind kind;
-  const char *name;  // as the CLI, the C ABI and the bindings spell it
-  const char *about; // what it is, for the CLI's help
-  std::size_t digest_bytes;
-  // The root is hashed apart (blake3-parent's ROOT flag): no consistency proofs, no parts of a
-  // tree hashed without knowing where its root is.
-  bool root_flag;
-  // The device: the kernel file that defines the node function merkle*.cl calls (as
-  // -DMERKLIZE_NODE=<function>; several separated by spaces, in their order, where the function
-  // is built over another file: runtime/kernels.hpp's node_files), the function, the stem of
-  // its programs' names, and build options the function needs.
-  const char *kernel_file, *kernel_function, *program_name, *kernel_options;
-  // The lanes kernel (merkle_lanes.cl), hashing several nodes a work-item in vector lanes:
-  // the stem of its node function <stem>_two_to_one<lanes>, nullptr where the hash has none, and
-  // the file defining it with <function>_flags, nullptr where kernel_file does.
-  const char *lanes_node, *lanes_file;
-  tuning_class tuning;
-  // The leaf hash of the same function: a tree's data blocks and a k-ary node's children (none
-  // where no_blocks says why: the row's value is not read).
-  leaf_hash leaf;
-  // Why a k-ary tree does not take it (nullptr: it does, with `leaf` over the children).
-  const char *not_kary;
-  // The host reference: the node of two children (is_root: the root, for the ROOT flag).
-  digest (*node)(const digest &left, const digest &right, bool is_root);
-  // The host engine (host_tree.hpp): many pairs at once, portably and on the SHA extensions
-  // (nullptr: none; no portable one: the host engine does not build its trees).
-  detail::pair_hash_fn host_pairs, host_pairs_sha_ni;
-  // A hash over field elements: why a leaf is not one of its digests, its first limb that is not
-  // a canonical element ("limb 3 (2013265921) is not a canonical BabyBear element (below p =
-  // 2013265921)"), or "" where it is one (leaf_refusal); nullptr: any 32 bytes are a leaf.
-  std::string (*non_canonical)(const digest &leaf);
-  // Why it hashes no data blocks (leaf_hash_of and tree specifications refuse them), nullptr
-  // where `leaf` does.
-  const char *no_blocks;
-};
-
-// How a leaf hash reads a block, which decides its kernel and what it takes besides the block
-// (block_leaves.hpp, block_hasher.hpp).
-enum class leaf_family {
-  sha256,        // SHA-256, after a prefix (a salt) where the rule has one
-  blake3,        // BLAKE3, keyed where the rule has a key
-  keccak_sponge, // a Keccak-f[1600] sponge of rate 136 with the row's padding byte
-};
-
-// One leaf hash: its name, how it reads a block, and its host reference over bytes (no salt, no
-// key: block_leaves.hpp adds those where the family takes them).
-struct leaf_hash_row {
-  leaf_hash kind;
-  const char *name;
-  leaf_family family;
-  std::uint8_t keccak_pad; // keccak_sponge: the padding byte (keccak.hpp)
-  digest (*hash)(const void *data, std::size_t size);
-};
 
 namespace detail {
 
@@ -178,64 +92,70 @@ inline digest sha3_256_bytes(const void *data, std::size_t size) {
 
 // clang-format off
 inline constexpr node_hash_row node_hash_table[] = {
-  {hash_kind::blake3, "blake3", "BLAKE3 of left || right, the default", 32, false,
-   "blake3.cl", "blake3_node", "merkle-blake3", "", "blake3", nullptr,
-   tuning_class::light, leaf_hash::blake3, nullptr,
-   detail::blake3_pair_node, detail::blake3_node_pairs, nullptr, nullptr, nullptr},
-  {hash_kind::blake3_parent, "blake3-parent", "BLAKE3's parent compression, ROOT on the root",
-   32, true,
-   "blake3.cl", "blake3_parent_node", "merkle-blake3-parent", "", "blake3", nullptr,
-   tuning_class::light, leaf_hash::blake3, "blake3-parent compresses two children only",
-   detail::blake3_parent_node, nullptr, nullptr, nullptr, nullptr},
-  {hash_kind::sha256, "sha256", "SHA-256 of left || right, as SSZ", 32, false,
-   "sha256.cl", "sha256_node", "merkle-sha256", "", "sha256", "sha256_lanes.cl",
-   tuning_class::standard, leaf_hash::sha256, nullptr,
-   detail::sha256_node, detail::portable_sha256_pairs, detail::sha_ni_sha256_pairs,
-   nullptr, nullptr},
-  {hash_kind::rfc6962, "rfc6962", "RFC 6962's SHA-256(0x01 || left || right), shape promote; "
-   "an empty FILE is the empty log", 32, false,
-   "sha256.cl", "rfc6962_node", "merkle-rfc6962", "", nullptr, nullptr,
-   tuning_class::standard, leaf_hash::sha256, "rfc6962 is RFC 6962's binary tree",
-   detail::rfc6962_node, detail::portable_rfc6962_pairs, detail::sha_ni_rfc6962_pairs,
-   nullptr, nullptr},
-  {hash_kind::keccak256, "keccak256", "Ethereum's Keccak-256 of left || right", 32, false,
-   "keccak.cl", "keccak_node", "merkle-keccak256", " -DMERKLIZE_KECCAK_PAD=0x01", nullptr, nullptr,
-   tuning_class::standard, leaf_hash::keccak256, nullptr,
-   detail::keccak256_node, detail::keccak_pairs<keccak::keccak_pad>, nullptr, nullptr, nullptr},
-  {hash_kind::sha3_256, "sha3-256", "FIPS 202's SHA3-256 of left || right", 32, false,
-   "keccak.cl", "keccak_node", "merkle-sha3-256", " -DMERKLIZE_KECCAK_PAD=0x06", nullptr, nullptr,
-   tuning_class::standard, leaf_hash::sha3_256, nullptr,
-   detail::sha3_256_node, detail::keccak_pairs<keccak::sha3_pad>, nullptr, nullptr, nullptr},
-  {hash_kind::poseidon2_babybear, "poseidon2-babybear", "Plonky3's Poseidon2 2-to-1 compression "
-   "over BabyBear, width 16; leaves are 8 canonical u32 limbs", 32, false,
-   "poseidon2_31.cl poseidon2.cl", "poseidon2_31_node", "merkle-poseidon2-babybear",
-   " -DMERKLIZE_POSEIDON2_FIELD=1", nullptr, nullptr,
-   tuning_class::standard, leaf_hash::sha256, "poseidon2-babybear compresses two children only",
-   detail::poseidon2_babybear_node, nullptr, nullptr,
-   detail::non_canonical_limb<poseidon2::babybear_16>, detail::poseidon2_no_blocks},
-  {hash_kind::poseidon2_koalabear, "poseidon2-koalabear", "Plonky3's Poseidon2 2-to-1 compression "
-   "over KoalaBear, width 16; leaves are 8 canonical u32 limbs", 32, false,
-   "poseidon2_31.cl poseidon2.cl", "poseidon2_31_node", "merkle-poseidon2-koalabear",
-   " -DMERKLIZE_POSEIDON2_FIELD=2", nullptr, nullptr,
-   tuning_class::standard, leaf_hash::sha256, "poseidon2-koalabear compresses two children only",
-   detail::poseidon2_koalabear_node, nullptr, nullptr,
-   detail::non_canonical_limb<poseidon2::koalabear_16>, detail::poseidon2_no_blocks},
-  {hash_kind::poseidon2_goldilocks, "poseidon2-goldilocks", "Plonky3's Poseidon2 2-to-1 "
-   "compression over Goldilocks, width 8; leaves are 4 canonical u64 limbs", 32, false,
-   "poseidon2_goldilocks.cl poseidon2.cl", "poseidon2_goldilocks_node",
-   "merkle-poseidon2-goldilocks", "",
-   nullptr, nullptr,
-   tuning_class::standard, leaf_hash::sha256, "poseidon2-goldilocks compresses two children only",
-   detail::poseidon2_goldilocks_node, nullptr, nullptr,
-   detail::non_canonical_limb<poseidon2::goldilocks_8>, detail::poseidon2_no_blocks},
-  {hash_kind::poseidon2_bn254, "poseidon2-bn254", "HorizenLabs' Poseidon2 over BN254 Fr, width 3, "
-   "element 0 of the permutation of [left, right, 0]; leaves are canonical 32-byte little-endian "
-   "elements", 32, false,
-   "poseidon2_bn254.cl", "poseidon2_bn254_node", "merkle-poseidon2-bn254", "",
-   nullptr, nullptr,
-   tuning_class::standard, leaf_hash::sha256, "poseidon2-bn254 compresses two children only",
-   detail::poseidon2_bn254_node, nullptr, nullptr,
-   poseidon2::bn254::non_canonical, detail::poseidon2_no_blocks},
+  hash_row(hash_kind::blake3, "blake3", "BLAKE3 of left || right, the default")
+      .on_device("blake3.cl", "blake3_node", "merkle-blake3")
+      .in_lanes("blake3")
+      .tuned_as(tuning_class::light)
+      .leaves_by(leaf_hash::blake3)
+      .on_host(detail::blake3_pair_node, detail::blake3_node_pairs),
+  hash_row(hash_kind::blake3_parent, "blake3-parent",
+            "BLAKE3's parent compression, ROOT on the root")
+      .root_flagged()
+      .on_device("blake3.cl", "blake3_parent_node", "merkle-blake3-parent")
+      .in_lanes("blake3")
+      .tuned_as(tuning_class::light)
+      .leaves_by(leaf_hash::blake3, "blake3-parent compresses two children only")
+      .on_host(detail::blake3_parent_node),
+  hash_row(hash_kind::sha256, "sha256", "SHA-256 of left || right, as SSZ")
+      .on_device("sha256.cl", "sha256_node", "merkle-sha256")
+      .in_lanes("sha256", "sha256_lanes.cl")
+      .leaves_by(leaf_hash::sha256)
+      .on_host(detail::sha256_node, detail::portable_sha256_pairs, detail::sha_ni_sha256_pairs),
+  hash_row(hash_kind::rfc6962, "rfc6962", "RFC 6962's SHA-256(0x01 || left || right), shape "
+            "promote; an empty FILE is the empty log")
+      .on_device("sha256.cl", "rfc6962_node", "merkle-rfc6962")
+      .leaves_by(leaf_hash::sha256, "rfc6962 is RFC 6962's binary tree")
+      .on_host(detail::rfc6962_node, detail::portable_rfc6962_pairs,
+               detail::sha_ni_rfc6962_pairs),
+  hash_row(hash_kind::keccak256, "keccak256", "Ethereum's Keccak-256 of left || right")
+      .on_device("keccak.cl", "keccak_node", "merkle-keccak256", " -DMERKLIZE_KECCAK_PAD=0x01")
+      .leaves_by(leaf_hash::keccak256)
+      .on_host(detail::keccak256_node, detail::keccak_pairs<keccak::keccak_pad>),
+  hash_row(hash_kind::sha3_256, "sha3-256", "FIPS 202's SHA3-256 of left || right")
+      .on_device("keccak.cl", "keccak_node", "merkle-sha3-256", " -DMERKLIZE_KECCAK_PAD=0x06")
+      .leaves_by(leaf_hash::sha3_256)
+      .on_host(detail::sha3_256_node, detail::keccak_pairs<keccak::sha3_pad>),
+  hash_row(hash_kind::poseidon2_babybear, "poseidon2-babybear", "Plonky3's Poseidon2 2-to-1 "
+            "compression over BabyBear, width 16; leaves are 8 canonical u32 limbs")
+      .on_device("poseidon2_31.cl poseidon2.cl", "poseidon2_31_node", "merkle-poseidon2-babybear",
+                 " -DMERKLIZE_POSEIDON2_FIELD=1")
+      .leaves_by(leaf_hash::sha256, "poseidon2-babybear compresses two children only")
+      .on_host(detail::poseidon2_babybear_node)
+      .over_field(detail::non_canonical_limb<poseidon2::babybear_16>, detail::poseidon2_no_blocks)
+      .committing_matrices(poseidon2::babybear_16),
+  hash_row(hash_kind::poseidon2_koalabear, "poseidon2-koalabear", "Plonky3's Poseidon2 2-to-1 "
+            "compression over KoalaBear, width 16; leaves are 8 canonical u32 limbs")
+      .on_device("poseidon2_31.cl poseidon2.cl", "poseidon2_31_node",
+                 "merkle-poseidon2-koalabear", " -DMERKLIZE_POSEIDON2_FIELD=2")
+      .leaves_by(leaf_hash::sha256, "poseidon2-koalabear compresses two children only")
+      .on_host(detail::poseidon2_koalabear_node)
+      .over_field(detail::non_canonical_limb<poseidon2::koalabear_16>, detail::poseidon2_no_blocks)
+      .committing_matrices(poseidon2::koalabear_16),
+  hash_row(hash_kind::poseidon2_goldilocks, "poseidon2-goldilocks", "Plonky3's Poseidon2 2-to-1 "
+            "compression over Goldilocks, width 8; leaves are 4 canonical u64 limbs")
+      .on_device("poseidon2_goldilocks.cl poseidon2.cl", "poseidon2_goldilocks_node",
+                 "merkle-poseidon2-goldilocks")
+      .leaves_by(leaf_hash::sha256, "poseidon2-goldilocks compresses two children only")
+      .on_host(detail::poseidon2_goldilocks_node)
+      .over_field(detail::non_canonical_limb<poseidon2::goldilocks_8>, detail::poseidon2_no_blocks)
+      .committing_matrices(poseidon2::goldilocks_8),
+  hash_row(hash_kind::poseidon2_bn254, "poseidon2-bn254", "HorizenLabs' Poseidon2 over BN254 Fr, "
+            "width 3, element 0 of the permutation of [left, right, 0]; leaves are canonical "
+            "32-byte little-endian elements")
+      .on_device("poseidon2_bn254.cl", "poseidon2_bn254_node", "merkle-poseidon2-bn254")
+      .leaves_by(leaf_hash::sha256, "poseidon2-bn254 compresses two children only")
+      .on_host(detail::poseidon2_bn254_node)
+      .over_field(poseidon2::bn254::non_canonical, detail::poseidon2_no_blocks),
 };
 
 inline constexpr leaf_hash_row leaf_hash_table[] = {
@@ -354,6 +274,25 @@ inline std::string leaf_refusal(hash_kind hash, const digest &leaf, std::uint64_
   const node_hash_row &row = row_of(hash);
   if (!row.non_canonical) return ""; // no string made for the hashes of bytes
   return digest_refusal(hash, leaf, "leaf " + std::to_string(index));
+}
+
+// The matrix commitments (Plonky3's MMCS, mmcs.hpp): the Poseidon2 instance of `hash`'s (the
+// command line's merklize commit, open and verify-opening and the C ABI's merklize_mmcs_* pick it
+// here, so that they take and refuse the same hashes), or nullptr where it has none.
+inline const poseidon2::instance *mmcs_instance_of(hash_kind hash) { return row_of(hash).mmcs; }
+
+// Why `hash` has no matrix commitment: "poseidon2-bn254 has no matrix commitment here yet",
+// "sha256 is not a hash over field elements".
+inline std::string mmcs_refusal(hash_kind hash) {
+  const node_hash_row &row = row_of(hash);
+  return std::string(row.name) + (row.non_canonical ? " has no matrix commitment here yet"
+                                                    : " is not a hash over field elements");
+}
+
+// The hashes that have one, for refusals: "poseidon2-babybear, poseidon2-koalabear or
+// poseidon2-goldilocks".
+inline std::string mmcs_hash_names() {
+  return hash_list([](const node_hash_row &row) { return row.mmcs != nullptr; });
 }
 
 } // namespace merklize

@@ -36,7 +36,7 @@ namespace merklize {
 struct kary_options {
   hash_kind hash = hash_kind::sha256; // kary_hash_names(); blake3: BLAKE3 of the children's bytes
   unsigned arity = 2;
-  shape pad = shape::promote;
+  merklize::shape shape = shape::promote; // promote or zero
 };
 
 // The node hashes a k-ary tree takes, "sha256, blake3, keccak256 or sha3-256".
@@ -60,13 +60,13 @@ inline digest kary_node(const kary_options &options, const digest *children, std
 
 // The node rule of a group of children: the group's children back to back hashed as one data
 // block by `block` (its hash, a prefix or salt, a key; block_bytes = k * 32), the short last group
-// of a level as `pad` says (as kary_options's), or, where block.zero_pad, padded with zero bytes to
-// k * 32: then every group is hashed, a lone child too, as dm-verity's and fs-verity's hash blocks
-// are (their arity is block / 32: 16384 for dm-verity's 512 KiB blocks, 2^25 for fs-verity's 1
-// GiB).
+// of a level as `shape` says (as kary_options's), or, where block.zero_pad, padded with zero bytes
+// to k * 32: then every group is hashed, a lone child too, as dm-verity's and fs-verity's hash
+// blocks are (their arity is block / 32: 16384 for dm-verity's 512 KiB blocks, 2^25 for fs-verity's
+// 1 GiB).
 struct group_rule {
   leaf_rule block;
-  shape pad = shape::promote; // the short last group, unless block.zero_pad
+  merklize::shape shape = shape::promote; // the short last group, unless block.zero_pad
 
   unsigned arity() const { return static_cast<unsigned>(block.block_bytes / node_bytes); }
 };
@@ -78,7 +78,7 @@ inline group_rule group_rule_of(const kary_options &options) {
            {},
            false,
            std::nullopt},
-          options.pad};
+          options.shape};
 }
 
 inline void check_group_rule(const group_rule &rule) {
@@ -128,7 +128,7 @@ inline std::vector<digest> group_children(const group_rule &rule, const std::vec
   const std::uint64_t end = std::min<std::uint64_t>(first + rule.arity(), below.size());
   std::vector<digest> group(below.begin() + static_cast<std::ptrdiff_t>(first),
                             below.begin() + static_cast<std::ptrdiff_t>(end));
-  if (rule.pad == shape::zero && !rule.block.zero_pad) group.resize(rule.arity(), zero);
+  if (rule.shape == shape::zero && !rule.block.zero_pad) group.resize(rule.arity(), zero);
   return group;
 }
 
@@ -204,7 +204,7 @@ inline void check_kary_index(std::uint64_t index, std::uint64_t leaf_count) {
 
 // What a k-ary tree's shape puts in place of a short group's missing children (path_plan.hpp).
 inline path_shape kary_path_shape(const kary_options &options) {
-  return {options.arity, options.pad == shape::zero ? stand_in::zero_root : stand_in::nothing};
+  return {options.arity, options.shape == shape::zero ? stand_in::zero_root : stand_in::nothing};
 }
 
 // The siblings of node `index` of level first_level on its path up `levels` (levels

@@ -15,12 +15,26 @@
 
 namespace merklize {
 
+// What a level does with a lone last node, named as the code that builds each does. The binary
+// and k-ary trees of tree_options and kary_options take promote and zero; the others are the
+// shapes of other systems' trees (tree_spec.hpp, formats/).
 enum class shape {
-  promote, // a lone last node of a level moves up unchanged (BLAKE3, RFC 6962)
-  zero,    // leaves padded with zero leaves up to the next power of two (SSZ)
+  promote,       // moves up unchanged (BLAKE3, RFC 6962)
+  zero,          // hashed with a zero subtree's root: leaves padded with zero leaves up to the
+                 // next power of two (SSZ)
+  duplicate_odd, // paired with itself (pair_rules.hpp; Bitcoin)
+  power_of_two,  // the leaves zero-padded to a power of two (pair_rules.hpp; Filecoin)
+  heap,          // OpenZeppelin's complete tree in an array of 2n - 1 nodes (pair_rules.hpp);
+                 // with the sorted pair hash keccak256_sorted, its "sorted pairs"
+  hash_blocks,   // arity digests packed into a zero-padded hash block, the block hashed by
+                 // the spec's hash_block_rule (verity_tree.hpp; dm-verity, fs-verity)
 };
 
-inline const char *to_string(shape s) { return s == shape::promote ? "promote" : "zero"; }
+inline const char *to_string(shape s) {
+  static const char *const names[] = {"promote",      "zero", "duplicate-odd",
+                                      "power-of-two", "heap", "hash-blocks"};
+  return names[static_cast<unsigned>(s)];
+}
 
 inline shape parse_shape(const std::string &name) {
   if (name == "promote") return shape::promote;
@@ -30,12 +44,12 @@ inline shape parse_shape(const std::string &name) {
 
 struct tree_options {
   // A constructor rather than an aggregate, so {hash, pad} leaves depth unset without warnings.
-  tree_options(hash_kind hash_ = hash_kind::blake3, shape pad_ = shape::promote,
+  tree_options(hash_kind hash_ = hash_kind::blake3, merklize::shape shape_ = shape::promote,
                std::optional<unsigned> depth_ = std::nullopt)
-      : hash(hash_), pad(pad_), depth(depth_) {}
+      : hash(hash_), shape(shape_), depth(depth_) {}
 
   hash_kind hash;
-  shape pad;
+  merklize::shape shape; // promote or zero
   // Shape zero only: the root is that of 2^depth leaves, the N given and zero leaves after
   // them (SSZ's limit). Unset: the natural depth ceil(log2 N). See root_depth().
   std::optional<unsigned> depth;
@@ -45,7 +59,7 @@ struct tree_options {
 // (RFC 6962 2.1 splits at the largest power of two, which is what promote computes), never
 // padded with zero leaves.
 inline void check_tree_options(const tree_options &options) {
-  if (options.hash == hash_kind::rfc6962 && options.pad != shape::promote)
+  if (options.hash == hash_kind::rfc6962 && options.shape != shape::promote)
     throw error("hash rfc6962 has shape promote only: RFC 6962's tree moves a lone node up and "
                 "never pads with zero leaves");
 }
@@ -80,7 +94,7 @@ inline digest extend_root(hash_kind hash, digest top, unsigned from, unsigned to
 inline std::optional<digest> empty_tree_root(const tree_options &options) {
   check_tree_options(options);
   if (options.hash == hash_kind::rfc6962) return sha256::hash(nullptr, 0);
-  if (options.pad != shape::zero || !options.depth) return std::nullopt;
+  if (options.shape != shape::zero || !options.depth) return std::nullopt;
   const unsigned depth = *options.depth;
   if (depth > 64) throw error("a fixed depth of " + std::to_string(depth) + " is more than 64");
   if (depth == 0) return digest{};

@@ -10,6 +10,7 @@
 // against sha256.hpp and OpenSSL in tests/test_host_tree.cpp. No OpenCL.
 #pragma once
 
+#include "hash_row.hpp"
 #include "sha256.hpp"
 
 #include <cstdint>
@@ -24,9 +25,7 @@
 namespace merklize {
 namespace detail {
 
-// Hashes `pairs` nodes from `in` (2 * pairs digests) into `out` (pairs digests). `out` may be
-// `in` itself: each node is written after the children it is made from are read.
-using pair_hash_fn = void (*)(const std::uint8_t *in, std::uint8_t *out, std::uint64_t pairs);
+// Each is a pair_hash_fn (hash_row.hpp).
 
 inline void portable_sha256_pairs(const std::uint8_t *in, std::uint8_t *out, std::uint64_t pairs) {
   for (std::uint64_t i = 0; i < pairs; ++i) {

@@ -74,7 +74,7 @@ inline unsigned root_depth(const tree_options &options, const tree_layout &layou
   check_tree_options(options);
   if (!options.depth) return layout.depth();
   const std::string asked = "a fixed depth (" + std::to_string(*options.depth) + ")";
-  if (options.pad != shape::zero)
+  if (options.shape != shape::zero)
     throw error(asked + " needs shape zero: shape promote never pads with zero leaves");
   if (*options.depth < layout.depth())
     throw error(asked + " cannot hold " + std::to_string(layout.leaf_count()) +
@@ -160,7 +160,7 @@ public:
   // Same shape, options, kept levels and nodes.
   friend bool operator==(const tree &a, const tree &b) {
     if (a.leaf_count() != b.leaf_count() || a.first_ != b.first_ ||
-        a.options_.hash != b.options_.hash || a.options_.pad != b.options_.pad ||
+        a.options_.hash != b.options_.hash || a.options_.shape != b.options_.shape ||
         a.options_.depth != b.options_.depth)
       return false;
     for (unsigned k = a.first_; k <= a.depth(); ++k)
@@ -218,7 +218,7 @@ inline std::vector<digest> level_above(const tree_options &options, unsigned lev
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (2 * i + 1 < below.size())
       nodes[i] = node_hash(options.hash, below[2 * i], below[2 * i + 1], is_root);
-    else if (options.pad == shape::zero)
+    else if (options.shape == shape::zero)
       nodes[i] = node_hash(options.hash, below[2 * i], zeros[level - 1], is_root);
     else
       nodes[i] = below[2 * i];

@@ -30,24 +30,6 @@ enum class leaf_source {
   fr32_chunks,   // data Fr32-padded (127 bytes to 128), each 32 bytes a leaf (Filecoin tree_d)
 };
 
-// What a level does with a lone last node, named as the code that builds each does.
-enum class tree_shape {
-  promote,       // moves up unchanged (node_rule.hpp's shape::promote; RFC 6962, BLAKE3)
-  zero,          // hashed with a zero subtree's root (shape::zero; SSZ)
-  duplicate_odd, // paired with itself (pair_rules.hpp; Bitcoin)
-  power_of_two,  // the leaves zero-padded to a power of two (pair_rules.hpp; Filecoin)
-  heap,          // OpenZeppelin's complete tree in an array of 2n - 1 nodes (pair_rules.hpp);
-                 // with the sorted pair hash keccak256_sorted, its "sorted pairs"
-  hash_blocks,   // arity digests packed into a zero-padded hash block, the block hashed by
-                 // hash_block_rule (verity_tree.hpp; dm-verity, fs-verity)
-};
-
-inline const char *to_string(tree_shape s) {
-  static const char *const names[] = {"promote",      "zero", "duplicate-odd",
-                                      "power-of-two", "heap", "hash-blocks"};
-  return names[static_cast<unsigned>(s)];
-}
-
 inline const char *to_string(leaf_source s) {
   static const char *const names[] = {"digests",       "blocks",     "entries",
                                       "blake3-chunks", "abi-values", "fr32-chunks"};
@@ -62,7 +44,7 @@ struct tree_spec {
   hash_kind node = hash_kind::blake3; // node = node(children), unless `pair` is set
   std::optional<pair_hash> pair;      // another system's pair hash instead of `node`
   unsigned arity = 2;                 // children a node (k-ary trees, hash blocks)
-  tree_shape shape = tree_shape::promote;
+  merklize::shape shape = shape::promote;
   std::optional<unsigned> depth;            // shape zero: the root is that of 2^depth leaves
   std::optional<leaf_rule> hash_block_rule; // shape hash_blocks: how a hash block is hashed
   bool mix_in_length = false;               // SSZ's list: the root is SHA-256(root || leaf count)
@@ -73,19 +55,19 @@ struct tree_spec {
 inline tree_spec spec_of(const tree_options &options) {
   tree_spec spec;
   spec.node = options.hash;
-  spec.shape = options.pad == shape::zero ? tree_shape::zero : tree_shape::promote;
+  spec.shape = options.shape;
   spec.depth = options.depth;
   return spec;
 }
 
 // The binary tree of node hash and shape promote or zero as the engine takes it.
 inline tree_options tree_options_of(const tree_spec &spec) {
-  return {spec.node, spec.shape == tree_shape::zero ? shape::zero : shape::promote, spec.depth};
+  return {spec.node, spec.shape == shape::zero ? shape::zero : shape::promote, spec.depth};
 }
 
 // The k-ary tree's options (arity > 2, shapes promote and zero).
 inline kary_options kary_options_of(const tree_spec &spec) {
-  return {spec.node, spec.arity, spec.shape == tree_shape::zero ? shape::zero : shape::promote};
+  return {spec.node, spec.arity, spec.shape == shape::zero ? shape::zero : shape::promote};
 }
 
 namespace detail {
@@ -105,13 +87,13 @@ inline void check_spec_leaves(const tree_spec &spec) {
     bad_spec(std::string("an entry framing is for leaves from a log's entries only, and they ") +
              "need one (leaves " + to_string(spec.leaves) + ")");
   if (spec.leaves == leaf_source::blake3_chunks &&
-      (spec.node != hash_kind::blake3_parent || spec.shape != tree_shape::promote))
+      (spec.node != hash_kind::blake3_parent || spec.shape != shape::promote))
     bad_spec("BLAKE3's chunks make BLAKE3's tree: node hash blake3-parent, shape promote");
 }
 
 inline void check_spec_pairs(const tree_spec &spec) {
-  const bool pair_shape = spec.shape == tree_shape::duplicate_odd ||
-                          spec.shape == tree_shape::power_of_two || spec.shape == tree_shape::heap;
+  const bool pair_shape = spec.shape == shape::duplicate_odd || spec.shape == shape::power_of_two ||
+                          spec.shape == shape::heap;
   if (spec.pair.has_value() != pair_shape)
     bad_spec(std::string("shape ") + to_string(spec.shape) +
              (pair_shape ? " is a pair hash's shape: it needs one"
@@ -121,7 +103,7 @@ inline void check_spec_pairs(const tree_spec &spec) {
 }
 
 inline void check_spec_blocks(const tree_spec &spec) {
-  if ((spec.shape == tree_shape::hash_blocks) != spec.hash_block_rule.has_value())
+  if ((spec.shape == shape::hash_blocks) != spec.hash_block_rule.has_value())
     bad_spec("a hash block rule is for shape hash-blocks only, and that shape needs one");
   if (!spec.hash_block_rule) return;
   check_leaf_rule(*spec.hash_block_rule);
@@ -139,15 +121,15 @@ inline void check_tree_spec(const tree_spec &spec) {
   detail::check_spec_leaves(spec);
   detail::check_spec_pairs(spec);
   detail::check_spec_blocks(spec);
-  if (spec.depth && spec.shape != tree_shape::zero)
+  if (spec.depth && spec.shape != shape::zero)
     detail::bad_spec("a fixed depth (" + std::to_string(*spec.depth) +
                      ") needs shape zero: no other shape pads with zero leaves");
-  if (spec.shape == tree_shape::promote || spec.shape == tree_shape::zero) {
+  if (spec.shape == shape::promote || spec.shape == shape::zero) {
     check_tree_options(tree_options_of(spec));
     if (spec.arity != 2) check_kary(kary_options_of(spec));
     if (spec.arity != 2 && spec.depth) detail::bad_spec("a k-ary tree takes no fixed depth");
   }
-  if (spec.mix_in_length && (spec.node != hash_kind::sha256 || spec.shape != tree_shape::zero ||
+  if (spec.mix_in_length && (spec.node != hash_kind::sha256 || spec.shape != shape::zero ||
                              !spec.depth || spec.arity != 2))
     detail::bad_spec("a length mixed in is SSZ's list root: sha256, shape zero, a fixed depth");
 }

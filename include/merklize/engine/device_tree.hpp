@@ -59,7 +59,7 @@ public:
               unsigned top)
       : device_tree(h, leaves, checked(options), std::nullopt, std::nullopt, top) {
     // k-ary hashes have no ROOT flag: no level is marked the root's.
-    build(h, config{{options.hash, options.pad}}, no_root_level, [&] {
+    build(h, config{{options.hash, options.shape}}, no_root_level, [&] {
       return "building the " + std::to_string(options.arity) + "-ary tree of " +
              std::to_string(leaves.count) + " leaves on " + detail::name_in_message(h.device());
     });
@@ -317,7 +317,7 @@ private:
                             const std::optional<group_rule> &rule,
                             const std::optional<tree_options> &binary) {
     if (rule) return *rule;
-    if (binary) return {{leaf_hash{}, 2 * node_bytes, {}, false, std::nullopt}, options->pad};
+    if (binary) return {{leaf_hash{}, 2 * node_bytes, {}, false, std::nullopt}, options->shape};
     return group_rule_of(*options);
   }
 
@@ -337,7 +337,7 @@ private:
     check_config(cfg);
     if (leaf_count == 0) throw error("no leaves: a tree needs at least one leaf (N = 0)");
     root_depth(cfg.tree, tree_layout(leaf_count));
-    return {cfg.tree.hash, 2, cfg.tree.pad};
+    return {cfg.tree.hash, 2, cfg.tree.shape};
   }
 
   static kary_options part_options(const config &cfg, std::uint64_t leaf_count, unsigned top) {
@@ -345,7 +345,7 @@ private:
     if (top > kary_height(leaf_count, 2))
       throw error("a part of " + std::to_string(leaf_count) + " leaves has no level " +
                   std::to_string(top) + ": its lone top node rises on the host (lift_lone_node)");
-    return {cfg.tree.hash, 2, cfg.tree.pad};
+    return {cfg.tree.hash, 2, cfg.tree.shape};
   }
 
   // What a binary build is doing, for its errors.

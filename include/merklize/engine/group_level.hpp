@@ -42,12 +42,12 @@ inline void enqueue_group_level(block_hasher &h, const group_rule &g, const node
   if (left == 0) return;
   const std::uint64_t last = (from.first + full * k) * node_bytes;
   const cl::CommandQueue &queue = h.queue();
-  if (g.pad == shape::promote && left == 1) {
+  if (g.shape == shape::promote && left == 1) {
     call("clEnqueueCopyBuffer", [&] {
       return queue.enqueueCopyBuffer(from.buffer, to.buffer, last, (to.first + full) * node_bytes,
                                      node_bytes);
     });
-  } else if (g.pad == shape::promote) {
+  } else if (g.shape == shape::promote) {
     h.enqueue_leaves(rule, from.buffer, last, left * node_bytes, to.buffer, to.first + full);
   } else {
     const std::vector<digest> padding(k - left, zero);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The host engine's full BLAKE3, no OpenCL: BLAKE3 of an input in any mode (hash, keyed,
 // derive-key) and any output length, as b3sum prints it, and the parents of its tree, which Bao's
-// outboard stores (host_bao.hpp). What blake3_device (hash.hpp) computes, bit for bit.
+// outboard stores (host_bao.hpp). What blake3_device (blake3_device.hpp) computes, bit for bit.
 //
 //   merklize::input in("release.tar");
 //   merklize::digest d = merklize::host_blake3(in);
@@ -182,7 +182,8 @@ inline void host_blake3(input &in, const blake3_mode &mode,
   for (std::uint64_t done = 0; done < out_bytes; done += piece.size()) {
     const std::size_t take =
         static_cast<std::size_t>(std::min<std::uint64_t>(piece.size(), out_bytes - done));
-    blake3::root_output(root.cv, root.block, root.block_bytes, root.flags, piece.data(), take, done);
+    blake3::root_output(root.cv, root.block, root.block_bytes, root.flags, piece.data(), take,
+                        done);
     out(piece.data(), take);
   }
 }

@@ -70,7 +70,7 @@ inline std::uint64_t host_level(pair_hash_fn hash_pairs, const tree_options &opt
   if (count % 2) {
     std::uint8_t *lone = nodes + node_bytes * pairs;
     std::memmove(lone, nodes + node_bytes * (count - 1), node_bytes);
-    if (options.pad == shape::zero) {
+    if (options.shape == shape::zero) {
       std::memcpy(lone + node_bytes, zeros[level - 1].data(), node_bytes);
       hash_pairs(lone, lone, 1);
     }

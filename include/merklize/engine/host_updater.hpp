@@ -291,7 +291,7 @@ private:
     if (!lone) return;
     std::uint8_t *node = out + (size / 2) * node_bytes;
     std::memcpy(node, below + (size - 1) * node_bytes, node_bytes);
-    if (options.pad != shape::zero) return;
+    if (options.shape != shape::zero) return;
     std::uint8_t pair[2 * node_bytes];
     std::memcpy(pair, node, node_bytes);
     std::memcpy(pair + node_bytes, zeros_[l - 1].data(), node_bytes);

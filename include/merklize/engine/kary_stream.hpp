@@ -34,7 +34,7 @@ public:
         zeros_(kary_zero_roots(options, chunk_levels)),
         scratch_(h.device_buffer(options.arity * node_bytes, "a group of children")) {
     if (options.arity == 2) {
-      const config cfg{{options.hash, options.pad}};
+      const config cfg{{options.hash, options.shape}};
       runner_.emplace(runtime, cfg,
                       resolve_launch_settings(runtime.facts(), runtime.tuning_row(), cfg));
     }

@@ -157,7 +157,7 @@ private:
                        cl_ulong(from_leaves ? 0 : plan_.levels[l.level - 2].first),
                        cl_ulong(l.in_per_tree), levels_, cl_ulong(l.first),
                        cl_ulong(l.out_per_tree), cl_ulong(l.nodes), zeros_, cl_ulong(l.level - 1),
-                       cl_int(cfg_.tree.pad == shape::zero || l.level > plan_.top),
+                       cl_int(cfg_.tree.shape == shape::zero || l.level > plan_.top),
                        cl_int(l.is_root));
       events_.kernels.push_back(
           detail::launch(queue_, kernel_, l.nodes, settings_.local_size,

@@ -409,7 +409,7 @@ MERKLIZE_DECL void merkleizer::check_part(const void *leaves, std::uint64_t firs
   merklize::check_part("build_part", out.leaf_count(), out.depth(), first_leaf, count, top);
   if (!leaves) throw error("build_part: the leaves pointer is null");
   const tree_options &o = out.options();
-  if (o.hash != config_.tree.hash || o.pad != config_.tree.pad || o.depth != config_.tree.depth)
+  if (o.hash != config_.tree.hash || o.shape != config_.tree.shape || o.depth != config_.tree.depth)
     throw error("build_part: the output tree's hash, shape or fixed depth is not this "
                 "merkleizer's (config::tree)");
   root_depth(o, out.layout()); // refuses a bad fixed depth

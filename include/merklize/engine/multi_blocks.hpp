@@ -116,7 +116,8 @@ private:
                   std::to_string(rule.block_bytes) + "-byte blocks, and only the part that ends " +
                   "the tree may end in a short block");
     const tree_options &o = out.options();
-    if (o.hash != config_.tree.hash || o.pad != config_.tree.pad || o.depth != config_.tree.depth)
+    if (o.hash != config_.tree.hash || o.shape != config_.tree.shape ||
+        o.depth != config_.tree.depth)
       throw error(std::string(who) + ": the output tree's hash, shape or fixed depth is not " +
                   "this builder's (config::tree)");
     if (out.first_node_level() <= top && !out.nodes_data())

@@ -237,8 +237,8 @@ public:
       // that is not a canonical field element is invalid (the kernel would take it mod p).
       const bool fits = detail::same_tree(proof.options, proof.leaf_count, options_, leaf_count) &&
                         proof.siblings.size() <= slots && !proof.mixed_length &&
-                        detail::check_elements(options_.hash, {proof.index}, {leaves[p]},
-                                               "sibling", proof.siblings);
+                        detail::check_elements(options_.hash, {proof.index}, {leaves[p]}, "sibling",
+                                               proof.siblings);
       lengths[p] = fits ? static_cast<cl_uint>(proof.siblings.size()) : no_proof;
       if (fits)
         std::copy(proof.siblings.begin(), proof.siblings.end(),
@@ -278,7 +278,7 @@ public:
   const build_times &last_times() const { return last_; }
 
 private:
-  int pad_with_zero() const { return options_.pad == shape::zero; }
+  int pad_with_zero() const { return options_.shape == shape::zero; }
 
   // The nodes at `positions` of a tree on the device, in one launch: a multiproof's or a
   // consistency proof's. Positions outside the tree are refused before anything is enqueued.

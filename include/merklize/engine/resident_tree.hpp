@@ -398,7 +398,7 @@ private:
           try {
             updater_.enqueue(runtime_, queue_, tree_, capacity_,
                              root_depth(cfg_.tree, tree_layout(leaf_count())),
-                             cfg_.tree.pad == shape::zero, indices, values, count, events_);
+                             cfg_.tree.shape == shape::zero, indices, values, count, events_);
           } catch (...) {
             updater_.forget_layout(); // winner[] may not have been reset to zero
             throw;

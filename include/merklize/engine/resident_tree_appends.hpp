@@ -109,7 +109,7 @@ inline digest resident_tree::recompute_appended(std::uint64_t old_count, std::ui
   for (unsigned level = 1; level <= tree_.top(); ++level) {
     // The old root, flagged as one by some hashes (blake3-parent), is one no longer.
     const std::uint64_t first = level == old_top && tree_.top() > old_top ? 0 : old_count >> level;
-    updater_.enqueue_range(queue_, tree_, level, root_level, cfg_.tree.pad == shape::zero, first,
+    updater_.enqueue_range(queue_, tree_, level, root_level, cfg_.tree.shape == shape::zero, first,
                            ((total - 1) >> level) - first + 1, events_);
   }
   return root_ = read_root();

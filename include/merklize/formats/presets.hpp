@@ -95,7 +95,7 @@ inline tree_spec kary_spec(const preset_parameters &p) {
 inline tree_spec ssz_vector_spec(const preset_parameters &) {
   tree_spec s;
   s.node = hash_kind::sha256;
-  s.shape = tree_shape::zero;
+  s.shape = shape::zero;
   return s;
 }
 
@@ -123,7 +123,7 @@ inline tree_spec verity_spec(const leaf_rule &data, const leaf_rule &hash_block)
   s.leaf = data;
   s.node = hash_kind::sha256;
   s.arity = static_cast<unsigned>(hash_block.block_bytes / node_bytes);
-  s.shape = tree_shape::hash_blocks;
+  s.shape = shape::hash_blocks;
   s.hash_block_rule = hash_block;
   return s;
 }
@@ -143,7 +143,7 @@ inline tree_spec bao_spec(const preset_parameters &) {
   return s;
 }
 
-inline tree_spec pair_spec(leaf_source leaves, pair_hash pair, tree_shape shape) {
+inline tree_spec pair_spec(leaf_source leaves, pair_hash pair, merklize::shape shape) {
   tree_spec s;
   s.leaves = leaves;
   s.pair = pair;
@@ -153,15 +153,15 @@ inline tree_spec pair_spec(leaf_source leaves, pair_hash pair, tree_shape shape)
 
 // OpenZeppelin's StandardMerkleTree.of: leaves sorted by hash, unless --no-sort-leaves.
 inline tree_spec oz_spec(const preset_parameters &p) {
-  tree_spec s = pair_spec(leaf_source::abi_values, pair_hash::keccak256_sorted, tree_shape::heap);
+  tree_spec s = pair_spec(leaf_source::abi_values, pair_hash::keccak256_sorted, shape::heap);
   s.sort_leaves = p.sort_leaves;
   return s;
 }
 inline tree_spec bitcoin_spec(const preset_parameters &) {
-  return pair_spec(leaf_source::digests, pair_hash::sha256d, tree_shape::duplicate_odd);
+  return pair_spec(leaf_source::digests, pair_hash::sha256d, shape::duplicate_odd);
 }
 inline tree_spec filecoin_spec(const preset_parameters &) {
-  return pair_spec(leaf_source::fr32_chunks, pair_hash::sha256_trunc254, tree_shape::power_of_two);
+  return pair_spec(leaf_source::fr32_chunks, pair_hash::sha256_trunc254, shape::power_of_two);
 }
 
 } // namespace detail

@@ -120,7 +120,7 @@ private:
     return runtime.copy_of(zeros.data(), zero_root_nodes * node_bytes);
   }
 
-  cl_int pad_with_zero() const { return options_.pad == shape::zero; }
+  cl_int pad_with_zero() const { return options_.shape == shape::zero; }
 
   cl::Kernel &kernel_for(const planned_launch &l) {
     if (l.kernel == kernel_kind::level)

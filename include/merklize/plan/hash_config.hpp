@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// What blake3_device (hash.hpp) is asked for: the BLAKE3 mode (hash, keyed_hash, derive_key),
-// how many chunks a work-item hashes, the memory it may use, and the times it reports. No OpenCL.
+// What blake3_device (engine/blake3_device.hpp) is asked for: the BLAKE3 mode (hash, keyed_hash,
+// derive_key), how many chunks a work-item hashes, the memory it may use, and the times it reports.
+// No OpenCL.
 #pragma once
 
 #include "../core/blake3.hpp"

@@ -73,7 +73,7 @@ struct tuning {
                              // it; the levels above them come back in one read at the end
   unsigned input_chunk_log2; // trees of files and pipes (merkleizer::root(input)): chunks of
                              // 2^input_chunk_log2 leaves, each staging buffer in flight one
-  // Full BLAKE3 (hash.hpp).
+  // Full BLAKE3 (engine/blake3_device.hpp).
   unsigned hash_chunks_per_item; // 1, 2, 4, 8 or 16 chunks per work-item in vector lanes; 0: the
                                  // preferred int vector width, rounded down to one of those
   std::size_t hash_work_group_size;

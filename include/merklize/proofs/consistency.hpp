@@ -38,7 +38,7 @@ struct consistency_proof {
 };
 
 inline bool operator==(const consistency_proof &a, const consistency_proof &b) {
-  return a.options.hash == b.options.hash && a.options.pad == b.options.pad &&
+  return a.options.hash == b.options.hash && a.options.shape == b.options.shape &&
          a.options.depth == b.options.depth && a.old_size == b.old_size &&
          a.new_size == b.new_size && a.nodes == b.nodes;
 }
@@ -75,9 +75,9 @@ inline std::string consistency_hash_names() {
 
 // Why trees of `options` have no consistency proofs, or nothing where they have.
 inline std::optional<std::string> why_no_consistency_proofs(const tree_options &options) {
-  if (options.pad != shape::promote || options.depth)
+  if (options.shape != shape::promote || options.depth)
     return std::string("consistency proofs are for shape promote (RFC 9162's tree), not shape ") +
-           to_string(options.pad) + (options.depth ? " with a fixed depth" : "");
+           to_string(options.shape) + (options.depth ? " with a fixed depth" : "");
   if (row_of(options.hash).root_flag)
     return std::string(to_string(options.hash)) +
            " has no consistency proofs: its root flag makes an old root differ from the new "
@@ -189,7 +189,7 @@ inline verification verify_consistency(std::uint64_t old_size, std::uint64_t new
                                        const consistency_proof &proof,
                                        const proof_expectations &expect = {}) {
   using detail::reject;
-  if (auto pins = detail::check_pins({proof.options.hash, proof.options.pad, proof.new_size,
+  if (auto pins = detail::check_pins({proof.options.hash, proof.options.shape, proof.new_size,
                                       detail::depth_of(proof.new_size), 2},
                                      expect);
       !pins)

@@ -21,10 +21,10 @@ namespace merklize {
 namespace detail {
 
 inline void check_ct_tree(const tree_options &options, const char *what) {
-  if (options.hash != hash_kind::rfc6962 || options.pad != shape::promote || options.depth)
+  if (options.hash != hash_kind::rfc6962 || options.shape != shape::promote || options.depth)
     throw error(std::string("CT's JSON holds ") + what +
                 " of RFC 6962 logs only (hash rfc6962, shape promote), not " +
-                to_string(options.hash) + " " + to_string(options.pad));
+                to_string(options.hash) + " " + to_string(options.shape));
 }
 
 inline std::string ct_nodes(const std::vector<digest> &nodes) {

@@ -33,8 +33,8 @@ struct kary_multiproof {
 
 inline bool operator==(const kary_multiproof &a, const kary_multiproof &b) {
   return a.options.hash == b.options.hash && a.options.arity == b.options.arity &&
-         a.options.pad == b.options.pad && a.leaf_count == b.leaf_count && a.indices == b.indices &&
-         a.nodes == b.nodes;
+         a.options.shape == b.options.shape && a.leaf_count == b.leaf_count &&
+         a.indices == b.indices && a.nodes == b.nodes;
 }
 
 namespace detail {
@@ -56,7 +56,7 @@ Value kary_climb(std::vector<std::pair<std::uint64_t, Value>> known, const kary_
     for (std::size_t i = 0; i < known.size();) {
       const std::uint64_t first = known[i].first - known[i].first % k;
       const std::uint64_t present = std::min<std::uint64_t>(k, size - first);
-      const std::uint64_t width = options.pad == shape::zero ? k : present;
+      const std::uint64_t width = options.shape == shape::zero ? k : present;
       group.clear();
       for (std::uint64_t c = 0; c < width; ++c) // first + width may pass 2^64 - 1: count up
         if (i < known.size() && known[i].first == first + c)

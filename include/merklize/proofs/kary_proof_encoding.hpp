@@ -27,7 +27,7 @@ namespace detail {
 inline std::string kary_json_head(const char *kind, const kary_options &options,
                                   std::uint64_t leaf_count) {
   return std::string("{\"kind\":\"") + kind + "\",\"arity\":" + std::to_string(options.arity) +
-         ",\"hash\":\"" + to_string(options.hash) + "\",\"pad\":\"" + to_string(options.pad) +
+         ",\"hash\":\"" + to_string(options.hash) + "\",\"pad\":\"" + to_string(options.shape) +
          "\",\"leaf_count\":" + std::to_string(leaf_count) + ",";
 }
 
@@ -95,7 +95,7 @@ inline bool read_kary_head_member(json::reader &r, const std::string &key, const
   } else if (key == "hash") {
     options.hash = parse_hash_kind(json::read_string(r, where));
   } else if (key == "pad") {
-    options.pad = parse_shape(json::read_string(r, where));
+    options.shape = parse_shape(json::read_string(r, where));
   } else if (key == "leaf_count") {
     leaf_count = json::read_u64(r, where);
   } else {

@@ -18,7 +18,7 @@ namespace detail {
 // height of an arity of 0 has no end).
 inline proof_header kary_header(const kary_options &options, std::uint64_t leaf_count) {
   check_kary(options);
-  return {options.hash, options.pad, leaf_count, kary_height(leaf_count, options.arity),
+  return {options.hash, options.shape, leaf_count, kary_height(leaf_count, options.arity),
           options.arity};
 }
 

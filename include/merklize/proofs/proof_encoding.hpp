@@ -154,7 +154,7 @@ inline void write_binary_header(byte_writer &w, proof_kind kind, const tree_opti
   w.u8(proof_format_version);
   w.u8(kind);
   w.name(to_string(options.hash));
-  w.name(to_string(options.pad));
+  w.name(to_string(options.shape));
   w.u64(leaf_count);
   w.u8(static_cast<std::uint8_t>(checked_depth(root_depth_of(options, leaf_count))));
 }
@@ -171,7 +171,7 @@ inline proof_kind read_binary_header(byte_reader &r, proof_kind kind, tree_optio
     throw error("kind " + std::to_string(found) + " where " + std::to_string(kind) + " (" +
                 kind_name(kind) + ") was expected");
   options.hash = parse_hash_kind(r.name("the hash name"));
-  options.pad = parse_shape(r.name("the shape name"));
+  options.shape = parse_shape(r.name("the shape name"));
   leaf_count = r.u64("the leaf count");
   set_root_depth(options, leaf_count, r.u8("the depth"));
   return static_cast<proof_kind>(found);
@@ -182,7 +182,7 @@ inline std::string json_header(proof_kind kind, const tree_options &options,
   return "{\"format\":\"merklize-proof\",\"version\":" + std::to_string(proof_format_version) +
          ",\"kind\":" + json_quote(kind_name(kind)) +
          ",\"hash\":" + json_quote(to_string(options.hash)) +
-         ",\"shape\":" + json_quote(to_string(options.pad)) +
+         ",\"shape\":" + json_quote(to_string(options.shape)) +
          ",\"leaf_count\":" + std::to_string(leaf_count) +
          ",\"depth\":" + std::to_string(root_depth_of(options, leaf_count));
 }
@@ -269,7 +269,7 @@ inline void check_json_header(const json_proof_header &h, tree_options &options,
   if (h.format != "merklize-proof") throw error("\"format\" is not \"merklize-proof\"");
   check_version(h.version);
   options.hash = parse_hash_kind(h.hash);
-  options.pad = parse_shape(h.shape);
+  options.shape = parse_shape(h.shape);
   leaf_count = h.leaf_count;
   set_root_depth(options, leaf_count, h.depth);
 }

@@ -23,7 +23,7 @@ namespace merklize {
 // trees). The C ABI's merklize_proof_expectations holds the same pins.
 struct proof_expectations {
   std::optional<hash_kind> hash;
-  std::optional<shape> pad;
+  std::optional<merklize::shape> shape;
   std::optional<std::uint64_t> leaf_count;
   std::optional<unsigned> depth;
   std::optional<unsigned> arity;
@@ -43,7 +43,7 @@ inline verification reject(std::string reason) { return {false, std::move(reason
 // What every proof claims of its tree, read from its header.
 struct proof_header {
   hash_kind hash;
-  shape pad;
+  merklize::shape shape;
   std::uint64_t leaf_count;
   unsigned depth;
   unsigned arity;
@@ -54,9 +54,9 @@ inline verification check_pins(const proof_header &claim, const proof_expectatio
   if (expect.hash && *expect.hash != claim.hash)
     return reject(std::string("the proof is for hash ") + to_string(claim.hash) + ", not " +
                   to_string(*expect.hash));
-  if (expect.pad && *expect.pad != claim.pad)
-    return reject(std::string("the proof is for shape ") + to_string(claim.pad) + ", not " +
-                  to_string(*expect.pad));
+  if (expect.shape && *expect.shape != claim.shape)
+    return reject(std::string("the proof is for shape ") + to_string(claim.shape) + ", not " +
+                  to_string(*expect.shape));
   if (expect.arity && *expect.arity != claim.arity)
     return reject("the proof is for arity " + std::to_string(claim.arity) + ", not " +
                   std::to_string(*expect.arity));

@@ -63,7 +63,7 @@ inline unsigned root_depth_of(const tree_options &options, std::uint64_t leaf_co
 // Same tree: an unset depth and the natural depth set explicitly give the same root.
 inline bool same_tree(const tree_options &a, std::uint64_t a_leaves, const tree_options &b,
                       std::uint64_t b_leaves) {
-  return a.hash == b.hash && a.pad == b.pad && a_leaves == b_leaves &&
+  return a.hash == b.hash && a.shape == b.shape && a_leaves == b_leaves &&
          root_depth_of(a, a_leaves) == root_depth_of(b, b_leaves);
 }
 
@@ -139,7 +139,7 @@ inline void check_all_levels(const tree &t) {
 
 // What a binary tree's shape puts in place of a lone last node's sibling (core/path_plan.hpp).
 inline path_shape binary_path_shape(const tree_options &options) {
-  return {2, options.pad == shape::zero ? stand_in::zero_root : stand_in::nothing};
+  return {2, options.shape == shape::zero ? stand_in::zero_root : stand_in::nothing};
 }
 
 // The proof for leaf `index` of a host tree, which must keep every level: its path's siblings as
@@ -161,10 +161,10 @@ inline inclusion_proof prove(const tree &t, std::uint64_t index) {
 // The proof of an SSZ list element (sha256, shape zero): `proof` against the list's root,
 // mix_in_length(tree root, length), its length chunk added as the last sibling.
 inline inclusion_proof mix_in_length(inclusion_proof proof, std::uint64_t length) {
-  if (proof.options.hash != hash_kind::sha256 || proof.options.pad != shape::zero)
+  if (proof.options.hash != hash_kind::sha256 || proof.options.shape != shape::zero)
     throw error(std::string("a length is mixed in to SSZ lists' roots, hash sha256 and shape "
                             "zero, not ") +
-                to_string(proof.options.hash) + " " + to_string(proof.options.pad));
+                to_string(proof.options.hash) + " " + to_string(proof.options.shape));
   if (proof.mixed_length) throw error("the proof has a length mixed in already");
   proof.siblings.push_back(length_chunk(length));
   proof.mixed_length = length;

@@ -39,13 +39,13 @@ inline digest parent_of(hash_kind hash, std::uint64_t index, const digest &node,
 inline verification check_claims(const tree_options &options, std::uint64_t leaf_count,
                                  const proof_expectations &expect) {
   const unsigned depth = root_depth_of(options, leaf_count);
-  if (auto pins = check_pins({options.hash, options.pad, leaf_count, depth, 2}, expect); !pins)
+  if (auto pins = check_pins({options.hash, options.shape, leaf_count, depth, 2}, expect); !pins)
     return pins;
   if (leaf_count == 0) return reject("the proof claims a tree of 0 leaves");
-  if (options.hash == hash_kind::rfc6962 && options.pad != shape::promote)
+  if (options.hash == hash_kind::rfc6962 && options.shape != shape::promote)
     return reject("the proof claims hash rfc6962 with shape zero, which it does not have");
   if (depth != depth_of(leaf_count)) {
-    if (options.pad != shape::zero)
+    if (options.shape != shape::zero)
       return reject("the proof claims a fixed depth, which only shape zero has");
     if (depth < depth_of(leaf_count) || depth > 64)
       return reject("the proof claims a root of depth " + std::to_string(depth) +
@@ -63,10 +63,10 @@ inline verification check_node_count(const char *what, std::size_t held, std::si
 // An SSZ list element's proof: sha256, shape zero, and room for its length chunk.
 inline verification check_mixed_length(const inclusion_proof &proof) {
   if (!proof.mixed_length) return {true, {}};
-  if (proof.options.hash != hash_kind::sha256 || proof.options.pad != shape::zero)
+  if (proof.options.hash != hash_kind::sha256 || proof.options.shape != shape::zero)
     return reject(std::string("the proof mixes a length into the root, which only SSZ lists "
                               "(hash sha256, shape zero) do, not ") +
-                  to_string(proof.options.hash) + " " + to_string(proof.options.pad));
+                  to_string(proof.options.hash) + " " + to_string(proof.options.shape));
   if (proof.siblings.empty())
     return reject("the proof holds no siblings, not even the length chunk (truncated)");
   return {true, {}};
@@ -108,7 +108,7 @@ inline verification verify(const inclusion_proof &proof, const digest &leaf, con
     return elements;
   const hash_kind hash = proof.options.hash;
   const unsigned depth = detail::root_depth_of(proof.options, proof.leaf_count);
-  const bool zero_pad = proof.options.pad == shape::zero;
+  const bool zero_pad = proof.options.shape == shape::zero;
   const auto zeros = zero_pad ? zero_subtree_roots(hash, depth) : std::vector<digest>{};
   const std::size_t chunks = proof.mixed_length ? 1 : 0; // the length chunk ends the siblings
   const std::vector<digest> tree_siblings(proof.siblings.begin(), proof.siblings.end() - chunks);
@@ -219,7 +219,7 @@ inline verification verify(const multiproof &proof, const std::vector<digest> &l
     known.emplace_back(proof.indices[k], leaves[k]);
   const hash_kind hash = proof.options.hash;
   const unsigned depth = detail::root_depth_of(proof.options, proof.leaf_count);
-  const bool zero_pad = proof.options.pad == shape::zero;
+  const bool zero_pad = proof.options.shape == shape::zero;
   const auto zeros = zero_pad ? zero_subtree_roots(hash, depth) : std::vector<digest>{};
   const auto parent = [&](unsigned level, const digest &left, const digest &right) {
     ++detail::multiproof_hashes;

@@ -46,7 +46,7 @@ inline inclusion_proof inclusion_proof_of(const tlog_proof &p) {
 // same tree size, written verbatim after it.
 inline std::string to_tlog_proof(const inclusion_proof &proof, const std::string &checkpoint_text,
                                  const std::optional<std::vector<std::uint8_t>> &extra = {}) {
-  if (proof.options.hash != hash_kind::rfc6962 || proof.options.pad != shape::promote ||
+  if (proof.options.hash != hash_kind::rfc6962 || proof.options.shape != shape::promote ||
       proof.mixed_length)
     throw error("a tlog-proof holds an RFC 6962 audit path (hash rfc6962, shape promote)");
   const checkpoint head = parse_checkpoint(checkpoint_text);
@@ -68,8 +68,7 @@ inline tlog_proof tlog_proof_from_text(std::string_view text) {
       throw error("it is " + std::to_string(text.size()) + " bytes, more than a proof can be");
     detail::check_note_text(text, "the proof");
     const std::size_t blank = text.find("\n\n");
-    if (blank == std::string_view::npos)
-      throw error("no empty line before the checkpoint");
+    if (blank == std::string_view::npos) throw error("no empty line before the checkpoint");
     const auto lines = detail::note_lines(text.substr(0, blank + 1), "the proof");
     if (lines[0] != tlog_proof_header)
       throw error("line 1 is not \"" + std::string(tlog_proof_header) + "\"");
