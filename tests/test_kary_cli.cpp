@@ -44,6 +44,48 @@ TEST_CASE("merklize root, proof and verify with --arity", "[kary]") {
     }
 }
 
+TEST_CASE("merklize root --arity on the host engine equals the device's and the reference's",
+          "[kary][host]") {
+  const auto bytes = test::random_bytes(70000 * merklize::node_bytes); // three pieces of 1 MiB
+  for (const std::uint64_t n : {std::uint64_t(1), std::uint64_t(300), std::uint64_t(70000)}) {
+    const auto file =
+        test::write_file("kary-host.leaves",
+                         std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + 32 * n))
+            .string();
+    std::vector<merklize::digest> leaves(n);
+    std::memcpy(leaves.data(), bytes.data(), 32 * n);
+    for (const char *arity : {"4", "128"})
+      for (const char *pad : {"promote", "zero"}) {
+        const merklize::kary_options options{merklize::hash_kind::keccak256,
+                                             static_cast<unsigned>(std::stoul(arity)),
+                                             merklize::parse_shape(pad)};
+        const std::string root = merklize::to_hex(merklize::kary_root(leaves, options)) + "\n";
+        const std::vector<std::string> args = {"root",      "--arity", arity, "--hash",
+                                               "keccak256", "--pad",   pad,   file};
+        std::vector<std::string> on_host = args;
+        on_host.insert(on_host.begin() + 1, {"--device", "host", "-v"});
+        const auto host = test::merklize_cli(on_host);
+        INFO(n << " leaves, arity " << arity << ", " << pad << ": " << host.err);
+        CHECK(host.out == root);
+        CHECK_THAT(host.err, Contains("engine: host"));
+        CHECK(test::merklize_cli_on_test_device(args).out == root);
+      }
+  }
+  // Over blocks' leaves (--leaf-size): on the host where it hashes the blocks.
+  const auto data = test::write_file("kary-host.data", test::random_bytes(5 * 4096 + 7)).string();
+  const auto device = test::merklize_cli_on_test_device(
+      {"root", "--arity", "8", "--leaf-size", "4096", "--pad", "zero", data});
+  const auto host = test::merklize_cli(
+      {"root", "--device", "host", "--arity", "8", "--leaf-size", "4096", "--pad", "zero", data});
+  INFO(host.err);
+  CHECK(device.status == 0);
+  CHECK(host.out == device.out);
+  const auto odd =
+      test::merklize_cli({"root", "--device", "host", "--arity", "8", "--leaf-size", "3000", data});
+  CHECK(odd.status != 0);
+  CHECK_THAT(odd.err, Contains("divides 1 MiB"));
+}
+
 TEST_CASE("merklize --arity: mistakes are refused", "[kary]") {
   const auto file = test::write_file("kary-bad.leaves", test::random_bytes(64)).string();
   const std::pair<std::vector<std::string>, std::string> mistakes[] = {
@@ -61,7 +103,8 @@ TEST_CASE("merklize --arity: mistakes are refused", "[kary]") {
   }
 }
 
-TEST_CASE("merklize proof --arity prints the host's proof, byte for byte", "[kary]") {
+TEST_CASE("merklize proof --arity prints kary_prove's proof on a device and the host engine",
+          "[kary]") {
   for (unsigned k : {2u, 4u, 128u}) {
     const std::uint64_t n = std::uint64_t(k) * k + 1;
     const auto bytes = test::random_bytes(n * merklize::node_bytes);
@@ -73,12 +116,16 @@ TEST_CASE("merklize proof --arity prints the host's proof, byte for byte", "[kar
                                            merklize::parse_shape(pad)};
       const auto levels = merklize::kary_levels(leaves, options);
       for (const std::uint64_t index : {std::uint64_t(0), n / 2, n - 1}) {
-        const auto printed = test::merklize_cli_on_test_device(
-            {"proof", "--arity", std::to_string(k), "--hash", "blake3", "--pad", pad, "-i",
-             std::to_string(index), file});
+        const std::vector<std::string> args = {
+            "proof", "--arity", std::to_string(k),     "--hash", "blake3", "--pad",
+            pad,     "-i",      std::to_string(index), file};
+        const std::string want = merklize::to_json(merklize::kary_prove(levels, options, index));
+        const auto printed = test::merklize_cli_on_test_device(args);
         INFO("k=" << k << " " << pad << " index " << index << ": " << printed.err);
-        CHECK(printed.out ==
-              merklize::to_json(merklize::kary_prove(levels, options, index)) + "\n");
+        CHECK(printed.out == want + "\n");
+        std::vector<std::string> on_host = args;
+        on_host.insert(on_host.begin() + 1, {"--device", "host"});
+        CHECK(test::merklize_cli(on_host).out == want + "\n");
       }
     }
   }

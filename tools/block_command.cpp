@@ -15,6 +15,7 @@
 #include <merklize/engine/device_tree.hpp>
 #include <merklize/engine/host_bao.hpp>
 #include <merklize/engine/host_blocks.hpp>
+#include <merklize/engine/host_groups.hpp>
 #include <merklize/engine/kary_stream.hpp>
 #include <merklize/runtime/program_stats.hpp>
 
@@ -251,13 +252,12 @@ block_job leaf_size_job(const merklize::tree_spec &spec) {
               " trees over blocks whose size divides 1 MiB"};
 }
 
-// --arity K: the k-ary tree over FILE's leaves (kept on the device where they fit, else streamed
-// through it: kary_stream.hpp), or with --leaf-size over its blocks' leaves (kept on the device).
+// --arity K: the k-ary tree over FILE's leaves (on the host engine; on a device kept there where
+// they fit, else streamed through it: kary_stream.hpp), or with --leaf-size over its blocks'
+// leaves (on the host engine where it hashes the blocks, else kept on the device).
 block_job kary_job(const root_arguments &args, const merklize::tree_spec &spec) {
   const merklize::kary_options options = merklize::kary_options_of(spec);
-  const merklize::engine_task on_devices_only =
-      merklize::blocks_task(merklize::leaf_hash::sha256, false);
-  const std::string refusal = "builds no k-ary trees";
+  const merklize::leaf_hash group_hash = merklize::row_of(options.hash).leaf;
   if (!spec.leaf) {
     if (args.blocks.salt) refuse("--salt needs --leaf-size or --format");
     return {[options](merklize::block_hasher &h, library_input &in) {
@@ -266,17 +266,27 @@ block_job kary_job(const root_arguments &args, const merklize::tree_spec &spec) 
               return merklize::to_hex(
                   merklize::kary_tree_on_device(h, h.leaves_as_given(in.get()), options).root);
             },
-            {},
-            on_devices_only,
-            refusal};
+            [options](library_input &in) {
+              return merklize::to_hex(
+                  merklize::host_group_root(in.get(), merklize::group_rule_of(options)));
+            },
+            merklize::blocks_task(group_hash, true), ""};
   }
-  return {[rule = *spec.leaf, options](merklize::block_hasher &h, library_input &in) {
+  const merklize::leaf_rule rule = *spec.leaf;
+  return {[rule, options](merklize::block_hasher &h, library_input &in) {
             return merklize::to_hex(
                 merklize::kary_tree_on_device(h, h.leaves_of(in.get(), rule), options).root);
           },
-          {},
-          on_devices_only,
-          refusal};
+          [rule, options](library_input &in) {
+            const merklize::host_leaves leaves = merklize::host_block_leaves(in.get(), rule);
+            if (leaves.count == 0)
+              throw merklize::error(in.get().name() +
+                                    " is empty: a tree needs at least one data block");
+            return merklize::to_hex(merklize::host_group_root(leaves.digests.data(), leaves.count,
+                                                              merklize::group_rule_of(options)));
+          },
+          merklize::blocks_task(rule.hash, merklize::host_engine_hashes_blocks(rule)),
+          "hashes blocks whose size divides 1 MiB"};
 }
 
 // Runs `job` over FILE on the engine pick_engine chooses and prints what it returns; what a

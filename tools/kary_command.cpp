@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// merklize proof --arity K and merklize verify of a k-ary proof: the tree built and kept on the
-// device (device_tree.hpp: only the proof's groups of children read back) over FILE's leaves
-// where they fit (kary_fits_on_device), else streamed through it (kary_stream.hpp: only its
-// chunks' tops and the proven leaf's chunk come back), or with --leaf-size over the leaves hashed
-// there from its blocks; printed as JSON (kary_proof_encoding.hpp); verified on the host.
+// merklize proof --arity K and merklize verify of a k-ary proof: over FILE's leaves on the host
+// engine where --device auto picks it or --device host asks for it (host_groups.hpp: only the
+// proven leaf's subtree kept), else the tree built and kept on the device (device_tree.hpp: only
+// the proof's groups of children read back) where they fit (kary_fits_on_device), else streamed
+// through it (kary_stream.hpp: only its chunks' tops and the proven leaf's chunk come back), or
+// with --leaf-size over the leaves hashed there from its blocks; printed as JSON
+// (kary_proof_encoding.hpp); verified on the host.
 #include "cli.hpp"
 #include "commands.hpp"
 #include "dispatch.hpp"
+#include "engine.hpp"
 #include "input.hpp"
 #include "output.hpp"
 
 #include <merklize/engine/block_tree.hpp>
 #include <merklize/engine/device_tree.hpp>
+#include <merklize/engine/host_groups.hpp>
 #include <merklize/engine/kary_stream.hpp>
 #include <merklize/proofs/kary_proof_encoding.hpp>
 #include <merklize/proofs/kary_verify.hpp>
@@ -66,8 +70,17 @@ int kary_proof(const proof_arguments &args, const tree_request &request) {
   const std::optional<merklize::leaf_rule> &rule = request.spec.leaf; // --leaf-size: FILE's blocks
   library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
   check_index_of_file(in.get(), args.index, rule);
-  merklize::block_hasher h(chosen_device(args.device));
-  const merklize::kary_proof proof = proof_on_device(h, in.get(), rule, options, args.index);
+  const merklize::engine_task task =
+      merklize::blocks_task(rule ? rule->hash : merklize::row_of(options.hash).leaf, !rule);
+  const engine_pick pick = pick_engine(args.device, task, in.get().size(),
+                                       "proves no k-ary trees over --leaf-size blocks");
+  merklize::kary_proof proof;
+  if (pick.host) {
+    proof = merklize::host_prove(in.get(), options, args.index);
+  } else {
+    merklize::block_hasher h(pick.device);
+    proof = proof_on_device(h, in.get(), rule, options, args.index);
+  }
   in.finish();
   write_proof(args, merklize::to_json(proof));
   return 0;
