@@ -120,6 +120,55 @@ TEST_CASE("merklize proof --leaf-size prints the host's proof of a block's leaf,
   }
 }
 
+TEST_CASE("merklize proof --leaf-size on the host engine prints the reference's proof, as a device "
+          "does",
+          "[block-cli][proof][host]") {
+  const merklize::leaf_rule rule{merklize::leaf_hash::sha256, 1024, {}, false, std::nullopt};
+  for (const std::uint64_t bytes :
+       {std::uint64_t(1), std::uint64_t(3 * 1024), std::uint64_t(5000 * 1024 + 7)}) {
+    const auto data = test::random_bytes(static_cast<std::size_t>(bytes));
+    const auto file = test::write_file("block-proof-host.data", data).string();
+    const auto leaves = merklize::block_leaves(rule, data.data(), data.size());
+    for (const merklize::tree_options options :
+         {merklize::tree_options{merklize::hash_kind::sha256, merklize::shape::zero},
+          merklize::tree_options{merklize::hash_kind::keccak256, merklize::shape::promote}}) {
+      const auto t =
+          merklize::reference_tree(leaves.data(), leaves.size() * merklize::node_bytes, options);
+      for (const std::uint64_t index : indices_of(leaves.size())) {
+        const args proof = {"proof",
+                            "-i",
+                            std::to_string(index),
+                            "--hash",
+                            name_of(options.hash),
+                            "--pad",
+                            name_of(options.shape),
+                            "--leaf-size",
+                            "1024",
+                            "--leaf-hash",
+                            "sha256",
+                            file};
+        INFO(bytes << " bytes, " << name_of(options.hash) << ", leaf " << index);
+        const auto host = test::merklize_cli(
+            joined({"proof", "--device", "host"}, args(proof.begin() + 1, proof.end())));
+        INFO(host.err);
+        CHECK(host.out == merklize::to_json(merklize::prove(t, index)) + "\n");
+        CHECK(test::merklize_cli_on_test_device(proof).out == host.out);
+      }
+    }
+  }
+  const auto empty = test::write_file("block-proof-host-empty.data", {}).string();
+  const auto nothing = test::merklize_cli(
+      {"proof", "--device", "host", "--leaf-size", "1024", "-i", "0", "-"}, empty);
+  CHECK(nothing.status == 1);
+  CHECK_THAT(nothing.err, Contains("stdin is empty: a tree needs at least one data block"));
+  const auto some =
+      test::write_file("block-proof-host-some.data", test::random_bytes(300)).string();
+  const auto odd =
+      test::merklize_cli({"proof", "--device", "host", "--leaf-size", "100", "-i", "0", some});
+  CHECK(odd.status == 2);
+  CHECK_THAT(odd.err, Contains("blocks whose size divides 1 MiB"));
+}
+
 TEST_CASE("merklize proof --leaf-size with Keccak-256 and SHA3-256 leaves and nodes",
           "[block-cli][proof][keccak]") {
   const auto data = data_of(9);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // The host engine's inclusion proofs (host_proof.hpp) against prove() of the host reference's
 // whole tree, at awkward leaf counts around its block size, leaves at both ends of blocks and of
-// the tree, every shape and a fixed depth, from a file and a pipe on 1..3 threads; and that each
-// verifies, and that bad indices are refused.
+// the tree, every shape and a fixed depth, from a file, a pipe and memory on 1..3 threads; and
+// that each verifies, and that bad indices are refused.
 #include "pipe_input.hpp"
 
 #include <merklize/core/reference.hpp>
@@ -75,6 +75,8 @@ TEST_CASE("host engine: proofs equal the whole tree's, and verify", "[host][proo
         merklize::input in(file.path, "leaves.bin");
         const merklize::inclusion_proof got = merklize::host_prove(in, options, index, threads);
         REQUIRE(got == want);
+        REQUIRE(merklize::host_prove(leaves.data(), leaves.size(), options, index, threads) ==
+                want); // the same leaves in memory
         merklize::digest leaf;
         std::memcpy(leaf.data(), leaves.data() + 32 * index, 32);
         CHECK(merklize::verify(got, leaf, whole.root()).valid);
@@ -102,6 +104,9 @@ TEST_CASE("host engine: proofs of leaves past the end, and of other hashes, are 
                         Catch::Contains("32769 leaves"));
   CHECK_THROWS_WITH(prove_through_pipe(leaves, tree_options{hash_kind::sha256}, block + 7),
                     Catch::Contains("leaf index 32775 out of range"));
+  CHECK_THROWS_WITH(merklize::host_prove(leaves.data(), leaves.size(),
+                                         tree_options{hash_kind::sha256}, block + 1),
+                    Catch::Contains("leaf index 32769 out of range"));
   merklize::input other(file.path, "leaves.bin");
   CHECK_THROWS_WITH(merklize::host_prove(other, tree_options{hash_kind::blake3_parent}, 0),
                     Catch::Contains("the host engine builds"));

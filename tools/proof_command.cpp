@@ -2,8 +2,9 @@
 // merklize proof: the inclusion proof of one leaf of a file, as JSON. The leaves stream through the
 // engine --device picks (engine.hpp): a device, where only the chunk holding the leaf comes back
 // whole (merkleizer::prove(input, index)), or the host engine (host_prove). With
-// --leaf-size, the leaves are hashed from the file's blocks and the tree built on the device,
-// where the leaf's path is gathered (block_tree_prove).
+// --leaf-size, the leaves are hashed from the file's blocks: on the host engine, whose proof is
+// then made from those leaves in memory (host_prove of leaves), or on the device, where the tree
+// is built and the leaf's path gathered (block_tree_prove).
 #include "cli.hpp"
 #include "commands.hpp"
 #include "dispatch.hpp"
@@ -16,6 +17,7 @@
 #include "quote.hpp"
 
 #include <merklize/engine/block_tree.hpp>
+#include <merklize/engine/host_blocks.hpp>
 #include <merklize/engine/host_proof.hpp>
 #include <merklize/merklize.hpp>
 #include <merklize/proofs/ct_json.hpp>
@@ -53,11 +55,24 @@ std::string proof_text(const proof_arguments &args, const merklize::tree &t) {
 int blocks_proof(const proof_arguments &args, const tree_request &request) {
   check_multiproof(args, "--leaf-size");
   const merklize::leaf_rule &rule = *request.spec.leaf;
+  const merklize::tree_options tree = merklize::tree_options_of(request.spec);
   library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
   check_block_index_of_file(in.get(), args.index, rule);
-  merklize::block_hasher h(chosen_device(args.device));
-  const auto proof = merklize::block_tree_prove(
-      h, in.get(), rule, merklize::tree_options_of(request.spec), args.index);
+  const bool host =
+      merklize::host_engine_hashes_blocks(rule) && merklize::host_engine_supports(tree);
+  const engine_pick pick =
+      pick_engine(args.device, merklize::blocks_task(rule.hash, host), in.get().size(),
+                  "proves --hash " + merklize::host_engine_hash_names() +
+                      " trees over blocks whose size divides 1 MiB");
+  merklize::inclusion_proof proof;
+  if (pick.host) {
+    const merklize::host_leaves leaves = merklize::host_block_leaves(in.get(), rule);
+    merklize::check_block_index(in.get().name(), args.index, leaves.count, rule.block_bytes);
+    proof = merklize::host_prove(leaves.digests.data(), leaves.digests.size(), tree, args.index);
+  } else {
+    merklize::block_hasher h(pick.device);
+    proof = merklize::block_tree_prove(h, in.get(), rule, tree, args.index);
+  }
   in.finish();
   write_proof(args, merklize::to_json(proof));
   return 0;

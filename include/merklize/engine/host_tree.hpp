@@ -219,6 +219,22 @@ inline std::optional<digest> host_empty_root(const tree_options &options, std::u
   return std::nullopt;
 }
 
+// Blocks of `leaf_bytes` bytes of leaves in memory, copied into each thread's buffer in turn
+// (`next`: the next block's index).
+inline block_source host_memory_blocks(const void *leaves, std::uint64_t leaf_bytes,
+                                       std::atomic<std::uint64_t> &next) {
+  const auto *data = static_cast<const std::uint8_t *>(leaves);
+  block_source source;
+  source.fill = [data, leaf_bytes, &next](std::vector<std::uint8_t> &buffer) -> block_read {
+    const std::uint64_t block_bytes = node_bytes << host_block_log2, index = next++;
+    if (index * block_bytes >= leaf_bytes) return {index, 0, nullptr};
+    const std::uint64_t bytes = std::min(block_bytes, leaf_bytes - index * block_bytes);
+    std::memcpy(block_buffer(buffer), data + index * block_bytes, bytes);
+    return {index, bytes, nullptr};
+  };
+  return source;
+}
+
 } // namespace detail
 
 // The root of the tree over `leaf_bytes` bytes of leaves at `leaves`, on `threads` host threads
@@ -226,17 +242,8 @@ inline std::optional<digest> host_empty_root(const tree_options &options, std::u
 inline digest host_root(const void *leaves, std::uint64_t leaf_bytes, const tree_options &options,
                         unsigned threads = 0) {
   if (auto empty = detail::host_empty_root(options, leaf_bytes)) return *empty;
-  const auto *data = static_cast<const std::uint8_t *>(leaves);
-  const std::uint64_t block_bytes = node_bytes << detail::host_block_log2;
   std::atomic<std::uint64_t> next{0};
-  detail::block_source source;
-  source.fill = [&](std::vector<std::uint8_t> &buffer) -> detail::block_read {
-    const std::uint64_t index = next++;
-    if (index * block_bytes >= leaf_bytes) return {index, 0, nullptr};
-    const std::uint64_t bytes = std::min(block_bytes, leaf_bytes - index * block_bytes);
-    std::memcpy(detail::block_buffer(buffer), data + index * block_bytes, bytes);
-    return {index, bytes, nullptr};
-  };
+  const detail::block_source source = detail::host_memory_blocks(leaves, leaf_bytes, next);
   const std::string name = "leaf data";
   return detail::host_finish(
       detail::host_block_tops(source, options, threads ? threads : host_engine_threads(), name),
