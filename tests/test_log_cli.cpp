@@ -74,7 +74,7 @@ TEST_CASE("merklize leaf-hash refuses other hashes and malformed framing", "[cli
   CHECK_THAT(missing.err, Contains("--entries is required"));
 }
 
-TEST_CASE("merklize leaf-hash and root --log: the host engine gives the device's leaves and root",
+TEST_CASE("merklize leaf-hash, root --log and proof --log: the host engine gives the device's",
           "[cli][rfc6962][host]") {
   // Entries around SHA-256's block edges (the leaf's 0x00 makes 55 bytes the last one-block
   // entry), one empty, so that the host's two lanes end at different places.
@@ -99,6 +99,23 @@ TEST_CASE("merklize leaf-hash and root --log: the host engine gives the device's
   CHECK(leaves[0].size() == 12 * 32);
   CHECK(leaves[0] == leaves[1]);
   CHECK(roots[0] == roots[1]);
+  // An entry's audit path, as JSON and as CT's, on the host engine and on the device.
+  for (const char *index : {"0", "5", "11"})
+    for (const std::vector<std::string> &format :
+         {std::vector<std::string>{}, std::vector<std::string>{"--proof-format", "ct"}}) {
+      std::string proofs[2];
+      for (int e = 0; e < 2; ++e) {
+        std::vector<std::string> args = {"proof",    "--log",    "--entries", "lines",
+                                         "--device", engines[e], "-i",        index};
+        args.insert(args.end(), format.begin(), format.end());
+        args.push_back(entries);
+        const auto proof = merklize_cli(args);
+        INFO("entry " << index << " on " << engines[e] << ": " << proof.err);
+        REQUIRE(proof.status == 0);
+        proofs[e] = proof.out;
+      }
+      CHECK(proofs[0] == proofs[1]);
+    }
   // The published CT root on the host engine.
   const auto ct = write_text("ct-entries", ct_lines);
   const auto host = merklize_cli({"root", "--log", "--entries", "lines", "--device", "host", ct});

@@ -78,7 +78,8 @@ int blocks_proof(const proof_arguments &args, const tree_request &request) {
   return 0;
 }
 
-// --log: the audit path of entry I (RFC 9162 2.1.3), from the tree of FILE's entries' leaves.
+// --log: the audit path of entry I (RFC 9162 2.1.3), from the tree of FILE's entries' leaves: on
+// the host engine where --device auto picks it or --device host asks for it, else on a device.
 int log_proof(const proof_arguments &args, const tree_request &request) {
   check_multiproof(args, nullptr);
   const log_entries entries = read_log_entries(args.file, *request.spec.framing, args.progress);
@@ -87,12 +88,27 @@ int log_proof(const proof_arguments &args, const tree_request &request) {
       throw merklize::error("entry index " + std::to_string(index) + " out of range: " +
                             (args.file == "-" ? std::string("stdin") : quote(args.file)) +
                             " holds " + std::to_string(entries.spans.size()) + " entries");
-  merklize::merkleizer m(chosen_device(args.device),
-                         merklize::config{merklize::tree_options_of(request.spec)});
+  const merklize::tree_options options = merklize::tree_options_of(request.spec);
+  const std::string building =
+      "building the tree of " + std::to_string(entries.spans.size()) + " entries' leaves";
+  // One entry's audit path on the host engine (several: a multiproof, from a device's tree).
+  engine_pick pick;
+  if (args.indices.size() > 1)
+    pick.device = chosen_device(args.device);
+  else
+    pick = pick_log_engine(args.device, entries.data.size(), options);
+  if (pick.host) {
+    const auto leaves = host_log_leaves(entries);
+    const auto [proof, root] = while_doing(building, [&] {
+      return std::make_pair(merklize::host_prove(leaves.data(), leaves.size(), options, args.index),
+                            merklize::host_root(leaves.data(), leaves.size(), options));
+    });
+    write_proof(args, inclusion_text(proof, args.written, root));
+    return 0;
+  }
+  merklize::merkleizer m(pick.device, merklize::config{options});
   const auto leaves = log_leaves(m.queue(), entries);
-  const auto tree = while_doing("building the tree of " + std::to_string(entries.spans.size()) +
-                                    " entries' leaves",
-                                [&] { return m.build(leaves); });
+  const auto tree = while_doing(building, [&] { return m.build(leaves); });
   write_proof(args, proof_text(args, tree));
   return 0;
 }
