@@ -77,6 +77,8 @@ TEST_CASE("host engine: proofs equal the whole tree's, and verify", "[host][proo
         REQUIRE(got == want);
         REQUIRE(merklize::host_prove(leaves.data(), leaves.size(), options, index, threads) ==
                 want); // the same leaves in memory
+        CHECK(merklize::host_prove_with_root(leaves.data(), leaves.size(), options, index,
+                                             threads) == std::make_pair(want, whole.root()));
         merklize::digest leaf;
         std::memcpy(leaf.data(), leaves.data() + 32 * index, 32);
         CHECK(merklize::verify(got, leaf, whole.root()).valid);

@@ -100,8 +100,7 @@ int log_proof(const proof_arguments &args, const tree_request &request) {
   if (pick.host) {
     const auto leaves = host_log_leaves(entries);
     const auto [proof, root] = while_doing(building, [&] {
-      return std::make_pair(merklize::host_prove(leaves.data(), leaves.size(), options, args.index),
-                            merklize::host_root(leaves.data(), leaves.size(), options));
+      return merklize::host_prove_with_root(leaves.data(), leaves.size(), options, args.index);
     });
     write_proof(args, inclusion_text(proof, args.written, root));
     return 0;

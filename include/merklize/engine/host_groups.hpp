@@ -176,12 +176,14 @@ inline kary_proof host_prove(input &in, const kary_options &options, std::uint64
   const unsigned k = options.arity, j = detail::host_group_subtree_height(k);
   const unsigned height = kary_height(pieces.count, k);
   const std::vector<digest> zeros = kary_zero_roots(options, height);
+  const detail::sha256_prefix prefix =
+      detail::sha256_prefix_of(rule.block.prefix.data(), rule.block.prefix.size());
   std::vector<std::vector<digest>> below = {pieces.kept}; // the kept subtree's levels 0 .. j - 1
   for (unsigned level = 0; level + 1 < j; ++level) {
     const std::vector<digest> &nodes = below.back();
     std::vector<digest> parents(static_cast<std::size_t>(parent_count(nodes.size(), k)));
-    detail::host_group_level(rule, detail::sha256_prefix_of(nullptr, 0), nodes.front().data(),
-                             nodes.size(), zeros[level], parents.front().data(), 1);
+    detail::host_group_level(rule, prefix, nodes.front().data(), nodes.size(), zeros[level],
+                             parents.front().data(), 1);
     below.push_back(std::move(parents));
   }
   const std::vector<std::vector<digest>> above = group_levels_above(pieces.roots, rule, j);

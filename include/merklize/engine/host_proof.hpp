@@ -13,6 +13,7 @@
 #include "host_tree.hpp"
 
 #include <functional>
+#include <utility>
 
 namespace merklize {
 namespace detail {
@@ -36,12 +37,12 @@ inline digest host_own_top(const std::uint8_t *leaves, std::uint64_t bytes,
 
 namespace detail {
 
-// The proof of leaf `index` of the leaves `source` gives (`name`'s), hashed to their blocks' tops
-// on `threads` threads with the one block that holds the leaf kept; `read` runs once they are
-// all read (an input's check that it did not change meanwhile).
-inline inclusion_proof host_prove_blocks(const block_source &source, const std::string &name,
-                                         const tree_options &options, std::uint64_t index,
-                                         unsigned threads, const std::function<void()> &read) {
+// The tree that proves leaf `index` of the leaves `source` gives (`name`'s): their blocks' tops,
+// hashed on `threads` threads, and the one block that holds the leaf, kept; `read` runs once they
+// are all read (an input's check that it did not change meanwhile).
+inline streamed_tree host_proving_tree(const block_source &source, const std::string &name,
+                                       const tree_options &options, std::uint64_t index,
+                                       unsigned threads, const std::function<void()> &read) {
   const std::uint64_t block = index >> host_block_log2;
   std::mutex lock; // guards what is kept
   std::vector<std::uint8_t> kept;
@@ -66,7 +67,7 @@ inline inclusion_proof host_prove_blocks(const block_source &source, const std::
   if (short_top) streamed.tops.back() = *short_top;
   streamed.kept = reference_tree(kept.data(), kept.size(), options);
   streamed.kept_first = block << host_block_log2;
-  return streamed.prove(index);
+  return streamed;
 }
 
 } // namespace detail
@@ -82,20 +83,29 @@ inline inclusion_proof host_prove(input &in, const tree_options &options, std::u
   std::atomic<std::uint64_t> next{0};
   const detail::block_source source =
       detail::host_input_blocks(in, threads ? threads : host_engine_threads(), order, next);
-  return detail::host_prove_blocks(source, in.name(), options, index,
+  return detail::host_proving_tree(source, in.name(), options, index,
                                    threads ? threads : host_engine_threads(),
-                                   [&in] { in.check_unchanged(); });
+                                   [&in] { in.check_unchanged(); })
+      .prove(index);
 }
 
-// The same of `leaf_bytes` bytes of leaves in memory (the leaves of data blocks, say).
+// The same of `leaf_bytes` bytes of leaves in memory (the leaves of data blocks, say), with the
+// tree's root, which the blocks' tops give at once (a log's proof prints it or checks it).
+inline std::pair<inclusion_proof, digest>
+host_prove_with_root(const void *leaves, std::uint64_t leaf_bytes, const tree_options &options,
+                     std::uint64_t index, unsigned threads = 0) {
+  detail::host_empty_root(options, 1);
+  std::atomic<std::uint64_t> next{0};
+  const detail::streamed_tree tree =
+      detail::host_proving_tree(detail::host_memory_blocks(leaves, leaf_bytes, next), "leaf data",
+                                options, index, threads ? threads : host_engine_threads(), nullptr);
+  return {tree.prove(index), tree.root()};
+}
+
 inline inclusion_proof host_prove(const void *leaves, std::uint64_t leaf_bytes,
                                   const tree_options &options, std::uint64_t index,
                                   unsigned threads = 0) {
-  detail::host_empty_root(options, 1);
-  std::atomic<std::uint64_t> next{0};
-  return detail::host_prove_blocks(detail::host_memory_blocks(leaves, leaf_bytes, next),
-                                   "leaf data", options, index,
-                                   threads ? threads : host_engine_threads(), nullptr);
+  return host_prove_with_root(leaves, leaf_bytes, options, index, threads).first;
 }
 
 } // namespace merklize
