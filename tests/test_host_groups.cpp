@@ -2,9 +2,9 @@
 // The host engine's trees of groups (host_groups.hpp) and their proofs against the host
 // reference's (core/kary.hpp's group_levels_above, kary_root and kary_prove): every k-ary hash,
 // shapes promote and zero, arities 2 to 128, at the edges of a group, of the subtrees a piece of 1
-// MiB holds whole (k^j leaves) and of the pieces themselves; from memory, files (read at offsets
-// past 1 MiB) and pipes written in awkward pieces; a salted, zero-padded rule as dm-verity's; empty
-// and partial inputs.
+// MiB holds whole (k^j leaves) and of the pieces themselves; from memory (roots and proofs), files
+// (read at offsets past 1 MiB) and pipes written in awkward pieces; a salted, zero-padded rule as
+// dm-verity's; empty and partial inputs.
 #include "host_helpers.hpp"
 #include "pipe_input.hpp"
 #include "process.hpp"
@@ -83,8 +83,15 @@ TEST_CASE("host groups: k-ary proofs equal the host reference's, leaf by leaf at
       CHECK(got.index == want.index);
       CHECK(got.siblings == want.siblings);
       CHECK(merklize::kary_verify(got, levels.front()[index], levels.back().front()));
+      const merklize::kary_proof in_memory =
+          merklize::host_prove(leaves.data(), n, options, index, 3);
+      CHECK(in_memory.leaf_count == want.leaf_count);
+      CHECK(in_memory.siblings == want.siblings);
     }
   }
+  const auto five = test::random_bytes(32 * 5);
+  CHECK_THROWS_WITH(merklize::host_prove(five.data(), 5, kary_options{hash_kind::sha256, 4}, 5),
+                    Catch::Contains("leaf index 5 out of range"));
   test::pipe_input pipe(test::random_bytes(32 * 5), false, "a pipe");
   CHECK_THROWS_WITH(merklize::host_prove(pipe.get(), kary_options{hash_kind::sha256, 4}, 5),
                     Catch::Contains("leaf index 5 out of range"));

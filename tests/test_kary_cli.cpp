@@ -84,6 +84,26 @@ TEST_CASE("merklize root --arity on the host engine equals the device's and the 
       test::merklize_cli({"root", "--device", "host", "--arity", "8", "--leaf-size", "3000", data});
   CHECK(odd.status != 0);
   CHECK_THAT(odd.err, Contains("divides 1 MiB"));
+  // Their proofs, block by block, on both engines; a block past the end refused by both.
+  for (const char *index : {"0", "3", "5", "6"}) {
+    const std::vector<std::string> proof = {"proof", "--arity", "8",  "--leaf-size", "4096",
+                                            "--pad", "zero",    "-i", index,         data};
+    std::vector<std::string> on_host = proof;
+    on_host.insert(on_host.begin() + 1, {"--device", "host"});
+    const auto on_device = test::merklize_cli_on_test_device(proof);
+    const auto hosted = test::merklize_cli(on_host);
+    INFO("block " << index << ": " << on_device.err << " / " << hosted.err);
+    CHECK(hosted.status == on_device.status);
+    CHECK(hosted.out == on_device.out);
+    if (std::string(index) == "6")
+      CHECK_THAT(hosted.err, Contains("out of range"));
+    else
+      CHECK_THAT(hosted.out, Contains("\"siblings\""));
+  }
+  const auto odd_proof = test::merklize_cli(
+      {"proof", "--device", "host", "--arity", "8", "--leaf-size", "3000", "-i", "0", data});
+  CHECK(odd_proof.status != 0);
+  CHECK_THAT(odd_proof.err, Contains("divides 1 MiB"));
 }
 
 TEST_CASE("merklize --arity: mistakes are refused", "[kary]") {

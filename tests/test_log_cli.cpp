@@ -11,6 +11,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <map>
+
 using Catch::Matchers::Contains;
 
 namespace {
@@ -246,4 +249,66 @@ TEST_CASE("SSZ lists: --mix-in-length and --depth give the list's root and eleme
   CHECK(no_depth.status == 2);
   CHECK(no_depth.out.empty());
   CHECK_THAT(no_depth.err, Contains("--depth D"));
+}
+
+namespace {
+
+// Every file under `folder`, by its path there, with its bytes.
+std::map<std::string, std::string> folder_files(const std::string &folder) {
+  std::map<std::string, std::string> files;
+  for (const auto &entry : std::filesystem::recursive_directory_iterator(folder))
+    if (entry.is_regular_file())
+      files[std::filesystem::relative(entry.path(), folder).string()] =
+          test::slurp(entry.path().string());
+  return files;
+}
+
+} // namespace
+
+TEST_CASE("multiproofs, consistency proofs and tiles: the host engine gives the device's",
+          "[cli][rfc6962][host]") {
+  // 300 entries: a full level-0 tile and a partial one.
+  std::string lines;
+  for (int i = 0; i < 300; ++i)
+    lines += "entry " + std::to_string(i * 7919) + "\n";
+  const auto entries = write_text("whole-tree-entries", lines);
+  const auto leaves = test::write_file("whole-tree.leaves", test::random_bytes(301 * 32)).string();
+  const std::string engines[2] = {"host", merklize::device_name(test::test_device())};
+  const std::vector<args> runs = {
+      {"proof", "-i", "0,5,300", leaves},
+      {"proof", "--hash", "sha256", "--pad", "zero", "-i", "1,2,255,256", leaves},
+      {"proof", "--log", "--entries", "lines", "-i", "1,7,250,299", entries},
+      {"consistency", "--hash", "rfc6962", "--old-size", "257", leaves},
+      {"consistency", "--log", "--entries", "lines", "--old-size", "100", entries},
+      {"tiles", "--origin", "example.com/t", "-o", "FOLDER", leaves},
+      {"tiles", "--log", "--entries", "lines", "--origin", "example.com/t", "-o", "FOLDER",
+       entries}};
+  for (const args &run : runs) {
+    std::string printed[2];
+    std::map<std::string, std::string> tiles[2];
+    for (int e = 0; e < 2; ++e) {
+      args with_device = run;
+      with_device.insert(with_device.begin() + 1, {"--device", engines[e]});
+      const std::string folder = (test::scratch_dir() / ("tiles-" + std::to_string(e))).string();
+      std::filesystem::remove_all(folder);
+      for (std::string &word : with_device)
+        if (word == "FOLDER") word = folder;
+      const auto made = merklize_cli(with_device);
+      INFO(with_device[0] << " " << with_device[3] << " on " << engines[e] << ": " << made.err);
+      REQUIRE(made.status == 0);
+      printed[e] = made.out;
+      if (run[0] == "tiles") tiles[e] = folder_files(folder);
+    }
+    INFO(run[0] << " " << run[1]);
+    CHECK(!printed[0].empty());
+    CHECK(printed[0] == printed[1]);
+    CHECK(tiles[0] == tiles[1]);
+    if (run[0] == "tiles") CHECK(tiles[0].size() >= 3); // two level-0 tiles and one above
+  }
+  // The host engine builds the trees it has pair hashers for, and says so.
+  const auto other = merklize_cli(
+      {"proof", "--device", "host", "--hash", "poseidon2-babybear", "-i", "0,1", leaves});
+  CHECK(other.status == 2);
+  CHECK_THAT(other.err,
+             Contains("--device host builds") && Contains("not --hash poseidon2-babybear"));
 }

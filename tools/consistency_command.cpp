@@ -2,8 +2,8 @@
 // merklize consistency: the consistency proof (RFC 9162 2.1.4) that the tree of a file's first M
 // leaves is a prefix of the tree of all of them, as JSON, and both trees' heads (size and root),
 // so that the old head needs no second run on a cut file. The leaves (with --log, the leaves of
-// the file's entries, hashed on the device) are read whole and the tree is built on the device;
-// the proof's nodes and the old root are read from it on the host.
+// the file's entries) are read whole and the tree is built on the engine --device picks
+// (whole_tree.hpp); the proof's nodes and the old root are read from it.
 #include "cli.hpp"
 #include "commands.hpp"
 #include "input.hpp"
@@ -13,6 +13,7 @@
 #include "proof_formats.hpp"
 #include "quote.hpp"
 #include "sizes.hpp"
+#include "whole_tree.hpp"
 
 #include <merklize/merklize.hpp>
 #include <merklize/proofs/subtree_proofs.hpp>
@@ -37,14 +38,15 @@ int consistency_command(const consistency_arguments &args) {
   if (args.format == proof_format::tlog_proof) consistency_text({}, args.format); // refused
   check_proof_format({args.format, {}}, options, "consistency");
   // FILE is read before the device is opened: a bad FILE fails at once.
-  std::optional<log_entries> entries; // --log: the leaves are its entries', hashed on the device
+  std::optional<log_entries> entries; // --log: the leaves are its entries'
   std::vector<std::uint8_t> leaves;
   if (args.preset.log)
     entries = read_log_entries(args.file, *args.preset.entries, args.progress);
   else
     leaves = read_input(args.file, args.progress);
-  merklize::merkleizer m(chosen_device(args.device), merklize::config{options});
-  if (entries) leaves = log_leaves(m.queue(), *entries);
+  whole_tree_engine engine(args.device, options, entries ? entries->data.size() : leaves.size(),
+                           entries.has_value());
+  if (entries) leaves = engine.log_leaves(*entries);
   if (leaves.size() % merklize::node_bytes != 0 ||
       (leaves.empty() && !merklize::empty_tree_root(options)))
     check_leaves(args.file, leaves.size());
@@ -57,9 +59,8 @@ int consistency_command(const consistency_arguments &args) {
   std::optional<merklize::digest> old_root, new_root = merklize::empty_tree_root(options);
   if (args.old_size == 0) old_root = merklize::empty_tree_root(options);
   if (n != 0) {
-    const auto t = while_doing("building the tree of " + std::to_string(n) + " leaves (" +
-                                   size_text(leaves.size()) + ")",
-                               [&] { return m.build(leaves); });
+    const auto t = engine.build(leaves, "building the tree of " + std::to_string(n) + " leaves (" +
+                                            size_text(leaves.size()) + ")");
     proof = merklize::prove_consistency(t, args.old_size);
     new_root = t.root();
     // MTH(D[0:M]) (RFC 9162 2.1.1) from the tree's nodes: every part of it is an aligned subtree.

@@ -3,9 +3,9 @@
 // engine where --device auto picks it or --device host asks for it (host_groups.hpp: only the
 // proven leaf's subtree kept), else the tree built and kept on the device (device_tree.hpp: only
 // the proof's groups of children read back) where they fit (kary_fits_on_device), else streamed
-// through it (kary_stream.hpp: only its chunks' tops and the proven leaf's chunk come back), or
-// with --leaf-size over the leaves hashed there from its blocks; printed as JSON
-// (kary_proof_encoding.hpp); verified on the host.
+// through it (kary_stream.hpp: only its chunks' tops and the proven leaf's chunk come back); with
+// --leaf-size over the leaves hashed from its blocks by either engine (host_blocks.hpp where the
+// block size divides 1 MiB); printed as JSON (kary_proof_encoding.hpp); verified on the host.
 #include "cli.hpp"
 #include "commands.hpp"
 #include "dispatch.hpp"
@@ -15,6 +15,7 @@
 
 #include <merklize/engine/block_tree.hpp>
 #include <merklize/engine/device_tree.hpp>
+#include <merklize/engine/host_blocks.hpp>
 #include <merklize/engine/host_groups.hpp>
 #include <merklize/engine/kary_stream.hpp>
 #include <merklize/proofs/kary_proof_encoding.hpp>
@@ -71,11 +72,16 @@ int kary_proof(const proof_arguments &args, const tree_request &request) {
   library_input in(args.file, args.progress); // opened before the device: a bad FILE fails at once
   check_index_of_file(in.get(), args.index, rule);
   const merklize::engine_task task =
-      merklize::blocks_task(rule ? rule->hash : merklize::row_of(options.hash).leaf, !rule);
-  const engine_pick pick = pick_engine(args.device, task, in.get().size(),
-                                       "proves no k-ary trees over --leaf-size blocks");
+      merklize::blocks_task(rule ? rule->hash : merklize::row_of(options.hash).leaf,
+                            !rule || merklize::host_engine_hashes_blocks(*rule));
+  const engine_pick pick =
+      pick_engine(args.device, task, in.get().size(), "hashes blocks whose size divides 1 MiB");
   merklize::kary_proof proof;
-  if (pick.host) {
+  if (pick.host && rule) {
+    const merklize::host_leaves leaves = merklize::host_block_leaves(in.get(), *rule);
+    merklize::check_block_index(in.get().name(), args.index, leaves.count, rule->block_bytes);
+    proof = merklize::host_prove(leaves.digests.data(), leaves.count, options, args.index);
+  } else if (pick.host) {
     proof = merklize::host_prove(in.get(), options, args.index);
   } else {
     merklize::block_hasher h(pick.device);

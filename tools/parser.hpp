@@ -33,12 +33,17 @@ public:
   std::string make_option_desc(const CLI::Option *option) const override {
     return wrap(option->get_description(), width - get_column_width());
   }
+  // A command's line of the list: its name in the first column, its description in the second,
+  // on the next line where the name fills the first.
   std::string make_subcommand(const CLI::App *command) const override {
-    std::stringstream out;
-    CLI::detail::format_help(out, command->get_name(),
-                             wrap(command->get_description(), width - get_column_width()),
-                             get_column_width());
-    return out.str();
+    const std::size_t column = get_column_width();
+    const std::string name = "  " + command->get_name();
+    const std::string description = wrap(command->get_description(), width - column);
+    std::string line = name + std::string(column > name.size() ? column - name.size() : 0, ' ');
+    if (!description.empty() && name.size() >= column) line += "\n" + std::string(column, ' ');
+    for (const char c : description)
+      line += c == '\n' ? "\n" + std::string(column, ' ') : std::string(1, c);
+    return line + "\n";
   }
   std::string make_description(const CLI::App *app) const override {
     return wrap(app->get_description(), width) + "\n";

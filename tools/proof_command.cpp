@@ -15,6 +15,7 @@
 #include "presets.hpp"
 #include "proof_formats.hpp"
 #include "quote.hpp"
+#include "whole_tree.hpp"
 
 #include <merklize/engine/block_tree.hpp>
 #include <merklize/engine/host_blocks.hpp>
@@ -91,12 +92,12 @@ int log_proof(const proof_arguments &args, const tree_request &request) {
   const merklize::tree_options options = merklize::tree_options_of(request.spec);
   const std::string building =
       "building the tree of " + std::to_string(entries.spans.size()) + " entries' leaves";
-  // One entry's audit path on the host engine (several: a multiproof, from a device's tree).
-  engine_pick pick;
-  if (args.indices.size() > 1)
-    pick.device = chosen_device(args.device);
-  else
-    pick = pick_log_engine(args.device, entries.data.size(), options);
+  if (args.indices.size() > 1) { // a multiproof, from the whole tree
+    whole_tree_engine engine(args.device, options, entries.data.size(), true);
+    write_proof(args, proof_text(args, engine.build(engine.log_leaves(entries), building)));
+    return 0;
+  }
+  const engine_pick pick = pick_log_engine(args.device, entries.data.size(), options);
   if (pick.host) {
     const auto leaves = host_log_leaves(entries);
     const auto [proof, root] = while_doing(building, [&] {
@@ -141,15 +142,16 @@ int proof_command(const proof_arguments &args) {
 
 namespace {
 
-// A multiproof reads FILE whole and keeps every level of its tree, built on the device.
+// A multiproof reads FILE whole and keeps every level of its tree, built on the engine --device
+// picks.
 int multiproof_of_leaves(const proof_arguments &args, const tree_request &request) {
   const auto leaves = read_leaves(args.file, args.progress);
-  merklize::merkleizer m(chosen_device(args.device),
-                         merklize::config{merklize::tree_options_of(request.spec)});
-  const auto tree = while_doing(
-      "building the tree of " + std::to_string(leaves.size() / merklize::node_bytes) + " leaves",
-      [&] { return m.build(leaves); });
-  write_proof(args, proof_text(args, tree));
+  whole_tree_engine engine(args.device, merklize::tree_options_of(request.spec), leaves.size(),
+                           false);
+  write_proof(args, proof_text(args, engine.build(leaves, "building the tree of " +
+                                                              std::to_string(leaves.size() /
+                                                                             merklize::node_bytes) +
+                                                              " leaves")));
   return 0;
 }
 

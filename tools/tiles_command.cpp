@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
-// merklize tiles: a log's tree built on the device and published as C2SP tlog-tiles
+// merklize tiles: a log's tree built on the engine --device picks (whole_tree.hpp) and published as
+// C2SP tlog-tiles
 // (<merklize/formats/tlog_tiles.hpp>): every tile a snapshot of the log's size has, and with
 // --log the entry bundles, written under a folder; the checkpoint's body on stdout.
 // merklize tiles-read: such a folder read back, its tiles checked against the checkpoint: the
@@ -13,6 +14,7 @@
 #include "proof_formats.hpp"
 #include "quote.hpp"
 #include "sizes.hpp"
+#include "whole_tree.hpp"
 
 #include <merklize/formats/tlog_tiles.hpp>
 #include <merklize/io/replace_file.hpp>
@@ -67,7 +69,7 @@ void check_bundle_entries(const tiles_arguments &args, const log_entries &entrie
 int tiles_command(const tiles_arguments &args) {
   check_preset(args.preset, "tiles");
   const merklize::tree_options options{merklize::hash_kind::rfc6962};
-  std::optional<log_entries> entries; // --log: the leaves are its entries', hashed on the device
+  std::optional<log_entries> entries; // --log: the leaves are its entries'
   std::vector<std::uint8_t> leaves;
   if (args.preset.log) {
     entries = read_log_entries(args.file, *args.preset.entries, args.progress);
@@ -76,13 +78,14 @@ int tiles_command(const tiles_arguments &args) {
     leaves = read_input(args.file, args.progress);
     if (leaves.size() % merklize::node_bytes) check_leaves(args.file, leaves.size());
   }
-  merklize::merkleizer m(chosen_device(args.device), merklize::config{options});
-  if (entries) leaves = log_leaves(m.queue(), *entries);
+  whole_tree_engine engine(args.device, options, entries ? entries->data.size() : leaves.size(),
+                           entries.has_value());
+  if (entries) leaves = engine.log_leaves(*entries);
   const std::uint64_t n = leaves.size() / merklize::node_bytes;
   merklize::digest root = *merklize::empty_tree_root(options);
   if (n) {
-    const merklize::tree t = while_doing("building the tree of " + std::to_string(n) + " leaves",
-                                         [&] { return m.build(leaves); });
+    const merklize::tree t =
+        engine.build(leaves, "building the tree of " + std::to_string(n) + " leaves");
     root = t.root();
     tlog::for_each_tile(n, [&](const tlog::tile &tile) {
       const tlog::tile_nodes at = tlog::nodes_of(tile);

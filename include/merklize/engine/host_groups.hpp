@@ -200,4 +200,28 @@ inline kary_proof host_prove(input &in, const kary_options &options, std::uint64
   return {options, pieces.count, index, std::move(siblings)};
 }
 
+// The same of `count` leaves at `leaves` in memory (the leaves of data blocks, say), as
+// kary_prove gives it: every level hashed, a level at a time, on `threads` threads.
+inline kary_proof host_prove(const std::uint8_t *leaves, std::uint64_t count,
+                             const kary_options &options, std::uint64_t index,
+                             unsigned threads = 0) {
+  check_kary(options);
+  check_kary_index(index, count);
+  const group_rule rule = group_rule_of(options);
+  const unsigned k = options.arity, height = kary_height(count, k);
+  const std::vector<digest> zeros = kary_zero_roots(options, height);
+  const detail::sha256_prefix prefix =
+      detail::sha256_prefix_of(rule.block.prefix.data(), rule.block.prefix.size());
+  std::vector<std::vector<digest>> levels(1, std::vector<digest>(static_cast<std::size_t>(count)));
+  std::memcpy(levels[0].data(), leaves, static_cast<std::size_t>(count) * node_bytes);
+  for (unsigned level = 0; level < height; ++level) {
+    const std::vector<digest> &nodes = levels.back();
+    std::vector<digest> parents(static_cast<std::size_t>(parent_count(nodes.size(), k)));
+    detail::host_group_level(rule, prefix, nodes.front().data(), nodes.size(), zeros[level],
+                             parents.front().data(), threads ? threads : host_engine_threads());
+    levels.push_back(std::move(parents));
+  }
+  return kary_prove(levels, options, index);
+}
+
 } // namespace merklize
