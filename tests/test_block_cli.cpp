@@ -4,10 +4,14 @@
 // mistakes in the command line that are refused with exit status 2.
 #include "format_oracles.hpp"
 #include "helpers.hpp"
+#include "program_helpers.hpp"
 
 #include <merklize/core/block_leaves.hpp>
 #include <merklize/core/kary.hpp>
 #include <merklize/core/reference.hpp>
+
+#include <algorithm>
+#include <filesystem>
 
 using Catch::Matchers::Contains;
 
@@ -250,4 +254,31 @@ TEST_CASE("merklize root --format and --leaf-size: mistakes are refused with exi
   const auto partial = merklize_root({"--format", "dm-verity", file.string()});
   CHECK(partial.status == 1);
   CHECK_THAT(partial.err, Contains("not a whole number of 4096-byte data blocks"));
+}
+
+TEST_CASE("a first use compiles only the leaf hash it runs", "[block-cli][cache]") {
+  // fs-verity's SHA-256 leaves on the test device, on an empty program cache: the cache then holds
+  // their program and not BLAKE3's (PoCL compiles every kernel of a program it caches).
+  const test::scratch_folder cache("leaf-programs");
+  const auto file = test::write_file("leaf-programs.data", test::random_bytes(3 * 4096 + 5));
+  const auto run = test::run_shell("MERKLIZE_CACHE_DIR=" + test::sh_quote(cache.str()) + " " +
+                                   test::merklize_word() + " root --format fs-verity --device " +
+                                   test::sh_quote(merklize::device_name(test::test_device())) +
+                                   " " + test::sh_quote(file.string()));
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  std::vector<std::string> names;
+  for (const auto &entry : std::filesystem::directory_iterator(cache.str()))
+    names.push_back(entry.path().filename().string());
+  std::string listed;
+  for (const auto &n : names)
+    listed += n + " ";
+  INFO("the cache holds " << listed);
+  const auto has = [&](const std::string &prefix) {
+    return std::any_of(names.begin(), names.end(),
+                       [&](const std::string &n) { return n.rfind(prefix, 0) == 0; });
+  };
+  CHECK(has("sha256-block-leaves-"));
+  CHECK_FALSE(has("blake3-block-leaves-"));
+  CHECK_FALSE(has("keccak-"));
 }

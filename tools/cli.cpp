@@ -44,8 +44,9 @@ int run_main(const std::string &program, const std::function<int()> &body) {
 
 cl::Device chosen_device(const std::optional<std::string> &spec) {
   if (spec && *spec == "host")
-    throw usage_error("--device host (the host engine) runs merklize root, b3sum and the proof "
-                      "of one leaf of FILE's leaves, not this");
+    throw usage_error("--device host (the host engine) does not run this: it runs merklize "
+                      "root (but other systems' commitments), b3sum, proof, consistency, tiles "
+                      "and leaf-hash");
   const bool named = spec && *spec != "auto" && *spec != "default";
   return named ? merklize::select_device(*spec) : merklize::default_device();
 }

@@ -118,12 +118,20 @@ machine_records read_machine_records() {
 }
 
 // The names the disk cache gives the programs a task runs begin so (runtime/disk_cache.hpp:
-// NAME-HASH.bin, NAME a program variant's): a tree's main programs, data blocks' leaves, BLAKE3
-// of inputs.
+// NAME-HASH.bin, NAME a program variant's): a tree's main programs, data blocks' leaves (of their
+// leaf hash), BLAKE3 of inputs.
 std::string program_prefix(const merklize::engine_task &task) {
   switch (task.work) {
   case merklize::engine_work::block_leaves:
-    return "block-leaves-";
+    switch (merklize::row_of(task.leaf).family) {
+    case merklize::leaf_family::sha256:
+      return "sha256-block-leaves-";
+    case merklize::leaf_family::blake3:
+      return "blake3-block-leaves-";
+    case merklize::leaf_family::keccak_sponge:
+      return "keccak-";
+    }
+    break;
   case merklize::engine_work::blake3_input:
     return "blake3-hash-lanes";
   case merklize::engine_work::leaf_tree:

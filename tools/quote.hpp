@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // Untrusted text in messages (a file name, an option's value, a check file's line, an
 // environment variable): escaped, so that no terminal control sequence reaches the terminal, and
-// cut to a bounded length. Unlike the library's detail::quoted, which writes every non-ASCII byte
-// as \xNN (a proof's or a cache's text has no business being anything else), valid UTF-8 is kept
-// as it is here: a user's file name in their own script reads as they typed it, as coreutils show
-// it.
+// cut to a bounded length. Unlike the library's own quoting (core/quote.hpp), which writes every
+// non-ASCII byte as \xNN (a proof's or a cache's text has no business being anything else), valid
+// UTF-8 is kept as it is here: a user's file name in their own script reads as they typed it, as
+// coreutils show it.
 #pragma once
 
 #include <cstddef>

@@ -2,7 +2,8 @@
 // Leaves hashed from data blocks: the data is cut into blocks of L bytes and leaf i is the hash of
 // block i, as storage systems build their trees (dm-verity, fs-verity) and as proof systems
 // commit to the rows of a matrix. This is the rule and its host reference, no OpenCL; the device
-// computes the same leaves in kernels/block_leaves.cl (block_tree.hpp).
+// computes the same leaves in kernels/sha256_block_leaves.cl, blake3_block_leaves.cl and keccak.cl
+// (block_tree.hpp).
 //
 //   SHA-256: leaf = SHA-256(prefix || block), the block the L bytes at i * L, the last one
 //            shorter, or zero-padded to L bytes (zero_pad) as dm-verity and fs-verity hash it;

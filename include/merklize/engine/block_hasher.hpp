@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 OR MIT
 // block_hasher: leaves hashed from data blocks on one OpenCL device (block_leaves.hpp's rule,
-// kernels/block_leaves.cl), from device buffers or streamed from an input, and the chunk
-// chaining values of BLAKE3 that Bao's outboard is made of.
+// kernels/sha256_block_leaves.cl, blake3_block_leaves.cl, keccak.cl), from device buffers or
+// streamed from an input, and the chunk chaining values of BLAKE3 that Bao's outboard is made of.
 //
 //   merklize::block_hasher h(device);
 //   merklize::input in("disk.img");
@@ -68,9 +68,7 @@ public:
                                                    runtime_.facts().max_work_group_size)),
         piece_target_(runtime_.tuning_row().block_piece_bytes), queue_(runtime_.make_queue()),
         transfer_(runtime_.make_queue()),
-        pipeline_(runtime_.context(), transfer_, runtime_.shares_host_memory()),
-        sha256_(runtime_.kernel(detail::block_leaves_program(), "sha256_block_leaves", local_)),
-        blake3_(runtime_.kernel(detail::block_leaves_program(), "blake3_block_leaves", local_)) {
+        pipeline_(runtime_.context(), transfer_, runtime_.shares_host_memory()) {
   } catch (...) {
     detail::rethrow_in_step(
         [&] { return "setting up block hashing on " + detail::name_in_message(device); });
@@ -99,19 +97,20 @@ public:
       const leaf_hash_row &row = row_of(rule.hash);
       if (row.family == leaf_family::sha256) {
         const sha256_prefix prefix = split_prefix(rule.prefix);
-        detail::set_args(sha256_, in, cl_ulong(in_offset), cl_ulong(bytes),
+        cl::Kernel &sha256 =
+            built(sha256_, detail::sha256_block_leaves_program(), "sha256_block_leaves");
+        detail::set_args(sha256, in, cl_ulong(in_offset), cl_ulong(bytes),
                          cl_ulong(rule.block_bytes), prefix.midstate, prefix.tail,
                          cl_uint(rule.prefix.size() % sha256::block_len), cl_ulong(prefix.head),
                          cl_int(rule.zero_pad), out, cl_ulong(out_first));
-        return launch(sha256_, blocks, wait);
+        return launch(sha256, blocks, wait);
       }
       if (row.family == leaf_family::keccak_sponge) {
-        if (!keccak_()) // built on first use: most hashers never hash Keccak leaves
-          keccak_ = runtime_.kernel(detail::keccak_program(), "keccak_block_leaves", local_);
-        detail::set_args(keccak_, in, cl_ulong(in_offset), cl_ulong(bytes),
+        cl::Kernel &keccak = built(keccak_, detail::keccak_program(), "keccak_block_leaves");
+        detail::set_args(keccak, in, cl_ulong(in_offset), cl_ulong(bytes),
                          cl_ulong(rule.block_bytes), cl_uint(row.keccak_pad), cl_int(rule.zero_pad),
                          out, cl_ulong(out_first));
-        return launch(keccak_, blocks, wait);
+        return launch(keccak, blocks, wait);
       }
       const blake3_mode mode =
           rule.key ? blake3_mode::keyed(rule.key->data()) : blake3_mode::hash();
@@ -237,10 +236,19 @@ private:
     cl_uint8 key;
     for (int i = 0; i < 8; ++i)
       key.s[i] = mode.key[i];
-    detail::set_args(blake3_, in, cl_ulong(in_offset), cl_ulong(bytes), cl_ulong(block_bytes), key,
+    cl::Kernel &blake3 =
+        built(blake3_, detail::blake3_block_leaves_program(), "blake3_block_leaves");
+    detail::set_args(blake3, in, cl_ulong(in_offset), cl_ulong(bytes), cl_ulong(block_bytes), key,
                      cl_uint(mode.flags), cl_int(zero_pad), cl_int(chunk_cvs),
                      cl_ulong(first_chunk), out, cl_ulong(out_first));
-    return launch(blake3_, block_count(bytes, block_bytes), wait);
+    return launch(blake3, block_count(bytes, block_bytes), wait);
+  }
+
+  // A leaf hash's kernel, built on first use: a hasher compiles only the programs of the leaf
+  // hashes it runs (most never hash BLAKE3 or Keccak leaves, or SHA-256 ones).
+  cl::Kernel &built(cl::Kernel &kernel, const program_spec &program, const char *name) {
+    if (!kernel()) kernel = runtime_.kernel(program, name, local_);
+    return kernel;
   }
 
   // A kernel of the stream under way, kept for last_times. Only streams log: callers of

@@ -54,7 +54,7 @@ P2_INLINE void p2_full_rounds(P2_ELEM *x, __constant const P2_ELEM *constants) {
 }
 
 /* The permutation of x (in the family's form) in place. */
-P2_INLINE void p2_permute(P2_ELEM *x) {
+P2_CALLED void p2_permute(P2_ELEM *x) {
   p2_external_layer(x);
   p2_full_rounds(x, p2_external_initial);
   for (int r = 0; r < P2_ROUNDS_P; ++r) {

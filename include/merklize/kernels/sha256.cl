@@ -1,7 +1,7 @@
 R"merklize_cl(// SPDX-License-Identifier: Apache-2.0 OR MIT
 /* SHA-256 (FIPS 180-4) of 64-byte messages in plain OpenCL C 1.2: merklize's "sha256" node,
- * SHA-256(left || right) as in SSZ, its "rfc6962" node, SHA-256(0x01 || left || right), and the
- * layer kernels of the hashtree contract.
+ * SHA-256(left || right) as in SSZ, and its "rfc6962" node, SHA-256(0x01 || left || right); the
+ * layer kernels of the hashtree contract are sha256_layer.cl's.
  *
  * Byte order: SHA-256 works on big-endian 32-bit words, but nodes arrive as uints loaded from
  * memory as they are (vload), whose value depends on the device's byte order. sha256_word takes
@@ -171,25 +171,5 @@ inline uint8 sha256_prefixed_node(uint prefix, uint8 left, uint8 right) {
 /* Node mode "rfc6962": RFC 6962's interior node, SHA-256(0x01 || left || right). No root flag. */
 inline uint8 rfc6962_node(uint8 left, uint8 right, int is_root) {
   return sha256_prefixed_node(0x01u, left, right);
-}
-
-/* The hashtree contract: out[i] = SHA-256(in[64 i .. 64 i + 64)) for i < count, 32 bytes each.
- * Vector pointers let the compiler use wide loads: buffers start aligned, blocks are 64 bytes and
- * digests 32. The global size is rounded up to the work-group size. */
-__kernel void sha256_layer(__global const uint16 *in, __global uint8 *out, ulong count) {
-  const ulong i = get_global_id(0);
-  if (i >= count) return;
-  const uint16 block = in[i];
-  out[i] = sha256_node(block.lo, block.hi, 0);
-}
-
-/* The same with a prefix byte: out[i] = SHA-256(prefix || in[64 i .. 64 i + 64)), prefix in the
- * low 8 bits (0x01: a layer of RFC 6962 nodes). */
-__kernel void sha256_layer_prefixed(__global const uint16 *in, __global uint8 *out, ulong count,
-                                    uint prefix) {
-  const ulong i = get_global_id(0);
-  if (i >= count) return;
-  const uint16 block = in[i];
-  out[i] = sha256_prefixed_node(prefix & 0xFFu, block.lo, block.hi);
 }
 )merklize_cl"

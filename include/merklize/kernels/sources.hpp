@@ -21,11 +21,11 @@ inline constexpr embedded_kernel embedded_kernels[] = {
     {"blake3.cl",
 #include "blake3.cl"
     },
+    {"blake3_block_leaves.cl",
+#include "blake3_block_leaves.cl"
+    },
     {"blake3_chunks.cl",
 #include "blake3_chunks.cl"
-    },
-    {"block_leaves.cl",
-#include "block_leaves.cl"
     },
     {"fr32.cl",
 #include "fr32.cl"
@@ -66,11 +66,11 @@ inline constexpr embedded_kernel embedded_kernels[] = {
     {"poseidon2_31.cl",
 #include "poseidon2_31.cl"
     },
-    {"poseidon2_goldilocks.cl",
-#include "poseidon2_goldilocks.cl"
-    },
     {"poseidon2_bn254.cl",
 #include "poseidon2_bn254.cl"
+    },
+    {"poseidon2_goldilocks.cl",
+#include "poseidon2_goldilocks.cl"
     },
     {"proof.cl",
 #include "proof.cl"
@@ -81,11 +81,17 @@ inline constexpr embedded_kernel embedded_kernels[] = {
     {"sha256.cl",
 #include "sha256.cl"
     },
+    {"sha256_block_leaves.cl",
+#include "sha256_block_leaves.cl"
+    },
     {"sha256_entries.cl",
 #include "sha256_entries.cl"
     },
     {"sha256_lanes.cl",
 #include "sha256_lanes.cl"
+    },
+    {"sha256_layer.cl",
+#include "sha256_layer.cl"
     },
     {"sorted_pairs.cl",
 #include "sorted_pairs.cl"

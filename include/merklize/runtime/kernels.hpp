@@ -126,7 +126,7 @@ inline program_spec merkle_many_program(hash_kind hash) {
 // The program holding the SHA-256 layer kernels (sha256_layer, sha256_layer_prefixed) of
 // layer.hpp.
 inline program_spec sha256_layer_program() {
-  return {{"sha256.cl"}, base_build_options, "sha256-layer"};
+  return {{"sha256.cl", "sha256_layer.cl"}, base_build_options, "sha256-layer"};
 }
 
 // The program hashing entries of any length with a prefix byte (sha256_entries, leaf_hash.hpp).
@@ -134,16 +134,22 @@ inline program_spec sha256_entries_program() {
   return {{"sha256.cl", "sha256_entries.cl"}, base_build_options, "sha256-entries"};
 }
 
-// The program hashing data blocks into leaves (block_leaves.cl, block_hasher.hpp): SHA-256 and
-// BLAKE3 of L-byte blocks, and BLAKE3 chunk chaining values.
-inline program_spec block_leaves_program() {
-  return {{"sha256.cl", "blake3.cl", "block_leaves.cl"}, base_build_options, "block-leaves"};
+// The programs hashing data blocks into leaves (block_hasher.hpp), one a leaf hash, so that a
+// command compiles only the one it runs (PoCL compiles every kernel of a program it caches:
+// fs-verity's first use paid for BLAKE3's too): SHA-256 of L-byte blocks
+// (sha256_block_leaves.cl), and BLAKE3 of them and BLAKE3 chunk chaining values
+// (blake3_block_leaves.cl).
+inline program_spec sha256_block_leaves_program() {
+  return {{"sha256.cl", "sha256_block_leaves.cl"}, base_build_options, "sha256-block-leaves"};
+}
+inline program_spec blake3_block_leaves_program() {
+  return {{"blake3.cl", "blake3_block_leaves.cl"}, base_build_options, "blake3-block-leaves"};
 }
 
 // keccak.cl alone: Keccak-256 and SHA3-256 leaves of L-byte blocks (keccak_block_leaves,
 // block_hasher.hpp) and the permutation-only kernel (keccak_permutations), the bound of the
 // Keccak trees (bench/keccak_bench.cpp). A program of its own, built on first use, so that
-// block_leaves_program's users (dm-verity, fs-verity, Bao) compile no Keccak.
+// the other block leaves' users (dm-verity, fs-verity, Bao) compile no Keccak.
 inline program_spec keccak_program() { return {{"keccak.cl"}, base_build_options, "keccak"}; }
 
 // A Poseidon2 permutation alone (kernels/poseidon2_31.cl or poseidon2_goldilocks.cl, then
@@ -253,7 +259,8 @@ inline std::vector<program_spec> all_program_specs() {
     specs.push_back(hash_program(lanes));
   specs.push_back(sha256_layer_program());
   specs.push_back(sha256_entries_program());
-  specs.push_back(block_leaves_program());
+  specs.push_back(sha256_block_leaves_program());
+  specs.push_back(blake3_block_leaves_program());
   specs.push_back(kary_listed_program());
   for (const char *field : {"babybear", "koalabear"})
     for (unsigned width : {16u, 24u})
