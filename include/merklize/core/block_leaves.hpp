@@ -74,7 +74,8 @@ inline constexpr std::array<std::uint8_t, 32> leaf_domain_tag = {
 // leaves take neither a prefix nor a key, and a rule with a salt or key of its own is refused.
 inline leaf_rule separated_leaves(leaf_rule rule) {
   if (!rule.prefix.empty() || rule.key)
-    throw error("separated leaves take the leaf domain's own prefix or key: no salt or key besides");
+    throw error(
+        "separated leaves take the leaf domain's own prefix or key: no salt or key besides");
   const leaf_family family = row_of(rule.hash).family;
   if (family == leaf_family::sha256)
     rule.prefix.assign(leaf_domain_tag.begin(), leaf_domain_tag.end());

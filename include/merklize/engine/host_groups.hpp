@@ -53,6 +53,23 @@ inline std::uint64_t host_group_level(const group_rule &rule, const sha256_prefi
   return whole + 1;
 }
 
+// Levels 0 .. height of a tree of `rule` whose level 0 is `nodes`, each level's groups hashed on
+// `threads` threads (zeros[l]: the zero-subtree root padding level l, as host_group_level takes).
+inline std::vector<std::vector<digest>>
+host_group_levels(const group_rule &rule, std::vector<digest> nodes, unsigned height,
+                  const std::vector<digest> &zeros, unsigned threads) {
+  const sha256_prefix prefix = sha256_prefix_of(rule.block.prefix.data(), rule.block.prefix.size());
+  std::vector<std::vector<digest>> levels = {std::move(nodes)};
+  for (unsigned level = 0; level < height; ++level) {
+    const std::vector<digest> &below = levels.back();
+    std::vector<digest> parents(static_cast<std::size_t>(parent_count(below.size(), rule.arity())));
+    host_group_level(rule, prefix, below.front().data(), below.size(), zeros[level],
+                     parents.front().data(), threads);
+    levels.push_back(std::move(parents));
+  }
+  return levels;
+}
+
 // The node `height` levels above `count` nodes at `nodes` (level `first_level` of the tree; zeros
 // from group_zero_roots up to first_level + height), a level at a time.
 inline digest host_group_top(const group_rule &rule, const std::uint8_t *nodes, std::uint64_t count,
@@ -176,16 +193,9 @@ inline kary_proof host_prove(input &in, const kary_options &options, std::uint64
   const unsigned k = options.arity, j = detail::host_group_subtree_height(k);
   const unsigned height = kary_height(pieces.count, k);
   const std::vector<digest> zeros = kary_zero_roots(options, height);
-  const detail::sha256_prefix prefix =
-      detail::sha256_prefix_of(rule.block.prefix.data(), rule.block.prefix.size());
-  std::vector<std::vector<digest>> below = {pieces.kept}; // the kept subtree's levels 0 .. j - 1
-  for (unsigned level = 0; level + 1 < j; ++level) {
-    const std::vector<digest> &nodes = below.back();
-    std::vector<digest> parents(static_cast<std::size_t>(parent_count(nodes.size(), k)));
-    detail::host_group_level(rule, prefix, nodes.front().data(), nodes.size(), zeros[level],
-                             parents.front().data(), 1);
-    below.push_back(std::move(parents));
-  }
+  // The kept subtree's levels 0 .. j - 1.
+  const std::vector<std::vector<digest>> below =
+      detail::host_group_levels(rule, pieces.kept, j - 1, zeros, 1);
   const std::vector<std::vector<digest>> above = group_levels_above(pieces.roots, rule, j);
   const std::uint64_t first = index / detail::host_group_subtree_leaves(k); // the kept subtree
   std::vector<std::vector<digest>> siblings;
@@ -207,20 +217,12 @@ inline kary_proof host_prove(const std::uint8_t *leaves, std::uint64_t count,
                              unsigned threads = 0) {
   check_kary(options);
   check_kary_index(index, count);
-  const group_rule rule = group_rule_of(options);
-  const unsigned k = options.arity, height = kary_height(count, k);
-  const std::vector<digest> zeros = kary_zero_roots(options, height);
-  const detail::sha256_prefix prefix =
-      detail::sha256_prefix_of(rule.block.prefix.data(), rule.block.prefix.size());
-  std::vector<std::vector<digest>> levels(1, std::vector<digest>(static_cast<std::size_t>(count)));
-  std::memcpy(levels[0].data(), leaves, static_cast<std::size_t>(count) * node_bytes);
-  for (unsigned level = 0; level < height; ++level) {
-    const std::vector<digest> &nodes = levels.back();
-    std::vector<digest> parents(static_cast<std::size_t>(parent_count(nodes.size(), k)));
-    detail::host_group_level(rule, prefix, nodes.front().data(), nodes.size(), zeros[level],
-                             parents.front().data(), threads ? threads : host_engine_threads());
-    levels.push_back(std::move(parents));
-  }
+  std::vector<digest> nodes(static_cast<std::size_t>(count));
+  std::memcpy(nodes.data(), leaves, static_cast<std::size_t>(count) * node_bytes);
+  const unsigned height = kary_height(count, options.arity);
+  const auto levels = detail::host_group_levels(group_rule_of(options), std::move(nodes), height,
+                                                kary_zero_roots(options, height),
+                                                threads ? threads : host_engine_threads());
   return kary_prove(levels, options, index);
 }
 
